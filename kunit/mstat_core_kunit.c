@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of mstat_core: the rotation, the fold, nesting in interrupt
+ * context, and conservation under concurrent writers on every CPU.
+ *
+ * Needs mstat.ko loaded first (it exports the core).
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include "mstat_core/mstat_core.h"
+
+struct test_stats {
+	u64 a;		/* += k */
+	s64 neg;	/* -= k */
+	u64 b;		/* += k, last in the section */
+	u64 n;		/* sections */
+	u64 irq;	/* sections in hard interrupt context */
+};
+
+#define TADD(s, field, v)	mstat_add(s, struct test_stats, field, v)
+
+static void test_write(struct mstat_core *core, u64 k, bool irq)
+{
+	struct mstat_section s;
+
+	mstat_write_begin(core, &s);
+	TADD(&s, a, k);
+	TADD(&s, neg, -(s64)k);
+	TADD(&s, n, 1);
+	if (irq)
+		TADD(&s, irq, 1);
+	TADD(&s, b, k);
+	mstat_write_end(core, &s);
+}
+
+static void expect_paired(struct kunit *test, const struct test_stats *st)
+{
+	KUNIT_EXPECT_EQ(test, st->a, st->b);
+	KUNIT_EXPECT_EQ(test, (s64)st->a + st->neg, 0);
+}
+
+static int test_init(struct kunit *test)
+{
+	struct mstat_core *core;
+
+	core = kunit_kzalloc(test, sizeof(*core), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, core);
+	KUNIT_ASSERT_EQ(test, mstat_core_init(core, sizeof(struct test_stats)), 0);
+	test->priv = core;
+	return 0;
+}
+
+static void test_exit(struct kunit *test)
+{
+	mstat_core_destroy(test->priv);
+}
+
+static void mstat_core_init_bad_size(struct kunit *test)
+{
+	struct mstat_core *core = kunit_kzalloc(test, sizeof(*core), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, core);
+	KUNIT_EXPECT_EQ(test, mstat_core_init(core, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mstat_core_init(core, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mstat_core_init(core, SZ_1M), -EINVAL);
+}
+
+static void mstat_read_untouched(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct mstat_snapshot snap;
+	struct test_stats st, zero = { };
+	int cpu;
+
+	memset(&st, 0xa5, sizeof(st));
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, snap.gen, 1ULL);
+	KUNIT_EXPECT_EQ(test, snap.waited_cpus, 0U);
+	KUNIT_EXPECT_EQ(test, memcmp(&st, &zero, sizeof(st)), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_FALSE(test, mstat_cpu_in_section(core, cpu));
+}
+
+static void mstat_write_single_cpu(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct mstat_snapshot snap;
+	struct test_stats st;
+	int i;
+
+	for (i = 1; i <= 10; i++)
+		test_write(core, i, false);
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 55ULL);
+	KUNIT_EXPECT_EQ(test, st.n, 10ULL);
+	KUNIT_EXPECT_EQ(test, st.irq, 0ULL);
+	expect_paired(test, &st);
+
+	/* Cumulative: a second read without writes sees the same. */
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, snap.gen, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.a, 55ULL);
+	KUNIT_EXPECT_EQ(test, st.n, 10ULL);
+}
+
+static void mstat_read_many_generations(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct mstat_snapshot snap;
+	struct test_stats st;
+	unsigned int slot, prev_slot = mstat_cur_slot(core);
+	int i;
+
+	for (i = 1; i <= 1000; i++) {
+		test_write(core, 3, false);
+		KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+		KUNIT_ASSERT_EQ(test, snap.gen, (u64)i);
+		KUNIT_ASSERT_EQ(test, st.n, (u64)i);
+		KUNIT_ASSERT_EQ(test, st.a, 3ULL * i);
+		slot = mstat_cur_slot(core);
+		KUNIT_ASSERT_NE(test, slot, prev_slot);
+		prev_slot = slot;
+	}
+	KUNIT_EXPECT_EQ(test, core->nr_reads, 1000ULL);
+}
+
+static void mstat_read_folds_and_clears(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	unsigned int old = mstat_cur_slot(core), w;
+	struct mstat_snapshot snap;
+	struct test_stats st;
+	int cpu;
+
+	test_write(core, 7, false);
+	cpu = get_cpu();
+	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, cpu, old, 0), 7ULL);
+	put_cpu();
+
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 7ULL);
+	for_each_possible_cpu(cpu)
+		for (w = 0; w < sizeof(st) / sizeof(u64); w++)
+			KUNIT_EXPECT_EQ(test,
+					mstat_cpu_slot_word(core, cpu, old, w),
+					0ULL);
+	/* Out-of-range raw reads are refused, not overrun. */
+	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, 0, 2, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, 0, 0, 99), 0ULL);
+}
+
+static void mstat_reset_clears(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct mstat_snapshot snap;
+	struct test_stats st;
+
+	test_write(core, 5, false);
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 5ULL);
+	test_write(core, 6, false);
+	KUNIT_ASSERT_EQ(test, mstat_reset(core), 0);
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.n, 0ULL);
+	test_write(core, 2, false);
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 2ULL);
+}
+
+/* A writer nested in hard interrupt context on the CPU of an open section. */
+struct nest_ctx {
+	struct irq_work work;
+	struct mstat_core *core;
+	int cpu;
+	bool ran;
+	bool in_hardirq;
+	bool busy_after;	/* outer section still seen as open */
+	unsigned long depth_inside;
+};
+
+static void nest_irq_work(struct irq_work *work)
+{
+	struct nest_ctx *ctx = container_of(work, struct nest_ctx, work);
+	struct mstat_section s;
+
+	ctx->in_hardirq = in_hardirq();
+	__mstat_write_begin(ctx->core, &s);
+	ctx->depth_inside = mstat_cpu_seq(ctx->core, ctx->cpu) &
+			    MSTAT_SEQ_DEPTH_MASK;
+	TADD(&s, a, 100);
+	TADD(&s, neg, -100);
+	TADD(&s, n, 1);
+	TADD(&s, irq, 1);
+	TADD(&s, b, 100);
+	__mstat_write_end(ctx->core, &s);
+	ctx->busy_after = mstat_cpu_in_section(ctx->core, ctx->cpu);
+	WRITE_ONCE(ctx->ran, true);
+}
+
+static void mstat_write_nested_in_irq(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct nest_ctx ctx = { .core = core };
+	unsigned long seq_before, seq_after, timeout;
+	struct mstat_snapshot snap;
+	bool queued;
+	struct mstat_section s;
+	struct test_stats st;
+
+	init_irq_work(&ctx.work, nest_irq_work);
+
+	preempt_disable();
+	ctx.cpu = smp_processor_id();
+	seq_before = mstat_cpu_seq(core, ctx.cpu);
+	mstat_write_begin(core, &s);
+	TADD(&s, a, 1);
+	TADD(&s, neg, -1);
+	/* Interrupts are on: the irq_work fires on this CPU, mid-section. */
+	queued = irq_work_queue(&ctx.work);
+	timeout = jiffies + 5 * HZ;
+	while (!READ_ONCE(ctx.ran) && time_before(jiffies, timeout))
+		cpu_relax();
+	TADD(&s, n, 1);
+	TADD(&s, b, 1);
+	mstat_write_end(core, &s);
+	seq_after = mstat_cpu_seq(core, ctx.cpu);
+	preempt_enable();
+	irq_work_sync(&ctx.work);
+
+	/* No KUnit assertion inside the section: preemption is off there. */
+	KUNIT_ASSERT_TRUE(test, queued);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(ctx.ran));
+	KUNIT_EXPECT_TRUE(test, ctx.in_hardirq);
+	KUNIT_EXPECT_EQ(test, ctx.depth_inside, 2UL);
+	/* Go's odd/even counter would show the CPU idle here. */
+	KUNIT_EXPECT_TRUE(test, ctx.busy_after);
+	/* Only the outermost end counts a completed section. */
+	KUNIT_EXPECT_EQ(test, seq_after - seq_before, MSTAT_SEQ_COUNT_ONE);
+
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 101ULL);
+	KUNIT_EXPECT_EQ(test, st.n, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.irq, 1ULL);
+	expect_paired(test, &st);
+}
+
+/* A reader that must wait for a section held open on another CPU. */
+struct wait_ctx {
+	struct mstat_core *core;
+	struct mstat_snapshot snap;
+	struct test_stats st;
+	int err;
+	struct completion done;
+};
+
+static int wait_reader(void *arg)
+{
+	struct wait_ctx *ctx = arg;
+
+	ctx->err = mstat_read(ctx->core, &ctx->snap, &ctx->st);
+	complete(&ctx->done);
+	return 0;
+}
+
+static void mstat_read_waits_for_open_section(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct task_struct *t;
+	struct mstat_section s;
+	struct wait_ctx *ctx;
+	int cpu, other;
+	bool early;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->core = core;
+	init_completion(&ctx->done);
+
+	cpu = get_cpu();
+	other = cpumask_any_but(cpu_online_mask, cpu);
+	put_cpu();
+	t = kthread_create(wait_reader, ctx, "mstat-kunit-reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, other);
+
+	mstat_write_begin(core, &s);
+	TADD(&s, a, 9);
+	TADD(&s, neg, -9);
+	wake_up_process(t);
+	/* Hold the section open with interrupts on, so the IPI lands. */
+	mdelay(50);
+	early = completion_done(&ctx->done);
+	TADD(&s, n, 1);
+	TADD(&s, b, 9);
+	mstat_write_end(core, &s);
+
+	KUNIT_EXPECT_FALSE(test, early);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ctx->done,
+							     10 * HZ) > 0);
+	KUNIT_EXPECT_EQ(test, ctx->err, 0);
+	KUNIT_EXPECT_GE(test, ctx->snap.waited_cpus, 1U);
+	KUNIT_EXPECT_GT(test, ctx->snap.wait_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, ctx->st.a, 9ULL);
+	expect_paired(test, &ctx->st);
+}
+
+/* Writers on every CPU, an hrtimer writer, and a reader rotating. */
+struct conc_writer {
+	struct mstat_core *core;
+	struct task_struct *task;
+	u64 a;
+	u64 n;
+	bool stop;
+};
+
+struct conc_timer {
+	struct hrtimer timer;
+	struct mstat_core *core;
+	atomic64_t a;
+	atomic64_t n;
+	bool stop;
+};
+
+static int conc_write_fn(void *arg)
+{
+	struct conc_writer *w = arg;
+	u64 k = 1;
+
+	while (!READ_ONCE(w->stop)) {
+		test_write(w->core, k, false);
+		WRITE_ONCE(w->a, w->a + k);
+		WRITE_ONCE(w->n, w->n + 1);
+		k = k % 251 + 1;
+		cond_resched();
+	}
+	return 0;
+}
+
+static enum hrtimer_restart conc_timer_fn(struct hrtimer *timer)
+{
+	struct conc_timer *ct = container_of(timer, struct conc_timer, timer);
+
+	test_write(ct->core, 1000, true);
+	atomic64_add(1000, &ct->a);
+	atomic64_inc(&ct->n);
+	if (READ_ONCE(ct->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(200 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void mstat_read_concurrent_writers(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	struct test_stats st, prev = { };
+	struct mstat_snapshot snap;
+	struct conc_writer *w;
+	struct conc_timer *ct;
+	unsigned long timeout;
+	u64 sum_a = 0, sum_n = 0, reads = 0;
+	int cpu, nw = 0, i;
+
+	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
+	ct = kunit_kzalloc(test, sizeof(*ct), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, ct);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		w[nw].core = core;
+		w[nw].task = kthread_create_on_cpu(conc_write_fn, &w[nw], cpu,
+						   "mstat-kunit-w/%u");
+		if (!IS_ERR(w[nw].task))
+			wake_up_process(w[nw++].task);
+	}
+	cpus_read_unlock();
+	KUNIT_ASSERT_GT(test, nw, 0);
+
+	ct->core = core;
+	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	ct->timer.function = conc_timer_fn;
+	hrtimer_start(&ct->timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL);
+
+	/* Bounded by time, not by a count: emulated CPUs are slow. */
+	timeout = jiffies + 2 * HZ;
+	while (time_before(jiffies, timeout)) {
+		KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+		reads++;
+		expect_paired(test, &st);
+		KUNIT_ASSERT_GE(test, st.a, prev.a);
+		KUNIT_ASSERT_GE(test, st.n, prev.n);
+		KUNIT_ASSERT_GE(test, st.irq, prev.irq);
+		prev = st;
+	}
+
+	WRITE_ONCE(ct->stop, true);
+	hrtimer_cancel(&ct->timer);
+	for (i = 0; i < nw; i++) {
+		WRITE_ONCE(w[i].stop, true);
+		kthread_stop(w[i].task);
+		sum_a += w[i].a;
+		sum_n += w[i].n;
+	}
+	sum_a += atomic64_read(&ct->a);
+	sum_n += atomic64_read(&ct->n);
+
+	/* Quiescent: exact conservation. */
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, sum_a);
+	KUNIT_EXPECT_EQ(test, st.n, sum_n);
+	KUNIT_EXPECT_EQ(test, st.irq, (u64)atomic64_read(&ct->n));
+	expect_paired(test, &st);
+	KUNIT_EXPECT_GT(test, reads, 10ULL);
+	kunit_info(test, "%d writers, %llu sections (%llu in hardirq), %llu reads",
+		   nw, st.n, st.irq, reads);
+}
+
+static struct kunit_case mstat_core_cases[] = {
+	KUNIT_CASE(mstat_core_init_bad_size),
+	KUNIT_CASE(mstat_read_untouched),
+	KUNIT_CASE(mstat_write_single_cpu),
+	KUNIT_CASE(mstat_read_many_generations),
+	KUNIT_CASE(mstat_read_folds_and_clears),
+	KUNIT_CASE(mstat_reset_clears),
+	KUNIT_CASE(mstat_write_nested_in_irq),
+	KUNIT_CASE(mstat_read_waits_for_open_section),
+	KUNIT_CASE_SLOW(mstat_read_concurrent_writers),
+	{}
+};
+
+static struct kunit_suite mstat_core_suite = {
+	.name = "mstat_core",
+	.init = test_init,
+	.exit = test_exit,
+	.test_cases = mstat_core_cases,
+};
+kunit_test_suite(mstat_core_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for mstat_core");

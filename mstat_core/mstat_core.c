@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat_core - consistent snapshots of per-CPU statistics
+ *
+ * The protocol, its guarantee and its memory-ordering argument are in
+ * mstat_core.h. This file is the reader side: the rotation, the wait for
+ * open sections, and the fold.
+ *
+ * It uses only a small kernel API (per-CPU memory, cross calls, a mutex,
+ * the hotplug lock) so that the same file compiles in userspace behind
+ * the shim headers of tools/testing/shim.
+ */
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+
+#include "mstat_core.h"
+
+/* Polls of a CPU's sequence word before the reader starts to sleep. */
+#define MSTAT_WAIT_SPINS	256
+/* Sleep between polls once spinning has not helped, in microseconds. */
+#define MSTAT_WAIT_SLEEP_MIN_US	20
+#define MSTAT_WAIT_SLEEP_MAX_US	100
+
+static void mstat_cpu_sync_ipi(void *unused)
+{
+	/*
+	 * Order everything this CPU did before the interrupt against
+	 * everything it does after: its sequence and slot stores become
+	 * visible to the reader, its later loads of ->cur see the new slot.
+	 * Pairs with the barrier() in __mstat_write_begin() and
+	 * __mstat_write_end(), and with smp_mb() in mstat_cpu_sync().
+	 */
+	smp_mb();
+}
+
+/*
+ * Run a full barrier on every online CPU and wait until all have run it.
+ * Context: process, CPU hotplug lock held.
+ */
+static void mstat_cpu_sync(void)
+{
+	/*
+	 * Make the store of ->cur visible before any CPU takes the IPI.
+	 * Pairs with smp_mb() in mstat_cpu_sync_ipi().
+	 */
+	smp_mb();
+	on_each_cpu(mstat_cpu_sync_ipi, NULL, 1);
+}
+
+static bool mstat_seq_done(unsigned long first, unsigned long now)
+{
+	return !(now & MSTAT_SEQ_DEPTH_MASK) ||
+	       (now >> MSTAT_SEQ_DEPTH_BITS) != (first >> MSTAT_SEQ_DEPTH_BITS);
+}
+
+/*
+ * Wait until the outermost section open on @cpu now, and so every section
+ * nested in it, is over. Return true if there was one to wait for.
+ */
+static bool mstat_wait_cpu(struct mstat_core *core, int cpu)
+{
+	unsigned long *seqp = &per_cpu_ptr(core->pcpu, cpu)->seq;
+	unsigned long first = READ_ONCE(*seqp);
+	unsigned int polls = 0;
+
+	if (!(first & MSTAT_SEQ_DEPTH_MASK))
+		return false;
+
+	while (!mstat_seq_done(first, READ_ONCE(*seqp))) {
+		if (++polls < MSTAT_WAIT_SPINS)
+			cpu_relax();
+		else
+			usleep_range(MSTAT_WAIT_SLEEP_MIN_US,
+				     MSTAT_WAIT_SLEEP_MAX_US);
+	}
+	return true;
+}
+
+/* Fold the slot @old of every possible CPU into the totals; clear it. */
+static void mstat_fold(struct mstat_core *core, unsigned int old)
+{
+	unsigned int i, n = core->nwords;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		u64 *slot = per_cpu_ptr(core->pcpu, cpu)->slot + old * n;
+
+		for (i = 0; i < n; i++) {
+			core->total[i] += READ_ONCE(slot[i]);
+			WRITE_ONCE(slot[i], 0);
+		}
+	}
+}
+
+static u64 __percpu *mstat_slot_ptr(struct mstat_core *core, unsigned int i)
+{
+	return &core->pcpu->slot[i * core->nwords];
+}
+
+/**
+ * mstat_cur_slot() - which slot writers add into now
+ * @core: the core
+ *
+ * Return: 0 or 1.
+ */
+unsigned int mstat_cur_slot(struct mstat_core *core)
+{
+	return READ_ONCE(core->cur) != mstat_slot_ptr(core, 0);
+}
+EXPORT_SYMBOL_GPL(mstat_cur_slot);
+
+/*
+ * Flip the slot, wait for the sections that may still use the old one,
+ * fold it. Context: process, core->lock held.
+ */
+static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
+{
+	unsigned int old = mstat_cur_slot(core);
+	unsigned int waited = 0;
+	u64 start, wait_start, end;
+	int cpu;
+
+	start = ktime_get_ns();
+
+	/* 1. Writers that begin from here on see the other slot... */
+	cpus_read_lock();
+	WRITE_ONCE(core->cur, mstat_slot_ptr(core, !old));
+
+	/* 2. ...once every online CPU has run a barrier after the store. */
+	if (core->broken != MSTAT_BROKEN_NOSYNC)
+		mstat_cpu_sync();
+
+	/* 3. Wait out the sections that were open at the barrier. */
+	wait_start = ktime_get_ns();
+	if (core->broken != MSTAT_BROKEN_NOWAIT) {
+		for_each_possible_cpu(cpu)
+			waited += mstat_wait_cpu(core, cpu);
+	}
+
+	/* 4. Publish the slot stores of the sections waited for. */
+	if (waited && core->broken != MSTAT_BROKEN_NOSYNC)
+		mstat_cpu_sync();
+	cpus_read_unlock();
+	end = ktime_get_ns();
+
+	/* 5. Nobody adds to the old slot now: fold and clear it. */
+	mstat_fold(core, old);
+
+	core->gen++;
+	snap->gen = core->gen;
+	snap->wait_ns = waited ? end - wait_start : 0;
+	snap->waited_cpus = waited;
+	snap->latency_ns = ktime_get_ns() - start;
+}
+
+static void mstat_account_read(struct mstat_core *core,
+			       const struct mstat_snapshot *snap)
+{
+	unsigned int h = core->nr_reads % MSTAT_HISTORY;
+
+	core->nr_reads++;
+	core->wait_total_ns += snap->wait_ns;
+	core->waited_cpus_total += snap->waited_cpus;
+	if (snap->wait_ns > core->wait_max_ns)
+		core->wait_max_ns = snap->wait_ns;
+	core->hist_lat_ns[h] = snap->latency_ns;
+	core->hist_end_ns[h] = ktime_get_ns();
+}
+
+/**
+ * mstat_read() - take a consistent snapshot of all CPUs' counters
+ * @core: the core
+ * @snap: generation and wait figures of this snapshot
+ * @out: where to copy the counters, the size given to mstat_core_init()
+ *
+ * Every write section that ended before this call began is in @out;
+ * every section is in @out entirely or not at all. Writers are never
+ * blocked: the reader waits for them, politely.
+ *
+ * Context: process; sleeps. Readers are serialized.
+ * Return: 0, or -EINTR if a signal arrived while waiting for another
+ * reader (no rotation was done then).
+ */
+int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap, void *out)
+{
+	if (mutex_lock_interruptible(&core->lock))
+		return -EINTR;
+	__mstat_rotate(core, snap);
+	mstat_account_read(core, snap);
+	memcpy(out, core->total, core->nwords * sizeof(u64));
+	mutex_unlock(&core->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mstat_read);
+
+/**
+ * mstat_reset() - restart every counter from zero
+ * @core: the core
+ *
+ * Rotates once, so that every section that began before the reset is
+ * folded, then clears the totals. A section that straddles the reset is
+ * counted after it or not at all, never in part.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -EINTR as mstat_read().
+ */
+int mstat_reset(struct mstat_core *core)
+{
+	struct mstat_snapshot snap;
+
+	if (mutex_lock_interruptible(&core->lock))
+		return -EINTR;
+	__mstat_rotate(core, &snap);
+	memset(core->total, 0, core->nwords * sizeof(u64));
+	mutex_unlock(&core->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mstat_reset);
+
+/**
+ * mstat_cpu_seq() - a CPU's raw sequence word, for debugging
+ * @core: the core
+ * @cpu: any possible CPU
+ *
+ * Return: completed outermost sections << 8 | current nesting depth.
+ */
+unsigned long mstat_cpu_seq(struct mstat_core *core, int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(core->pcpu, cpu)->seq);
+}
+EXPORT_SYMBOL_GPL(mstat_cpu_seq);
+
+/**
+ * mstat_cpu_in_section() - whether a CPU has an open write section
+ * @core: the core
+ * @cpu: any possible CPU
+ *
+ * Return: true if the reader would have to wait for @cpu now.
+ */
+bool mstat_cpu_in_section(struct mstat_core *core, int cpu)
+{
+	return mstat_cpu_seq(core, cpu) & MSTAT_SEQ_DEPTH_MASK;
+}
+EXPORT_SYMBOL_GPL(mstat_cpu_in_section);
+
+/**
+ * mstat_cpu_slot_word() - one raw, unfolded counter of one CPU
+ * @core: the core
+ * @cpu: any possible CPU
+ * @slot: 0 or 1
+ * @word: index of the u64 counter in the slot
+ *
+ * The value may be in the middle of being written; for debugging only.
+ * Return: the counter, or 0 for an out-of-range @slot or @word.
+ */
+u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,
+			unsigned int word)
+{
+	if (slot > 1 || word >= core->nwords)
+		return 0;
+	return READ_ONCE(per_cpu_ptr(core->pcpu, cpu)->slot[slot * core->nwords +
+							    word]);
+}
+EXPORT_SYMBOL_GPL(mstat_cpu_slot_word);
+
+/**
+ * mstat_core_init() - set up a core for counters of @size bytes
+ * @core: the core, zeroed or not
+ * @size: size of the statistics struct, a non-zero multiple of 8
+ *
+ * Context: process; sleeps.
+ * Return: 0, -EINVAL for a bad @size, or -ENOMEM.
+ */
+int mstat_core_init(struct mstat_core *core, size_t size)
+{
+	size_t pcpu_size;
+
+	if (!size || size % sizeof(u64) || size > SZ_64K)
+		return -EINVAL;
+
+	memset(core, 0, sizeof(*core));
+	core->nwords = size / sizeof(u64);
+	pcpu_size = sizeof(struct mstat_pcpu) + 2 * size;
+
+	core->total = kzalloc(size, GFP_KERNEL);
+	if (!core->total)
+		return -ENOMEM;
+	core->pcpu = __alloc_percpu(pcpu_size, __alignof__(u64));
+	if (!core->pcpu) {
+		kfree(core->total);
+		return -ENOMEM;
+	}
+	core->cur = mstat_slot_ptr(core, 0);
+	mutex_init(&core->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mstat_core_init);
+
+/**
+ * mstat_core_destroy() - free what mstat_core_init() allocated
+ * @core: the core
+ *
+ * Context: process. No writer may run or start on @core any more (e.g.
+ * after tracepoint_synchronize_unregister()).
+ */
+void mstat_core_destroy(struct mstat_core *core)
+{
+	free_percpu(core->pcpu);
+	kfree(core->total);
+	mutex_destroy(&core->lock);
+	core->pcpu = NULL;
+	core->total = NULL;
+}
+EXPORT_SYMBOL_GPL(mstat_core_destroy);

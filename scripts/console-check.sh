@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fail if a guest console log (scripts/guest.sh) holds a kernel splat:
+# WARN, BUG, Oops, panic, KASAN/UBSAN/KCSAN reports, lockdep reports,
+# atomic-context bugs, kmemleak leaks, hung tasks, RCU stalls.
+#
+#   scripts/console-check.sh LOGFILE
+#
+# Prints the offending lines (with line numbers) and exits 1; exits 0 on a
+# clean log. Test failures are not splats: scripts/ktap.sh judges those.
+# The whole log is scanned, the guest script's own output included.
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || die "usage: $0 LOGFILE"
+[ -f "$1" ] || die "no such file: $1"
+
+splats=(
+	'BUG:'				# BUG: KASAN/KCSAN/sleeping/NULL ...
+	'WARNING:'			# WARN*(), lockdep reports
+	'KASAN' 'UBSAN' 'KCSAN'
+	'Oops' 'Call Trace:' 'general protection fault' '[Kk]ernel panic'
+	'possible circular locking' 'inconsistent lock state'
+	'lockdep' 'DEBUG_LOCKS_WARN_ON'
+	'sleeping function called from invalid context'
+	'scheduling while atomic'
+	'unreferenced object' 'suspected memory leak'	# kmemleak
+	'blocked for more than [0-9]+ seconds'		# hung task
+	'rcu: INFO: .* detected stalls'
+)
+# Lines that match the above but are not reports.
+benign=(
+	'Command line:'			# the command line may name options
+	'kasan: KernelAddressSanitizer initialized'
+	'kmemleak: Kernel memory leak detector initialized'
+	'Lock dependency validator: Copyright'
+)
+
+join() { local IFS='|'; echo "$*"; }
+
+bad=$(tr -d '\r' <"$1" | grep -n -E "$(join "${splats[@]}")" |
+      grep -v -E "$(join "${benign[@]}")" || true)
+if [ -n "$bad" ]; then
+	log "kernel splat in $1:"
+	printf '%s\n' "$bad"
+	exit 1
+fi
+log "console clean: $1"

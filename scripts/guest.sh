@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel in qemu (TCG) with a busybox initramfs, run a guest script
+# in it and keep the serial console log. Never loads anything on the host.
+#
+#   scripts/guest.sh --kernel VMLINUZ --log LOGFILE --script GUEST_SCRIPT
+#	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
+#	[--timeout SECONDS] [--append "extra cmdline"]
+#
+# Modules are copied to /mstat/<basename>, the script to /mstat/run.sh, and
+# it runs with cwd /mstat; its output and the kernel log (loglevel=7) go to
+# the console. Exit status: the script's, 124 on timeout, 125 if the guest
+# never reported one (panic, hang in init). Defaults: --smp 2 --mem 1G
+# --timeout 600.
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+kernel= logfile= script= smp=2 mem=1G tmo=600 append=
+kos=() files=()
+
+while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || die "$1 needs an argument"
+	case $1 in
+	--kernel)	kernel=$2 ;;
+	--log)		logfile=$2 ;;
+	--script)	script=$2 ;;
+	--ko)		kos+=("$2") ;;
+	--file)		files+=("$2") ;;
+	--smp)		smp=$2 ;;
+	--mem)		mem=$2 ;;
+	--timeout)	tmo=$2 ;;
+	--append)	append=$2 ;;
+	*)		die "unknown option $1 (see the header of $0)" ;;
+	esac
+	shift 2
+done
+[ -f "$kernel" ] || die "--kernel: no such file: $kernel"
+[ -f "$script" ] || die "--script: no such file: $script"
+[ -n "$logfile" ] || die "--log is required"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,mstat}
+chmod 1777 "$root/tmp"
+
+# busybox --list names busybox itself: linking it would replace the binary.
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(busybox --list); do
+	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
+done
+
+cat >"$root/init" <<'EOF'
+#!/bin/sh
+export PATH=/bin
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+cd /mstat
+/bin/sh /mstat/run.sh </dev/null
+echo "MSTAT-GUEST-EXIT=$?"
+reboot -f
+EOF
+chmod 755 "$root/init"
+
+cp "$script" "$root/mstat/run.sh"
+for ko in ${kos[@]+"${kos[@]}"}; do
+	cp "$ko" "$root/mstat/"
+done
+for spec in ${files[@]+"${files[@]}"}; do
+	src=${spec%:*} dest=${spec##*:}
+	[ "$src" != "$spec" ] && [ "${dest:0:1}" = / ] ||
+		die "--file wants SRC:/ABSOLUTE/DEST, got $spec"
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$src" "$root$dest"
+done
+
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$tmp/initrd"
+
+start=$(date +%s%N)
+rc=0
+timeout --kill-after=10 "$tmo" qemu-system-x86_64 \
+	-cpu max -smp "$smp" -m "$mem" \
+	-nographic -monitor none -serial stdio -nic none -no-reboot \
+	-kernel "$kernel" -initrd "$tmp/initrd" \
+	-append "console=ttyS0 loglevel=7 printk.time=1 panic=-1 $append" \
+	</dev/null >"$logfile" || rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+log "guest $kernel: boot+run $((ms / 1000)).$((ms % 1000 / 100)) s (TCG)"
+
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	log "guest timed out after $tmo s"
+	exit 124
+fi
+[ $rc -eq 0 ] || log "qemu exited with $rc"
+marker=$(tr -d '\r' <"$logfile" |
+	 sed -n 's/^MSTAT-GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -n 1)
+[ -n "$marker" ] || { log "no MSTAT-GUEST-EXIT marker in $logfile"; exit 125; }
+exit "$marker"

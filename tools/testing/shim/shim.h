@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel API subset mstat_core uses, modelled in userspace so that
+ * mstat_core.c compiles unchanged (as tools/testing/radix-tree does for
+ * lib/). The headers in linux/ mirror the kernel's paths and all include
+ * this one.
+ *
+ * The model: N simulated CPUs, each a thread that sets shim_cpu. Per-CPU
+ * memory is one area per CPU at a fixed stride. this_cpu operations are
+ * relaxed atomic read-modify-writes on the calling thread's area: atomic
+ * against a signal handler that nests on the same thread, as a kernel
+ * this_cpu op is against an interrupt. on_each_cpu() is membarrier(2),
+ * which runs a full barrier on every CPU running a thread of ours: the
+ * same guarantee the kernel's IPI gives the core.
+ *
+ * READ_ONCE()/WRITE_ONCE() are relaxed atomics and smp_mb() a seq_cst
+ * read-modify-write, so ThreadSanitizer sees every shared access as
+ * marked and reports the unmarked ones.
+ */
+#ifndef _SHIM_H
+#define _SHIM_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+#define __percpu
+#undef __always_inline
+#define __always_inline		inline __attribute__((__always_inline__))
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define SZ_64K			0x10000
+#define SHIM_MAX_CPUS		64
+#define SHIM_PCPU_AREA		(1UL << 20)
+#define GFP_KERNEL		0
+
+#define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
+#define WARN_ON_ONCE(c)		({ bool __c = (c); if (__c) shim_warn(__FILE__, __LINE__, #c); __c; })
+#define EXPORT_SYMBOL_GPL(sym)	extern int shim_export_##sym
+#define pr_err(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+
+/* Marked accesses. */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+extern unsigned long shim_fence_word;
+#define smp_mb()		((void)__atomic_fetch_add(&shim_fence_word, 0, __ATOMIC_SEQ_CST))
+#define cpu_relax()		__builtin_ia32_pause()
+
+/* CPUs. */
+extern __thread int shim_cpu;
+extern int shim_nr_cpus;
+extern char *shim_pcpu_base;
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < shim_nr_cpus; (cpu)++)
+#define per_cpu_ptr(ptr, cpu)	((__typeof__(ptr))((char *)(ptr) + (size_t)(cpu) * SHIM_PCPU_AREA))
+#define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, shim_cpu)
+#define this_cpu_add(pcp, val)	((void)__atomic_fetch_add(this_cpu_ptr(&(pcp)), (val), __ATOMIC_RELAXED))
+#define this_cpu_add_return(pcp, val) __atomic_add_fetch(this_cpu_ptr(&(pcp)), (val), __ATOMIC_RELAXED)
+#define this_cpu_read(pcp)	__atomic_load_n(this_cpu_ptr(&(pcp)), __ATOMIC_RELAXED)
+#define preempt_disable()	barrier()
+#define preempt_enable()	barrier()
+#define cpus_read_lock()	do { } while (0)
+#define cpus_read_unlock()	do { } while (0)
+
+void *__alloc_percpu(size_t size, size_t align);
+void free_percpu(void *ptr);
+void on_each_cpu(void (*func)(void *), void *info, int wait);
+
+/* Memory, time, sleeping. */
+#define kzalloc(size, gfp)	calloc(1, (size))
+#define kfree(p)		free(p)
+u64 ktime_get_ns(void);
+void usleep_range(unsigned long min, unsigned long max);
+
+/* Mutexes. */
+struct mutex {
+	pthread_mutex_t m;
+};
+#define mutex_init(l)		pthread_mutex_init(&(l)->m, NULL)
+#define mutex_destroy(l)	pthread_mutex_destroy(&(l)->m)
+#define mutex_lock(l)		pthread_mutex_lock(&(l)->m)
+#define mutex_unlock(l)		pthread_mutex_unlock(&(l)->m)
+static inline int mutex_lock_interruptible(struct mutex *l)
+{
+	return pthread_mutex_lock(&l->m);
+}
+
+void shim_init(int nr_cpus);
+void shim_warn(const char *file, int line, const char *cond);
+
+#endif /* _SHIM_H */
