@@ -85,7 +85,7 @@ done
 start=$(date +%s%N)
 rc=0
 timeout --kill-after=10 "$tmo" qemu-system-x86_64 \
-	-cpu max -smp "$smp" -m "$mem" \
+	-cpu max,la57=off -smp "$smp" -m "$mem" \
 	-nographic -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
 	-append "console=ttyS0 loglevel=7 printk.time=1 panic=-1 $append" \

@@ -62,8 +62,29 @@ extern char *shim_pcpu_base;
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < shim_nr_cpus; (cpu)++)
 #define per_cpu_ptr(ptr, cpu)	((__typeof__(ptr))((char *)(ptr) + (size_t)(cpu) * SHIM_PCPU_AREA))
 #define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, shim_cpu)
+#if defined(__SANITIZE_THREAD__) || !defined(__x86_64__)
+/* Atomics, so that ThreadSanitizer sees every per-CPU access. */
 #define this_cpu_add(pcp, val)	((void)__atomic_fetch_add(this_cpu_ptr(&(pcp)), (val), __ATOMIC_RELAXED))
 #define this_cpu_add_return(pcp, val) __atomic_add_fetch(this_cpu_ptr(&(pcp)), (val), __ATOMIC_RELAXED)
+#else
+/*
+ * What the kernel does on x86: one unlocked read-modify-write instruction.
+ * A signal (interrupt) cannot split it, but unlike a locked atomic it is
+ * no barrier, so the store-buffering race the core guards against is
+ * real here.
+ */
+#define this_cpu_add(pcp, val) do {					\
+	__typeof__(&(pcp)) __p = this_cpu_ptr(&(pcp));			\
+	__typeof__(pcp) __v = (val);					\
+	__asm__ __volatile__("add %1, %0" : "+m" (*__p) : "r" (__v));	\
+} while (0)
+#define this_cpu_add_return(pcp, val) ({				\
+	__typeof__(&(pcp)) __p = this_cpu_ptr(&(pcp));			\
+	__typeof__(pcp) __v = (val), __r = __v;				\
+	__asm__ __volatile__("xadd %1, %0" : "+m" (*__p), "+r" (__r));	\
+	__r + __v;							\
+})
+#endif
 #define this_cpu_read(pcp)	__atomic_load_n(this_cpu_ptr(&(pcp)), __ATOMIC_RELAXED)
 #define preempt_disable()	barrier()
 #define preempt_enable()	barrier()
