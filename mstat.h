@@ -8,7 +8,7 @@
 
 #include <linux/types.h>
 
-void mstat_account_alloc(size_t req, size_t alloc, unsigned long call_site);
-void mstat_account_free(size_t alloc, unsigned long call_site);
+int mstat_account_alloc(size_t req, size_t alloc, unsigned long call_site);
+int mstat_account_free(size_t alloc, unsigned long call_site);
 
 #endif /* _MSTAT_H */

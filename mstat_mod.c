@@ -3,164 +3,136 @@
  * mstat - consistent statistics of kernel memory allocation events
  *
  * Counters live in mstat_core (see mstat_core/mstat_core.h for the
- * protocol): writers add per-CPU deltas without locks or barriers, and a
- * read of /proc/mstat folds them into one snapshot taken at a single cut
- * across all CPUs, so that allocations - frees == live, exactly.
+ * protocol): probes on the kmem tracepoints add per-CPU deltas without
+ * locks or barriers, and a read of /proc/mstat folds them into one
+ * snapshot taken at a single cut across all CPUs, in which allocations -
+ * frees == live objects holds exactly.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/proc_fs.h>
-#include <linux/seq_file.h>
-#include <linux/slab.h>
+#include <linux/moduleparam.h>
 
-#include "mstat.h"
-#include "mstat_core/mstat_core.h"
+#include "mstat_internal.h"
 
-/* The format of /proc/mstat; bump the minor for added lines. */
-#define MSTAT_FORMAT_VERSION	"1.0"
+#define CREATE_TRACE_POINTS
+#include "mstat_trace.h"
 
-/**
- * struct mstat_stats - the counters one section updates
- * @api: allocations reported by other modules through mstat_account_*()
- *
- * Layout of a core slot: u64 and s64 counters only.
- */
-struct mstat_stats {
-	struct mstat_source_stats {
-		u64 allocs;
-		u64 frees;
-		u64 failures;
-		u64 bytes_req;
-		u64 bytes_alloc;
-		u64 bytes_freed;
-	} api;
-};
+struct mstat_core mstat_core;
 
-static struct mstat_core mstat_core;
+static bool enable_kmalloc = true;
+module_param(enable_kmalloc, bool, 0444);
+MODULE_PARM_DESC(enable_kmalloc, "Count kmalloc/kfree (default: on)");
 
-#define mstat_stat_add(s, field, val) \
-	mstat_add(s, struct mstat_stats, field, val)
+static bool enable_cache = true;
+module_param(enable_cache, bool, 0444);
+MODULE_PARM_DESC(enable_cache, "Count kmem_cache_alloc/free (default: on)");
 
-/**
- * mstat_account_alloc() - report an allocation of another allocator
- * @req: bytes the caller asked for
- * @alloc: bytes the allocator handed out (>= @req); 0 for a failure
- * @call_site: the caller's address, usually _RET_IP_
- *
- * Counts one allocation of @alloc bytes, or one failure if @alloc is 0.
- * Never sleeps, never allocates.
- *
- * Context: any but NMI. This function is preempt and irq safe.
- */
-void mstat_account_alloc(size_t req, size_t alloc, unsigned long call_site)
-{
-	struct mstat_section s;
+static bool enable_page = true;
+module_param(enable_page, bool, 0444);
+MODULE_PARM_DESC(enable_page, "Count page allocations and frees (default: on)");
 
-	mstat_write_begin(&mstat_core, &s);
-	if (alloc) {
-		mstat_stat_add(&s, api.allocs, 1);
-		mstat_stat_add(&s, api.bytes_req, req);
-		mstat_stat_add(&s, api.bytes_alloc, alloc);
-	} else {
-		mstat_stat_add(&s, api.failures, 1);
-	}
-	mstat_write_end(&mstat_core, &s);
-}
-EXPORT_SYMBOL_GPL(mstat_account_alloc);
+static bool enable_api = true;
+module_param(enable_api, bool, 0444);
+MODULE_PARM_DESC(enable_api, "Count what modules report with mstat_account_*() (default: on)");
+
+static uint proc_mode = 0400;
+module_param(proc_mode, uint, 0444);
+MODULE_PARM_DESC(proc_mode, "Permissions of /proc/mstat: 0400 (default), 0440 or 0444");
+
+static uint events_per_cpu = 4096;
+module_param(events_per_cpu, uint, 0444);
+MODULE_PARM_DESC(events_per_cpu, "Event stream buffer, records per CPU: 16 to 65536 (default 4096)");
 
 /**
- * mstat_account_free() - report a free of another allocator
- * @alloc: bytes the allocator had handed out for the object
- * @call_site: the caller's address, usually _RET_IP_
+ * mstat_snapshot() - take a consistent snapshot of every counter
+ * @snap: its generation and wait figures
+ * @st: the counters
  *
- * Context: any but NMI. This function is preempt and irq safe.
+ * Emits the mstat:mstat_snapshot trace event.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -EINTR if a signal arrived while waiting for another
+ * reader.
  */
-void mstat_account_free(size_t alloc, unsigned long call_site)
+int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st)
 {
-	struct mstat_section s;
+	int err = mstat_read(&mstat_core, snap, st);
 
-	mstat_write_begin(&mstat_core, &s);
-	mstat_stat_add(&s, api.frees, 1);
-	mstat_stat_add(&s, api.bytes_freed, alloc);
-	mstat_write_end(&mstat_core, &s);
-}
-EXPORT_SYMBOL_GPL(mstat_account_free);
-
-struct mstat_proc_snap {
-	struct mstat_snapshot snap;
-	struct mstat_stats st;
-};
-
-static int mstat_proc_show(struct seq_file *m, void *v)
-{
-	const struct mstat_proc_snap *ps = m->private;
-	const struct mstat_source_stats *a = &ps->st.api;
-
-	seq_puts(m, "mstat - version: " MSTAT_FORMAT_VERSION "\n");
-	seq_printf(m, "generation %llu\n", ps->snap.gen);
-	seq_printf(m, "api_allocs %llu\n", a->allocs);
-	seq_printf(m, "api_frees %llu\n", a->frees);
-	seq_printf(m, "api_failures %llu\n", a->failures);
-	seq_printf(m, "api_bytes_requested %llu\n", a->bytes_req);
-	seq_printf(m, "api_bytes_allocated %llu\n", a->bytes_alloc);
-	seq_printf(m, "api_bytes_freed %llu\n", a->bytes_freed);
-	seq_printf(m, "live_objects %lld\n", (s64)(a->allocs - a->frees));
-	seq_printf(m, "live_bytes %lld\n",
-		   (s64)(a->bytes_alloc - a->bytes_freed));
-	return 0;
-}
-
-/* One open is one snapshot, however the output is read. */
-static int mstat_proc_open(struct inode *inode, struct file *file)
-{
-	struct mstat_proc_snap *ps;
-	int err;
-
-	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
-	if (!ps)
-		return -ENOMEM;
-	err = mstat_read(&mstat_core, &ps->snap, &ps->st);
 	if (!err)
-		err = single_open(file, mstat_proc_show, ps);
-	if (err)
-		kfree(ps);
+		trace_mstat_snapshot(snap->gen, snap->wait_ns,
+				     snap->waited_cpus, snap->latency_ns);
 	return err;
 }
 
-static int mstat_proc_release(struct inode *inode, struct file *file)
+static int __init mstat_check_params(void)
 {
-	struct seq_file *m = file->private_data;
-
-	kfree(m->private);
-	return single_release(inode, file);
+	if (proc_mode != 0400 && proc_mode != 0440 && proc_mode != 0444) {
+		pr_err("proc_mode=%#o: must be 0400, 0440 or 0444\n", proc_mode);
+		return -EINVAL;
+	}
+	if (events_per_cpu < 16 || events_per_cpu > 65536) {
+		pr_err("events_per_cpu=%u: must be 16 to 65536\n",
+		       events_per_cpu);
+		return -EINVAL;
+	}
+	return 0;
 }
-
-static const struct proc_ops mstat_proc_ops = {
-	.proc_open	= mstat_proc_open,
-	.proc_read	= seq_read,
-	.proc_lseek	= seq_lseek,
-	.proc_release	= mstat_proc_release,
-};
 
 static int __init mstat_init(void)
 {
-	int err;
+	const bool on[MSTAT_NR_SOURCES] = {
+		[MSTAT_SRC_KMALLOC]	= enable_kmalloc,
+		[MSTAT_SRC_CACHE]	= enable_cache,
+		[MSTAT_SRC_PAGE]	= enable_page,
+		[MSTAT_SRC_API]		= enable_api,
+	};
+	int err, i;
 
+	err = mstat_check_params();
+	if (err)
+		return err;
+	err = mstat_probes_init();
+	if (err)
+		return err;
 	err = mstat_core_init(&mstat_core, sizeof(struct mstat_stats));
 	if (err)
 		return err;
-	if (!proc_create("mstat", 0400, NULL, &mstat_proc_ops)) {
-		mstat_core_destroy(&mstat_core);
-		return -ENOMEM;
+	err = mstat_events_init(events_per_cpu);
+	if (err)
+		goto err_core;
+	err = mstat_proc_init(proc_mode);
+	if (err)
+		goto err_events;
+	mstat_debugfs_init();
+	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
+		if (!on[i])
+			continue;
+		err = mstat_source_set(i, true);
+		if (err)
+			goto err_sources;
 	}
-	pr_info("loaded\n");
+	pr_info("loaded: /proc/mstat, %u CPUs possible\n", num_possible_cpus());
 	return 0;
+
+err_sources:
+	mstat_probes_exit();
+	mstat_debugfs_exit();
+	mstat_proc_exit();
+err_events:
+	mstat_events_exit();
+err_core:
+	mstat_core_destroy(&mstat_core);
+	return err;
 }
 
 static void __exit mstat_exit(void)
 {
-	remove_proc_entry("mstat", NULL);
+	/* No probe may run once the core and the buffers are freed. */
+	mstat_probes_exit();
+	mstat_debugfs_exit();
+	mstat_proc_exit();
+	mstat_events_exit();
 	mstat_core_destroy(&mstat_core);
 }
 

@@ -36,6 +36,7 @@ benign=(
 	'kasan: KernelAddressSanitizer initialized'
 	'kmemleak: Kernel memory leak detector initialized'
 	'Lock dependency validator: Copyright'
+	'RCU lockdep checking is enabled'
 )
 
 join() { local IFS='|'; echo "$*"; }

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/mstat: one open is one consistent snapshot. The format is
+ * versioned by its first line and documented in the README: one
+ * "name value" line per counter, then the size-class and page-order
+ * tables, whose rows start with "class" and "order".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "mstat_internal.h"
+
+/* Bump the minor for added lines, the major for anything else. */
+#define MSTAT_FORMAT_VERSION	"1.0"
+
+struct mstat_proc_snap {
+	struct mstat_snapshot snap;
+	struct mstat_stats st;
+};
+
+static void mstat_show_source(struct seq_file *m, enum mstat_source i,
+			      const struct mstat_src_stats *s)
+{
+	const char *n = mstat_source_name[i];
+
+	seq_printf(m, "%s_enabled %d\n", n, mstat_source_enabled(i));
+	seq_printf(m, "%s_allocs %llu\n", n, s->allocs);
+	seq_printf(m, "%s_frees %llu\n", n, s->frees);
+	seq_printf(m, "%s_failures %llu\n", n, s->failures);
+	seq_printf(m, "%s_bytes_requested %llu\n", n, s->bytes_req);
+	seq_printf(m, "%s_bytes_allocated %llu\n", n, s->bytes_alloc);
+	seq_printf(m, "%s_bytes_freed %llu\n", n, s->bytes_freed);
+	seq_printf(m, "%s_live_objects %lld\n", n, (s64)(s->allocs - s->frees));
+	seq_printf(m, "%s_live_bytes %lld\n", n,
+		   (s64)(s->bytes_alloc - s->bytes_freed));
+}
+
+static void mstat_show_slab(struct seq_file *m, const struct mstat_stats *st)
+{
+	struct mstat_src_stats t = { };
+	int i;
+
+	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
+		if (i == MSTAT_SRC_PAGE)
+			continue;
+		t.allocs += st->src[i].allocs;
+		t.frees += st->src[i].frees;
+		t.bytes_req += st->src[i].bytes_req;
+		t.bytes_alloc += st->src[i].bytes_alloc;
+		t.bytes_freed += st->src[i].bytes_freed;
+	}
+	seq_printf(m, "slab_allocs %llu\n", t.allocs);
+	seq_printf(m, "slab_frees %llu\n", t.frees);
+	seq_printf(m, "slab_bytes_requested %llu\n", t.bytes_req);
+	seq_printf(m, "slab_bytes_allocated %llu\n", t.bytes_alloc);
+	seq_printf(m, "slab_bytes_freed %llu\n", t.bytes_freed);
+	seq_printf(m, "slab_live_objects %lld\n", (s64)(t.allocs - t.frees));
+	seq_printf(m, "slab_live_bytes %lld\n",
+		   (s64)(t.bytes_alloc - t.bytes_freed));
+	seq_printf(m, "slab_frag_bytes %llu\n", t.bytes_alloc - t.bytes_req);
+}
+
+static void mstat_show_classes(struct seq_file *m,
+			       const struct mstat_stats *st)
+{
+	int i;
+
+	seq_puts(m, "# class size allocs frees live_objects bytes_requested bytes_allocated bytes_freed live_bytes frag_bytes frag_live_bytes_est\n");
+	for (i = 0; i < MSTAT_NR_CLASSES; i++) {
+		const struct mstat_class_stats *c = &st->cls[i];
+		s64 live = c->allocs - c->frees;
+		u64 frag = c->bytes_alloc - c->bytes_req;
+		s64 frag_live = 0;
+
+		/* Frees carry no requested size: scale the mean. */
+		if (c->allocs && live > 0)
+			frag_live = div64_u64(frag * (u64)live, c->allocs);
+		if (i == MSTAT_CLASS_LARGE)
+			seq_puts(m, "class large");
+		else
+			seq_printf(m, "class %u", mstat_class_size[i]);
+		seq_printf(m, " %llu %llu %lld %llu %llu %llu %lld %llu %lld\n",
+			   c->allocs, c->frees, live, c->bytes_req,
+			   c->bytes_alloc, c->bytes_freed,
+			   (s64)(c->bytes_alloc - c->bytes_freed), frag,
+			   frag_live);
+	}
+}
+
+static void mstat_show_orders(struct seq_file *m,
+			      const struct mstat_stats *st)
+{
+	int i;
+
+	seq_puts(m, "# order n allocs frees failures live_pages\n");
+	for (i = 0; i < MSTAT_NR_ORDERS; i++) {
+		const struct mstat_order_stats *o = &st->order[i];
+
+		seq_printf(m, "order %d %llu %llu %llu %lld\n", i, o->allocs,
+			   o->frees, o->failures,
+			   (s64)(o->allocs - o->frees) << i);
+	}
+}
+
+static int mstat_proc_show(struct seq_file *m, void *v)
+{
+	const struct mstat_proc_snap *ps = m->private;
+	const struct mstat_stats *st = &ps->st;
+	s64 pages = 0;
+	int i;
+
+	seq_puts(m, "mstat - version: " MSTAT_FORMAT_VERSION "\n");
+	seq_printf(m, "generation %llu\n", ps->snap.gen);
+	seq_printf(m, "snapshot_wait_ns %llu\n", ps->snap.wait_ns);
+	seq_printf(m, "snapshot_waited_cpus %u\n", ps->snap.waited_cpus);
+	for (i = 0; i < MSTAT_NR_SOURCES; i++)
+		mstat_show_source(m, i, &st->src[i]);
+	mstat_show_slab(m, st);
+	for (i = 0; i < MSTAT_NR_ORDERS; i++)
+		pages += (s64)(st->order[i].allocs - st->order[i].frees) << i;
+	seq_printf(m, "page_live_pages %lld\n", pages);
+	for (i = 0; i < MSTAT_NR_CTX; i++) {
+		seq_printf(m, "ctx_%s_allocs %llu\n", mstat_ctx_name[i],
+			   st->ctx[i].allocs);
+		seq_printf(m, "ctx_%s_frees %llu\n", mstat_ctx_name[i],
+			   st->ctx[i].frees);
+	}
+	seq_printf(m, "gfp_sleep_allocs %llu\n", st->gfp[MSTAT_GFP_SLEEP]);
+	seq_printf(m, "gfp_atomic_allocs %llu\n", st->gfp[MSTAT_GFP_ATOMIC]);
+	mstat_show_classes(m, st);
+	mstat_show_orders(m, st);
+	return 0;
+}
+
+/* One open is one snapshot, however the output is read. */
+static int mstat_proc_open(struct inode *inode, struct file *file)
+{
+	struct mstat_proc_snap *ps;
+	int err;
+
+	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
+	if (!ps)
+		return -ENOMEM;
+	err = mstat_snapshot(&ps->snap, &ps->st);
+	if (!err)
+		err = single_open_size(file, mstat_proc_show, ps, 8192);
+	if (err)
+		kfree(ps);
+	return err;
+}
+
+static int mstat_proc_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	kfree(m->private);
+	return single_release(inode, file);
+}
+
+static const struct proc_ops mstat_proc_ops = {
+	.proc_open	= mstat_proc_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= mstat_proc_release,
+};
+
+/**
+ * mstat_proc_init() - create /proc/mstat
+ * @mode: its permissions
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mstat_proc_init(umode_t mode)
+{
+	return proc_create("mstat", mode, NULL, &mstat_proc_ops) ? 0 : -ENOMEM;
+}
+
+/**
+ * mstat_proc_exit() - remove /proc/mstat; waits for open readers' calls
+ */
+void mstat_proc_exit(void)
+{
+	remove_proc_entry("mstat", NULL);
+}
