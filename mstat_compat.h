@@ -6,6 +6,8 @@
 #ifndef _MSTAT_COMPAT_H
 #define _MSTAT_COMPAT_H
 
+#include <linux/export.h>
+#include <linux/kconfig.h>
 #include <linux/mmzone.h>
 #include <linux/version.h>
 
@@ -16,6 +18,16 @@
 #define MSTAT_MAX_PAGE_ORDER	MAX_ORDER
 #else
 #define MSTAT_MAX_PAGE_ORDER	(MAX_ORDER - 1)
+#endif
+
+/*
+ * Internals the KUnit suites call are exported only on kernels with KUnit
+ * (EXPORT_SYMBOL_IF_KUNIT arrived in 6.2, with a namespace to import).
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+#define MSTAT_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_GPL(sym)
+#else
+#define MSTAT_EXPORT_FOR_KUNIT(sym)
 #endif
 
 #endif /* _MSTAT_COMPAT_H */

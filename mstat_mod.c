@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "mstat_compat.h"
 #include "mstat_internal.h"
 
 #define CREATE_TRACE_POINTS
@@ -64,6 +65,7 @@ int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st)
 				     snap->waited_cpus, snap->latency_ns);
 	return err;
 }
+MSTAT_EXPORT_FOR_KUNIT(mstat_snapshot);
 
 static int __init mstat_check_params(void)
 {

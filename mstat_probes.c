@@ -37,6 +37,7 @@
 const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1] = {
 	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
 };
+MSTAT_EXPORT_FOR_KUNIT(mstat_class_size);
 
 const char *const mstat_source_name[MSTAT_NR_SOURCES] = {
 	[MSTAT_SRC_KMALLOC]	= "kmalloc",
@@ -68,6 +69,7 @@ unsigned int mstat_size_class(size_t size)
 			return i;
 	return MSTAT_CLASS_LARGE;
 }
+MSTAT_EXPORT_FOR_KUNIT(mstat_size_class);
 
 static enum mstat_ctx mstat_context(void)
 {
@@ -180,6 +182,7 @@ size_t mstat_kfree_size(const void *ptr)
 	size = ksize(ptr);
 	return size ? kmalloc_size_roundup(size) : 0;
 }
+MSTAT_EXPORT_FOR_KUNIT(mstat_kfree_size);
 
 /* Tracepoint probes. */
 
@@ -389,6 +392,7 @@ out:
 	mutex_unlock(&mstat_sources_lock);
 	return err;
 }
+MSTAT_EXPORT_FOR_KUNIT(mstat_source_set);
 
 static void mstat_tp_lookup(struct tracepoint *tp, void *priv)
 {

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the mstat module: exact counts through the API, kmalloc
+ * and kmem_cache events landing in the right classes, the size lookup on
+ * free, and the statistics' invariants in every snapshot under load.
+ *
+ * Needs mstat.ko loaded first, with every source on (the default).
+ */
+#include <kunit/test.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+
+#include "mstat.h"
+#include "mstat_internal.h"
+
+static struct mstat_stats *snap_stats(struct kunit *test)
+{
+	struct mstat_stats *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	struct mstat_snapshot snap;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_ASSERT_EQ(test, mstat_snapshot(&snap, st), 0);
+	return st;
+}
+
+struct class_case {
+	size_t size;
+	unsigned int class_size;	/* 0: large */
+};
+
+static const struct class_case class_cases[] = {
+	{ 1, 8 }, { 8, 8 }, { 9, 16 }, { 33, 64 }, { 65, 96 }, { 96, 96 },
+	{ 97, 128 }, { 129, 192 }, { 193, 256 }, { 4097, 8192 },
+	{ 8192, 8192 }, { 8193, 0 }, { SIZE_MAX, 0 },
+};
+
+static void class_case_desc(const struct class_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%zu", c->size);
+}
+KUNIT_ARRAY_PARAM(class, class_cases, class_case_desc);
+
+static void mstat_size_class_table(struct kunit *test)
+{
+	const struct class_case *c = test->param_value;
+	unsigned int i = mstat_size_class(c->size);
+
+	if (!c->class_size)
+		KUNIT_EXPECT_EQ(test, i, (unsigned int)MSTAT_CLASS_LARGE);
+	else
+		KUNIT_EXPECT_EQ(test, mstat_class_size[i], c->class_size);
+}
+
+static void mstat_account_exact_counts(struct kunit *test)
+{
+	struct mstat_stats *a, *b;
+	const struct mstat_src_stats *x, *y;
+	unsigned int c100 = mstat_size_class(128), c4k = mstat_size_class(4096);
+	int i;
+
+	a = snap_stats(test);
+	for (i = 0; i < 100; i++)
+		KUNIT_ASSERT_EQ(test, mstat_account_alloc(100, 128, _THIS_IP_), 0);
+	for (i = 0; i < 7; i++)
+		KUNIT_ASSERT_EQ(test, mstat_account_alloc(4000, 4096, _THIS_IP_), 0);
+	for (i = 0; i < 40; i++)
+		KUNIT_ASSERT_EQ(test, mstat_account_free(128, _THIS_IP_), 0);
+	KUNIT_ASSERT_EQ(test, mstat_account_alloc(10, 0, _THIS_IP_), 0);
+	b = snap_stats(test);
+
+	x = &a->src[MSTAT_SRC_API];
+	y = &b->src[MSTAT_SRC_API];
+	KUNIT_EXPECT_EQ(test, y->allocs - x->allocs, 107ULL);
+	KUNIT_EXPECT_EQ(test, y->frees - x->frees, 40ULL);
+	KUNIT_EXPECT_EQ(test, y->failures - x->failures, 1ULL);
+	KUNIT_EXPECT_EQ(test, y->bytes_req - x->bytes_req, 100ULL * 100 + 7 * 4000);
+	KUNIT_EXPECT_EQ(test, y->bytes_alloc - x->bytes_alloc, 100ULL * 128 + 7 * 4096);
+	KUNIT_EXPECT_EQ(test, y->bytes_freed - x->bytes_freed, 40ULL * 128);
+	/* The API is the only source of these classes' fragmentation here. */
+	KUNIT_EXPECT_GE(test, b->cls[c100].allocs - a->cls[c100].allocs, 100ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c4k].allocs - a->cls[c4k].allocs, 7ULL);
+
+	/* Leave the API's live count as it was. */
+	for (i = 0; i < 60; i++)
+		mstat_account_free(128, _THIS_IP_);
+	for (i = 0; i < 7; i++)
+		mstat_account_free(4096, _THIS_IP_);
+}
+
+static void mstat_account_bad_input(struct kunit *test)
+{
+	struct mstat_stats *a, *b;
+
+	a = snap_stats(test);
+	KUNIT_EXPECT_EQ(test, mstat_account_alloc(100, 50, _THIS_IP_), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mstat_account_free(0, _THIS_IP_), -EINVAL);
+	b = snap_stats(test);
+	KUNIT_EXPECT_EQ(test, memcmp(&a->src[MSTAT_SRC_API], &b->src[MSTAT_SRC_API],
+				     sizeof(a->src[0])), 0);
+}
+
+static void mstat_account_source_disabled(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_API, false), 0);
+	KUNIT_EXPECT_EQ(test, mstat_account_alloc(8, 8, _THIS_IP_), -ENODEV);
+	KUNIT_EXPECT_EQ(test, mstat_account_free(8, _THIS_IP_), -ENODEV);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_API, true), 0);
+	KUNIT_EXPECT_EQ(test, mstat_source_set(MSTAT_NR_SOURCES, true), -EINVAL);
+}
+
+static void mstat_kfree_size_kmalloc(struct kunit *test)
+{
+	void *p = kmalloc(100, GFP_KERNEL);
+	void *big = kmalloc(10000, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	KUNIT_EXPECT_EQ(test, mstat_kfree_size(p), (size_t)128);
+	KUNIT_EXPECT_EQ(test, mstat_kfree_size(big), kmalloc_size_roundup(10000));
+	KUNIT_EXPECT_EQ(test, mstat_kfree_size(NULL), (size_t)0);
+	KUNIT_EXPECT_EQ(test, mstat_kfree_size(ZERO_SIZE_PTR), (size_t)0);
+	kfree(p);
+	kfree(big);
+}
+
+/* Allocations in a kthread of our own land in the right classes. */
+struct alloc_ctx {
+	struct kmem_cache *cache;
+	struct completion done;
+};
+
+static int alloc_thread(void *arg)
+{
+	struct alloc_ctx *ctx = arg;
+	void *obj[64], *cobj[16];
+	int i;
+
+	for (i = 0; i < 64; i++)
+		obj[i] = kmalloc(100, GFP_KERNEL);
+	for (i = 0; i < 16; i++)
+		cobj[i] = kmem_cache_alloc(ctx->cache, GFP_KERNEL);
+	for (i = 0; i < 64; i++)
+		kfree(obj[i]);
+	for (i = 0; i < 16; i++)
+		kmem_cache_free(ctx->cache, cobj[i]);
+	complete(&ctx->done);
+	return 0;
+}
+
+static void mstat_probe_counts_kmalloc_and_cache(struct kunit *test)
+{
+	unsigned int c128 = mstat_size_class(128), c184 = mstat_size_class(184);
+	struct alloc_ctx ctx;
+	struct mstat_stats *a, *b;
+	struct task_struct *t;
+
+	ctx.cache = kmem_cache_create("mstat_kunit_184", 184, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx.cache);
+	KUNIT_EXPECT_EQ(test, kmem_cache_size(ctx.cache), 184U);
+	init_completion(&ctx.done);
+
+	a = snap_stats(test);
+	t = kthread_run(alloc_thread, &ctx, "mstat-kunit-alloc");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&ctx.done);
+	b = snap_stats(test);
+	kmem_cache_destroy(ctx.cache);
+
+	KUNIT_EXPECT_GE(test, b->src[MSTAT_SRC_KMALLOC].allocs -
+			a->src[MSTAT_SRC_KMALLOC].allocs, 64ULL);
+	KUNIT_EXPECT_GE(test, b->src[MSTAT_SRC_KMALLOC].frees -
+			a->src[MSTAT_SRC_KMALLOC].frees, 64ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c128].allocs - a->cls[c128].allocs, 64ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c128].frees - a->cls[c128].frees, 64ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c128].bytes_req - a->cls[c128].bytes_req,
+			64ULL * 100);
+	KUNIT_EXPECT_GE(test, b->src[MSTAT_SRC_CACHE].allocs -
+			a->src[MSTAT_SRC_CACHE].allocs, 16ULL);
+	KUNIT_EXPECT_GE(test, b->src[MSTAT_SRC_CACHE].frees -
+			a->src[MSTAT_SRC_CACHE].frees, 16ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c184].allocs - a->cls[c184].allocs, 16ULL);
+	KUNIT_EXPECT_GE(test, b->ctx[MSTAT_CTX_TASK].allocs -
+			a->ctx[MSTAT_CTX_TASK].allocs, 80ULL);
+	KUNIT_EXPECT_GE(test, b->gfp[MSTAT_GFP_SLEEP] - a->gfp[MSTAT_GFP_SLEEP],
+			80ULL);
+}
+
+/* The invariants of mstat_internal.h, checked on one snapshot. */
+static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
+{
+	u64 allocs = 0, frees = 0, req = 0, ba = 0, bf = 0;
+	u64 ca = 0, cf = 0, creq = 0, cba = 0, cbf = 0;
+	u64 oa = 0, of = 0, ofail = 0, xa = 0, xf = 0, all_a = 0, all_f = 0;
+	int i;
+
+	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
+		all_a += st->src[i].allocs;
+		all_f += st->src[i].frees;
+		if (i == MSTAT_SRC_PAGE)
+			continue;
+		allocs += st->src[i].allocs;
+		frees += st->src[i].frees;
+		req += st->src[i].bytes_req;
+		ba += st->src[i].bytes_alloc;
+		bf += st->src[i].bytes_freed;
+	}
+	for (i = 0; i < MSTAT_NR_CLASSES; i++) {
+		ca += st->cls[i].allocs;
+		cf += st->cls[i].frees;
+		creq += st->cls[i].bytes_req;
+		cba += st->cls[i].bytes_alloc;
+		cbf += st->cls[i].bytes_freed;
+	}
+	for (i = 0; i < MSTAT_NR_ORDERS; i++) {
+		oa += st->order[i].allocs;
+		of += st->order[i].frees;
+		ofail += st->order[i].failures;
+	}
+	for (i = 0; i < MSTAT_NR_CTX; i++) {
+		xa += st->ctx[i].allocs;
+		xf += st->ctx[i].frees;
+	}
+	KUNIT_EXPECT_EQ(test, ca, allocs);
+	KUNIT_EXPECT_EQ(test, cf, frees);
+	KUNIT_EXPECT_EQ(test, creq, req);
+	KUNIT_EXPECT_EQ(test, cba, ba);
+	KUNIT_EXPECT_EQ(test, cbf, bf);
+	KUNIT_EXPECT_EQ(test, oa, st->src[MSTAT_SRC_PAGE].allocs);
+	KUNIT_EXPECT_EQ(test, of, st->src[MSTAT_SRC_PAGE].frees);
+	KUNIT_EXPECT_EQ(test, ofail, st->src[MSTAT_SRC_PAGE].failures);
+	KUNIT_EXPECT_EQ(test, xa, all_a);
+	KUNIT_EXPECT_EQ(test, xf, all_f);
+	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_SLEEP] + st->gfp[MSTAT_GFP_ATOMIC],
+			all_a);
+}
+
+static int churn_thread(void *arg)
+{
+	while (!kthread_should_stop()) {
+		void *p = kmalloc(64 + (get_random_u32() & 1023), GFP_KERNEL);
+		struct page *pg = alloc_pages(GFP_KERNEL, get_random_u32() & 1);
+
+		kfree(p);
+		if (pg)
+			__free_pages(pg, 0);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void mstat_snapshot_invariants_under_load(struct kunit *test)
+{
+	struct task_struct *t[2];
+	struct mstat_stats *st, *prev;
+	unsigned long timeout = jiffies + 2 * HZ;
+	int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i] = kthread_run(churn_thread, NULL, "mstat-kunit-churn/%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+	}
+	prev = snap_stats(test);
+	while (time_before(jiffies, timeout)) {
+		st = snap_stats(test);
+		expect_invariants(test, st);
+		KUNIT_EXPECT_GE(test, st->src[MSTAT_SRC_KMALLOC].allocs,
+				prev->src[MSTAT_SRC_KMALLOC].allocs);
+		KUNIT_EXPECT_GE(test, st->src[MSTAT_SRC_PAGE].frees,
+				prev->src[MSTAT_SRC_PAGE].frees);
+		kunit_kfree(test, prev);
+		prev = st;
+		n++;
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		kthread_stop(t[i]);
+	KUNIT_EXPECT_GT(test, n, 10);
+	kunit_info(test, "%d snapshots checked", n);
+}
+
+static struct kunit_case mstat_module_cases[] = {
+	KUNIT_CASE_PARAM(mstat_size_class_table, class_gen_params),
+	KUNIT_CASE(mstat_account_exact_counts),
+	KUNIT_CASE(mstat_account_bad_input),
+	KUNIT_CASE(mstat_account_source_disabled),
+	KUNIT_CASE(mstat_kfree_size_kmalloc),
+	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),
+	KUNIT_CASE_SLOW(mstat_snapshot_invariants_under_load),
+	{}
+};
+
+static struct kunit_suite mstat_module_suite = {
+	.name = "mstat_module",
+	.test_cases = mstat_module_cases,
+};
+kunit_test_suite(mstat_module_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for the mstat module");
