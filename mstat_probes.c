@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
 #include <linux/mm.h>
@@ -61,15 +62,19 @@ const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
  */
 unsigned int mstat_size_class(size_t size)
 {
-	unsigned int i;
+	/* Classes of 1..192 bytes by (size - 1) / 8, as kmalloc's size_index. */
+	static const u8 small[24] = {
+		0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
+	};
 
-	/* kmalloc's own table, kmalloc_size_index[], is not exported. */
-	for (i = 0; i < MSTAT_CLASS_LARGE; i++)
-		if (size <= mstat_class_size[i])
-			return i;
-	return MSTAT_CLASS_LARGE;
-}
-MSTAT_EXPORT_FOR_KUNIT(mstat_size_class);
+	if (size <= 192)
+		return size ? small[(size - 1) / 8] : 0;
+	if (size > 8192)
+		return MSTAT_CLASS_LARGE;
+	/* Powers of two from 256 (class 7) to 8192 (class 12). */
+	return fls(size - 1) - 1;
+}MSTAT_EXPORT_FOR_KUNIT(mstat_size_class);
 
 static enum mstat_ctx mstat_context(void)
 {

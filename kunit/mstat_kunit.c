@@ -31,7 +31,8 @@ struct class_case {
 static const struct class_case class_cases[] = {
 	{ 1, 8 }, { 8, 8 }, { 9, 16 }, { 33, 64 }, { 65, 96 }, { 96, 96 },
 	{ 97, 128 }, { 129, 192 }, { 193, 256 }, { 4097, 8192 },
-	{ 8192, 8192 }, { 8193, 0 }, { SIZE_MAX, 0 },
+	{ 8192, 8192 }, { 8193, 0 }, { SIZE_MAX, 0 }, { 0, 8 }, { 192, 192 },
+	{ 193, 256 }, { 256, 256 }, { 257, 512 }, { 2049, 4096 },
 };
 
 static void class_case_desc(const struct class_case *c, char *desc)
