@@ -16,6 +16,7 @@
 
 #include "mstat_events.h"
 #include "mstat_internal.h"
+#include "mstat_profile.h"
 
 static struct dentry *mstat_dir;
 
@@ -210,6 +211,42 @@ static const struct file_operations mstat_ev_dropped_fops = {
 	.llseek	= default_llseek,
 };
 
+/* The heap profile's sampling rate: mean bytes between samples. */
+#define MSTAT_PROFILE_RATE_MAX	(1ULL << 40)
+
+static int mstat_profile_rate_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(mstat_profile_rate);
+	return 0;
+}
+
+static ssize_t mstat_profile_rate_read(struct file *file, char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	return mstat_u64_read(file, ubuf, count, ppos, mstat_profile_rate_get);
+}
+
+static ssize_t mstat_profile_rate_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	u64 val;
+	int err;
+
+	err = mstat_ctl_parse(file, ubuf, count, MSTAT_PROFILE_RATE_MAX, &val);
+	if (!err)
+		mstat_profile_set_rate(val);
+	return err ?: count;
+}
+
+static const struct file_operations mstat_profile_rate_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= mstat_profile_rate_read,
+	.write	= mstat_profile_rate_write,
+	.llseek	= default_llseek,
+};
+
 /* The stream: one line per event; blocks when empty unless O_NONBLOCK. */
 static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -337,6 +374,8 @@ void mstat_debugfs_init(void)
 			    &mstat_ev_min_fops);
 	debugfs_create_file("events_dropped", 0400, mstat_dir, NULL,
 			    &mstat_ev_dropped_fops);
+	debugfs_create_file("profile_rate", 0600, mstat_dir, NULL,
+			    &mstat_profile_rate_fops);
 }
 
 /**

@@ -15,6 +15,7 @@
 
 #include "mstat_compat.h"
 #include "mstat_internal.h"
+#include "mstat_profile.h"
 
 #define CREATE_TRACE_POINTS
 #include "mstat_trace.h"
@@ -44,6 +45,18 @@ MODULE_PARM_DESC(proc_mode, "Permissions of /proc/mstat: 0400 (default), 0440 or
 static uint events_per_cpu = 4096;
 module_param(events_per_cpu, uint, 0444);
 MODULE_PARM_DESC(events_per_cpu, "Event stream buffer, records per CPU: 16 to 65536 (default 4096)");
+
+static ulong profile_rate = 512 * 1024;
+module_param(profile_rate, ulong, 0444);
+MODULE_PARM_DESC(profile_rate, "Heap profile: mean bytes between samples; 1: every allocation, 0: off (default 524288)");
+
+static uint profile_buckets = 4096;
+module_param(profile_buckets, uint, 0444);
+MODULE_PARM_DESC(profile_buckets, "Heap profile: call sites tracked, 64 to 65536 (default 4096)");
+
+static uint profile_addrs = 16384;
+module_param(profile_addrs, uint, 0444);
+MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 64 to 1048576 (default 16384)");
 
 /**
  * mstat_snapshot() - take a consistent snapshot of every counter
@@ -78,6 +91,12 @@ static int __init mstat_check_params(void)
 		       events_per_cpu);
 		return -EINVAL;
 	}
+	if (profile_buckets < 64 || profile_buckets > 65536 ||
+	    profile_addrs < 64 || profile_addrs > 1048576) {
+		pr_err("profile_buckets=%u profile_addrs=%u: out of range (see modinfo)\n",
+		       profile_buckets, profile_addrs);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -103,9 +122,12 @@ static int __init mstat_init(void)
 	err = mstat_events_init(events_per_cpu);
 	if (err)
 		goto err_core;
-	err = mstat_proc_init(proc_mode);
+	err = mstat_profile_init(profile_rate, profile_buckets, profile_addrs);
 	if (err)
 		goto err_events;
+	err = mstat_proc_init(proc_mode);
+	if (err)
+		goto err_profile;
 	mstat_debugfs_init();
 	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
 		if (!on[i])
@@ -121,6 +143,8 @@ err_sources:
 	mstat_probes_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
+err_profile:
+	mstat_profile_exit();
 err_events:
 	mstat_events_exit();
 err_core:
@@ -134,6 +158,7 @@ static void __exit mstat_exit(void)
 	mstat_probes_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
+	mstat_profile_exit();
 	mstat_events_exit();
 	mstat_core_destroy(&mstat_core);
 }

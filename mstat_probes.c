@@ -33,6 +33,7 @@
 #include "mstat_compat.h"
 #include "mstat_events.h"
 #include "mstat_internal.h"
+#include "mstat_profile.h"
 #include "mstat_trace.h"
 
 const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1] = {
@@ -130,6 +131,8 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 	}
 	mstat_stat_add(&s, ctx[mstat_context()].allocs, 1);
 	mstat_stat_add(&s, gfp[g], 1);
+	if (src != MSTAT_SRC_PAGE && READ_ONCE(mstat_profile_rate))
+		__mstat_profile_alloc(&s, ptr, alloc, site);
 out:
 	mstat_write_end(&mstat_core, &s);
 
@@ -165,6 +168,8 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		mstat_stat_add(&s, cls[c].bytes_freed, size);
 	}
 	mstat_stat_add(&s, ctx[mstat_context()].frees, 1);
+	if (src != MSTAT_SRC_PAGE && ptr)
+		__mstat_profile_free(&s, ptr);
 	mstat_write_end(&mstat_core, &s);
 
 	if (unlikely(READ_ONCE(mstat_events_on)))

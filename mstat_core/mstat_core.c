@@ -119,6 +119,23 @@ unsigned int mstat_cur_slot(struct mstat_core *core)
 }
 EXPORT_SYMBOL_GPL(mstat_cur_slot);
 
+/**
+ * mstat_section_slot() - which slot an open section adds into
+ * @core: the core
+ * @s: the open section
+ *
+ * For state kept outside the per-CPU slots (see &mstat_core.fold_hook):
+ * index it by this, and fold index @old in the hook.
+ *
+ * Return: 0 or 1.
+ */
+unsigned int mstat_section_slot(struct mstat_core *core,
+				const struct mstat_section *s)
+{
+	return s->slot != mstat_slot_ptr(core, 0);
+}
+EXPORT_SYMBOL_GPL(mstat_section_slot);
+
 /*
  * Flip the slot, wait for the sections that may still use the old one,
  * fold it. Context: process, core->lock held.
@@ -155,6 +172,8 @@ static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
 
 	/* 5. Nobody adds to the old slot now: fold and clear it. */
 	mstat_fold(core, old);
+	if (core->fold_hook)
+		core->fold_hook(core, old);
 
 	core->gen++;
 	snap->gen = core->gen;
@@ -178,10 +197,13 @@ static void mstat_account_read(struct mstat_core *core,
 }
 
 /**
- * mstat_read() - take a consistent snapshot of all CPUs' counters
+ * mstat_read_with() - take a snapshot, and call @fn with it
  * @core: the core
  * @snap: generation and wait figures of this snapshot
  * @out: where to copy the counters, the size given to mstat_core_init()
+ * @fn: called under the reader's lock right after the rotation and
+ *	&mstat_core.fold_hook, to copy what the hook published; may be NULL
+ * @arg: for @fn
  *
  * Every write section that ended before this call began is in @out;
  * every section is in @out entirely or not at all. Writers are never
@@ -191,15 +213,36 @@ static void mstat_account_read(struct mstat_core *core,
  * Return: 0, or -EINTR if a signal arrived while waiting for another
  * reader (no rotation was done then).
  */
-int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap, void *out)
+int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
+		    void *out, void (*fn)(void *arg), void *arg)
 {
 	if (mutex_lock_interruptible(&core->lock))
 		return -EINTR;
 	__mstat_rotate(core, snap);
 	mstat_account_read(core, snap);
 	memcpy(out, core->total, core->nwords * sizeof(u64));
+	if (fn)
+		fn(arg);
 	mutex_unlock(&core->lock);
 	return 0;
+}
+EXPORT_SYMBOL_GPL(mstat_read_with);
+
+/**
+ * mstat_read() - take a consistent snapshot of all CPUs' counters
+ * @core: the core
+ * @snap: generation and wait figures of this snapshot
+ * @out: where to copy the counters, the size given to mstat_core_init()
+ *
+ * As mstat_read_with() without a callback.
+ *
+ * Context: process; sleeps. Readers are serialized.
+ * Return: 0, or -EINTR if a signal arrived while waiting for another
+ * reader.
+ */
+int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap, void *out)
+{
+	return mstat_read_with(core, snap, out, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(mstat_read);
 

@@ -198,6 +198,10 @@ struct mstat_pcpu {
  * @waited_cpus_total: CPUs waited on, summed over snapshots
  * @hist_lat_ns: latency of the last %MSTAT_HISTORY snapshots, a ring
  * @hist_end_ns: end time (ktime_get_ns()) of those snapshots
+ * @fold_hook: if set, called by the reader right after it folded slot
+ *	@old, with @lock held and no section using @old any more: the place
+ *	to fold state that sections keep outside the per-CPU slots, indexed
+ *	by mstat_section_slot(), so that it is published with the snapshot
  * @broken: an &enum mstat_broken; set only by torture tests
  */
 struct mstat_core {
@@ -214,6 +218,7 @@ struct mstat_core {
 	u64 waited_cpus_total;
 	u64 hist_lat_ns[MSTAT_HISTORY];
 	u64 hist_end_ns[MSTAT_HISTORY];
+	void (*fold_hook)(struct mstat_core *core, unsigned int old);
 	int broken;
 };
 
@@ -328,11 +333,15 @@ int mstat_core_init(struct mstat_core *core, size_t size);
 void mstat_core_destroy(struct mstat_core *core);
 int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap,
 	       void *out);
+int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
+		    void *out, void (*fn)(void *arg), void *arg);
 int mstat_reset(struct mstat_core *core);
 bool mstat_cpu_in_section(struct mstat_core *core, int cpu);
 unsigned long mstat_cpu_seq(struct mstat_core *core, int cpu);
 u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,
 			unsigned int word);
 unsigned int mstat_cur_slot(struct mstat_core *core);
+unsigned int mstat_section_slot(struct mstat_core *core,
+				const struct mstat_section *s);
 
 #endif /* _MSTAT_CORE_H */

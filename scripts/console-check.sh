@@ -18,8 +18,8 @@ set -euo pipefail
 [ -f "$1" ] || die "no such file: $1"
 
 splats=(
-	'BUG:'				# BUG: KASAN/KCSAN/sleeping/NULL ...
-	'WARNING:'			# WARN*(), lockdep reports
+	'BUG:'			# KASAN, KCSAN, atomic sleep, NULL deref
+	'WARNING:'		# WARN*(), lockdep reports
 	'KASAN' 'UBSAN' 'KCSAN'
 	'Oops' 'Call Trace:' 'general protection fault' '[Kk]ernel panic'
 	'possible circular locking' 'inconsistent lock state'
@@ -32,7 +32,7 @@ splats=(
 )
 # Lines that match the above but are not reports.
 benign=(
-	'Command line:'			# the command line may name options
+	'Command line:'		# the command line may name options
 	'kasan: KernelAddressSanitizer initialized'
 	'kmemleak: Kernel memory leak detector initialized'
 	'Lock dependency validator: Copyright'

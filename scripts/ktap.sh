@@ -7,22 +7,22 @@
 #
 #   scripts/ktap.sh LOGFILE [OUTDIR]
 #
-# Writes OUTDIR/ktap-NN.txt (kernel log prefixes removed) and ktap-NN.json
+# Writes OUTDIR/ktap-NNN.txt (kernel log prefixes removed) and ktap-NNN.json
 # per document (OUTDIR defaults to a temporary directory), prints the
 # parser's output and one line per suite:
 #   KTAP <suite> passed=N failed=N skipped=N
-# and, for each problem found, a line "KTAP-ERROR ktap-NN.txt: <reason>".
+# and, for each problem found, a line "KTAP-ERROR ktap-NNN.txt: <reason>".
 # Exits 1 if no document is found, or any fails to parse, reports a failure
-# or a crash, is cut short, or holds a "not ok" line. A document that appears twice (the
-# console and a dmesg in the guest script) is checked once; an empty one
-# ("1..0", printed at boot by a KUnit kernel without built-in suites) is
-# skipped.
+# or a crash, is cut short, or holds a "not ok" line. A document seen twice
+# (on the console and in a dmesg by the guest script) is checked once; an
+# empty one ("1..0", printed at boot by a KUnit kernel without built-in
+# suites) is skipped.
 # KSRC (default $MSTAT_CACHE/linux-source-6.12) locates kunit.py.
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 LOGFILE [OUTDIR]"
+[ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 LOGFILE [OUTDIR]"
 logfile=$1
 [ -f "$logfile" ] || die "no such file: $logfile"
 kunit=${KSRC:-$MSTAT_CACHE/linux-source-6.12}/tools/testing/kunit/kunit.py
@@ -30,7 +30,7 @@ kunit=${KSRC:-$MSTAT_CACHE/linux-source-6.12}/tools/testing/kunit/kunit.py
 if [ $# -eq 2 ]; then
 	out=$2
 	mkdir -p "$out"
-	rm -f "$out"/ktap-*
+	rm -f "$out"/ktap-* "$out/incomplete"
 else
 	out=$(mktemp -d)
 	trap 'rm -rf "$out"' EXIT
@@ -43,7 +43,7 @@ fi
 tr -d '\r' <"$logfile" | sed -E 's/^(\[[^]]*\] ?)+//' | awk -v out="$out" '
 	/^K?TAP version [0-9]+$/ {
 		if (f) print f > (out "/incomplete")
-		f = sprintf("%s/ktap-%02d.txt", out, ++n)
+		f = sprintf("%s/ktap-%03d.txt", out, ++n)
 		plan = -1; results = 0
 	}
 	!f { next }
@@ -82,13 +82,15 @@ summary() {
 	        count(sub, c)
 	    return c
 	top = json.load(open(sys.argv[1]))
-	suites = top["sub_groups"] + [{"name": t["name"], "sub_groups": [],
-	                               "test_cases": [t]} for t in top["test_cases"]]
+	# A suite that crashed before its first case has no subtests.
+	suites = top["sub_groups"] + [
+	    {"name": t["name"], "sub_groups": [], "test_cases": [t]}
+	    for t in top["test_cases"]]
 	for s in suites:
 	    c = count(s, {})
-	    print("KTAP %s passed=%d failed=%d skipped=%d" % (s["name"],
-	          c.get("PASS", 0), c.get("FAIL", 0) + c.get("ERROR", 0),
-	          c.get("SKIP", 0)))
+	    print("KTAP %s passed=%d failed=%d skipped=%d" % (
+	        s["name"], c.get("PASS", 0),
+	        c.get("FAIL", 0) + c.get("ERROR", 0), c.get("SKIP", 0)))
 	EOF
 }
 
@@ -99,13 +101,14 @@ bad() { echo "KTAP-ERROR $(basename "$doc"): $*"; status=1; }
 status=0
 for doc in "${docs[@]}"; do
 	log "kunit.py parse $doc"
-	python3 "$kunit" parse --json="${doc%.txt}.json" "$doc" |
-		tee "${doc%.txt}.parsed" || bad "kunit.py parse: failures or unparsable"
-	grep -q -E '\[(ERROR|CRASHED)\]' "${doc%.txt}.parsed" &&
+	base=${doc%.txt}
+	python3 "$kunit" parse --json="$base.json" "$doc" |
+		tee "$base.parsed" || bad "kunit.py parse reports failure"
+	grep -q -E '\[(ERROR|CRASHED)\]' "$base.parsed" &&
 		bad "parser reports errors or a crash"
 	grep -q -x -F "$doc" "$out/incomplete" 2>/dev/null &&
 		bad "document ends before its plan is complete"
 	grep -n -E '^[[:space:]]*not ok ' "$doc" && bad "'not ok' lines"
-	summary "${doc%.txt}.json" || bad "no JSON from kunit.py parse"
+	summary "$base.json" || bad "no JSON from kunit.py parse"
 done
 exit $status

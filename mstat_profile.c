@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampled per-call-site heap profile, in the manner of Go's mprof:
+ *
+ *  - Sampling by bytes: each CPU counts down a random number of bytes,
+ *    exponentially distributed with mean mstat_profile_rate, so that on
+ *    average one allocation per rate bytes is sampled, whatever the sizes.
+ *    Rate 1 samples every allocation; rate 0 turns the profile off (the
+ *    probes then pay one load and a branch).
+ *
+ *  - A bucket per call site, preallocated (profile_buckets of them): an
+ *    open-addressing table filled lock-free with cmpxchg() on the site.
+ *
+ *  - Frees find the bucket of their sampled allocation in a bounded
+ *    address table (profile_addrs entries, preallocated): chains under
+ *    hashed raw spinlocks. The free of an unsampled object costs one hash
+ *    and one load of an empty chain head.
+ *
+ *  - Publication in cycles, tied to the core's rotation (Go's active +
+ *    future[] scheme): a bucket's counters are written inside the event's
+ *    mstat_core write section, into the half indexed by the section's
+ *    slot, and the core's fold hook folds the old half into the published
+ *    totals at the moment it folds the counters. A profile read is thus
+ *    "as of snapshot N" and agrees with the counters of snapshot N.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/proc_fs.h>
+#include <linux/random.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+
+#include "mstat_compat.h"
+#include "mstat_internal.h"
+#include "mstat_profile.h"
+
+enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
+
+struct mstat_bucket {
+	unsigned long site;			/* 0: unused */
+	atomic64_t pend[2][MSTAT_B_NR];		/* by core slot */
+	u64 total[MSTAT_B_NR];			/* under mstat_core.lock */
+};
+
+struct mstat_addr {
+	unsigned long ptr;
+	struct mstat_bucket *b;
+	u64 size;
+	struct mstat_addr *next;
+};
+
+#define MSTAT_ADDR_LOCKS	64
+
+static struct mstat_bucket *mstat_buckets;
+static unsigned int mstat_nr_buckets;
+static struct mstat_addr **mstat_addr_heads;
+static unsigned int mstat_addr_bits;
+static struct mstat_addr *mstat_addr_pool, *mstat_addr_free;
+static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
+static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
+static atomic_t mstat_addr_live;
+static atomic64_t mstat_bucket_drops, mstat_addr_drops;
+static DEFINE_PER_CPU(s64, mstat_sample_next);
+static bool mstat_sites_proc;
+
+unsigned long mstat_profile_rate;
+MSTAT_EXPORT_FOR_KUNIT(mstat_profile_rate);
+
+/* log2(1 + i/64) and 2^(-i/64), in units of 2^-16. */
+static const u16 mstat_log2_tab[65] = {
+	0, 1466, 2909, 4331, 5732, 7112, 8473, 9814, 11136, 12440, 13727,
+	14996, 16248, 17484, 18704, 19909, 21098, 22272, 23433, 24579, 25711,
+	26830, 27936, 29029, 30109, 31178, 32234, 33279, 34312, 35334, 36346,
+	37346, 38336, 39316, 40286, 41246, 42196, 43137, 44068, 44990, 45904,
+	46809, 47705, 48593, 49472, 50344, 51207, 52063, 52911, 53751, 54584,
+	55410, 56229, 57040, 57845, 58643, 59434, 60219, 60997, 61769, 62534,
+	63294, 64047, 64794, 65535,
+};
+
+static const u32 mstat_exp2_tab[65] = {
+	65536, 64830, 64132, 63441, 62757, 62081, 61413, 60751, 60097, 59449,
+	58809, 58176, 57549, 56929, 56316, 55709, 55109, 54515, 53928, 53347,
+	52773, 52204, 51642, 51085, 50535, 49991, 49452, 48920, 48393, 47871,
+	47356, 46846, 46341, 45842, 45348, 44859, 44376, 43898, 43425, 42958,
+	42495, 42037, 41584, 41136, 40693, 40255, 39821, 39392, 38968, 38548,
+	38133, 37722, 37316, 36914, 36516, 36123, 35734, 35349, 34968, 34591,
+	34219, 33850, 33486, 33125, 32768,
+};
+
+/* log2(r) for r >= 1, in units of 2^-16, by table and interpolation. */
+static u32 mstat_log2_q16(u64 r)
+{
+	unsigned int e = ilog2(r);
+	u64 m = e >= 16 ? r >> (e - 16) : r << (16 - e);	/* 1.16 */
+	u32 f = m & 0xffff, i = f >> 10, w = f & 0x3ff;
+	u32 lo = mstat_log2_tab[i], hi = mstat_log2_tab[i + 1];
+
+	return (e << 16) + lo + (((hi - lo) * w) >> 10);
+}
+
+/* 2^-y for y in units of 2^-16, result in units of 2^-16. */
+static u32 mstat_exp2_neg_q16(u64 y)
+{
+	u32 f = y & 0xffff, i = f >> 10, w = f & 0x3ff;
+	u32 lo = mstat_exp2_tab[i], hi = mstat_exp2_tab[i + 1];
+
+	if (y >> 16 >= 32)
+		return 0;
+	return (lo - (((lo - hi) * w) >> 10)) >> (y >> 16);
+}
+
+/**
+ * mstat_sample_interval() - bytes until the next sample
+ * @rate: the mean
+ *
+ * Exponentially distributed: rate * -ln(U) = rate * ln2 * (32 - log2(R))
+ * for R uniform in [1, 2^32].
+ *
+ * Return: the interval in bytes, at least 1.
+ */
+u64 mstat_sample_interval(unsigned long rate)
+{
+	u64 r = (u64)get_random_u32() + 1;
+	u64 nl = (32ULL << 16) - mstat_log2_q16(r);	/* -log2(U), Q16 */
+
+	/* ln 2 = 45426 / 65536 */
+	return max_t(u64, 1, mul_u64_u64_div_u64(rate, nl * 45426, 1ULL << 32));
+}
+MSTAT_EXPORT_FOR_KUNIT(mstat_sample_interval);
+
+/**
+ * mstat_sample_prob_q32() - chance that an object of @size is sampled
+ * @size: its bytes
+ * @rate: the sampling rate
+ *
+ * Return: 1 - exp(-size / rate), in units of 2^-32.
+ */
+u64 mstat_sample_prob_q32(u64 size, unsigned long rate)
+{
+	u64 x, y;
+
+	if (rate <= 1)
+		return 1ULL << 32;
+	x = mul_u64_u64_div_u64(size, 1ULL << 16, rate);	/* Q16 */
+	if (x < 1024) {
+		/* 1 - e^-x = x - x^2/2 for small x: keeps the precision. */
+		u64 x32 = mul_u64_u64_div_u64(size, 1ULL << 32, rate);
+
+		return x32 - ((x32 * x32) >> 33);
+	}
+	y = x * 94548 >> 16;			/* x * log2(e), Q16 */
+	return (1ULL << 32) - ((u64)mstat_exp2_neg_q16(y) << 16);
+}
+MSTAT_EXPORT_FOR_KUNIT(mstat_sample_prob_q32);
+
+static struct mstat_bucket *mstat_bucket_get(unsigned long site)
+{
+	unsigned int n = mstat_nr_buckets, i, h = hash_long(site, 32) % n;
+	struct mstat_bucket *b;
+	unsigned long old;
+
+	for (i = 0; i < n; i++) {
+		b = &mstat_buckets[(h + i) % n];
+		old = READ_ONCE(b->site);
+		if (old == site)
+			return b;
+		if (!old) {
+			old = cmpxchg(&b->site, 0, site);
+			if (!old || old == site)
+				return b;
+		}
+	}
+	atomic64_inc(&mstat_bucket_drops);
+	return NULL;
+}
+
+static raw_spinlock_t *mstat_addr_lock(unsigned int h)
+{
+	return &mstat_addr_locks[h % MSTAT_ADDR_LOCKS];
+}
+
+static void mstat_addr_insert(unsigned long ptr, struct mstat_bucket *b,
+			      u64 size)
+{
+	unsigned int h = hash_long(ptr, mstat_addr_bits);
+	struct mstat_addr *a;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mstat_addr_free_lock, flags);
+	a = mstat_addr_free;
+	if (a)
+		mstat_addr_free = a->next;
+	raw_spin_unlock_irqrestore(&mstat_addr_free_lock, flags);
+	if (!a) {
+		atomic64_inc(&mstat_addr_drops);
+		return;
+	}
+	a->ptr = ptr;
+	a->b = b;
+	a->size = size;
+	raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
+	a->next = mstat_addr_heads[h];
+	WRITE_ONCE(mstat_addr_heads[h], a);
+	raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
+	atomic_inc(&mstat_addr_live);
+}
+
+/* Unlink @ptr's entry; return it, or NULL if @ptr was not sampled. */
+static struct mstat_addr *mstat_addr_remove(unsigned long ptr)
+{
+	unsigned int h = hash_long(ptr, mstat_addr_bits);
+	struct mstat_addr *a, **pp;
+	unsigned long flags;
+
+	/* The common case, an unsampled object: one load, no lock. */
+	if (!READ_ONCE(mstat_addr_heads[h]))
+		return NULL;
+	raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
+	for (pp = &mstat_addr_heads[h]; (a = *pp); pp = &a->next) {
+		if (a->ptr == ptr) {
+			WRITE_ONCE(*pp, a->next);
+			break;
+		}
+	}
+	raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
+	return a;
+}
+
+static void mstat_addr_release(struct mstat_addr *a)
+{
+	unsigned long flags;
+
+	atomic_dec(&mstat_addr_live);
+	raw_spin_lock_irqsave(&mstat_addr_free_lock, flags);
+	a->next = mstat_addr_free;
+	mstat_addr_free = a;
+	raw_spin_unlock_irqrestore(&mstat_addr_free_lock, flags);
+}
+
+/**
+ * __mstat_profile_alloc() - maybe sample one allocation
+ * @s: the event's open write section
+ * @ptr: the object
+ * @size: its bytes
+ * @site: its call site
+ *
+ * Context: inside a write section of mstat_core; any but NMI.
+ */
+void __mstat_profile_alloc(struct mstat_section *s, unsigned long ptr,
+			   u64 size, unsigned long site)
+{
+	unsigned long rate = READ_ONCE(mstat_profile_rate);
+	unsigned int slot;
+	struct mstat_bucket *b;
+
+	if (!rate || this_cpu_sub_return(mstat_sample_next, size) > 0)
+		return;
+	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
+
+	b = mstat_bucket_get(site);
+	if (!b)
+		return;
+	slot = mstat_section_slot(&mstat_core, s);
+	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);
+	atomic64_add(size, &b->pend[slot][MSTAT_B_ABYTES]);
+	if (ptr)
+		mstat_addr_insert(ptr, b, size);
+}
+
+/**
+ * __mstat_profile_free() - attribute a free to its sampled allocation
+ * @s: the event's open write section
+ * @ptr: the object
+ *
+ * Context: inside a write section of mstat_core; any but NMI.
+ */
+void __mstat_profile_free(struct mstat_section *s, unsigned long ptr)
+{
+	struct mstat_addr *a;
+	unsigned int slot;
+
+	if (!atomic_read(&mstat_addr_live))
+		return;
+	a = mstat_addr_remove(ptr);
+	if (!a)
+		return;
+	slot = mstat_section_slot(&mstat_core, s);
+	atomic64_inc(&a->b->pend[slot][MSTAT_B_FREES]);
+	atomic64_add(a->size, &a->b->pend[slot][MSTAT_B_FBYTES]);
+	mstat_addr_release(a);
+}
+
+/* The core's fold hook: publish the old half with the snapshot. */
+static void mstat_profile_fold(struct mstat_core *core, unsigned int old)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < mstat_nr_buckets; i++) {
+		struct mstat_bucket *b = &mstat_buckets[i];
+
+		if (!READ_ONCE(b->site))
+			continue;
+		for (k = 0; k < MSTAT_B_NR; k++) {
+			b->total[k] += atomic64_read(&b->pend[old][k]);
+			atomic64_set(&b->pend[old][k], 0);
+		}
+	}
+}
+
+/* /proc/mstat_sites */
+
+struct mstat_site_row {
+	unsigned long site;
+	u64 v[MSTAT_B_NR];
+};
+
+struct mstat_sites {
+	u64 gen;
+	unsigned long rate;
+	unsigned int n;
+	struct mstat_site_row row[];
+};
+
+/* Under mstat_core.lock, right after the rotation. */
+static void mstat_sites_copy(void *arg)
+{
+	struct mstat_sites *ss = arg;
+	unsigned int i;
+
+	for (i = 0; i < mstat_nr_buckets; i++) {
+		struct mstat_bucket *b = &mstat_buckets[i];
+
+		if (!READ_ONCE(b->site) || !b->total[MSTAT_B_ALLOCS])
+			continue;
+		ss->row[ss->n].site = b->site;
+		memcpy(ss->row[ss->n].v, b->total, sizeof(b->total));
+		ss->n++;
+	}
+}
+
+static s64 mstat_row_inuse(const struct mstat_site_row *r)
+{
+	return r->v[MSTAT_B_ABYTES] - r->v[MSTAT_B_FBYTES];
+}
+
+static int mstat_row_cmp(const void *a, const void *b)
+{
+	s64 x = mstat_row_inuse(a), y = mstat_row_inuse(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Scale sampled figures of a site up to estimates of the true ones. */
+static u64 mstat_scale(u64 val, const struct mstat_site_row *r,
+		       unsigned long rate)
+{
+	u64 avg, p;
+
+	if (rate <= 1 || !r->v[MSTAT_B_ALLOCS])
+		return val;
+	avg = div64_u64(r->v[MSTAT_B_ABYTES], r->v[MSTAT_B_ALLOCS]);
+	p = mstat_sample_prob_q32(avg, rate);
+	return p ? mul_u64_u64_div_u64(val, 1ULL << 32, p) : val;
+}
+
+static void *mstat_sites_start(struct seq_file *m, loff_t *pos)
+{
+	struct mstat_sites *ss = m->private;
+
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	return *pos <= ss->n ? &ss->row[*pos - 1] : NULL;
+}
+
+static void *mstat_sites_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return mstat_sites_start(m, pos);
+}
+
+static void mstat_sites_stop(struct seq_file *m, void *v)
+{
+}
+
+static int mstat_sites_show(struct seq_file *m, void *v)
+{
+	struct mstat_sites *ss = m->private;
+	const struct mstat_site_row *r = v;
+	s64 inuse, calls;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "mstat_sites - version: 1.0\n");
+		seq_printf(m, "# snapshot %llu sample_rate %lu sites %u site_drops %lld addr_drops %lld addr_live %d\n",
+			   ss->gen, ss->rate, ss->n,
+			   (s64)atomic64_read(&mstat_bucket_drops),
+			   (s64)atomic64_read(&mstat_addr_drops),
+			   atomic_read(&mstat_addr_live));
+		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes site\n");
+		return 0;
+	}
+	inuse = mstat_row_inuse(r);
+	calls = r->v[MSTAT_B_ALLOCS] - r->v[MSTAT_B_FREES];
+	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %pS\n",
+		   inuse < 0 ? inuse : (s64)mstat_scale(inuse, r, ss->rate),
+		   calls < 0 ? calls : (s64)mstat_scale(calls, r, ss->rate),
+		   inuse, calls, r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
+		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES], (void *)r->site);
+	return 0;
+}
+
+static const struct seq_operations mstat_sites_sops = {
+	.start	= mstat_sites_start,
+	.next	= mstat_sites_next,
+	.stop	= mstat_sites_stop,
+	.show	= mstat_sites_show,
+};
+
+/**
+ * mstat_sites_read() - the published profile, as of a fresh snapshot
+ * @snap: the snapshot it goes with
+ *
+ * Return: rows sorted by bytes in use (vfree() them), or an ERR_PTR.
+ */
+static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
+{
+	struct mstat_stats *st;
+	struct mstat_sites *ss;
+	int err;
+
+	ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	if (!ss || !st) {
+		vfree(ss);
+		kfree(st);
+		return ERR_PTR(-ENOMEM);
+	}
+	err = mstat_read_with(&mstat_core, snap, st, mstat_sites_copy, ss);
+	kfree(st);
+	if (err) {
+		vfree(ss);
+		return ERR_PTR(err);
+	}
+	ss->gen = snap->gen;
+	ss->rate = READ_ONCE(mstat_profile_rate);
+	sort(ss->row, ss->n, sizeof(ss->row[0]), mstat_row_cmp, NULL);
+	return ss;
+}
+
+/**
+ * mstat_profile_site() - a site's published figures, for tests
+ * @name: the call site's function, as %ps prints it
+ * @allocs: sampled allocations
+ * @frees: sampled frees
+ *
+ * Takes a snapshot first. Sums every bucket whose site is in function
+ * @name.
+ *
+ * Return: 0, or -errno.
+ */
+int mstat_profile_site(const char *name, u64 *allocs, u64 *frees)
+{
+	struct mstat_snapshot snap;
+	struct mstat_sites *ss = mstat_sites_read(&snap);
+	size_t len = strlen(name);
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	if (IS_ERR(ss))
+		return PTR_ERR(ss);
+	*allocs = *frees = 0;
+	for (i = 0; i < ss->n; i++) {
+		/* "%ps" may add ".constprop.0" or " [module]". */
+		snprintf(sym, sizeof(sym), "%ps", (void *)ss->row[i].site);
+		if (strncmp(sym, name, len) ||
+		    (sym[len] && sym[len] != ' ' && sym[len] != '.'))
+			continue;
+		*allocs += ss->row[i].v[MSTAT_B_ALLOCS];
+		*frees += ss->row[i].v[MSTAT_B_FREES];
+	}
+	vfree(ss);
+	return 0;
+}
+MSTAT_EXPORT_FOR_KUNIT(mstat_profile_site);
+
+/**
+ * mstat_profile_drops() - samples not recorded for lack of room
+ * @site_drops: samples whose site found no free bucket
+ * @addr_drops: samples whose address found no free entry
+ */
+void mstat_profile_drops(u64 *site_drops, u64 *addr_drops)
+{
+	*site_drops = atomic64_read(&mstat_bucket_drops);
+	*addr_drops = atomic64_read(&mstat_addr_drops);
+}
+MSTAT_EXPORT_FOR_KUNIT(mstat_profile_drops);
+
+/**
+ * mstat_profile_set_rate() - change the sampling rate
+ * @rate: mean bytes between samples; 1 samples all, 0 turns sampling off
+ *
+ * Every CPU draws a new interval at its next allocation.
+ */
+void mstat_profile_set_rate(unsigned long rate)
+{
+	int cpu;
+
+	WRITE_ONCE(mstat_profile_rate, rate);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), 0);
+}
+MSTAT_EXPORT_FOR_KUNIT(mstat_profile_set_rate);
+
+static int mstat_sites_open(struct inode *inode, struct file *file)
+{
+	struct mstat_snapshot snap;
+	struct mstat_sites *ss = mstat_sites_read(&snap);
+	int err;
+
+	if (IS_ERR(ss))
+		return PTR_ERR(ss);
+	err = seq_open(file, &mstat_sites_sops);
+	if (err) {
+		vfree(ss);
+		return err;
+	}
+	((struct seq_file *)file->private_data)->private = ss;
+	return 0;
+}
+
+static int mstat_sites_release(struct inode *inode, struct file *file)
+{
+	vfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
+static const struct proc_ops mstat_sites_proc_ops = {
+	.proc_open	= mstat_sites_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= mstat_sites_release,
+};
+
+/**
+ * mstat_profile_init() - allocate the profile's tables
+ * @rate: sampling rate (0: off)
+ * @buckets: call-site buckets
+ * @addrs: entries of the address table (sampled objects live at once)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mstat_profile_init(unsigned long rate, unsigned int buckets,
+		       unsigned int addrs)
+{
+	unsigned int i;
+
+	mstat_addr_bits = ilog2(roundup_pow_of_two(addrs * 2));
+	mstat_buckets = vzalloc(array_size(buckets, sizeof(*mstat_buckets)));
+	mstat_addr_pool = vzalloc(array_size(addrs, sizeof(*mstat_addr_pool)));
+	mstat_addr_heads = vzalloc(array_size(1U << mstat_addr_bits,
+					      sizeof(*mstat_addr_heads)));
+	if (!mstat_buckets || !mstat_addr_pool || !mstat_addr_heads) {
+		mstat_profile_exit();
+		return -ENOMEM;
+	}
+	mstat_nr_buckets = buckets;
+	for (i = 0; i < addrs; i++) {
+		mstat_addr_pool[i].next = mstat_addr_free;
+		mstat_addr_free = &mstat_addr_pool[i];
+	}
+	for (i = 0; i < MSTAT_ADDR_LOCKS; i++)
+		raw_spin_lock_init(&mstat_addr_locks[i]);
+	mstat_core.fold_hook = mstat_profile_fold;
+	mstat_profile_set_rate(rate);
+	if (!proc_create("mstat_sites", 0400, NULL, &mstat_sites_proc_ops)) {
+		mstat_profile_exit();
+		return -ENOMEM;
+	}
+	mstat_sites_proc = true;
+	return 0;
+}
+
+/**
+ * mstat_profile_exit() - free the tables
+ *
+ * Context: no probe may run any more.
+ */
+void mstat_profile_exit(void)
+{
+	if (mstat_sites_proc)
+		remove_proc_entry("mstat_sites", NULL);
+	mstat_sites_proc = false;
+	mstat_core.fold_hook = NULL;
+	WRITE_ONCE(mstat_profile_rate, 0);
+	vfree(mstat_addr_heads);
+	vfree(mstat_addr_pool);
+	vfree(mstat_buckets);
+	mstat_addr_heads = NULL;
+	mstat_addr_pool = NULL;
+	mstat_addr_free = NULL;
+	mstat_buckets = NULL;
+	mstat_nr_buckets = 0;
+}
