@@ -212,7 +212,7 @@ static const struct file_operations mstat_ev_dropped_fops = {
 };
 
 /* The heap profile's sampling rate: mean bytes between samples. */
-#define MSTAT_PROFILE_RATE_MAX	(1ULL << 40)
+#define MSTAT_PROFILE_RATE_MAX	BIT_ULL(40)
 
 static int mstat_profile_rate_get(void *data, u64 *val)
 {

@@ -54,7 +54,6 @@ const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
 	[MSTAT_CTX_HARDIRQ]	= "hardirq",
 };
 
-
 /**
  * mstat_size_class() - the size class an object of @size bytes counts in
  * @size: bytes the object occupies
@@ -75,7 +74,8 @@ unsigned int mstat_size_class(size_t size)
 		return MSTAT_CLASS_LARGE;
 	/* Powers of two from 256 (class 7) to 8192 (class 12). */
 	return fls(size - 1) - 1;
-}MSTAT_EXPORT_FOR_KUNIT(mstat_size_class);
+}
+MSTAT_EXPORT_FOR_KUNIT(mstat_size_class);
 
 static enum mstat_ctx mstat_context(void)
 {
@@ -274,8 +274,8 @@ int mstat_account_alloc(size_t req, size_t alloc, unsigned long call_site)
 	if (!mstat_source_enabled(MSTAT_SRC_API))
 		return -ENODEV;
 	if (alloc && alloc < req) {
-		pr_warn_ratelimited("mstat_account_alloc: %zu bytes allocated for %zu requested, from %pS\n",
-				    alloc, req, (void *)call_site);
+		pr_warn_ratelimited("%s: %zu bytes allocated for %zu requested, from %pS\n",
+				    __func__, alloc, req, (void *)call_site);
 		return -EINVAL;
 	}
 	mstat_count_alloc(MSTAT_SRC_API, req, alloc, GFP_ATOMIC, 0, 0,
@@ -298,7 +298,7 @@ int mstat_account_free(size_t alloc, unsigned long call_site)
 	if (!mstat_source_enabled(MSTAT_SRC_API))
 		return -ENODEV;
 	if (!alloc) {
-		pr_warn_ratelimited("mstat_account_free: zero size, from %pS\n",
+		pr_warn_ratelimited("%s: zero size, from %pS\n", __func__,
 				    (void *)call_site);
 		return -EINVAL;
 	}

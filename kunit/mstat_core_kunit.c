@@ -306,8 +306,8 @@ static void mstat_read_waits_for_open_section(struct kunit *test)
 	mstat_write_end(core, &s);
 
 	KUNIT_EXPECT_FALSE(test, early);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&ctx->done,
-							     10 * HZ) > 0);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ctx->done, 10 * HZ),
+			0UL);
 	KUNIT_EXPECT_EQ(test, ctx->err, 0);
 	KUNIT_EXPECT_GE(test, ctx->snap.waited_cpus, 1U);
 	KUNIT_EXPECT_GT(test, ctx->snap.wait_ns, 0ULL);

@@ -150,6 +150,7 @@
 #ifndef _MSTAT_CORE_H
 #define _MSTAT_CORE_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -157,8 +158,8 @@
 #include <linux/types.h>
 
 #define MSTAT_SEQ_DEPTH_BITS	8
-#define MSTAT_SEQ_DEPTH_MASK	((1UL << MSTAT_SEQ_DEPTH_BITS) - 1)
-#define MSTAT_SEQ_COUNT_ONE	(1UL << MSTAT_SEQ_DEPTH_BITS)
+#define MSTAT_SEQ_COUNT_ONE	BIT(MSTAT_SEQ_DEPTH_BITS)
+#define MSTAT_SEQ_DEPTH_MASK	(MSTAT_SEQ_COUNT_ONE - 1)
 
 /*
  * Deliberately broken readers, for torture tests only: a test that cannot
@@ -209,7 +210,7 @@ struct mstat_core {
 	struct mstat_pcpu __percpu *pcpu;
 	unsigned int nwords;
 
-	struct mutex lock;
+	struct mutex lock;	/* serializes readers */
 	u64 gen;
 	u64 *total;
 	u64 nr_reads;
