@@ -4,6 +4,8 @@
 # (mstat with sampled objects of the profile still live) and let kmemleak
 # look for what the modules leaked. Runs in /mstat.
 set -u
+# Forget what the boot left unreferenced: only what follows is ours.
+[ -w /sys/kernel/debug/kmemleak ] && echo clear >/sys/kernel/debug/kmemleak
 insmod ./mstat.ko || exit 1
 for t in ./*_kunit.ko; do
 	insmod "$t" || echo "insmod $t failed"
