@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mstat_bench - cost of one write section of the userspace-built core,
- * next to the floor: an unsynchronized per-CPU update of the same fields
- * (the same unlocked add instructions, no sequence word, no slot choice).
+ * mstat_bench - cost of one allocation event's counter updates (8 u64
+ * counters) in the userspace build, for each way of keeping them:
+ *
+ *  floor	unsynchronized per-CPU adds (unlocked add, as this_cpu_add)
+ *  atomic	one global struct, locked atomic adds
+ *  seqcount	per-CPU seqcount bracket (u64_stats style: seq++, adds, seq++)
+ *  irqoff	per-CPU adds inside pushf/popf, the flags save/restore of
+ *		local_irq_save() (cli itself is not allowed in user mode)
+ *  golit	Go's scheme ported literally: per-CPU sequence with a locked
+ *		atomic add, three shared slots updated with atomic adds
+ *  mstat	mstat_core's write section
  *
  * Usage: mstat_bench [--threads N] [--iters N] [--reader-hz HZ]
- * Prints ns per event (median and p99 over batches) for each variant.
+ *		      [--only NAME] [--reader-lat CPUS]
+ * Prints ns per event (median and p99 over batches of 1000).
+ * --reader-lat N times mstat_read() with N simulated CPUs instead.
  */
 #include <getopt.h>
 #include <time.h>
@@ -23,10 +33,11 @@ struct bench_stats {
 static struct mstat_core core;
 static struct bench_stats __percpu *floor_stats;
 static long iters = 2000000;
-static int nr_threads = 1, reader_hz;
+static int nr_threads = 1, reader_hz, reader_lat;
 static volatile int stop_reader;
 
 #define BATCH 1000
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static __attribute__((noinline)) void event_floor(u64 size)
 {
@@ -38,6 +49,77 @@ static __attribute__((noinline)) void event_floor(u64 size)
 	this_cpu_add(floor_stats->cls_alloc, size + 8);
 	this_cpu_add(floor_stats->ctx_allocs, 1);
 	this_cpu_add(floor_stats->gfp, 1);
+}
+
+/* One global struct, shared by all threads. */
+static struct bench_stats atomic_stats;
+
+static __attribute__((noinline)) void event_atomic(u64 size)
+{
+	__atomic_fetch_add(&atomic_stats.allocs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.bytes_req, size, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.bytes_alloc, size + 8, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.cls_allocs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.cls_req, size, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.cls_alloc, size + 8, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.ctx_allocs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&atomic_stats.gfp, 1, __ATOMIC_RELAXED);
+}
+
+struct seq_stats {
+	unsigned long seq;
+	struct bench_stats st;
+};
+static struct seq_stats __percpu *seq_stats;
+
+static __attribute__((noinline)) void event_seqcount(u64 size)
+{
+	struct seq_stats *p = this_cpu_ptr(seq_stats);
+
+	WRITE_ONCE(p->seq, p->seq + 1);
+	barrier();	/* smp_wmb() is a compiler barrier on x86 */
+	this_cpu_add(seq_stats->st.allocs, 1);
+	this_cpu_add(seq_stats->st.bytes_req, size);
+	this_cpu_add(seq_stats->st.bytes_alloc, size + 8);
+	this_cpu_add(seq_stats->st.cls_allocs, 1);
+	this_cpu_add(seq_stats->st.cls_req, size);
+	this_cpu_add(seq_stats->st.cls_alloc, size + 8);
+	this_cpu_add(seq_stats->st.ctx_allocs, 1);
+	this_cpu_add(seq_stats->st.gfp, 1);
+	barrier();
+	WRITE_ONCE(p->seq, p->seq + 1);
+}
+
+static __attribute__((noinline)) void event_irqoff(u64 size)
+{
+	unsigned long flags;
+
+	__asm__ __volatile__("pushf; pop %0" : "=rm" (flags) : : "memory");
+	event_floor(size);
+	__asm__ __volatile__("push %0; popf" : : "g" (flags) : "memory", "cc");
+}
+
+/* Go's consistentHeapStats, literally: shared slots, atomic everything. */
+static struct bench_stats golit_slot[3];
+static unsigned int golit_gen;
+static unsigned long __percpu *golit_seq;
+
+static __attribute__((noinline)) void event_golit(u64 size)
+{
+	unsigned long *seq = this_cpu_ptr(golit_seq);
+	struct bench_stats *d;
+
+	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
+	d = &golit_slot[__atomic_load_n(&golit_gen, __ATOMIC_SEQ_CST)];
+	__atomic_fetch_add(&d->allocs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->bytes_req, size, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->bytes_alloc, size + 8, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->cls_allocs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->cls_req, size, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->cls_alloc, size + 8, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->ctx_allocs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&d->gfp, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
 }
 
 #define BADD(f, v) mstat_add(&s, struct bench_stats, f, v)
@@ -133,6 +215,68 @@ static void bench(const char *name, void (*fn)(u64))
 	free(r);
 }
 
+static const struct {
+	const char *name;
+	void (*fn)(u64);
+} variants[] = {
+	{ "floor", event_floor },
+	{ "atomic", event_atomic },
+	{ "seqcount", event_seqcount },
+	{ "irqoff", event_irqoff },
+	{ "golit", event_golit },
+	{ "mstat", event_mstat },
+};
+
+#define LAT_WORDS_MULT 16
+
+/* Two writers spinning on simulated CPUs 0 and 1, or none (idle). */
+static void *lat_writer(void *arg)
+{
+	shim_cpu = (int)(long)arg;
+	while (!stop_reader)
+		event_mstat(64);
+	return NULL;
+}
+
+static void lat_run(int cpus, bool load)
+{
+	const int n = 2000;
+	double *lat = calloc(n, sizeof(double));
+	struct bench_stats st[LAT_WORDS_MULT];
+	struct mstat_snapshot snap;
+	pthread_t w[SHIM_MAX_CPUS];
+	int i, nw = load ? (cpus < 2 ? cpus : 2) : 0;
+
+	stop_reader = 0;
+	for (i = 0; i < nw; i++)
+		pthread_create(&w[i], NULL, lat_writer, (void *)(long)i);
+	for (i = 0; i < n; i++) {
+		u64 t0 = ktime_get_ns();
+
+		mstat_read(&core, &snap, st);
+		lat[i] = (ktime_get_ns() - t0) / 1000.0;
+	}
+	stop_reader = 1;
+	for (i = 0; i < nw; i++)
+		pthread_join(w[i], NULL);
+	qsort(lat, n, sizeof(double), cmp_double);
+	printf("reader cpus=%d writers=%d snapshot_us p50=%.2f p90=%.2f p99=%.2f max=%.2f\n",
+	       cpus, nw, lat[n / 2], lat[n * 9 / 10], lat[n * 99 / 100],
+	       lat[n - 1]);
+	free(lat);
+}
+
+static int bench_reader_latency(int cpus)
+{
+	shim_init(cpus);
+	/* A slot of the module's size: about 1 KiB. */
+	if (mstat_core_init(&core, sizeof(struct bench_stats[LAT_WORDS_MULT])))
+		return 2;
+	lat_run(cpus, false);
+	lat_run(cpus, true);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -140,6 +284,7 @@ int main(int argc, char **argv)
 		{ "iters", required_argument, NULL, 'i' },
 		{ "reader-hz", required_argument, NULL, 'r' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "reader-lat", required_argument, NULL, 'l' },
 		{ }
 	};
 	const char *only = NULL;
@@ -159,19 +304,25 @@ int main(int argc, char **argv)
 		case 'o':
 			only = optarg;
 			break;
+		case 'l':
+			reader_lat = atoi(optarg);
+			break;
 		default:
 			return 2;
 		}
 	}
 	if (nr_threads < 1 || nr_threads > SHIM_MAX_CPUS || iters < BATCH)
 		return 2;
+	if (reader_lat)
+		return bench_reader_latency(reader_lat);
 	shim_init(nr_threads);
 	floor_stats = __alloc_percpu(sizeof(*floor_stats), 8);
+	seq_stats = __alloc_percpu(sizeof(*seq_stats), 8);
+	golit_seq = __alloc_percpu(sizeof(*golit_seq), 8);
 	if (mstat_core_init(&core, sizeof(struct bench_stats)))
 		return 2;
-	if (!only || !strcmp(only, "floor"))
-		bench("floor", event_floor);
-	if (!only || !strcmp(only, "mstat"))
-		bench("mstat", event_mstat);
+	for (c = 0; c < (int)ARRAY_SIZE(variants); c++)
+		if (!only || !strcmp(only, variants[c].name))
+			bench(variants[c].name, variants[c].fn);
 	return 0;
 }
