@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the kernel torture: mstat_torture.ko (which needs mstat.ko
+# for the core) with the correct core, with CPU hotplug churn, and with the
+# busted core that must fail. Prints "ok NAME" / "not ok NAME" per run.
+# TORTURE_SECONDS sets the length of the main run.
+set -u
+secs=${TORTURE_SECONDS:-20}
+fails=0 n=0
+insmod ./mstat.ko || exit 1
+run() {
+	name=$1 want=$2
+	shift 2
+	n=$((n + 1))
+	insmod ./mstat_torture.ko "$@" || { echo "not ok $name: insmod"; fails=$((fails + 1)); return; }
+	line=$(dmesg | grep 'mstat_torture: \(SUCCESS\|FAILURE\)' | tail -n 1)
+	rmmod mstat_torture
+	echo "# $line"
+	case $line in
+	*"$want "*) echo "ok $name" ;;
+	*) echo "not ok $name: wanted $want"; fails=$((fails + 1)) ;;
+	esac
+}
+run torture "mstat_torture: SUCCESS" duration="$secs"
+run torture_hotplug "mstat_torture: SUCCESS" duration=10 hotplug_ms=500 stutter_ms=300
+run torture_catches_busted_nowait "mstat_torture: FAILURE" duration=3 busted=1
+rmmod mstat
+echo "# checks=$n failed=$fails"
+[ "$fails" -eq 0 ]
