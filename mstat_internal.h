@@ -33,7 +33,7 @@ enum mstat_source {
 #define MSTAT_CLASS_LARGE	(MSTAT_NR_CLASSES - 1)
 extern const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1];
 
-/* Page allocator orders 0..10 (MAX_ORDER - 1 on 6.1, MAX_PAGE_ORDER on 6.12). */
+/* Page allocator orders 0..10; higher orders (none on x86) count as 10. */
 #define MSTAT_NR_ORDERS		11
 
 enum mstat_ctx {

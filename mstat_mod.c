@@ -78,7 +78,7 @@ int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st)
 				     snap->waited_cpus, snap->latency_ns);
 	return err;
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_snapshot);
+EXPORT_SYMBOL_IF_KUNIT(mstat_snapshot);
 
 static int __init mstat_check_params(void)
 {

@@ -39,7 +39,7 @@
 const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1] = {
 	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
 };
-MSTAT_EXPORT_FOR_KUNIT(mstat_class_size);
+EXPORT_SYMBOL_IF_KUNIT(mstat_class_size);
 
 const char *const mstat_source_name[MSTAT_NR_SOURCES] = {
 	[MSTAT_SRC_KMALLOC]	= "kmalloc",
@@ -75,7 +75,7 @@ unsigned int mstat_size_class(size_t size)
 	/* Powers of two from 256 (class 7) to 8192 (class 12). */
 	return fls(size - 1) - 1;
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_size_class);
+EXPORT_SYMBOL_IF_KUNIT(mstat_size_class);
 
 static enum mstat_ctx mstat_context(void)
 {
@@ -192,7 +192,7 @@ size_t mstat_kfree_size(const void *ptr)
 	size = ksize(ptr);
 	return size ? kmalloc_size_roundup(size) : 0;
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_kfree_size);
+EXPORT_SYMBOL_IF_KUNIT(mstat_kfree_size);
 
 /* Tracepoint probes. */
 
@@ -402,7 +402,7 @@ out:
 	mutex_unlock(&mstat_sources_lock);
 	return err;
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_source_set);
+EXPORT_SYMBOL_IF_KUNIT(mstat_source_set);
 
 static void mstat_tp_lookup(struct tracepoint *tp, void *priv)
 {

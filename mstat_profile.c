@@ -73,7 +73,7 @@ static DEFINE_PER_CPU(s64, mstat_sample_next);
 static bool mstat_sites_proc;
 
 unsigned long mstat_profile_rate;
-MSTAT_EXPORT_FOR_KUNIT(mstat_profile_rate);
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_rate);
 
 /* log2(1 + i/64) and 2^(-i/64), in units of 2^-16. */
 static const u16 mstat_log2_tab[65] = {
@@ -135,7 +135,7 @@ u64 mstat_sample_interval(unsigned long rate)
 	/* ln 2 = 45426 / 65536 */
 	return max_t(u64, 1, mul_u64_u64_div_u64(rate, nl * 45426, 1ULL << 32));
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_sample_interval);
+EXPORT_SYMBOL_IF_KUNIT(mstat_sample_interval);
 
 /**
  * mstat_sample_prob_q32() - chance that an object of @size is sampled
@@ -160,7 +160,7 @@ u64 mstat_sample_prob_q32(u64 size, unsigned long rate)
 	y = x * 94548 >> 16;			/* x * log2(e), Q16 */
 	return (1ULL << 32) - ((u64)mstat_exp2_neg_q16(y) << 16);
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_sample_prob_q32);
+EXPORT_SYMBOL_IF_KUNIT(mstat_sample_prob_q32);
 
 static struct mstat_bucket *mstat_bucket_get(unsigned long site)
 {
@@ -489,7 +489,7 @@ int mstat_profile_site(const char *name, u64 *allocs, u64 *frees)
 	vfree(ss);
 	return 0;
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_profile_site);
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_site);
 
 /**
  * mstat_profile_drops() - samples not recorded for lack of room
@@ -501,7 +501,7 @@ void mstat_profile_drops(u64 *site_drops, u64 *addr_drops)
 	*site_drops = atomic64_read(&mstat_bucket_drops);
 	*addr_drops = atomic64_read(&mstat_addr_drops);
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_profile_drops);
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_drops);
 
 /**
  * mstat_profile_set_rate() - change the sampling rate
@@ -517,7 +517,7 @@ void mstat_profile_set_rate(unsigned long rate)
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), 0);
 }
-MSTAT_EXPORT_FOR_KUNIT(mstat_profile_set_rate);
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
 
 static int mstat_sites_open(struct inode *inode, struct file *file)
 {

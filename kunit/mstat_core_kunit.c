@@ -446,6 +446,7 @@ static struct kunit_suite mstat_core_suite = {
 	.exit = test_exit,
 	.test_cases = mstat_core_cases,
 };
+
 kunit_test_suite(mstat_core_suite);
 
 MODULE_LICENSE("GPL");

@@ -39,6 +39,7 @@ static void class_case_desc(const struct class_case *c, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%zu", c->size);
 }
+
 KUNIT_ARRAY_PARAM(class, class_cases, class_case_desc);
 
 static void mstat_size_class_table(struct kunit *test)
@@ -293,7 +294,9 @@ static struct kunit_suite mstat_module_suite = {
 	.name = "mstat_module",
 	.test_cases = mstat_module_cases,
 };
+
 kunit_test_suite(mstat_module_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests for the mstat module");

@@ -169,7 +169,9 @@ static struct kunit_suite mstat_profile_suite = {
 	.exit = profile_exit,
 	.test_cases = mstat_profile_cases,
 };
+
 kunit_test_suite(mstat_profile_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests for mstat's heap profile");

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's own checks on mstat's sources, one "ok NAME"/"not ok NAME"
+# line each:
+#   checkpatch.pl --strict --no-tree -f on every kernel source file,
+#   sparse (C=2) with W=1 against the 6.12 and debug kernels,
+#   kernel-doc -none -Wall on every file with kernel-doc comments.
+#
+#   scripts/lint.sh KSRC KDIR...
+#
+# checkpatch's remaining exceptions, each a kernel convention:
+#   mstat_trace.h		TRACE_EVENT() layout, as in include/trace/events
+#				(OPEN_ENDED_LINE, PARENTHESIS_ALIGNMENT);
+#   mstat_core.h mstat_add()	"field" is a member designator and cannot be
+#				parenthesized (MACRO_ARG_PRECEDENCE);
+#   mstat_compat.h		the empty EXPORT_SYMBOL_IF_KUNIT() stub, as in
+#				kunit/visibility.h (MACRO_ARG_UNUSED).
+set -uo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+ksrc=$1
+shift
+cd "$MSTAT_TOP" || exit 1
+fails=0
+
+result() {
+	if [ "$2" -eq 0 ]; then
+		echo "ok $1"
+	else
+		echo "not ok $1"
+		fails=$((fails + 1))
+	fi
+}
+
+srcs=$(git ls-files '*.c' '*.h' | grep -v -e '^tools/testing/' \
+	-e '^tools/mstat-check/' -e '^tools/mstat/')
+
+cp_out=$(perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
+	--show-types -f $srcs 2>&1 | grep -v '^total' |
+	grep -v -e '^mstat_trace\.h:[0-9]*: CHECK:\(OPEN_ENDED_LINE\|PARENTHESIS_ALIGNMENT\):' \
+		-e '^mstat_core/mstat_core\.h:[0-9]*: CHECK:MACRO_ARG_PRECEDENCE:.*field' \
+		-e '^mstat_compat\.h:[0-9]*: WARNING:MACRO_ARG_UNUSED:')
+[ -n "$cp_out" ] && echo "$cp_out" | sed 's/^/#   /'
+result checkpatch-strict "$([ -z "$cp_out" ]; echo $?)"
+
+kd_out=$(perl "$ksrc/scripts/kernel-doc" -none -Wall $srcs 2>&1)
+[ -n "$kd_out" ] && echo "$kd_out" | sed 's/^/#   /'
+result kernel-doc "$([ -z "$kd_out" ]; echo $?)"
+
+for kdir; do
+	name=sparse-$(basename "$kdir")
+	tmp=$(mktemp -d)
+	rsync -a --exclude .git --exclude /build ./ "$tmp/"
+	make -C "$kdir" M="$tmp" C=2 W=1 modules >"$tmp/lint.log" 2>&1
+	rc=$?
+	out=$(grep -E 'warning:|error:' "$tmp/lint.log")
+	[ -n "$out" ] && echo "$out" | sed 's/^/#   /'
+	result "$name" "$([ "$rc" -eq 0 ] && [ -z "$out" ]; echo $?)"
+	rm -rf "$tmp"
+done
+exit $((fails > 0))
