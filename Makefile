@@ -3,8 +3,10 @@
 # mstat - consistent kernel memory allocation statistics
 #
 #   make              build mstat.ko against KDIR (the running kernel's)
+#   make install      install it into /lib/modules/<KDIR's release>/updates
 #   make run          set up, boot a guest, load mstat, show /proc/mstat
 #   make check        set up and run every test (what CI runs)
+#   make bench        benchmarks; figures into build/bench/RESULTS.md
 #   make clean
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
@@ -12,6 +14,9 @@ all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
@@ -23,4 +28,7 @@ run:
 check:
 	scripts/check.sh
 
-.PHONY: all modules clean run check
+bench:
+	scripts/bench.sh
+
+.PHONY: all modules install clean run check bench

@@ -12,7 +12,7 @@
  *		atomic add, three shared slots updated with atomic adds
  *  mstat	mstat_core's write section
  *
- * Usage: mstat_bench [--threads N] [--iters N] [--reader-hz HZ]
+ * Usage: mstat_bench [--threads N] [--iters N] [--reader-hz HZ (-1: spin)]
  *		      [--only NAME] [--reader-lat CPUS]
  * Prints ns per event (median and p99 over batches of 1000).
  * --reader-lat N times mstat_read() with N simulated CPUs instead.
@@ -167,11 +167,11 @@ static void *reader_thread(void *arg)
 {
 	struct bench_stats st;
 	struct mstat_snapshot snap;
-	struct timespec ts = { 0, reader_hz ? 1000000000L / reader_hz : 0 };
+	struct timespec ts = { 0, reader_hz > 0 ? 1000000000L / reader_hz : 0 };
 
 	while (!stop_reader) {
 		mstat_read(&core, &snap, &st);
-		if (reader_hz)
+		if (reader_hz > 0)
 			nanosleep(&ts, NULL);
 	}
 	return NULL;

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: every benchmark of mstat, figures into build/bench/RESULTS.md
+# with the command that made each, the machine and the date. Guest figures
+# come from qemu under TCG (software emulation) and say so.
+#
+#   scripts/bench.sh
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+cd "$MSTAT_TOP"
+out=build/bench
+mkdir -p "$out" build/logs
+res=$out/RESULTS.md
+scripts/setup.sh >build/logs/setup.env
+. build/logs/setup.env
+make -s -C tools/testing build/bench >/dev/null
+bench=tools/testing/build/bench
+
+# run CMD...: record the command and its output in the results file.
+run() {
+	{
+		echo
+		echo '```'
+		echo "\$ $*"
+		"$@" 2>&1
+		echo '```'
+	} | tee -a "$res"
+}
+
+cat >"$res" <<EOT
+# mstat benchmark results
+
+- date: $(date -u '+%Y-%m-%d %H:%M UTC')
+- machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(free -g | awk '/^Mem:/ {print $2}') GiB; host kernel $(uname -r)
+- made by: \`make bench\` (scripts/bench.sh) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+## 1. Writer, userspace build of the core (host CPUs, not emulated)
+
+ns per allocation event (8 counters), median and p99 over batches of 1000
+events; see tools/testing/mstat_bench.c for each variant.
+EOT
+for t in 1 2 4; do
+	run "$bench" --threads "$t" --iters 4000000
+done
+echo -e "\nWith a reader taking snapshots at 1 kHz, and spinning:" >>"$res"
+run "$bench" --threads 2 --iters 4000000 --only mstat --reader-hz 1000
+run "$bench" --threads 2 --iters 4000000 --only mstat --reader-hz -1
+
+cat >>"$res" <<EOT
+
+Instructions per event, valgrind --tool=callgrind (inclusive Ir of the
+event function / events; 1 thread, 200000 events; repeatable):
+
+\`\`\`
+EOT
+for v in floor atomic seqcount irqoff golit mstat; do
+	valgrind --tool=callgrind --callgrind-out-file="$out/cg.$v" \
+		"$bench" --threads 1 --iters 200000 --only "$v" >/dev/null 2>&1
+	# The first (largest) inclusive count of the event function.
+	ir=$(callgrind_annotate --inclusive=yes "$out/cg.$v" 2>/dev/null |
+	     awk -v f=":event_$v" 'index($0, f) && !n++ {gsub(",", "", $1); print $1}')
+	printf '%-9s %s instructions/event\n' "$v" \
+		"$(awk -v i="${ir:-0}" 'BEGIN {printf "%.1f", i / 200000}')" |
+		tee -a "$res"
+done
+echo '```' >>"$res"
+
+cat >>"$res" <<EOT
+
+## 2. Reader, userspace: snapshot latency (us), 1 to 64 simulated CPUs
+
+Idle, and with two writers spinning on two of the CPUs. The reader's
+barrier is membarrier(2), the userspace analogue of the kernel's IPI.
+EOT
+for c in 1 4 16 64; do
+	run "$bench" --reader-lat "$c"
+done
+
+cat >>"$res" <<EOT
+
+## 3. In the guest: kmalloc/kfree probe cost (TCG emulation: not hardware timings)
+
+Stock Debian $K612_REL kernel in qemu TCG, 2 vCPUs. 200,000 kmalloc/kfree
+pairs of 8..240 B per variant, three interleaved runs, ns per pair.
+EOT
+scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
+scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/probe-bench.sh \
+	--ko build/6.12/mstat.ko --ko build/6.12/tools/bench/mstat_probe_bench.ko \
+	--log "$out/probe-bench.console" >/dev/null
+{
+	echo
+	echo '```'
+	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/probe-bench.sh --ko mstat.ko --ko mstat_probe_bench.ko"
+	tr -d '\r' <"$out/probe-bench.console" | grep '^bench:'
+	echo '```'
+	echo
+	echo 'Median per variant (ns per pair) and ratio to the empty probe:'
+	echo
+	echo '```'
+	tr -d '\r' <"$out/probe-bench.console" | grep '^bench:' |
+		sed 's/.*variant=\([^ ]*\) ns_per_pair=\([0-9]*\)/\1 \2/' |
+		sort -k1,1 -k2,2n | awk '
+		{ v[$1] = v[$1] " " $2; n[$1]++ }
+		END {
+			for (k in v) { split(substr(v[k], 2), a, " "); med[k] = a[int((n[k] + 1) / 2)] }
+			for (k in med) printf "%-24s %6d ns  x%.2f of empty\n", k, med[k], med[k] / med["empty"]
+		}' | sort -k2,2n
+	echo '```'
+} | tee -a "$res"
+log "results: $res"
