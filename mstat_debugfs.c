@@ -23,7 +23,11 @@ static struct dentry *mstat_dir;
 /* Longest accepted control write: a u64 in decimal plus a newline. */
 #define MSTAT_CTL_MAX	24
 
-/* Parse a control write into @val; 0, or -EINVAL with one log line. */
+/*
+ * Parse a control write into @val: a number as kstrtou64() reads it (base
+ * prefix, one trailing newline), at most @max. 0, or -EINVAL with one
+ * rate-limited log line for anything else (overflow included).
+ */
 static int mstat_ctl_parse(struct file *file, const char __user *ubuf,
 			   size_t count, u64 max, u64 *val)
 {
@@ -34,9 +38,10 @@ static int mstat_ctl_parse(struct file *file, const char __user *ubuf,
 		if (copy_from_user(buf, ubuf, count))
 			return -EFAULT;
 		buf[count] = '\0';
-		err = kstrtou64(buf, 0, val);
-		if (!err && *val > max)
-			err = -EINVAL;
+		/* An embedded NUL would end the string early: refuse it. */
+		if (strlen(buf) == count && !kstrtou64(buf, 0, val) &&
+		    *val <= max)
+			err = 0;
 	}
 	if (err)
 		pr_warn_ratelimited("debugfs %pD: invalid input (%zu bytes); expected 0 to %llu\n",
