@@ -9,6 +9,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/poll.h>
 #include <linux/seq_file.h>
@@ -257,7 +258,8 @@ static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
 	struct mstat_event_rec e;
-	char line[160];
+	char sym[KSYM_SYMBOL_LEN];
+	char line[160 + KSYM_SYMBOL_LEN];
 	size_t done = 0;
 	int len, err;
 
@@ -272,10 +274,10 @@ static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
 	/* Stop while a whole line still fits, so no record is lost. */
 	while (count - done >= sizeof(line) && mstat_events_next(&e)) {
 		len = scnprintf(line, sizeof(line),
-				"%llu cpu=%u %s %s ptr=%p size=%llu site=%pS\n",
+				"%llu cpu=%u %s %s ptr=%p size=%llu site=%s\n",
 				e.ts, e.cpu, mstat_source_name[e.src],
 				e.alloc ? "alloc" : "free", (void *)e.ptr,
-				e.size, (void *)e.site);
+				e.size, mstat_site_name(sym, sizeof(sym), e.site));
 		if (copy_to_user(ubuf + done, line, len))
 			return done ?: -EFAULT;
 		done += len;

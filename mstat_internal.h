@@ -103,11 +103,13 @@ bool mstat_source_enabled(enum mstat_source src);
 int mstat_probes_init(void);
 void mstat_probes_exit(void);
 size_t mstat_kfree_size(const void *ptr);
+char *mstat_site_name(char *buf, size_t size, unsigned long site);
 
 /* mstat_mod.c: a snapshot, traced. */
 int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st);
 
 /* mstat_proc.c */
+extern umode_t mstat_proc_mode;
 int mstat_proc_init(umode_t mode);
 void mstat_proc_exit(void);
 

@@ -113,6 +113,7 @@ static int __init mstat_init(void)
 	err = mstat_check_params();
 	if (err)
 		return err;
+	mstat_proc_mode = proc_mode;	/* for /proc/mstat_sites too */
 	err = mstat_probes_init();
 	if (err)
 		return err;

@@ -177,6 +177,26 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 }
 
 /**
+ * mstat_site_name() - a call site as text, never a raw address
+ * @buf: at least KSYM_SYMBOL_LEN bytes
+ * @size: its size
+ * @site: the call site
+ *
+ * "%pS" prints the bare address of a site it cannot name (__init code, an
+ * unloaded module): that would leak the kernel's layout, so such a site
+ * becomes "[unknown]" followed by its hashed address ("%p").
+ *
+ * Return: @buf.
+ */
+char *mstat_site_name(char *buf, size_t size, unsigned long site)
+{
+	snprintf(buf, size, "%pS", (void *)site);
+	if (!strncmp(buf, "0x", 2))
+		snprintf(buf, size, "[unknown]/%p", (void *)site);
+	return buf;
+}
+
+/**
  * mstat_kfree_size() - the size a kfree()d object counts as
  * @ptr: the object, still allocated (the kfree tracepoint fires first)
  *

@@ -16,6 +16,9 @@
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.0"
 
+/* The mode of /proc/mstat and /proc/mstat_sites (module parameter). */
+umode_t mstat_proc_mode = 0400;
+
 struct mstat_proc_snap {
 	struct mstat_snapshot snap;
 	struct mstat_stats st;

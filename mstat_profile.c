@@ -326,6 +326,7 @@ struct mstat_site_row {
 struct mstat_sites {
 	u64 gen;
 	unsigned long rate;
+	char sym[KSYM_SYMBOL_LEN];
 	unsigned int n;
 	struct mstat_site_row row[];
 };
@@ -352,11 +353,17 @@ static s64 mstat_row_inuse(const struct mstat_site_row *r)
 	return r->v[MSTAT_B_ABYTES] - r->v[MSTAT_B_FBYTES];
 }
 
+/* By bytes in use, descending; then by allocations, then by site. */
 static int mstat_row_cmp(const void *a, const void *b)
 {
-	s64 x = mstat_row_inuse(a), y = mstat_row_inuse(b);
+	const struct mstat_site_row *p = a, *q = b;
+	s64 x = mstat_row_inuse(p), y = mstat_row_inuse(q);
 
-	return x < y ? 1 : x > y ? -1 : 0;
+	if (x != y)
+		return x < y ? 1 : -1;
+	if (p->v[MSTAT_B_ALLOCS] != q->v[MSTAT_B_ALLOCS])
+		return p->v[MSTAT_B_ALLOCS] < q->v[MSTAT_B_ALLOCS] ? 1 : -1;
+	return p->site < q->site ? -1 : p->site > q->site;
 }
 
 /* Scale sampled figures of a site up to estimates of the true ones. */
@@ -370,6 +377,14 @@ static u64 mstat_scale(u64 val, const struct mstat_site_row *r,
 	avg = div64_u64(r->v[MSTAT_B_ABYTES], r->v[MSTAT_B_ALLOCS]);
 	p = mstat_sample_prob_q32(avg, rate);
 	return p ? mul_u64_u64_div_u64(val, 1ULL << 32, p) : val;
+}
+
+/* Negative in-use figures (frees of objects sampled before a reset) too. */
+static s64 mstat_scale_signed(s64 val, const struct mstat_site_row *r,
+			      unsigned long rate)
+{
+	return val < 0 ? -(s64)mstat_scale(-val, r, rate) :
+			 (s64)mstat_scale(val, r, rate);
 }
 
 static void *mstat_sites_start(struct seq_file *m, loff_t *pos)
@@ -409,11 +424,12 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 	}
 	inuse = mstat_row_inuse(r);
 	calls = r->v[MSTAT_B_ALLOCS] - r->v[MSTAT_B_FREES];
-	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %pS\n",
-		   inuse < 0 ? inuse : (s64)mstat_scale(inuse, r, ss->rate),
-		   calls < 0 ? calls : (s64)mstat_scale(calls, r, ss->rate),
+	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %s\n",
+		   mstat_scale_signed(inuse, r, ss->rate),
+		   mstat_scale_signed(calls, r, ss->rate),
 		   inuse, calls, r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
-		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES], (void *)r->site);
+		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
+		   mstat_site_name(ss->sym, sizeof(ss->sym), r->site));
 	return 0;
 }
 
@@ -580,7 +596,8 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		raw_spin_lock_init(&mstat_addr_locks[i]);
 	mstat_core.fold_hook = mstat_profile_fold;
 	mstat_profile_set_rate(rate);
-	if (!proc_create("mstat_sites", 0400, NULL, &mstat_sites_proc_ops)) {
+	if (!proc_create("mstat_sites", mstat_proc_mode, NULL,
+			 &mstat_sites_proc_ops)) {
 		mstat_profile_exit();
 		return -ENOMEM;
 	}

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tools/mstat/capture.sh (run by scripts/guest.sh as
+# /mstat/run.sh, with mstat.ko, mstat_probe_bench.ko and a static mstat
+# in /mstat). Loads mstat, makes allocation traffic, prints /proc/mstat
+# and /proc/mstat_sites between "=== mstat-capture: NAME ===" and
+# "=== mstat-capture: end ===" markers, then runs the tool against the
+# live module and prints "mstat-guest: ok NAME" or "mstat-guest: not ok
+# NAME" per check.
+set -u
+
+begin() { echo "=== mstat-capture: $1 ==="; }
+end() { echo "=== mstat-capture: end ==="; }
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		echo "mstat-guest: ok $name"
+	else
+		echo "mstat-guest: not ok $name"
+	fi
+}
+load() {
+	ls -R /sys >/dev/null 2>&1
+	dd if=/dev/zero of=/tmp/f bs=64k count=16 2>/dev/null
+	rm -f /tmp/f
+}
+# "OUTPUT" "RC" "WANT_OUTPUT" "WANT_RC"
+is() { [ "$1" = "$3" ] && [ "$2" -eq "$4" ]; }
+
+insmod ./mstat.ko || exit 1
+for _ in 1 2 3; do load; done
+# kmalloc traffic from a module: call sites with a [module] suffix.
+insmod ./mstat_probe_bench.ko pairs=20000 || exit 1
+
+begin mstat-1.0.txt
+cat /proc/mstat
+end
+sleep 1
+load
+begin mstat-1.0-b.txt
+cat /proc/mstat
+end
+begin mstat_sites-1.0.txt
+cat /proc/mstat_sites
+end
+
+# The tool against the live module, under load.
+(while :; do load; done) &
+loadpid=$!
+./mstat top -n 2 -d 1 >/tmp/top.txt
+rc=$?
+kill $loadpid
+wait $loadpid 2>/dev/null
+begin top-capture.txt
+cat /tmp/top.txt
+end
+check top_two_frames [ $rc -eq 0 -a "$(grep -c '^mstat top - ' /tmp/top.txt)" -eq 2 ]
+./mstat >/tmp/show.txt
+rc=$?
+check show [ $rc -eq 0 -a "$(grep -c '^kmalloc ' /tmp/show.txt)" -eq 1 ]
+begin show-live.txt
+cat /tmp/show.txt
+end
+./mstat --json >/tmp/json.txt
+rc=$?
+check json [ $rc -eq 0 -a "$(grep -c '"orders"' /tmp/json.txt)" -eq 1 ]
+./mstat prom >/tmp/prom.txt
+rc=$?
+check prom [ $rc -eq 0 -a "$(grep -c '^mstat_generation ' /tmp/prom.txt)" -eq 1 ]
+./mstat pprof -o /tmp/p.pb.gz
+check pprof [ $? -eq 0 ]
+check pprof_gzip gunzip -t /tmp/p.pb.gz
+
+# Not root: /proc/mstat and /proc/mstat_sites are 0400.
+mkdir -p /etc
+echo 'root:x:0:0::/:/bin/sh' >/etc/passwd
+echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
+echo 'nogroup:x:65534:' >/etc/group
+out=$(su -s /bin/sh nobody -c ./mstat 2>&1)
+check permission is "$out" $? \
+	"mstat: /proc/mstat: permission denied (root only by default; see proc_mode)" 1
+out=$(su -s /bin/sh nobody -c './mstat pprof -o /tmp/nobody.pb.gz' 2>&1)
+check permission_sites is "$out" $? \
+	"mstat: /proc/mstat_sites: permission denied (root only)" 1
+
+# After the bench module is gone, its sites no longer resolve.
+rmmod mstat_probe_bench
+begin mstat_sites-after-rmmod.txt
+cat /proc/mstat_sites
+end
+rmmod mstat
+out=$(./mstat 2>&1)
+check not_loaded is "$out" $? \
+	"mstat: /proc/mstat not found: is the mstat module loaded?" 1
+out=$(./mstat pprof -o /tmp/x.pb.gz 2>&1)
+check not_loaded_sites is "$out" $? \
+	"mstat: /proc/mstat_sites not found: is the mstat module loaded?" 1
+
+# proc_mode=0444 opens /proc/mstat to everyone; /proc/mstat_sites stays 0400.
+insmod ./mstat.ko proc_mode=0444 || exit 1
+out=$(su -s /bin/sh nobody -c ./mstat 2>&1)
+check proc_mode_0444 [ $? -eq 0 ]
+begin proc-modes.txt
+ls -l /proc/mstat /proc/mstat_sites
+end
+rmmod mstat
+exit 0
