@@ -15,7 +15,7 @@ set -uo pipefail
 cd "$MSTAT_TOP" || exit 1
 logs=$MSTAT_TOP/build/logs
 mkdir -p "$logs"
-passed=0 failed=0
+passed=0 failed=0 kb_debug=
 
 pass() { passed=$((passed + 1)); printf 'PASS: %s\n' "$1"; }
 fail() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$1"; }
@@ -51,13 +51,55 @@ finish() {
 }
 
 # guest_test NAME KERNEL SCRIPT KO...: boot, run, and check the console.
+# A KO of the form --file=SRC:DEST, --smp=N or --tcg=MODE is that option
+# of scripts/guest.sh.
 guest_test() {
 	local name=$1 kernel=$2 script=$3 ko args=()
 	shift 3
-	for ko; do args+=(--ko "$ko"); done
+	for ko; do
+		case $ko in
+		--file=*)	args+=(--file "${ko#--file=}") ;;
+		--smp=*)	args+=(--smp "${ko#--smp=}") ;;
+		--tcg=*)	args+=(--tcg "${ko#--tcg=}") ;;
+		*)		args+=(--ko "$ko") ;;
+		esac
+	done
 	t "$name" scripts/guest.sh --kernel "$kernel" --script "$script" \
 		--log "$logs/$name.console" "${args[@]}"
 	t "$name-console-clean" scripts/console-check.sh "$logs/$name.console"
+}
+
+# guest_checks NAME: count the "ok"/"not ok" lines a guest script printed
+# on build/logs/NAME.console as tests "NAME: CHECK", and check that their
+# number is the one it announced ("# checks=N failed=N"), since kernel
+# messages on the console may garble a line.
+guest_checks() {
+	local name=$1 con=$logs/$1.console want got
+	[ -f "$con" ] || return
+	tr -d '\r' <"$con" | sed -n -E "s/^(not )?ok /&$name: /p" \
+		>"$logs/$name.checks"
+	count_lines "$logs/$name.checks"
+	want=$(tr -d '\r' <"$con" |
+	       sed -n 's/^# checks=\([0-9]*\) failed=[0-9]*$/\1/p' | tail -n 1)
+	got=$(wc -l <"$logs/$name.checks")
+	if [ -n "$want" ] && [ "$want" -eq "$got" ]; then
+		pass "$name-checks-reported ($got)"
+	else
+		fail "$name-checks-reported: $got lines of ${want:-?} checks, console: build/logs/$name.console"
+	fi
+}
+
+# build_tools: the static checker and helpers the guests run.
+build_tools() {
+	local tool
+	mkdir -p build/tools || return
+	for tool in mstat-check runas write1; do
+		gcc -static -O2 -Wall -Wextra -Werror \
+			-o "build/tools/$tool" "tools/mstat-check/$tool.c" ||
+			return
+	done
+	gcc -static -O2 -Wall -Wextra -Werror -o build/tools/mstat-fuzz \
+		tools/fuzz/mstat-fuzz.c
 }
 
 # 1. Set-up: packages, kernel images and headers, the kernel source.
@@ -79,43 +121,96 @@ t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
 make -C tools/testing check >"$logs/userspace.log" 2>&1
 count_lines "$logs/userspace.log"
 
-# 4. The stock kernels: load, read /proc/mstat, unload, clean console.
+# 4. The /proc/mstat checker and the guests' helpers, static; the
+# checker must catch corrupted samples.
+t build-tools build_tools
+t mstat-check-selftest build/tools/mstat-check --selftest
+
+# 5. The stock kernels: load, read /proc/mstat, unload, clean console;
+# then the module test: one test per check of scripts/guest/module.sh.
 [ -f build/6.1/mstat.ko ] &&
 	guest_test guest-6.1-smoke "$K61_VMLINUZ" scripts/guest/smoke.sh \
 		build/6.1/mstat.ko
 [ -f build/6.12/mstat.ko ] &&
 	guest_test guest-6.12-smoke "$K612_VMLINUZ" scripts/guest/smoke.sh \
 		build/6.12/mstat.ko
+tools=()
+for tool in mstat-check runas write1; do
+	tools+=("--file=build/tools/$tool:/mstat/$tool")
+done
+for v in 6.1 6.12; do
+	vmlinuz=K${v/./}_VMLINUZ
+	[ -f "build/$v/mstat.ko" ] && [ -x build/tools/write1 ] || continue
+	guest_test "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
+		"build/$v/mstat.ko" "${tools[@]}"
+	guest_checks "guest-$v-module"
+done
 
-# 5. The debug test kernel (KUnit, KASAN, lockdep...): the KUnit suites.
-if kb=$(scripts/testkernel.sh 2>"$logs/testkernel.log"); then
-	pass testkernel
-	t build-debug-W1 scripts/build.sh "$kb" build/debug
-	guest_test guest-debug-kunit "$kb/arch/x86/boot/bzImage" \
-		scripts/guest/kunit.sh build/debug/mstat.ko \
-		build/debug/kunit/*_kunit.ko
-	scripts/ktap.sh "$logs/guest-debug-kunit.console" "$logs/ktap" \
-		>"$logs/ktap.log" 2>&1
+# kunit_run NAME KERNEL_BUILD_DIR: build against a KUnit kernel, run the
+# KUnit suites (one test per case, as kunit.py parsed them) and the kernel
+# torture (one test per run) in its guests.
+kunit_run() {
+	local name=$1 kb=$2 b=build/$1 suite np nf ktap_rc
+	t "build-$name-W1" scripts/build.sh "$kb" "$b"
+	[ -f "$b/mstat.ko" ] || return
+	guest_test "guest-$name-kunit" "$kb/arch/x86/boot/bzImage" \
+		scripts/guest/kunit.sh "$b/mstat.ko" "$b"/kunit/*_kunit.ko
+	scripts/ktap.sh "$logs/guest-$name-kunit.console" "$logs/ktap-$name" \
+		>"$logs/ktap-$name.log" 2>&1
 	ktap_rc=$?
-	# One test per KUnit case, as kunit.py parsed them.
 	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
-		"$logs/ktap.log" | while read -r suite np nf; do
-		echo "$suite $np $nf"
-	done >"$logs/ktap.summary"
+		"$logs/ktap-$name.log" >"$logs/ktap-$name.summary"
 	while read -r suite np nf; do
 		passed=$((passed + np))
 		failed=$((failed + nf))
-		echo "KUNIT: $suite passed=$np failed=$nf"
-	done <"$logs/ktap.summary"
-	if [ "$ktap_rc" -eq 0 ] && [ -s "$logs/ktap.summary" ]; then
-		pass kunit-parse
+		echo "KUNIT: $name $suite passed=$np failed=$nf"
+	done <"$logs/ktap-$name.summary"
+	if [ "$ktap_rc" -eq 0 ] && [ -s "$logs/ktap-$name.summary" ]; then
+		pass "kunit-parse-$name"
 	else
-		fail "kunit-parse, log: build/logs/ktap.log"
-		tail -n 30 "$logs/ktap.log" | sed 's/^/    /'
+		fail "kunit-parse-$name, log: build/logs/ktap-$name.log"
+		tail -n 30 "$logs/ktap-$name.log" | sed 's/^/    /'
 	fi
-else
-	cat "$logs/testkernel.log"
-	fail testkernel
+	# Four vCPUs on multi-threaded TCG: the torture toggles no
+	# tracepoint under load (see scripts/guest.sh).
+	guest_test "guest-$name-torture" "$kb/arch/x86/boot/bzImage" \
+		scripts/guest/torture.sh "$b/mstat.ko" \
+		"$b/tools/torture/mstat_torture.ko" --smp=4 --tcg=multi
+	guest_checks "guest-$name-torture"
+}
+
+# 6. The debug test kernel (KUnit, KASAN, lockdep, atomic-sleep and
+# preempt checks, kmemleak), then a KCSAN kernel.
+for cfg in kunit/.kunitconfig:debug kunit/kcsan.kunitconfig:kcsan; do
+	if kb=$(scripts/testkernel.sh "${cfg%%:*}" 2>"$logs/testkernel-${cfg#*:}.log"); then
+		pass "testkernel-${cfg#*:}"
+		[ "${cfg#*:}" = debug ] && kb_debug=$kb
+		kunit_run "${cfg#*:}" "$kb"
+	else
+		cat "$logs/testkernel-${cfg#*:}.log"
+		fail "testkernel-${cfg#*:}"
+	fi
+done
+
+# 7. Fuzzing every debugfs control (1e5 inputs) and read-only parameters;
+# load/unload cycles under load; on the stock 6.12 kernel.
+if [ -f build/6.12/mstat.ko ]; then
+	guest_test guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
+		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz
+	guest_checks guest-6.12-fuzz
+	guest_test guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
+		build/6.12/mstat.ko --file=build/tools/mstat-check:/mstat/mstat-check
+	guest_checks guest-6.12-cycles
 fi
+
+# 8. The ecosystem: the mstat tool (parsers, promtool, protoc, in a
+# guest), the kernel's own style checks, DKMS builds.
+make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
+count_lines "$logs/tools-mstat.log"
+scripts/lint.sh "$KSRC" "$K612_KDIR" ${kb_debug:+"$kb_debug"} \
+	>"$logs/lint.log" 2>&1
+count_lines "$logs/lint.log"
+scripts/dkms-test.sh "$K61_REL" "$K612_REL" >"$logs/dkms.log" 2>&1
+count_lines "$logs/dkms.log"
 
 finish

@@ -19,6 +19,11 @@ ksrc=${KSRC:-$MSTAT_CACHE/linux-source-6.12}
 key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile") | sha256sum | cut -c1-16)
 dir=$MSTAT_CACHE/kbuild/$(basename "$frag" | tr -d .)-$key
 
+# One build per directory at a time: a second caller waits for the first.
+mkdir -p "$MSTAT_CACHE/kbuild"
+exec 9>"$MSTAT_CACHE/kbuild/.lock-$(basename "$dir")"
+flock 9
+
 if [ -f "$dir/.mstat-done" ]; then
 	log "test kernel cached: $dir"
 	echo "$dir"

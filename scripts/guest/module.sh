@@ -1,0 +1,323 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the stock-kernel module test. Runs in /mstat with
+# mstat.ko and the static helpers mstat-check, runas and write1 (from
+# tools/mstat-check/, copied in with --file). Prints "ok NAME" or
+# "not ok NAME" per check, diagnostics as "# ..." lines, and last
+# "# checks=N failed=N"; exits 1 if any check failed.
+#
+# Checks /proc/mstat's mode, consistent snapshots under an allocating
+# workload (also read 7 bytes at a time), EACCES for non-root, every
+# debugfs control rejecting bad input and keeping its value, valid writes
+# taking effect, the event stream's format, no raw kernel address in any
+# output, history, internals, the trace events, a valid reset, and rmmod
+# under the workload while readers loop and a file is held open.
+set -u
+PATH=/bin
+D=/sys/kernel/debug/mstat
+T=/sys/kernel/tracing
+nchecks=0
+nfailed=0
+
+diag() { echo "# $*"; }
+ok() { nchecks=$((nchecks + 1)); echo "ok $1"; }
+not_ok() {
+	nchecks=$((nchecks + 1))
+	nfailed=$((nfailed + 1))
+	echo "not ok $1"
+}
+# check NAME CMD...: one check, passing if CMD succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+finish() {
+	echo "# checks=$nchecks failed=$nfailed"
+	[ "$nfailed" -eq 0 ] || exit 1
+	exit 0
+}
+# show [FILE]: lines of FILE (or stdin; no /dev/stdin here) as diagnostics.
+show() { sed 's/^/# /' "$@"; }
+
+# The workload: reads of proc and sysfs, files in the initramfs' tmpfs,
+# many short-lived processes; two loops at once.
+wl_fs() {
+	while :; do
+		cat /proc/self/status >/dev/null
+		ls -R /sys >/dev/null 2>&1
+	done
+}
+wl_forks() {
+	while :; do
+		dd if=/dev/zero of=/tmp/wl.$$ bs=64k count=8 2>/dev/null
+		rm -f /tmp/wl.$$
+		for i in 1 2 3 4 5 6; do /bin/true & done
+		wait
+	done
+}
+
+# Static keys flip when sources are switched (tracepoint probes come and
+# go), and QEMU's multi-threaded TCG sometimes runs a stale int3 of that
+# text patching on the other vCPU ("Oops: int3", stock kernels, no mstat
+# needed): so the workload pauses while the controls are exercised. rmmod
+# still runs under it, as it must; that leaves a small chance of the Oops
+# on 6.12 (none with -accel tcg,thread=single).
+start_workload() {
+	wl_fs & wl1=$!
+	wl_forks & wl2=$!
+}
+stop_workload() {
+	kill $wl1 $wl2
+	wait $wl1 $wl2 2>/dev/null
+}
+
+# mstat-check NAME ARGS...: a check that prints the checker's output.
+mstat_check() {
+	local name=$1
+	shift
+	./mstat-check "$@" >/tmp/check.out 2>&1
+	local rc=$?
+	show /tmp/check.out
+	[ $rc -eq 0 ] && ok "$name" || not_ok "$name"
+}
+
+if insmod ./mstat.ko; then
+	ok insmod
+else
+	not_ok insmod
+	finish
+fi
+
+mode=$(stat -c %A /proc/mstat)
+diag "/proc/mstat mode $mode"
+check proc-mode-0400 [ "$mode" = "-r--------" ]
+
+start_workload
+sleep 1
+
+# Consistent snapshots, within and across reads, under the workload.
+mstat_check snapshots-under-load -n 50 -i 20
+
+# One open is one snapshot, however small the reads.
+dd if=/proc/mstat of=/tmp/m7 bs=7 2>/tmp/dd.err
+records=$(sed -n 's/^\([0-9]*\)+[0-9]* records in$/\1/p' /tmp/dd.err)
+diag "dd bs=7: ${records:-?} full records"
+check read-7-bytes-at-a-time [ "${records:-0}" -ge 100 ]
+mstat_check read-7-bytes-consistent /tmp/m7
+
+# Non-root readers get EACCES.
+check runas-drops-root [ "$(./runas 65534 65534 id -u)" = 65534 ]
+out=$(./runas 65534 65534 cat /proc/mstat 2>&1)
+rc=$?
+diag "non-root cat: rc=$rc: $(echo "$out" | head -n 1)"
+case $rc:$out in
+0:*)			not_ok nonroot-eacces ;;
+*"Permission denied"*)	ok nonroot-eacces ;;
+*)			not_ok nonroot-eacces ;;
+esac
+
+stop_workload
+
+# Bad input to every control: EINVAL, and the value unchanged.
+: >/tmp/in.empty
+head -c 65536 /dev/zero | tr '\0' '1' >/tmp/in.long
+printf -- '-1' >/tmp/in.negative
+printf 'abc' >/tmp/in.nonnumeric
+printf '18446744073709551616' >/tmp/in.overflow
+{ head -c 8 /dev/urandom; printf '\000'; head -c 7 /dev/urandom; } \
+	>/tmp/in.binary
+printf '1 ' >/tmp/in.trailing-space
+printf ' 1' >/tmp/in.leading-space
+printf '1\n\n' >/tmp/in.two-newlines
+
+# ctl_value FILE: what the control reads now ("-" if write-only).
+ctl_value() {
+	if [ "$1" = reset ]; then echo -; else cat "$D/$1"; fi
+}
+
+# bad_write FILE INPUT: one bad write, which must fail with EINVAL and
+# change nothing: the value reads the same; for reset, counters go on
+# growing (a reset would zero them).
+bad_write() {
+	local f=$1 inp=$2 before after err rc
+	before=$(ctl_value "$f")
+	cat /proc/mstat >/tmp/pre
+	./write1 "$D/$f" <"/tmp/in.$inp" 2>/tmp/err
+	rc=$?
+	err=$(cat /tmp/err)
+	after=$(ctl_value "$f")
+	cat /proc/mstat >/tmp/post
+	# Put back what a wrongly accepted write changed.
+	[ "$before" = "$after" ] || echo "$before" >"$D/$f"
+	if [ $rc -ne 1 ] || [ "${err%Invalid argument}" = "$err" ]; then
+		diag "$f <$inp: rc=$rc: ${err:-write succeeded}"
+		not_ok "debugfs-bad-input $f $inp"
+	elif [ "$before" != "$after" ]; then
+		diag "$f <$inp: value $before became $after"
+		not_ok "debugfs-bad-input $f $inp"
+	elif ! ./mstat-check /tmp/pre /tmp/post >/tmp/check.out 2>&1; then
+		show /tmp/check.out
+		not_ok "debugfs-bad-input $f $inp"
+	else
+		ok "debugfs-bad-input $f $inp"
+	fi
+}
+
+# bad_echo FILE TEXT: the same through the shell's redirection.
+bad_echo() {
+	local f=$1 before after out rc
+	before=$(ctl_value "$f")
+	out=$( (echo "$2" >"$D/$f") 2>&1)
+	rc=$?
+	after=$(ctl_value "$f")
+	if [ $rc -ne 0 ] && [ "${out%Invalid argument}" != "$out" ] &&
+	   [ "$before" = "$after" ]; then
+		ok "debugfs-bad-echo $f $2"
+	else
+		diag "echo $2 >$f: rc=$rc: $out; value $before -> $after"
+		not_ok "debugfs-bad-echo $f $2"
+	fi
+}
+
+# A value that parses but is out of range, per control.
+printf '2' >/tmp/in.range-2
+printf '0' >/tmp/in.range-0
+printf '16' >/tmp/in.range-16
+printf '1099511627777' >/tmp/in.range-2to40plus1
+# A valid number, then NUL and junk: the write is not a number.
+printf '0\000junk' >/tmp/in.nul-0
+printf '1\000junk' >/tmp/in.nul-1
+
+controls="enable_kmalloc enable_cache enable_page enable_api reset"
+controls="$controls events_sources events_min_size"
+[ -e $D/profile_rate ] && controls="$controls profile_rate"
+for f in $controls; do
+	case $f in
+	enable_*)	extra="range-2 nul-0" ;;
+	reset)		extra="range-2 range-0 nul-1" ;;
+	events_sources)	extra="range-16 nul-1" ;;
+	profile_rate)	extra="range-2to40plus1 nul-1" ;;
+	*)		extra="nul-1" ;;
+	esac
+	for inp in empty long negative nonnumeric overflow binary \
+		   trailing-space leading-space two-newlines $extra; do
+		bad_write $f $inp
+	done
+	bad_echo $f abc
+	bad_echo $f -1
+done
+check enables-still-on [ "$(cat $D/enable_kmalloc $D/enable_cache \
+	$D/enable_page $D/enable_api | tr -d '\n')" = 1111 ]
+
+# Valid writes take effect.
+valid_page() {
+	echo "$1" >$D/enable_page || return 1
+	[ "$(cat $D/enable_page)" = "$1" ] || return 1
+	grep -q "^page_enabled $1\$" /proc/mstat
+}
+check debugfs-enable-page-0 valid_page 0
+check debugfs-enable-page-1 valid_page 1
+
+# The event stream: kmalloc events only, well formed, pointers hashed.
+drain() { timeout 2 cat $D/events >/dev/null 2>&1; }
+echo 1 >$D/events_sources
+timeout 2 head -n 5 $D/events >/tmp/ev.kmalloc
+echo 0 >$D/events_sources
+drain
+show /tmp/ev.kmalloc
+n=$(wc -l </tmp/ev.kmalloc)
+check events-read [ "$n" -ge 1 ]
+ev_re='^[0-9]+ cpu=[0-9]+ kmalloc (alloc|free) ptr=00000000[0-9a-f]{8} size=[0-9]+ site=[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[A-Za-z0-9_]+\])?$'
+check events-format [ "$(grep -c -v -E "$ev_re" /tmp/ev.kmalloc)" = 0 ]
+
+echo 4096 >$D/events_min_size
+echo 1 >$D/events_sources
+timeout 2 head -n 5 $D/events >/tmp/ev.big
+echo 0 >$D/events_sources
+echo 0 >$D/events_min_size
+drain
+show /tmp/ev.big
+small=$(sed -n 's/.* size=\([0-9]*\) .*/\1/p' /tmp/ev.big |
+	while read -r s; do [ "$s" -ge 4096 ] || echo "$s"; done)
+check events-min-size [ -z "$small" ]
+check events-dropped-reads grep -q '^[0-9][0-9]*$' $D/events_dropped
+
+# history and internals.
+cat $D/history >/tmp/history
+cat $D/internals >/tmp/internals
+head -n 5 /tmp/history | show
+check history-snapshots grep -q '^snapshots [1-9]' /tmp/history
+# cpu_list LIST: the CPUs of a list like 0-3,5, one a line.
+cpu_list() {
+	local r i
+	for r in $(echo "$1" | tr ',' ' '); do
+		i=${r%-*}
+		while [ "$i" -le "${r#*-}" ]; do echo "$i"; i=$((i + 1)); done
+	done
+}
+want=$(cpu_list "$(cat /sys/devices/system/cpu/possible)")
+got=$(sed -n 's/^cpu \([0-9]*\) online .*/\1/p' /tmp/internals)
+diag "possible CPUs: $(echo $want); internals: $(echo $got)"
+check internals-one-line-per-cpu [ "$want" = "$got" ]
+
+# Trace events.
+check tracefs-event-exists [ -d $T/events/mstat/mstat_snapshot ]
+echo >$T/trace
+echo 1 >$T/events/mstat/enable
+cat /proc/mstat >/dev/null
+echo 0 >$D/enable_cache
+echo 1 >$D/enable_cache
+echo 0 >$T/events/mstat/enable
+grep mstat_ $T/trace | tail -n 3 | show
+check trace-mstat-snapshot grep -q 'mstat_snapshot: gen=[0-9]' $T/trace
+check trace-mstat-source grep -q 'mstat_source: source=cache enabled=0' $T/trace
+cp $T/trace /tmp/trace
+
+# No raw kernel address anywhere (hashed %p is 00000000xxxxxxxx).
+cat /proc/mstat >/tmp/mstat.now
+: >/tmp/sites
+[ -e /proc/mstat_sites ] && cat /proc/mstat_sites >/tmp/sites
+raw=$(grep -l -E 'ffff[0-9a-f]{12}' /tmp/mstat.now /tmp/m7 /tmp/ev.kmalloc \
+	/tmp/ev.big /tmp/history /tmp/internals $D/events_dropped \
+	/tmp/trace /tmp/sites 2>/dev/null)
+[ -z "$raw" ] || diag "raw addresses in: $raw"
+check no-raw-addresses [ -z "$raw" ]
+
+# A valid reset: counters restart, snapshots stay consistent.
+gen_before=$(sed -n 's/^generation //p' /tmp/mstat.now)
+allocs_before=$(sed -n 's/^kmalloc_allocs //p' /tmp/mstat.now)
+check reset-write sh -c "echo 1 >$D/reset"
+cat /proc/mstat >/tmp/mstat.reset
+gen_after=$(sed -n 's/^generation //p' /tmp/mstat.reset)
+allocs_after=$(sed -n 's/^kmalloc_allocs //p' /tmp/mstat.reset)
+diag "reset: generation $gen_before -> $gen_after, kmalloc_allocs $allocs_before -> $allocs_after"
+check reset-zeroes test "${gen_after:-0}" -gt "${gen_before:-0}" -a \
+	"${allocs_after:-0}" -lt "${allocs_before:-0}"
+mstat_check snapshots-after-reset -n 10 -i 20
+
+# rmmod while the workload runs, readers loop and a file is held open.
+start_workload
+while :; do cat /proc/mstat >/dev/null 2>&1; done &
+reader=$!
+exec 3</proc/mstat
+sleep 1
+tries=0
+while ! rmmod mstat 2>/tmp/rmmod.err; do
+	tries=$((tries + 1))
+	show /tmp/rmmod.err
+	[ $tries -lt 20 ] || break
+	sleep 0.2
+done
+diag "rmmod: $tries retries"
+check rmmod-under-load [ $tries -lt 20 ]
+fd3_fails() { ! cat <&3 >/dev/null 2>&1; }
+check held-open-file-fails fd3_fails
+exec 3<&-
+kill $reader
+stop_workload
+wait
+check proc-gone [ ! -e /proc/mstat ]
+check debugfs-gone [ ! -e $D ]
+check trace-events-gone [ ! -e $T/events/mstat ]
+check not-in-lsmod sh -c '! grep -q "^mstat " /proc/modules'
+finish
