@@ -7,15 +7,22 @@
 #
 #   scripts/check.sh            (make check)
 #
-# Logs: build/logs/. The test kernel is cached in $MSTAT_CACHE.
+# Host work runs first, one thing at a time; then the guests, GUEST_JOBS
+# (default: the number of CPUs) at a time, each on single-threaded TCG
+# but the torture; then every result is counted, in a fixed order.
+#
+# Logs: build/logs/. Test kernels are cached in $MSTAT_CACHE.
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
 cd "$MSTAT_TOP" || exit 1
 logs=$MSTAT_TOP/build/logs
+rm -rf "$logs"
 mkdir -p "$logs"
-passed=0 failed=0 kb_debug=
+passed=0 failed=0
+jobs_max=${GUEST_JOBS:-$(nproc)}
+queued=()
 
 pass() { passed=$((passed + 1)); printf 'PASS: %s\n' "$1"; }
 fail() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$1"; }
@@ -32,13 +39,13 @@ t() {
 	fi
 }
 
-# count_lines LOG: count "ok"/"not ok" lines of a sub-suite as tests.
+# count_lines LOG [PREFIX]: count "ok"/"not ok" lines of a sub-suite.
 count_lines() {
 	local line
 	while IFS= read -r line; do
 		case $line in
-		"ok "*)		pass "${line#ok }" ;;
-		"not ok "*)	fail "${line#not ok }" ;;
+		"ok "*)		pass "${2:+$2: }${line#ok }" ;;
+		"not ok "*)	fail "${2:+$2: }${line#not ok }" ;;
 		esac
 	done <"$1"
 }
@@ -50,46 +57,81 @@ finish() {
 	exit
 }
 
-# guest_test NAME KERNEL SCRIPT KO...: boot, run, and check the console.
-# A KO of the form --file=SRC:DEST, --smp=N or --tcg=MODE is that option
-# of scripts/guest.sh.
-guest_test() {
-	local name=$1 kernel=$2 script=$3 ko args=()
+# guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
+# --file=SRC:DEST, --smp=N or --tcg=MODE is that option of guest.sh, any
+# other is a module to load.
+guest() {
+	local name=$1 kernel=$2 script=$3 a args=()
 	shift 3
-	for ko; do
-		case $ko in
-		--file=*)	args+=(--file "${ko#--file=}") ;;
-		--smp=*)	args+=(--smp "${ko#--smp=}") ;;
-		--tcg=*)	args+=(--tcg "${ko#--tcg=}") ;;
-		*)		args+=(--ko "$ko") ;;
+	for a; do
+		case $a in
+		--file=*)	args+=(--file "${a#--file=}") ;;
+		--smp=*)	args+=(--smp "${a#--smp=}") ;;
+		--tcg=*)	args+=(--tcg "${a#--tcg=}") ;;
+		*)		args+=(--ko "$a") ;;
 		esac
 	done
-	t "$name" scripts/guest.sh --kernel "$kernel" --script "$script" \
-		--log "$logs/$name.console" "${args[@]}"
-	t "$name-console-clean" scripts/console-check.sh "$logs/$name.console"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+	(
+		start=$SECONDS
+		scripts/guest.sh --kernel "$kernel" --script "$script" \
+			--log "$logs/$name.console" "${args[@]}" \
+			>"$logs/$name.log" 2>&1
+		echo "$? $((SECONDS - start))" >"$logs/$name.rc"
+	) &
+	queued+=("$name")
 }
 
-# guest_checks NAME: count the "ok"/"not ok" lines a guest script printed
-# on build/logs/NAME.console as tests "NAME: CHECK", and check that their
-# number is the one it announced ("# checks=N failed=N"), since kernel
-# messages on the console may garble a line.
-guest_checks() {
-	local name=$1 con=$logs/$1.console want got
-	[ -f "$con" ] || return
-	tr -d '\r' <"$con" | sed -n -E "s/^(not )?ok /&$name: /p" \
-		>"$logs/$name.checks"
-	count_lines "$logs/$name.checks"
-	want=$(tr -d '\r' <"$con" |
+# collect NAME: the guest's exit status, a clean console, and its
+# "ok"/"not ok" lines if it prints any (then also that their number is
+# the "# checks=N" it announced: kernel messages may garble a line).
+collect() {
+	local name=$1 con=$logs/$1.console rc secs want got
+	read -r rc secs <"$logs/$name.rc" 2>/dev/null || rc=1 secs=0
+	if [ "$rc" -eq 0 ]; then
+		pass "$name ($secs s)"
+	else
+		fail "$name ($secs s, exit $rc), console: build/logs/$name.console"
+		tail -n 15 "$logs/$name.log" | sed 's/^/    /'
+	fi
+	t "$name-console-clean" scripts/console-check.sh "$con"
+	tr -d '\r' <"$con" 2>/dev/null | grep -E '^(not )?ok ' >"$logs/$name.checks"
+	want=$(tr -d '\r' <"$con" 2>/dev/null |
 	       sed -n 's/^# checks=\([0-9]*\) failed=[0-9]*$/\1/p' | tail -n 1)
+	[ -n "$want" ] || return 0
+	count_lines "$logs/$name.checks" "$name"
 	got=$(wc -l <"$logs/$name.checks")
-	if [ -n "$want" ] && [ "$want" -eq "$got" ]; then
+	if [ "$want" -eq "$got" ]; then
 		pass "$name-checks-reported ($got)"
 	else
-		fail "$name-checks-reported: $got lines of ${want:-?} checks, console: build/logs/$name.console"
+		fail "$name-checks-reported: $got of $want, console: build/logs/$name.console"
 	fi
 }
 
-# build_tools: the static checker and helpers the guests run.
+# collect_kunit NAME: one test per KUnit case, as kunit.py parsed them.
+collect_kunit() {
+	local name=$1 suite np nf rc
+	scripts/ktap.sh "$logs/$name.console" "$logs/$name-ktap" \
+		>"$logs/$name-ktap.log" 2>&1
+	rc=$?
+	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
+		"$logs/$name-ktap.log" >"$logs/$name-ktap.summary"
+	while read -r suite np nf; do
+		passed=$((passed + np))
+		failed=$((failed + nf))
+		echo "KUNIT: $name $suite passed=$np failed=$nf"
+	done <"$logs/$name-ktap.summary"
+	if [ "$rc" -eq 0 ] && [ -s "$logs/$name-ktap.summary" ]; then
+		pass "$name-kunit-parse"
+	else
+		fail "$name-kunit-parse, log: build/logs/$name-ktap.log"
+		tail -n 30 "$logs/$name-ktap.log" | sed 's/^/    /'
+	fi
+}
+
+# The static checker, fuzzer and helpers the guests run.
 build_tools() {
 	local tool
 	mkdir -p build/tools || return
@@ -102,6 +144,8 @@ build_tools() {
 		tools/fuzz/mstat-fuzz.c
 }
 
+## Host work
+
 # 1. Set-up: packages, kernel images and headers, the kernel source.
 if ! scripts/setup.sh >"$logs/setup.env" 2>"$logs/setup.log"; then
 	cat "$logs/setup.log"
@@ -113,104 +157,91 @@ pass setup
 . "$logs/setup.env"
 export KSRC
 
-# 2. Builds with W=1 against the stock kernels' headers.
+# 2. Test kernels (cached): KUnit + KASAN + lockdep..., and KCSAN.
+kb_debug= kb_kcsan=
+if kb_debug=$(scripts/testkernel.sh kunit/.kunitconfig 2>"$logs/testkernel-debug.log"); then
+	pass testkernel-debug
+else
+	fail "testkernel-debug, log: build/logs/testkernel-debug.log"
+	kb_debug=
+fi
+if kb_kcsan=$(scripts/testkernel.sh kunit/kcsan.kunitconfig 2>"$logs/testkernel-kcsan.log"); then
+	pass testkernel-kcsan
+else
+	fail "testkernel-kcsan, log: build/logs/testkernel-kcsan.log"
+	kb_kcsan=
+fi
+
+# 3. W=1 builds, no warnings allowed, against every kernel.
 t build-6.1-W1 scripts/build.sh "$K61_KDIR" build/6.1
 t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
+[ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
+[ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
 
-# 3. The core in userspace: torture under TSan and ASan+UBSan, broken core.
+# 4. The core in userspace: torture under TSan and ASan+UBSan, broken core.
 make -C tools/testing check >"$logs/userspace.log" 2>&1
 count_lines "$logs/userspace.log"
 
-# 4. The /proc/mstat checker and the guests' helpers, static; the
-# checker must catch corrupted samples.
+# 5. The checker (which must catch corrupted samples) and guest helpers.
 t build-tools build_tools
 t mstat-check-selftest build/tools/mstat-check --selftest
 
-# 5. The stock kernels: load, read /proc/mstat, unload, clean console;
-# then the module test: one test per check of scripts/guest/module.sh.
-[ -f build/6.1/mstat.ko ] &&
-	guest_test guest-6.1-smoke "$K61_VMLINUZ" scripts/guest/smoke.sh \
-		build/6.1/mstat.ko
-[ -f build/6.12/mstat.ko ] &&
-	guest_test guest-6.12-smoke "$K612_VMLINUZ" scripts/guest/smoke.sh \
-		build/6.12/mstat.ko
-tools=()
-for tool in mstat-check runas write1; do
-	tools+=("--file=build/tools/$tool:/mstat/$tool")
-done
-for v in 6.1 6.12; do
-	vmlinuz=K${v/./}_VMLINUZ
-	[ -f "build/$v/mstat.ko" ] && [ -x build/tools/write1 ] || continue
-	guest_test "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
-		"build/$v/mstat.ko" "${tools[@]}"
-	guest_checks "guest-$v-module"
-done
-
-# kunit_run NAME KERNEL_BUILD_DIR: build against a KUnit kernel, run the
-# KUnit suites (one test per case, as kunit.py parsed them) and the kernel
-# torture (one test per run) in its guests.
-kunit_run() {
-	local name=$1 kb=$2 b=build/$1 suite np nf ktap_rc
-	t "build-$name-W1" scripts/build.sh "$kb" "$b"
-	[ -f "$b/mstat.ko" ] || return
-	guest_test "guest-$name-kunit" "$kb/arch/x86/boot/bzImage" \
-		scripts/guest/kunit.sh "$b/mstat.ko" "$b"/kunit/*_kunit.ko
-	scripts/ktap.sh "$logs/guest-$name-kunit.console" "$logs/ktap-$name" \
-		>"$logs/ktap-$name.log" 2>&1
-	ktap_rc=$?
-	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
-		"$logs/ktap-$name.log" >"$logs/ktap-$name.summary"
-	while read -r suite np nf; do
-		passed=$((passed + np))
-		failed=$((failed + nf))
-		echo "KUNIT: $name $suite passed=$np failed=$nf"
-	done <"$logs/ktap-$name.summary"
-	if [ "$ktap_rc" -eq 0 ] && [ -s "$logs/ktap-$name.summary" ]; then
-		pass "kunit-parse-$name"
-	else
-		fail "kunit-parse-$name, log: build/logs/ktap-$name.log"
-		tail -n 30 "$logs/ktap-$name.log" | sed 's/^/    /'
-	fi
-	# Four vCPUs on multi-threaded TCG: the torture toggles no
-	# tracepoint under load (see scripts/guest.sh).
-	guest_test "guest-$name-torture" "$kb/arch/x86/boot/bzImage" \
-		scripts/guest/torture.sh "$b/mstat.ko" \
-		"$b/tools/torture/mstat_torture.ko" --smp=4 --tcg=multi
-	guest_checks "guest-$name-torture"
-}
-
-# 6. The debug test kernel (KUnit, KASAN, lockdep, atomic-sleep and
-# preempt checks, kmemleak), then a KCSAN kernel.
-for cfg in kunit/.kunitconfig:debug kunit/kcsan.kunitconfig:kcsan; do
-	if kb=$(scripts/testkernel.sh "${cfg%%:*}" 2>"$logs/testkernel-${cfg#*:}.log"); then
-		pass "testkernel-${cfg#*:}"
-		[ "${cfg#*:}" = debug ] && kb_debug=$kb
-		kunit_run "${cfg#*:}" "$kb"
-	else
-		cat "$logs/testkernel-${cfg#*:}.log"
-		fail "testkernel-${cfg#*:}"
-	fi
-done
-
-# 7. Fuzzing every debugfs control (1e5 inputs) and read-only parameters;
-# load/unload cycles under load; on the stock 6.12 kernel.
-if [ -f build/6.12/mstat.ko ]; then
-	guest_test guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz
-	guest_checks guest-6.12-fuzz
-	guest_test guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat-check:/mstat/mstat-check
-	guest_checks guest-6.12-cycles
-fi
-
-# 8. The ecosystem: the mstat tool (parsers, promtool, protoc, in a
-# guest), the kernel's own style checks, DKMS builds.
-make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
-count_lines "$logs/tools-mstat.log"
+# 6. The kernel's own style checks, DKMS builds, the mstat tool (its
+# parsers, promtool, protoc, and a guest of its own).
 scripts/lint.sh "$KSRC" "$K612_KDIR" ${kb_debug:+"$kb_debug"} \
 	>"$logs/lint.log" 2>&1
 count_lines "$logs/lint.log"
 scripts/dkms-test.sh "$K61_REL" "$K612_REL" >"$logs/dkms.log" 2>&1
 count_lines "$logs/dkms.log"
+make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
+count_lines "$logs/tools-mstat.log" tools/mstat
+
+## Guests
+
+helpers=()
+for tool in mstat-check runas write1; do
+	helpers+=("--file=build/tools/$tool:/mstat/$tool")
+done
+
+# 7. Stock kernels: smoke test, then the module test (invariants under
+# load, bad input, permissions, events, rmmod under load).
+for v in 6.1 6.12; do
+	vmlinuz=K${v/./}_VMLINUZ
+	[ -f "build/$v/mstat.ko" ] || continue
+	guest "guest-$v-smoke" "${!vmlinuz}" scripts/guest/smoke.sh \
+		"build/$v/mstat.ko"
+	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
+		"build/$v/mstat.ko" "${helpers[@]}"
+done
+
+# 8. Fuzzing every debugfs control (1e5 inputs), read-only parameters,
+# and load/unload cycles under load, on 6.12.
+if [ -f build/6.12/mstat.ko ]; then
+	guest guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
+		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz
+	guest guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
+		build/6.12/mstat.ko --file=build/tools/mstat-check:/mstat/mstat-check
+fi
+
+# 9. The debug and KCSAN kernels: KUnit suites (then kmemleak), and the
+# kernel torture on four vCPUs with multi-threaded TCG (it toggles no
+# tracepoint under load, see guest.sh).
+for k in debug kcsan; do
+	kb=kb_$k
+	[ -n "${!kb}" ] && [ -f "build/$k/mstat.ko" ] || continue
+	guest "guest-$k-kunit" "${!kb}/arch/x86/boot/bzImage" \
+		scripts/guest/kunit.sh "build/$k/mstat.ko" "build/$k"/kunit/*_kunit.ko
+	guest "guest-$k-torture" "${!kb}/arch/x86/boot/bzImage" \
+		scripts/guest/torture.sh "build/$k/mstat.ko" \
+		"build/$k/tools/torture/mstat_torture.ko" --smp=4 --tcg=multi
+done
+
+wait
+for name in "${queued[@]}"; do
+	collect "$name"
+	case $name in
+	*-kunit) collect_kunit "$name" ;;
+	esac
+done
 
 finish
