@@ -276,7 +276,9 @@ static void mstat_read_waits_for_open_section(struct kunit *test)
 	struct mstat_core *core = test->priv;
 	struct task_struct *t;
 	struct mstat_section s;
+	unsigned long timeout;
 	struct wait_ctx *ctx;
+	unsigned int slot;
 	int cpu, other;
 	bool early;
 
@@ -287,23 +289,33 @@ static void mstat_read_waits_for_open_section(struct kunit *test)
 	ctx->core = core;
 	init_completion(&ctx->done);
 
-	cpu = get_cpu();
-	other = cpumask_any_but(cpu_online_mask, cpu);
-	put_cpu();
 	t = kthread_create(wait_reader, ctx, "mstat-kunit-reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* Stay on this CPU, and put the reader on another. */
+	migrate_disable();
+	cpu = smp_processor_id();
+	other = cpumask_any_but(cpu_online_mask, cpu);
 	kthread_bind(t, other);
 
+	slot = mstat_cur_slot(core);
 	mstat_write_begin(core, &s);
 	TADD(&s, a, 9);
 	TADD(&s, neg, -9);
 	wake_up_process(t);
-	/* Hold the section open with interrupts on, so the IPI lands. */
-	mdelay(50);
+	/*
+	 * Hold the section open, interrupts on so that the IPI lands, until
+	 * the reader has flipped the slot (a slow emulated CPU may take a
+	 * while to start it), then a little longer.
+	 */
+	timeout = jiffies + 10 * HZ;
+	while (mstat_cur_slot(core) == slot && time_before(jiffies, timeout))
+		cpu_relax();
+	mdelay(20);
 	early = completion_done(&ctx->done);
 	TADD(&s, n, 1);
 	TADD(&s, b, 9);
 	mstat_write_end(core, &s);
+	migrate_enable();
 
 	KUNIT_EXPECT_FALSE(test, early);
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ctx->done, 10 * HZ),

@@ -89,10 +89,13 @@
  *	| outermost sections completed  |  depth   |
  *	+-------------------------------+----------+
  *
- * mstat_write_begin() adds 1 (depth + 1) in one interrupt-safe this_cpu
- * operation and learns from the result whether it is the outermost
- * section. mstat_write_end() subtracts 1 from the depth and, for the
- * outermost section only, adds 1 to the count, again in one operation.
+ * mstat_write_begin() reads the depth, then adds 1 to it (two this_cpu
+ * operations: an interrupt that lands in between runs whole sections and
+ * leaves the depth as it found it, so the depth read is still the
+ * section's own); depth 0 makes it the outermost section. This is cheaper
+ * than one this_cpu_add_return(), an xadd on x86. mstat_write_end()
+ * subtracts 1 from the depth and, for the outermost section only, adds 1
+ * to the count, in one interrupt-safe this_cpu_add().
  * Sections on a CPU are properly nested (an interrupt returns before the
  * code it interrupted resumes), so every section open when the reader
  * first looks is inside the outermost one open then. The reader waits
@@ -137,8 +140,8 @@
  *    (sections run with preemption off, which holds off stop_machine())
  *    but keep their slots: the fold covers every possible CPU.
  *
- * Writers thus pay one this_cpu_add_return(), one this_cpu_add() and a
- * load of ->cur per section; the reader pays one IPI round (two when it
+ * Writers thus pay a this_cpu_read(), two this_cpu_add()s and a load of
+ * ->cur per section; the reader pays one IPI round (two when it
  * had to wait). The alternative, smp_mb() in every writer, costs a full
  * fence per allocation event, a multiple of the whole section.
  *
@@ -258,11 +261,15 @@ struct mstat_snapshot {
 static __always_inline void __mstat_write_begin(struct mstat_core *core,
 						struct mstat_section *s)
 {
-	unsigned long seq;
+	unsigned long depth;
 
-	seq = this_cpu_add_return(core->pcpu->seq, 1);
-	s->end = (seq & MSTAT_SEQ_DEPTH_MASK) == 1 ?
-		 MSTAT_SEQ_COUNT_ONE - 1 : -1UL;
+	/*
+	 * Read, then increment: an interrupt in between runs whole sections
+	 * and returns the depth to what was read, so the depth read is ours.
+	 */
+	depth = this_cpu_read(core->pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
+	this_cpu_add(core->pcpu->seq, 1);
+	s->end = depth ? -1UL : MSTAT_SEQ_COUNT_ONE - 1;
 	/*
 	 * Keep the load of ->cur after the sequence store in program order:
 	 * the rest of the ordering is done by the reader's IPI, see

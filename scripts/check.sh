@@ -224,13 +224,14 @@ if [ -f build/6.12/mstat.ko ]; then
 fi
 
 # 9. The debug and KCSAN kernels: KUnit suites (then kmemleak), and the
-# kernel torture on four vCPUs with multi-threaded TCG (it toggles no
-# tracepoint under load, see guest.sh).
+# kernel torture on four vCPUs; both on multi-threaded TCG, for true
+# parallelism (they toggle no tracepoint under load, see guest.sh).
 for k in debug kcsan; do
 	kb=kb_$k
 	[ -n "${!kb}" ] && [ -f "build/$k/mstat.ko" ] || continue
 	guest "guest-$k-kunit" "${!kb}/arch/x86/boot/bzImage" \
-		scripts/guest/kunit.sh "build/$k/mstat.ko" "build/$k"/kunit/*_kunit.ko
+		scripts/guest/kunit.sh "build/$k/mstat.ko" \
+		"build/$k"/kunit/*_kunit.ko --tcg=multi
 	guest "guest-$k-torture" "${!kb}/arch/x86/boot/bzImage" \
 		scripts/guest/torture.sh "build/$k/mstat.ko" \
 		"build/$k/tools/torture/mstat_torture.ko" --smp=4 --tcg=multi
