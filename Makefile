@@ -7,6 +7,7 @@
 #   make run          set up, boot a guest, load mstat, show /proc/mstat
 #   make check        set up and run every test (what CI runs)
 #   make bench        benchmarks; figures into build/bench/RESULTS.md
+#   make stress       long runs (1000 load cycles, long tortures)
 #   make clean
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
@@ -31,4 +32,7 @@ check:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules install clean run check bench
+stress:
+	scripts/stress.sh
+
+.PHONY: all modules install clean run check bench stress

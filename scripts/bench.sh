@@ -110,4 +110,22 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/probe-bench.sh 
 		}' | sort -k2,2n
 	echo '```'
 } | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 4. In the guest: a macro workload and a read (TCG emulation)
+
+A fork/exec- and allocation-heavy shell workload (300 x fork+exec of
+/bin/true and ls /sys/kernel, then ls -R /sys) without and with mstat
+(all sources, profile at its default rate), three interleaved runs; then
+200 reads of /proc/mstat next to 200 of /proc/vmstat.
+EOT
+scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/macro-bench.sh \
+	--ko build/6.12/mstat.ko --log "$out/macro-bench.console" >/dev/null
+{
+	echo
+	echo '```'
+	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/macro-bench.sh --ko mstat.ko"
+	tr -d '\r' <"$out/macro-bench.console" | grep -E '^(macro|read):'
+	echo '```'
+} | tee -a "$res"
 log "results: $res"
