@@ -180,7 +180,11 @@ static void mstat_probe_counts_kmalloc_and_cache(struct kunit *test)
 			a->src[MSTAT_SRC_CACHE].allocs, 16ULL);
 	KUNIT_EXPECT_GE(test, b->src[MSTAT_SRC_CACHE].frees -
 			a->src[MSTAT_SRC_CACHE].frees, 16ULL);
+	/* Cache objects count as kmem_cache_size(), at free time too. */
 	KUNIT_EXPECT_GE(test, b->cls[c184].allocs - a->cls[c184].allocs, 16ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c184].frees - a->cls[c184].frees, 16ULL);
+	KUNIT_EXPECT_GE(test, b->cls[c184].bytes_freed - a->cls[c184].bytes_freed,
+			16ULL * 184);
 	KUNIT_EXPECT_GE(test, b->ctx[MSTAT_CTX_TASK].allocs -
 			a->ctx[MSTAT_CTX_TASK].allocs, 80ULL);
 	KUNIT_EXPECT_GE(test, b->gfp[MSTAT_GFP_SLEEP] - a->gfp[MSTAT_GFP_SLEEP],

@@ -20,7 +20,7 @@ cd "$MSTAT_TOP" || exit 1
 logs=$MSTAT_TOP/build/logs
 rm -rf "$logs"
 mkdir -p "$logs"
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 jobs_max=${GUEST_JOBS:-$(nproc)}
 queued=()
 
@@ -46,13 +46,19 @@ count_lines() {
 		case $line in
 		"ok "*)		pass "${2:+$2: }${line#ok }" ;;
 		"not ok "*)	fail "${2:+$2: }${line#not ok }" ;;
+		"skip "*)	skipped=$((skipped + 1))
+				printf 'SKIP: %s\n' "${2:+$2: }${line#skip }" ;;
 		esac
 	done <"$1"
 }
 
 finish() {
 	echo "total time $SECONDS s"
-	echo "$passed passed, $failed failed"
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
 	[ "$failed" -eq 0 ]
 	exit
 }

@@ -13,7 +13,8 @@ set -euo pipefail
 
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
-	   valgrind xz-utils rsync dkms prometheus protobuf-compiler)
+	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
+	   golang-go)
 
 apt_updated=
 apt_update_once() {
