@@ -50,206 +50,133 @@ static int mstat_ctl_parse(struct file *file, const char __user *ubuf,
 	return err;
 }
 
-/* Per-source enable files; the inode's private data is the source. */
-static ssize_t mstat_enable_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	enum mstat_source src = (uintptr_t)file_inode(file)->i_private;
-	char buf[3];
-
-	snprintf(buf, sizeof(buf), "%d\n", mstat_source_enabled(src));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
-}
-
-static ssize_t mstat_enable_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
-{
-	enum mstat_source src = (uintptr_t)file_inode(file)->i_private;
-	u64 val;
-	int err;
-
-	err = mstat_ctl_parse(file, ubuf, count, 1, &val);
-	if (!err)
-		err = mstat_source_set(src, val);
-	return err ?: count;
-}
-
-static const struct file_operations mstat_enable_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= mstat_enable_read,
-	.write	= mstat_enable_write,
-	.llseek	= default_llseek,
+/*
+ * A numeric control: reads print the value, writes parse one (as
+ * mstat_ctl_parse()) and hand it to ->set(), which may refuse it too.
+ * @arg tells the per-source files apart.
+ */
+struct mstat_ctl {
+	const char *name;
+	umode_t mode;
+	u64 max;
+	int arg;
+	u64 (*get)(int arg);
+	int (*set)(int arg, u64 val);
 };
 
-static ssize_t mstat_reset_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static u64 mstat_enable_get(int src)
 {
-	u64 val;
-	int err;
+	return mstat_source_enabled(src);
+}
 
-	err = mstat_ctl_parse(file, ubuf, count, 1, &val);
-	if (err)
-		return err;
+static int mstat_enable_set(int src, u64 val)
+{
+	return mstat_source_set(src, val);
+}
+
+static int mstat_reset_set(int arg, u64 val)
+{
 	if (val != 1) {
-		pr_warn_ratelimited("debugfs %pD: write 1 to reset\n", file);
+		pr_warn_ratelimited("debugfs reset: write 1 to reset\n");
 		return -EINVAL;
 	}
-	err = mstat_reset(&mstat_core);
-	return err ?: count;
+	return mstat_reset(&mstat_core);
 }
 
-static const struct file_operations mstat_reset_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= mstat_reset_write,
-	.llseek	= noop_llseek,
-};
-
-/* u64 controls of the event stream. */
-static int mstat_ev_sources_get(void *data, u64 *val)
+static u64 mstat_ev_sources_get(int arg)
 {
-	*val = READ_ONCE(mstat_events_sources);
-	return 0;
+	return READ_ONCE(mstat_events_sources);
 }
 
-static int mstat_ev_sources_set(void *data, u64 val)
+static int mstat_ev_sources_set(int arg, u64 val)
 {
-	if (val >= BIT(MSTAT_NR_SOURCES)) {
-		pr_warn_ratelimited("debugfs events_sources: %llu is not a mask of %d sources\n",
-				    val, MSTAT_NR_SOURCES);
-		return -EINVAL;
-	}
 	WRITE_ONCE(mstat_events_sources, val);
 	WRITE_ONCE(mstat_events_on, val != 0);
 	return 0;
 }
 
-static ssize_t mstat_ev_sources_write(struct file *file,
-				      const char __user *ubuf, size_t count,
-				      loff_t *ppos)
+static u64 mstat_ev_min_get(int arg)
 {
-	u64 val;
-	int err;
-
-	err = mstat_ctl_parse(file, ubuf, count, BIT(MSTAT_NR_SOURCES) - 1,
-			      &val);
-	if (!err)
-		err = mstat_ev_sources_set(NULL, val);
-	return err ?: count;
+	return READ_ONCE(mstat_events_min_size);
 }
 
-static ssize_t mstat_u64_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos,
-			      int (*get)(void *, u64 *))
+static int mstat_ev_min_set(int arg, u64 val)
 {
-	char buf[MSTAT_CTL_MAX];
-	u64 val;
-	int len;
-
-	get(NULL, &val);
-	len = snprintf(buf, sizeof(buf), "%llu\n", val);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static ssize_t mstat_ev_sources_read(struct file *file, char __user *ubuf,
-				     size_t count, loff_t *ppos)
-{
-	return mstat_u64_read(file, ubuf, count, ppos, mstat_ev_sources_get);
-}
-
-static const struct file_operations mstat_ev_sources_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= mstat_ev_sources_read,
-	.write	= mstat_ev_sources_write,
-	.llseek	= default_llseek,
-};
-
-static int mstat_ev_min_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(mstat_events_min_size);
+	WRITE_ONCE(mstat_events_min_size, val);
 	return 0;
 }
 
-static ssize_t mstat_ev_min_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static u64 mstat_ev_dropped_get(int arg)
 {
-	return mstat_u64_read(file, ubuf, count, ppos, mstat_ev_min_get);
+	return mstat_events_dropped();
 }
 
-static ssize_t mstat_ev_min_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
+static u64 mstat_profile_rate_get(int arg)
 {
-	u64 val;
-	int err;
-
-	err = mstat_ctl_parse(file, ubuf, count, U64_MAX, &val);
-	if (!err)
-		WRITE_ONCE(mstat_events_min_size, val);
-	return err ?: count;
+	return READ_ONCE(mstat_profile_rate);
 }
 
-static const struct file_operations mstat_ev_min_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= mstat_ev_min_read,
-	.write	= mstat_ev_min_write,
-	.llseek	= default_llseek,
-};
-
-static int mstat_ev_dropped_get(void *data, u64 *val)
+static int mstat_profile_rate_set(int arg, u64 val)
 {
-	*val = mstat_events_dropped();
+	mstat_profile_set_rate(val);
 	return 0;
 }
-
-static ssize_t mstat_ev_dropped_read(struct file *file, char __user *ubuf,
-				     size_t count, loff_t *ppos)
-{
-	return mstat_u64_read(file, ubuf, count, ppos, mstat_ev_dropped_get);
-}
-
-static const struct file_operations mstat_ev_dropped_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= mstat_ev_dropped_read,
-	.llseek	= default_llseek,
-};
 
 /* The heap profile's sampling rate: mean bytes between samples. */
 #define MSTAT_PROFILE_RATE_MAX	BIT_ULL(40)
 
-static int mstat_profile_rate_get(void *data, u64 *val)
+static const struct mstat_ctl mstat_ctls[] = {
+	{ "enable_kmalloc", 0600, 1, MSTAT_SRC_KMALLOC, mstat_enable_get,
+	  mstat_enable_set },
+	{ "enable_cache", 0600, 1, MSTAT_SRC_CACHE, mstat_enable_get,
+	  mstat_enable_set },
+	{ "enable_page", 0600, 1, MSTAT_SRC_PAGE, mstat_enable_get,
+	  mstat_enable_set },
+	{ "enable_api", 0600, 1, MSTAT_SRC_API, mstat_enable_get,
+	  mstat_enable_set },
+	{ "reset", 0200, 1, 0, NULL, mstat_reset_set },
+	{ "events_sources", 0600, BIT(MSTAT_NR_SOURCES) - 1, 0,
+	  mstat_ev_sources_get, mstat_ev_sources_set },
+	{ "events_min_size", 0600, U64_MAX, 0, mstat_ev_min_get,
+	  mstat_ev_min_set },
+	{ "events_dropped", 0400, 0, 0, mstat_ev_dropped_get, NULL },
+	{ "profile_rate", 0600, MSTAT_PROFILE_RATE_MAX, 0,
+	  mstat_profile_rate_get, mstat_profile_rate_set },
+};
+
+static ssize_t mstat_ctl_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
-	*val = READ_ONCE(mstat_profile_rate);
-	return 0;
+	const struct mstat_ctl *c = file_inode(file)->i_private;
+	char buf[MSTAT_CTL_MAX];
+	int len;
+
+	if (!c->get)
+		return -EINVAL;
+	len = snprintf(buf, sizeof(buf), "%llu\n", c->get(c->arg));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static ssize_t mstat_profile_rate_read(struct file *file, char __user *ubuf,
-				       size_t count, loff_t *ppos)
+static ssize_t mstat_ctl_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
 {
-	return mstat_u64_read(file, ubuf, count, ppos, mstat_profile_rate_get);
-}
-
-static ssize_t mstat_profile_rate_write(struct file *file,
-					const char __user *ubuf, size_t count,
-					loff_t *ppos)
-{
+	const struct mstat_ctl *c = file_inode(file)->i_private;
 	u64 val;
 	int err;
 
-	err = mstat_ctl_parse(file, ubuf, count, MSTAT_PROFILE_RATE_MAX, &val);
+	if (!c->set)
+		return -EINVAL;
+	err = mstat_ctl_parse(file, ubuf, count, c->max, &val);
 	if (!err)
-		mstat_profile_set_rate(val);
+		err = c->set(c->arg, val);
 	return err ?: count;
 }
 
-static const struct file_operations mstat_profile_rate_fops = {
+static const struct file_operations mstat_ctl_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= mstat_profile_rate_read,
-	.write	= mstat_profile_rate_write,
+	.read	= mstat_ctl_read,
+	.write	= mstat_ctl_write,
 	.llseek	= default_llseek,
 };
 
@@ -359,30 +286,19 @@ DEFINE_SHOW_ATTRIBUTE(mstat_history);
  */
 void mstat_debugfs_init(void)
 {
-	char name[32];
-	int i;
+	unsigned int i;
 
 	mstat_dir = debugfs_create_dir("mstat", NULL);
 	debugfs_create_file("internals", 0400, mstat_dir, NULL,
 			    &mstat_internals_fops);
 	debugfs_create_file("history", 0400, mstat_dir, NULL,
 			    &mstat_history_fops);
-	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
-		snprintf(name, sizeof(name), "enable_%s", mstat_source_name[i]);
-		debugfs_create_file(name, 0600, mstat_dir,
-				    (void *)(uintptr_t)i, &mstat_enable_fops);
-	}
-	debugfs_create_file("reset", 0200, mstat_dir, NULL, &mstat_reset_fops);
+	for (i = 0; i < ARRAY_SIZE(mstat_ctls); i++)
+		debugfs_create_file(mstat_ctls[i].name, mstat_ctls[i].mode,
+				    mstat_dir, (void *)&mstat_ctls[i],
+				    &mstat_ctl_fops);
 	debugfs_create_file("events", 0400, mstat_dir, NULL,
 			    &mstat_events_fops);
-	debugfs_create_file("events_sources", 0600, mstat_dir, NULL,
-			    &mstat_ev_sources_fops);
-	debugfs_create_file("events_min_size", 0600, mstat_dir, NULL,
-			    &mstat_ev_min_fops);
-	debugfs_create_file("events_dropped", 0400, mstat_dir, NULL,
-			    &mstat_ev_dropped_fops);
-	debugfs_create_file("profile_rate", 0600, mstat_dir, NULL,
-			    &mstat_profile_rate_fops);
 }
 
 /**
