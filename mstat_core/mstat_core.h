@@ -116,7 +116,8 @@
  * compiler barriers (the trade membarrier(2) and RCU make):
  *
  *  - After storing ->cur, the reader runs mstat_cpu_sync(): an IPI to
- *    every online CPU whose handler executes smp_mb(). An interrupt
+ *    every online CPU whose handler executes smp_mb(), which pairs with
+ *    the writer's barrier() at the interrupted point. An interrupt
  *    arrives between two instructions of the writer. Everything the
  *    writer did before that point, including its sequence store, is
  *    visible to the reader once the handler has run (the handler's
@@ -130,8 +131,9 @@
  *    per-CPU store: on a weakly ordered CPU its slot stores may become
  *    visible after its sequence store. When the reader had to wait for
  *    any CPU, it runs mstat_cpu_sync() once more before folding: the
- *    handler's smp_mb() on that CPU publishes the slot stores that
- *    preceded the section's end.
+ *    handler's smp_mb() on that CPU, paired with the completion of the
+ *    cross call, publishes the slot stores that preceded the section's
+ *    end.
  *
  *  - The CPU hotplug lock is held across the rotation, so no CPU comes
  *    online between the store of ->cur and the IPIs without a barrier;
@@ -142,8 +144,8 @@
  *
  * Writers thus pay a this_cpu_read(), two this_cpu_add()s and a load of
  * ->cur per section; the reader pays one IPI round (two when it
- * had to wait). The alternative, smp_mb() in every writer, costs a full
- * fence per allocation event, a multiple of the whole section.
+ * had to wait). The alternative, a full barrier in every writer, costs
+ * a fence per allocation event, a multiple of the whole section.
  *
  * NOTE: a reader never returns a torn snapshot: once it has flipped
  * ->cur it waits as long as it takes. The wait spins briefly, then sleeps

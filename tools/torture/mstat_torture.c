@@ -100,6 +100,7 @@ static void torture_section(struct torture_tally *t, u64 k, bool irq)
 		TADD(&s, irq, 1);
 	TADD(&s, b, k);
 	mstat_write_end(&tcore, &s);
+	smp_wmb(); /* Orders "started" before "done"; pairs with smp_rmb() in torture_sum() */
 	WRITE_ONCE(t->done_a, t->done_a + k);
 	WRITE_ONCE(t->done_n, t->done_n + 1);
 }
@@ -149,7 +150,7 @@ static void torture_sum(u64 *done_a, u64 *done_n, u64 *started_a,
 		*done_a += READ_ONCE(tally[i].done_a);
 		*done_n += READ_ONCE(tally[i].done_n);
 	}
-	smp_rmb(); /* Pairs with the order of the WRITE_ONCE()s in torture_section() */
+	smp_rmb(); /* Pairs with smp_wmb() in torture_section() */
 	for (i = 0; i < n; i++) {
 		*started_a += READ_ONCE(tally[i].started_a);
 		*started_n += READ_ONCE(tally[i].started_n);
