@@ -22,6 +22,8 @@
 #include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
+#include <linux/kfence.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -99,7 +101,7 @@ static enum mstat_ctx mstat_context(void)
  * @ptr: the object, for the event stream
  * @site: the call site, for the event stream
  *
- * Context: any but NMI; preempt and irq safe.
+ * Context: any but NMI, preemption disabled (as in tracepoint probes).
  */
 void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long ptr,
@@ -112,7 +114,8 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 							  MSTAT_GFP_ATOMIC;
 	struct mstat_section s;
 
-	mstat_write_begin(&mstat_core, &s);
+	lockdep_assert_preemption_disabled();
+	__mstat_write_begin(&mstat_core, &s);
 	if (!alloc) {
 		mstat_stat_add(&s, src[src].failures, 1);
 		if (src == MSTAT_SRC_PAGE)
@@ -134,7 +137,7 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 	if (src != MSTAT_SRC_PAGE && READ_ONCE(mstat_profile_rate))
 		__mstat_profile_alloc(&s, ptr, alloc, site);
 out:
-	mstat_write_end(&mstat_core, &s);
+	__mstat_write_end(&mstat_core, &s);
 
 	if (unlikely(READ_ONCE(mstat_events_on)) && alloc)
 		mstat_event(src, true, ptr, alloc, site);
@@ -148,7 +151,7 @@ out:
  * @ptr: the object, for the event stream
  * @site: the call site, for the event stream
  *
- * Context: any but NMI; preempt and irq safe.
+ * Context: any but NMI, preemption disabled (as in tracepoint probes).
  */
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		      unsigned long ptr, unsigned long site)
@@ -156,7 +159,8 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 	struct mstat_section s;
 	unsigned int c;
 
-	mstat_write_begin(&mstat_core, &s);
+	lockdep_assert_preemption_disabled();
+	__mstat_write_begin(&mstat_core, &s);
 	mstat_stat_add(&s, src[src].frees, 1);
 	mstat_stat_add(&s, src[src].bytes_freed, size);
 	if (src == MSTAT_SRC_PAGE) {
@@ -170,7 +174,7 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 	mstat_stat_add(&s, ctx[mstat_context()].frees, 1);
 	if (src != MSTAT_SRC_PAGE && ptr)
 		__mstat_profile_free(&s, ptr);
-	mstat_write_end(&mstat_core, &s);
+	__mstat_write_end(&mstat_core, &s);
 
 	if (unlikely(READ_ONCE(mstat_events_on)))
 		mstat_event(src, false, ptr, size, site);
@@ -210,7 +214,10 @@ size_t mstat_kfree_size(const void *ptr)
 	if (ZERO_OR_NULL_PTR(ptr))
 		return 0;
 	size = ksize(ptr);
-	return size ? kmalloc_size_roundup(size) : 0;
+	/* Only a KFENCE object's ksize() is not already its class's size. */
+	if (unlikely(is_kfence_address(ptr)) && size)
+		size = kmalloc_size_roundup(size);
+	return size;
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_kfree_size);
 
@@ -298,8 +305,10 @@ int mstat_account_alloc(size_t req, size_t alloc, unsigned long call_site)
 				    __func__, alloc, req, (void *)call_site);
 		return -EINVAL;
 	}
+	preempt_disable();
 	mstat_count_alloc(MSTAT_SRC_API, req, alloc, GFP_ATOMIC, 0, 0,
 			  call_site);
+	preempt_enable();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mstat_account_alloc);
@@ -322,7 +331,9 @@ int mstat_account_free(size_t alloc, unsigned long call_site)
 				    (void *)call_site);
 		return -EINVAL;
 	}
+	preempt_disable();
 	mstat_count_free(MSTAT_SRC_API, alloc, 0, 0, call_site);
+	preempt_enable();
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mstat_account_free);
