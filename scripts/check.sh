@@ -141,7 +141,7 @@ collect_kunit() {
 build_tools() {
 	local tool
 	mkdir -p build/tools || return
-	for tool in mstat-check runas write1; do
+	for tool in mstat-check runas write1 evpoll; do
 		gcc -static -O2 -Wall -Wextra -Werror \
 			-o "build/tools/$tool" "tools/mstat-check/$tool.c" ||
 			return
@@ -205,7 +205,7 @@ count_lines "$logs/tools-mstat.log" tools/mstat
 ## Guests
 
 helpers=()
-for tool in mstat-check runas write1; do
+for tool in mstat-check runas write1 evpoll; do
 	helpers+=("--file=build/tools/$tool:/mstat/$tool")
 done
 

@@ -241,6 +241,15 @@ small=$(sed -n 's/.* size=\([0-9]*\) .*/\1/p' /tmp/ev.big |
 	while read -r s; do [ "$s" -ge 4096 ] || echo "$s"; done)
 check events-min-size [ -z "$small" ]
 check events-dropped-reads grep -q '^[0-9][0-9]*$' $D/events_dropped
+# poll() and O_NONBLOCK on the stream (evpoll prints its own checks).
+./evpoll $D >/tmp/evpoll 2>&1
+while read -r line; do
+	case $line in
+	"ok "*)		ok "${line#ok }" ;;
+	"not ok "*)	not_ok "${line#not ok }" ;;
+	*)		echo "# $line" ;;
+	esac
+done </tmp/evpoll
 
 # history and internals.
 cat $D/history >/tmp/history
