@@ -321,6 +321,8 @@ static void mstat_profile_fold(struct mstat_core *core, unsigned int old)
 struct mstat_site_row {
 	unsigned long site;
 	u64 v[MSTAT_B_NR];
+	s64 est_bytes;		/* in use, scaled: the sort key */
+	s64 est_calls;
 };
 
 struct mstat_sites {
@@ -353,11 +355,11 @@ static s64 mstat_row_inuse(const struct mstat_site_row *r)
 	return r->v[MSTAT_B_ABYTES] - r->v[MSTAT_B_FBYTES];
 }
 
-/* By bytes in use, descending; then by allocations, then by site. */
+/* By estimated bytes in use, descending; then allocations, then site. */
 static int mstat_row_cmp(const void *a, const void *b)
 {
 	const struct mstat_site_row *p = a, *q = b;
-	s64 x = mstat_row_inuse(p), y = mstat_row_inuse(q);
+	s64 x = p->est_bytes, y = q->est_bytes;
 
 	if (x != y)
 		return x < y ? 1 : -1;
@@ -425,9 +427,8 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 	inuse = mstat_row_inuse(r);
 	calls = r->v[MSTAT_B_ALLOCS] - r->v[MSTAT_B_FREES];
 	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %s\n",
-		   mstat_scale_signed(inuse, r, ss->rate),
-		   mstat_scale_signed(calls, r, ss->rate),
-		   inuse, calls, r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
+		   r->est_bytes, r->est_calls, inuse, calls,
+		   r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
 		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
 		   mstat_site_name(ss->sym, sizeof(ss->sym), r->site));
 	return 0;
@@ -450,6 +451,7 @@ static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
 {
 	struct mstat_stats *st;
 	struct mstat_sites *ss;
+	unsigned int i;
 	int err;
 
 	ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
@@ -467,6 +469,13 @@ static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
 	}
 	ss->gen = snap->gen;
 	ss->rate = READ_ONCE(mstat_profile_rate);
+	for (i = 0; i < ss->n; i++) {
+		struct mstat_site_row *r = &ss->row[i];
+
+		r->est_bytes = mstat_scale_signed(mstat_row_inuse(r), r, ss->rate);
+		r->est_calls = mstat_scale_signed(r->v[MSTAT_B_ALLOCS] -
+						  r->v[MSTAT_B_FREES], r, ss->rate);
+	}
 	sort(ss->row, ss->n, sizeof(ss->row[0]), mstat_row_cmp, NULL);
 	return ss;
 }
