@@ -122,9 +122,6 @@ static int mstat_profile_rate_set(int arg, u64 val)
 	return 0;
 }
 
-/* The heap profile's sampling rate: mean bytes between samples. */
-#define MSTAT_PROFILE_RATE_MAX	BIT_ULL(40)
-
 static const struct mstat_ctl mstat_ctls[] = {
 	{ "enable_kmalloc", 0600, 1, MSTAT_SRC_KMALLOC, mstat_enable_get,
 	  mstat_enable_set },

@@ -91,6 +91,11 @@ static int __init mstat_check_params(void)
 		       events_per_cpu);
 		return -EINVAL;
 	}
+	if (profile_rate > MSTAT_PROFILE_RATE_MAX) {
+		pr_err("profile_rate=%lu: must be at most %llu\n", profile_rate,
+		       MSTAT_PROFILE_RATE_MAX);
+		return -EINVAL;
+	}
 	if (profile_buckets < 64 || profile_buckets > 65536 ||
 	    profile_addrs < 64 || profile_addrs > 1048576) {
 		pr_err("profile_buckets=%u profile_addrs=%u: out of range (see modinfo)\n",

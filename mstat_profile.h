@@ -3,12 +3,14 @@
 #ifndef _MSTAT_PROFILE_H
 #define _MSTAT_PROFILE_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
 
 /* Mean bytes between samples; 0: off. */
 extern unsigned long mstat_profile_rate;
+#define MSTAT_PROFILE_RATE_MAX	BIT_ULL(40)
 
 void __mstat_profile_alloc(struct mstat_section *s, unsigned long ptr,
 			   u64 size, unsigned long site);

@@ -81,6 +81,23 @@ mstat_check() {
 	[ $rc -eq 0 ] && ok "$name" || not_ok "$name"
 }
 
+# Bad module parameters: insmod fails, with a line in the kernel log that
+# names the parameter, and leaves nothing behind.
+for bad in proc_mode=0777 events_per_cpu=1 events_per_cpu=1000000 \
+	   profile_buckets=1 profile_addrs=0 profile_rate=18446744073709551615 \
+	   enable_kmalloc=maybe proc_mode=-1; do
+	name=${bad%%=*}
+	dmesg -c >/dev/null
+	if insmod ./mstat.ko "$bad" 2>/dev/null; then
+		not_ok "bad-param-$bad"
+		rmmod mstat
+	elif dmesg | grep -q "$name" && [ ! -e /proc/mstat ]; then
+		ok "bad-param-$bad"
+	else
+		not_ok "bad-param-$bad: no log line"
+	fi
+done
+
 if insmod ./mstat.ko; then
 	ok insmod
 else
