@@ -22,6 +22,21 @@ run() {
 }
 run torture "mstat_torture: SUCCESS" duration="$secs"
 run torture_hotplug "mstat_torture: SUCCESS" duration=10 hotplug_ms=500 stutter_ms=300
+# CPU hotplug through sysfs, from outside, while the torture runs.
+( while :; do
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+		[ -w "$c" ] || continue
+		echo 0 >"$c" 2>/dev/null; sleep 0.3; echo 1 >"$c" 2>/dev/null
+	done
+done ) &
+hp=$!
+run torture_sysfs_hotplug "mstat_torture: SUCCESS" duration=10
+kill "$hp"
+wait "$hp" 2>/dev/null
+for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+	[ -w "$c" ] && echo 1 >"$c" 2>/dev/null
+done
+echo "# online: $(cat /sys/devices/system/cpu/online)"
 run torture_catches_busted_nowait "mstat_torture: FAILURE" duration=3 busted=1
 rmmod mstat
 echo "# checks=$n failed=$fails"
