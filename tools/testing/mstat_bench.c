@@ -77,7 +77,7 @@ static __attribute__((noinline)) void event_seqcount(u64 size)
 	struct seq_stats *p = this_cpu_ptr(seq_stats);
 
 	WRITE_ONCE(p->seq, p->seq + 1);
-	barrier();	/* smp_wmb() is a compiler barrier on x86 */
+	barrier();	/* orders seq before the adds (smp_wmb, on x86) */
 	this_cpu_add(seq_stats->st.allocs, 1);
 	this_cpu_add(seq_stats->st.bytes_req, size);
 	this_cpu_add(seq_stats->st.bytes_alloc, size + 8);
