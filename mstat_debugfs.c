@@ -91,7 +91,6 @@ static u64 mstat_ev_sources_get(int arg)
 static int mstat_ev_sources_set(int arg, u64 val)
 {
 	WRITE_ONCE(mstat_events_sources, val);
-	WRITE_ONCE(mstat_events_on, val != 0);
 	return 0;
 }
 

@@ -36,7 +36,6 @@ static unsigned int mstat_ring_size;
 static DECLARE_WAIT_QUEUE_HEAD(mstat_events_wait);
 static struct irq_work mstat_events_work;
 
-bool mstat_events_on;
 unsigned int mstat_events_sources;
 u64 mstat_events_min_size;
 
@@ -46,8 +45,8 @@ static void mstat_events_wake(struct irq_work *work)
 }
 
 /**
- * mstat_event() - offer one event to the stream
- * @src: its source
+ * mstat_event() - offer one event of a streamed source to the stream
+ * @src: its source, one of those in mstat_events_sources
  * @alloc: allocation (true) or free
  * @ptr: the object (printed hashed)
  * @size: its size
@@ -62,8 +61,7 @@ void mstat_event(enum mstat_source src, bool alloc, unsigned long ptr,
 	struct mstat_event_rec *e;
 	unsigned long flags;
 
-	if (!(READ_ONCE(mstat_events_sources) & BIT(src)) ||
-	    size < READ_ONCE(mstat_events_min_size))
+	if (size < READ_ONCE(mstat_events_min_size))
 		return;
 
 	r = raw_cpu_ptr(mstat_rings);

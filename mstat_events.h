@@ -17,7 +17,6 @@ struct mstat_event_rec {
 };
 
 /* Filters: a bit per source (none: off) and a minimum size. */
-extern bool mstat_events_on;
 extern unsigned int mstat_events_sources;
 extern u64 mstat_events_min_size;
 

@@ -113,6 +113,7 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 	enum mstat_gfp g = gfpflags_allow_blocking(gfp) ? MSTAT_GFP_SLEEP :
 							  MSTAT_GFP_ATOMIC;
 	struct mstat_section s;
+	unsigned long rate;
 
 	lockdep_assert_preemption_disabled();
 	__mstat_write_begin(&mstat_core, &s);
@@ -134,12 +135,13 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 	}
 	mstat_stat_add(&s, ctx[mstat_context()].allocs, 1);
 	mstat_stat_add(&s, gfp[g], 1);
-	if (src != MSTAT_SRC_PAGE && READ_ONCE(mstat_profile_rate))
-		__mstat_profile_alloc(&s, ptr, alloc, site);
+	rate = READ_ONCE(mstat_profile_rate);
+	if (src != MSTAT_SRC_PAGE && rate)
+		__mstat_profile_alloc(&s, rate, ptr, alloc, site);
 out:
 	__mstat_write_end(&mstat_core, &s);
 
-	if (unlikely(READ_ONCE(mstat_events_on)) && alloc)
+	if (unlikely(READ_ONCE(mstat_events_sources) & BIT(src)) && alloc)
 		mstat_event(src, true, ptr, alloc, site);
 }
 
@@ -176,7 +178,7 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		__mstat_profile_free(&s, ptr);
 	__mstat_write_end(&mstat_core, &s);
 
-	if (unlikely(READ_ONCE(mstat_events_on)))
+	if (unlikely(READ_ONCE(mstat_events_sources) & BIT(src)))
 		mstat_event(src, false, ptr, size, site);
 }
 

@@ -249,20 +249,20 @@ static void mstat_addr_release(struct mstat_addr *a)
 /**
  * __mstat_profile_alloc() - maybe sample one allocation
  * @s: the event's open write section
+ * @rate: mstat_profile_rate as the caller read it, not 0
  * @ptr: the object
  * @size: its bytes
  * @site: its call site
  *
  * Context: inside a write section of mstat_core; any but NMI.
  */
-void __mstat_profile_alloc(struct mstat_section *s, unsigned long ptr,
-			   u64 size, unsigned long site)
+void __mstat_profile_alloc(struct mstat_section *s, unsigned long rate,
+			   unsigned long ptr, u64 size, unsigned long site)
 {
-	unsigned long rate = READ_ONCE(mstat_profile_rate);
 	unsigned int slot;
 	struct mstat_bucket *b;
 
-	if (!rate || this_cpu_sub_return(mstat_sample_next, size) > 0)
+	if (this_cpu_sub_return(mstat_sample_next, size) > 0)
 		return;
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
 
@@ -449,20 +449,14 @@ static const struct seq_operations mstat_sites_sops = {
  */
 static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
 {
-	struct mstat_stats *st;
 	struct mstat_sites *ss;
 	unsigned int i;
 	int err;
 
 	ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
-	st = kmalloc(sizeof(*st), GFP_KERNEL);
-	if (!ss || !st) {
-		vfree(ss);
-		kfree(st);
+	if (!ss)
 		return ERR_PTR(-ENOMEM);
-	}
-	err = mstat_read_with(&mstat_core, snap, st, mstat_sites_copy, ss);
-	kfree(st);
+	err = mstat_read_with(&mstat_core, snap, NULL, mstat_sites_copy, ss);
 	if (err) {
 		vfree(ss);
 		return ERR_PTR(err);

@@ -12,8 +12,8 @@
 extern unsigned long mstat_profile_rate;
 #define MSTAT_PROFILE_RATE_MAX	BIT_ULL(40)
 
-void __mstat_profile_alloc(struct mstat_section *s, unsigned long ptr,
-			   u64 size, unsigned long site);
+void __mstat_profile_alloc(struct mstat_section *s, unsigned long rate,
+			   unsigned long ptr, u64 size, unsigned long site);
 void __mstat_profile_free(struct mstat_section *s, unsigned long ptr);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs);

@@ -200,7 +200,8 @@ static void mstat_account_read(struct mstat_core *core,
  * mstat_read_with() - take a snapshot, and call @fn with it
  * @core: the core
  * @snap: generation and wait figures of this snapshot
- * @out: where to copy the counters, the size given to mstat_core_init()
+ * @out: where to copy the counters, the size given to mstat_core_init();
+ *	NULL if only @fn's copy is wanted
  * @fn: called under the reader's lock right after the rotation and
  *	&mstat_core.fold_hook, to copy what the hook published; may be NULL
  * @arg: for @fn
@@ -220,7 +221,8 @@ int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
 		return -EINTR;
 	__mstat_rotate(core, snap);
 	mstat_account_read(core, snap);
-	memcpy(out, core->total, core->nwords * sizeof(u64));
+	if (out)
+		memcpy(out, core->total, core->nwords * sizeof(u64));
 	if (fn)
 		fn(arg);
 	mutex_unlock(&core->lock);
