@@ -121,6 +121,16 @@ static int mstat_profile_rate_set(int arg, u64 val)
 	return 0;
 }
 
+static u64 mstat_sync_get(int arg)
+{
+	return READ_ONCE(mstat_core.sync);
+}
+
+static int mstat_sync_set(int arg, u64 val)
+{
+	return mstat_set_sync(&mstat_core, val);
+}
+
 static const struct mstat_ctl mstat_ctls[] = {
 	{ "enable_kmalloc", 0600, 1, MSTAT_SRC_KMALLOC, mstat_enable_get,
 	  mstat_enable_set },
@@ -138,6 +148,8 @@ static const struct mstat_ctl mstat_ctls[] = {
 	{ "events_dropped", 0400, 0, 0, mstat_ev_dropped_get, NULL },
 	{ "profile_rate", 0600, MSTAT_PROFILE_RATE_MAX, 0,
 	  mstat_profile_rate_get, mstat_profile_rate_set },
+	{ "sync_mode", 0600, MSTAT_NR_SYNC - 1, 0, mstat_sync_get,
+	  mstat_sync_set },
 };
 
 static ssize_t mstat_ctl_read(struct file *file, char __user *ubuf,
@@ -232,6 +244,7 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 	int cpu;
 
 	seq_printf(m, "generation %llu\n", READ_ONCE(c->gen));
+	seq_printf(m, "sync_mode %s\n", mstat_sync_name[READ_ONCE(c->sync)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
 	seq_printf(m, "words_per_slot %u\n", c->nwords);
 	for_each_possible_cpu(cpu) {

@@ -38,6 +38,10 @@ static bool enable_api = true;
 module_param(enable_api, bool, 0444);
 MODULE_PARM_DESC(enable_api, "Count what modules report with mstat_account_*() (default: on)");
 
+static uint sync_mode = MSTAT_SYNC_RCU;
+module_param(sync_mode, uint, 0444);
+MODULE_PARM_DESC(sync_mode, "How a read waits for writers: 0 synchronize_rcu, interrupts no CPU (default); 1 synchronize_rcu_expedited; 2 IPIs to every online CPU, lowest latency");
+
 static uint proc_mode = 0400;
 module_param(proc_mode, uint, 0444);
 MODULE_PARM_DESC(proc_mode, "Permissions of /proc/mstat: 0400 (default), 0440 or 0444");
@@ -82,6 +86,11 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_snapshot);
 
 static int __init mstat_check_params(void)
 {
+	if (sync_mode >= MSTAT_NR_SYNC) {
+		pr_err("sync_mode=%u: must be 0 (rcu), 1 (rcu_expedited) or 2 (ipi)\n",
+		       sync_mode);
+		return -EINVAL;
+	}
 	if (proc_mode != 0400 && proc_mode != 0440 && proc_mode != 0444) {
 		pr_err("proc_mode=%#o: must be 0400, 0440 or 0444\n", proc_mode);
 		return -EINVAL;
@@ -125,6 +134,7 @@ static int __init mstat_init(void)
 	err = mstat_core_init(&mstat_core, sizeof(struct mstat_stats));
 	if (err)
 		return err;
+	mstat_core.sync = sync_mode;	/* checked above; no reader yet */
 	err = mstat_events_init(events_per_cpu);
 	if (err)
 		goto err_core;

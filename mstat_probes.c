@@ -23,7 +23,6 @@
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
 #include <linux/kfence.h>
-#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -101,7 +100,7 @@ static enum mstat_ctx mstat_context(void)
  * @ptr: the object, for the event stream
  * @site: the call site, for the event stream
  *
- * Context: any but NMI, preemption disabled (as in tracepoint probes).
+ * Context: any but NMI.
  */
 void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long ptr,
@@ -115,8 +114,7 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 	struct mstat_section s;
 	unsigned long rate;
 
-	lockdep_assert_preemption_disabled();
-	__mstat_write_begin(&mstat_core, &s);
+	mstat_write_begin(&mstat_core, &s);
 	if (!alloc) {
 		mstat_stat_add(&s, src[src].failures, 1);
 		if (src == MSTAT_SRC_PAGE)
@@ -139,7 +137,7 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 	if (src != MSTAT_SRC_PAGE && rate)
 		__mstat_profile_alloc(&s, rate, ptr, alloc, site);
 out:
-	__mstat_write_end(&mstat_core, &s);
+	mstat_write_end(&mstat_core, &s);
 
 	if (unlikely(READ_ONCE(mstat_events_sources) & BIT(src)) && alloc)
 		mstat_event(src, true, ptr, alloc, site);
@@ -153,7 +151,7 @@ out:
  * @ptr: the object, for the event stream
  * @site: the call site, for the event stream
  *
- * Context: any but NMI, preemption disabled (as in tracepoint probes).
+ * Context: any but NMI.
  */
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		      unsigned long ptr, unsigned long site)
@@ -161,8 +159,7 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 	struct mstat_section s;
 	unsigned int c;
 
-	lockdep_assert_preemption_disabled();
-	__mstat_write_begin(&mstat_core, &s);
+	mstat_write_begin(&mstat_core, &s);
 	mstat_stat_add(&s, src[src].frees, 1);
 	mstat_stat_add(&s, src[src].bytes_freed, size);
 	if (src == MSTAT_SRC_PAGE) {
@@ -176,7 +173,7 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 	mstat_stat_add(&s, ctx[mstat_context()].frees, 1);
 	if (src != MSTAT_SRC_PAGE && ptr)
 		__mstat_profile_free(&s, ptr);
-	__mstat_write_end(&mstat_core, &s);
+	mstat_write_end(&mstat_core, &s);
 
 	if (unlikely(READ_ONCE(mstat_events_sources) & BIT(src)))
 		mstat_event(src, false, ptr, size, site);

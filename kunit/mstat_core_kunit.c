@@ -47,13 +47,30 @@ static void expect_paired(struct kunit *test, const struct test_stats *st)
 	KUNIT_EXPECT_EQ(test, (s64)st->a + st->neg, 0);
 }
 
+/* The reader's modes, for the cases that run once per mode. */
+static const enum mstat_sync sync_modes[] = {
+	MSTAT_SYNC_RCU, MSTAT_SYNC_RCU_EXPEDITED, MSTAT_SYNC_IPI,
+};
+
+static void sync_mode_desc(const enum mstat_sync *mode, char *desc)
+{
+	strscpy(desc, mstat_sync_name[*mode], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sync_mode, sync_modes, sync_mode_desc);
+
+/* A fresh core, in the case's reader mode (the default for the others). */
 static int test_init(struct kunit *test)
 {
+	const enum mstat_sync *mode = test->param_value;
 	struct mstat_core *core;
 
 	core = kunit_kzalloc(test, sizeof(*core), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, core);
 	KUNIT_ASSERT_EQ(test, mstat_core_init(core, sizeof(struct test_stats)), 0);
+	KUNIT_EXPECT_EQ(test, core->sync, MSTAT_SYNC_RCU);
+	if (mode)
+		KUNIT_ASSERT_EQ(test, mstat_set_sync(core, *mode), 0);
 	test->priv = core;
 	return 0;
 }
@@ -119,7 +136,8 @@ static void mstat_read_many_generations(struct kunit *test)
 	unsigned int slot, prev_slot = mstat_cur_slot(core);
 	int i;
 
-	for (i = 1; i <= 1000; i++) {
+	/* Each read in the default mode takes a grace period: keep it short. */
+	for (i = 1; i <= 200; i++) {
 		test_write(core, 3, false);
 		KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
 		KUNIT_ASSERT_EQ(test, snap.gen, (u64)i);
@@ -129,7 +147,7 @@ static void mstat_read_many_generations(struct kunit *test)
 		KUNIT_ASSERT_NE(test, slot, prev_slot);
 		prev_slot = slot;
 	}
-	KUNIT_EXPECT_EQ(test, core->nr_reads, 1000ULL);
+	KUNIT_EXPECT_EQ(test, core->nr_reads, 200ULL);
 }
 
 static void mstat_read_folds_and_clears(struct kunit *test)
@@ -193,7 +211,7 @@ static void nest_irq_work(struct irq_work *work)
 	struct mstat_section s;
 
 	ctx->in_hardirq = in_hardirq();
-	__mstat_write_begin(ctx->core, &s);
+	mstat_write_begin(ctx->core, &s);
 	ctx->depth_inside = mstat_cpu_seq(ctx->core, ctx->cpu) &
 			    MSTAT_SEQ_DEPTH_MASK;
 	TADD(&s, a, 100);
@@ -201,7 +219,7 @@ static void nest_irq_work(struct irq_work *work)
 	TADD(&s, n, 1);
 	TADD(&s, irq, 1);
 	TADD(&s, b, 100);
-	__mstat_write_end(ctx->core, &s);
+	mstat_write_end(ctx->core, &s);
 	ctx->busy_after = mstat_cpu_in_section(ctx->core, ctx->cpu);
 	WRITE_ONCE(ctx->ran, true);
 }
@@ -251,6 +269,18 @@ static void mstat_write_nested_in_irq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.n, 2ULL);
 	KUNIT_EXPECT_EQ(test, st.irq, 1ULL);
 	expect_paired(test, &st);
+}
+
+/* An unknown mode is refused, and the mode in use stays. */
+static void mstat_set_sync_bad(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+
+	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, MSTAT_NR_SYNC), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, -1U), -EINVAL);
+	KUNIT_EXPECT_EQ(test, core->sync, MSTAT_SYNC_RCU);
+	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_IPI), 0);
+	KUNIT_EXPECT_EQ(test, core->sync, MSTAT_SYNC_IPI);
 }
 
 /* A reader that must wait for a section held open on another CPU. */
@@ -303,7 +333,7 @@ static void mstat_read_waits_for_open_section(struct kunit *test)
 	TADD(&s, neg, -9);
 	wake_up_process(t);
 	/*
-	 * Hold the section open, interrupts on so that the IPI lands, until
+	 * Hold the section open, interrupts on so that IPIs land, until
 	 * the reader has flipped the slot (a slow emulated CPU may take a
 	 * while to start it), then long enough for its vCPU, which the host
 	 * may preempt, to reach its check of this CPU.
@@ -447,11 +477,14 @@ static struct kunit_case mstat_core_cases[] = {
 	KUNIT_CASE(mstat_read_untouched),
 	KUNIT_CASE(mstat_write_single_cpu),
 	KUNIT_CASE(mstat_read_many_generations),
-	KUNIT_CASE(mstat_read_folds_and_clears),
 	KUNIT_CASE(mstat_reset_clears),
-	KUNIT_CASE(mstat_write_nested_in_irq),
-	KUNIT_CASE_SLOW(mstat_read_waits_for_open_section),
-	KUNIT_CASE_SLOW(mstat_read_concurrent_writers),
+	KUNIT_CASE(mstat_set_sync_bad),
+	KUNIT_CASE_PARAM(mstat_read_folds_and_clears, sync_mode_gen_params),
+	KUNIT_CASE_PARAM(mstat_write_nested_in_irq, sync_mode_gen_params),
+	KUNIT_CASE_PARAM_ATTR(mstat_read_waits_for_open_section,
+			      sync_mode_gen_params, {.speed = KUNIT_SPEED_SLOW}),
+	KUNIT_CASE_PARAM_ATTR(mstat_read_concurrent_writers,
+			      sync_mode_gen_params, {.speed = KUNIT_SPEED_SLOW}),
 	{}
 };
 

@@ -6,8 +6,8 @@
  * mstat_core.h. This file is the reader side: the rotation, the wait for
  * open sections, and the fold.
  *
- * It uses only a small kernel API (per-CPU memory, cross calls, a mutex,
- * the hotplug lock) so that the same file compiles in userspace behind
+ * It uses only a small kernel API (per-CPU memory, RCU, cross calls, a
+ * mutex, the hotplug lock) so that the same file compiles in userspace behind
  * the shim headers of tools/testing/shim.
  */
 #include <linux/cpu.h>
@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -31,30 +32,91 @@
 #define MSTAT_WAIT_SLEEP_MIN_US	20
 #define MSTAT_WAIT_SLEEP_MAX_US	100
 
-static void mstat_cpu_sync_ipi(void *unused)
+const char *const mstat_sync_name[MSTAT_NR_SYNC] = {
+	[MSTAT_SYNC_RCU]		= "rcu",
+	[MSTAT_SYNC_RCU_EXPEDITED]	= "rcu_expedited",
+	[MSTAT_SYNC_IPI]		= "ipi",
+};
+EXPORT_SYMBOL_GPL(mstat_sync_name);
+
+static u64 __percpu *mstat_slot_ptr(struct mstat_core *core, unsigned int i)
 {
-	/*
-	 * Order everything this CPU did before the interrupt against
-	 * everything it does after: its sequence and slot stores become
-	 * visible to the reader, its later loads of ->cur see the new slot.
-	 * Pairs with the barrier() in __mstat_write_begin() and
-	 * __mstat_write_end(), and with smp_mb() in mstat_cpu_sync().
-	 */
-	smp_mb();
+	return &core->pcpu->slot[i * core->nwords];
+}
+
+/* Number of possible CPUs whose sequence word shows an open section. */
+static unsigned int mstat_count_busy(struct mstat_core *core)
+{
+	unsigned int busy = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		busy += mstat_cpu_in_section(core, cpu);
+	return busy;
 }
 
 /*
- * Run a full barrier on every online CPU and wait until all have run it.
- * Context: process, CPU hotplug lock held.
+ * The RCU modes: flip, then wait for a grace period. Every section is a
+ * preempt-disabled region, so one that may have loaded the old ->cur has
+ * ended, its stores visible here, when synchronize_rcu() returns.
+ * Litmus: mstat_core/litmus/rcu+irq-at-*.litmus.
+ * Context: process, core->lock held. Return: CPUs seen in a section at
+ * the flip (a racy sample, for the statistics only).
  */
-static void mstat_cpu_sync(void)
+static unsigned int mstat_wait_rcu(struct mstat_core *core, unsigned int new)
 {
+	unsigned int busy;
+
+	/* 1. Writers that begin from here on see the other slot... */
+	WRITE_ONCE(core->cur, mstat_slot_ptr(core, new));
+	busy = mstat_count_busy(core);
+	if (core->broken == MSTAT_BROKEN_NOWAIT)
+		return busy;
+
 	/*
-	 * Make the store of ->cur visible before any CPU takes the IPI.
-	 * Pairs with smp_mb() in mstat_cpu_sync_ipi().
+	 * 2. ...and those that may not have are over once a grace period
+	 * has elapsed. Pairs with the preempt_disable_notrace() and
+	 * barrier()s in mstat_write_begin() and mstat_write_end().
+	 */
+	if (core->sync == MSTAT_SYNC_RCU_EXPEDITED)
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
+	return busy;
+}
+
+/*
+ * First IPI round: run on every online CPU, between two instructions of
+ * whatever it was doing. Record the CPU's sequence word as it is at that
+ * point, for the reader.
+ */
+static void mstat_ipi_look(void *arg)
+{
+	struct mstat_core *core = arg;
+
+	/*
+	 * Loads of ->cur after this see the new slot, and the slot stores
+	 * of sections that ended before this point are visible to the
+	 * reader once it sees this handler complete. Pairs with smp_mb() in
+	 * mstat_wait_ipi() and with the barrier()s in mstat_write_begin()
+	 * and mstat_write_end().
 	 */
 	smp_mb();
-	on_each_cpu(mstat_cpu_sync_ipi, NULL, 1);
+	this_cpu_write(core->pcpu->ipi_seq, this_cpu_read(core->pcpu->seq));
+}
+
+/*
+ * Second IPI round: the sections the reader waited for have ended on
+ * this CPU; publish the slot stores they made after mstat_ipi_look().
+ */
+static void mstat_ipi_publish(void *unused)
+{
+	/*
+	 * Orders the slot stores of this CPU's ended sections before the
+	 * completion of the cross call, which the reader acquires. Pairs
+	 * with the barrier() in mstat_write_end().
+	 */
+	smp_mb();
 }
 
 static bool mstat_seq_done(unsigned long first, unsigned long now)
@@ -64,13 +126,14 @@ static bool mstat_seq_done(unsigned long first, unsigned long now)
 }
 
 /*
- * Wait until the outermost section open on @cpu now, and so every section
- * nested in it, is over. Return true if there was one to wait for.
+ * Wait until the outermost section open on @cpu when its sequence word
+ * read @first, and so every section nested in it, is over. Return true if
+ * there was one to wait for.
  */
-static bool mstat_wait_cpu(struct mstat_core *core, int cpu)
+static bool mstat_wait_cpu(struct mstat_core *core, int cpu,
+			   unsigned long first)
 {
 	unsigned long *seqp = &per_cpu_ptr(core->pcpu, cpu)->seq;
-	unsigned long first = READ_ONCE(*seqp);
 	unsigned int polls = 0;
 
 	if (!(first & MSTAT_SEQ_DEPTH_MASK))
@@ -84,6 +147,52 @@ static bool mstat_wait_cpu(struct mstat_core *core, int cpu)
 				     MSTAT_WAIT_SLEEP_MAX_US);
 	}
 	return true;
+}
+
+/*
+ * The IPI mode: flip, an IPI round that records where every CPU is, a
+ * wait for the sections open then, and a second round if there were any.
+ * Litmus: mstat_core/litmus/ipi+ipi-at-*.litmus.
+ * Context: process, core->lock held. Return: the CPUs waited for.
+ */
+static unsigned int mstat_wait_ipi(struct mstat_core *core, unsigned int new)
+{
+	unsigned int waited = 0;
+	struct mstat_pcpu *p;
+	int cpu;
+
+	/* No CPU comes online between the flip and the IPIs. */
+	cpus_read_lock();
+
+	/* 1. Writers that begin after the IPI see the other slot. */
+	WRITE_ONCE(core->cur, mstat_slot_ptr(core, new));
+	if (core->broken == MSTAT_BROKEN_NOSYNC) {
+		for_each_online_cpu(cpu) {
+			p = per_cpu_ptr(core->pcpu, cpu);
+			WRITE_ONCE(p->ipi_seq, READ_ONCE(p->seq));
+		}
+	} else {
+		/*
+		 * Order the store of ->cur before every CPU takes the IPI.
+		 * Pairs with smp_mb() in mstat_ipi_look().
+		 */
+		smp_mb();
+		on_each_cpu(mstat_ipi_look, core, 1);
+	}
+
+	/* 2. Wait out the sections that were open at the IPI. */
+	if (core->broken != MSTAT_BROKEN_NOWAIT) {
+		for_each_online_cpu(cpu) {
+			p = per_cpu_ptr(core->pcpu, cpu);
+			waited += mstat_wait_cpu(core, cpu, READ_ONCE(p->ipi_seq));
+		}
+	}
+
+	/* 3. Publish the slot stores of the sections waited for. */
+	if (waited && core->broken != MSTAT_BROKEN_NOSYNC)
+		on_each_cpu(mstat_ipi_publish, NULL, 1);
+	cpus_read_unlock();
+	return waited;
 }
 
 /* Fold the slot @old of every possible CPU into the totals; clear it. */
@@ -100,11 +209,6 @@ static void mstat_fold(struct mstat_core *core, unsigned int old)
 			WRITE_ONCE(slot[i], 0);
 		}
 	}
-}
-
-static u64 __percpu *mstat_slot_ptr(struct mstat_core *core, unsigned int i)
-{
-	return &core->pcpu->slot[i * core->nwords];
 }
 
 /**
@@ -143,41 +247,24 @@ EXPORT_SYMBOL_GPL(mstat_section_slot);
 static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
 {
 	unsigned int old = mstat_cur_slot(core);
-	unsigned int waited = 0;
-	u64 start, wait_start, end;
-	int cpu;
+	unsigned int waited;
+	u64 start, end;
 
 	start = ktime_get_ns();
-
-	/* 1. Writers that begin from here on see the other slot... */
-	cpus_read_lock();
-	WRITE_ONCE(core->cur, mstat_slot_ptr(core, !old));
-
-	/* 2. ...once every online CPU has run a barrier after the store. */
-	if (core->broken != MSTAT_BROKEN_NOSYNC)
-		mstat_cpu_sync();
-
-	/* 3. Wait out the sections that were open at the barrier. */
-	wait_start = ktime_get_ns();
-	if (core->broken != MSTAT_BROKEN_NOWAIT) {
-		for_each_possible_cpu(cpu)
-			waited += mstat_wait_cpu(core, cpu);
-	}
-
-	/* 4. Publish the slot stores of the sections waited for. */
-	if (waited && core->broken != MSTAT_BROKEN_NOSYNC)
-		mstat_cpu_sync();
-	cpus_read_unlock();
+	if (core->sync == MSTAT_SYNC_IPI)
+		waited = mstat_wait_ipi(core, !old);
+	else
+		waited = mstat_wait_rcu(core, !old);
 	end = ktime_get_ns();
 
-	/* 5. Nobody adds to the old slot now: fold and clear it. */
+	/* Nobody adds to the old slot now: fold and clear it. */
 	mstat_fold(core, old);
 	if (core->fold_hook)
 		core->fold_hook(core, old);
 
 	core->gen++;
 	snap->gen = core->gen;
-	snap->wait_ns = waited ? end - wait_start : 0;
+	snap->wait_ns = end - start;
 	snap->waited_cpus = waited;
 	snap->latency_ns = ktime_get_ns() - start;
 }
@@ -271,6 +358,33 @@ int mstat_reset(struct mstat_core *core)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mstat_reset);
+
+/**
+ * mstat_set_sync() - choose how the reader waits for writers
+ * @core: the core
+ * @sync: an &enum mstat_sync
+ *
+ * Takes effect from the next read. Writers do the same in every mode, so
+ * the mode may change at any time between reads.
+ *
+ * Context: process; sleeps.
+ * Return: 0, -EINVAL for an unknown @sync, or -EINTR if a signal arrived
+ * while waiting for a reader.
+ */
+int mstat_set_sync(struct mstat_core *core, unsigned int sync)
+{
+	if (sync >= MSTAT_NR_SYNC) {
+		pr_warn_ratelimited("%s: no mode %u (0 to %d)\n", __func__,
+				    sync, MSTAT_NR_SYNC - 1);
+		return -EINVAL;
+	}
+	if (mutex_lock_interruptible(&core->lock))
+		return -EINTR;
+	core->sync = sync;
+	mutex_unlock(&core->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mstat_set_sync);
 
 /**
  * mstat_cpu_seq() - a CPU's raw sequence word, for debugging

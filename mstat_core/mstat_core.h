@@ -14,6 +14,8 @@
  *
  * Snapshots are cumulative: counters only move by the deltas that
  * sections add, and snapshot N+1 contains every section of snapshot N.
+ * Every section that ended before mstat_read() was called is in the
+ * snapshot it returns.
  *
  * The statistics are an opaque block of u64 words whose layout belongs to
  * the user of the core (a plain struct of u64/s64 counters; s64 deltas
@@ -27,9 +29,15 @@
  *    on a CPU whose task is in the middle of one. Not from NMI: this_cpu
  *    operations are not NMI-safe on every architecture.
  *
- * 2) A section stays on one CPU: mstat_write_begin() disables preemption
- *    until mstat_write_end(). __mstat_write_begin() leaves that to the
- *    caller (tracepoint probes already run with preemption off).
+ * 2) A section makes itself safe: mstat_write_begin() disables
+ *    preemption until mstat_write_end(), whatever the caller holds. This
+ *    is what keeps sections on one CPU properly nested (on PREEMPT_RT,
+ *    and on kernels whose tracepoint probes run with only migration
+ *    disabled, a preemptible section could interleave with another
+ *    task's on the same CPU, which the sequence word cannot tell from
+ *    nesting), and what makes every section an RCU read-side critical
+ *    section (see "Waiting for writers"). Keep sections short: no
+ *    sleeping, no sleeping locks (spinlock_t sleeps on PREEMPT_RT).
  *
  * 3) Inside a section, update counters only with mstat_add(), which is an
  *    interrupt-safe this_cpu_add(). A plain "+=" would lose the update of
@@ -61,9 +69,9 @@
  *
  * Each CPU has a sequence word and two slots of deltas. Writers add into
  * the slot that the global pointer ->cur names; the reader flips ->cur,
- * waits until no section that may have seen the old value is still open,
- * then folds the old slot of every possible CPU into the reader-private
- * totals and clears it::
+ * waits until no section that may have loaded the old value is still
+ * open, then folds the old slot of every possible CPU into the
+ * reader-private totals and clears it::
  *
  *	          writers add here          reader folds, clears
  *	               |                            |
@@ -95,62 +103,90 @@
  * section's own); depth 0 makes it the outermost section. This is cheaper
  * than one this_cpu_add_return(), an xadd on x86. mstat_write_end()
  * subtracts 1 from the depth and, for the outermost section only, adds 1
- * to the count, in one interrupt-safe this_cpu_add().
- * Sections on a CPU are properly nested (an interrupt returns before the
- * code it interrupted resumes), so every section open when the reader
- * first looks is inside the outermost one open then. The reader waits
- * for that CPU until it sees depth 0 or a different count: either way
- * that outermost section, and all it contained, is over. The count also
- * keeps the reader from starving on a CPU that is rarely at depth 0.
+ * to the count, in one interrupt-safe this_cpu_add(). Sections on a CPU
+ * are properly nested (interrupts return before the code they
+ * interrupted resumes, and preemption is off), so every section open at
+ * some point of a CPU's execution is inside the outermost one open then;
+ * once the word shows depth 0 or a different count, that outermost
+ * section and all it contained are over. The count also keeps a waiter
+ * from starving on a CPU that is rarely at depth 0.
  *
- * Memory ordering
- * ===============
+ * Waiting for writers
+ * ===================
  *
- * The writer does "store seq; load cur", the reader "store cur; load
- * seq": the store-buffering pattern. Without a full barrier between the
- * store and the load on both sides, a writer can load the old ->cur while
- * the reader reads its sequence word from before the section began, and
- * the reader folds a slot that the writer is still adding to.
+ * The writer does "store seq; load ->cur; store slot; store seq", the
+ * reader "store ->cur; ...; load slot". Per-CPU operations are not
+ * barriers, so the reader cannot simply look at the sequence words: the
+ * first pair is the store-buffering pattern (a writer can load the old
+ * ->cur while the reader still reads its sequence word from before the
+ * section), the second is message passing with nothing on the writer
+ * side (the slot stores may become visible after the closing sequence
+ * store). mstat puts the whole cost of ordering on the reader, which is
+ * rare, and keeps writers at compiler barriers. The reader has three
+ * ways (&enum mstat_sync, chosen per core and switchable between reads):
  *
- * mstat puts the cost on the reader, which is rare, and keeps writers at
- * compiler barriers (the trade membarrier(2) and RCU make):
+ * %MSTAT_SYNC_RCU (the default): flip ->cur, then synchronize_rcu().
+ *   Every section is a preempt-disabled region, which since the RCU
+ *   flavour consolidation (v4.20) is an RCU read-side critical section
+ *   for synchronize_rcu(), on PREEMPT_RCU and PREEMPT_RT kernels too
+ *   (Documentation/RCU/Design/Requirements/Requirements.rst, "Consolidated
+ *   RCU"). RCU's grace-period guarantee: a section that is not entirely
+ *   after the start of the grace period (so it may have loaded the old
+ *   ->cur) ends before synchronize_rcu() returns, with all its stores
+ *   visible to the reader; a section that is not entirely before its end
+ *   begins after the store of ->cur and loads the new value. That is
+ *   the cut, for any number of counters per section and any nesting: the
+ *   sequence words are not read at all. No CPU is interrupted: idle and
+ *   nohz_full CPUs are quiescent for RCU as they are. A read takes a
+ *   grace period, milliseconds.
  *
- *  - After storing ->cur, the reader runs mstat_cpu_sync(): an IPI to
- *    every online CPU whose handler executes smp_mb(), which pairs with
- *    the writer's barrier() at the interrupted point. An interrupt
- *    arrives between two instructions of the writer. Everything the
- *    writer did before that point, including its sequence store, is
- *    visible to the reader once the handler has run (the handler's
- *    smp_mb() and the release/acquire of the cross-call completion).
- *    Everything after that point, including a load of ->cur, follows the
- *    handler's smp_mb() and so sees the new ->cur (the reader's smp_mb()
- *    before sending the IPIs orders its store before them). So a section
- *    either shows up in the sequence word or uses the new slot.
+ * %MSTAT_SYNC_RCU_EXPEDITED: the same with synchronize_rcu_expedited(),
+ *   the same guarantee (the memory model does not tell them apart). RCU
+ *   interrupts the CPUs that are not idle or in nohz_full user mode,
+ *   then waits for the sections it found. Tens to hundreds of
+ *   microseconds.
  *
- *  - A section that was open when the reader looked ends with a plain
- *    per-CPU store: on a weakly ordered CPU its slot stores may become
- *    visible after its sequence store. When the reader had to wait for
- *    any CPU, it runs mstat_cpu_sync() once more before folding: the
- *    handler's smp_mb() on that CPU, paired with the completion of the
- *    cross call, publishes the slot stores that preceded the section's
- *    end.
+ * %MSTAT_SYNC_IPI: flip ->cur; smp_mb(); an IPI to every online CPU
+ *   whose handler does smp_mb() and records the CPU's own sequence word
+ *   as it is at the interrupted instruction. Everything the CPU does
+ *   after the handler, including any load of ->cur, sees the new slot
+ *   (the reader's smp_mb() before sending pairs with the handler's).
+ *   Everything it did before is published to the reader by the
+ *   handler's smp_mb() and the cross call's completion (release in the
+ *   handler's return, acquire in the waiting reader). A CPU whose
+ *   recorded word showed an open section may have loaded the old ->cur
+ *   and not added yet: the reader waits until its word shows that
+ *   section over, then runs a second IPI round, whose smp_mb(), after
+ *   the section's end on that CPU, publishes the slot stores the section
+ *   made after the first handler. The handler, not the reader, reads the
+ *   word: a section open at the first IPI that closes before the reader
+ *   could look must still get the second round (the earlier design read
+ *   the words from the reader and missed it on weakly ordered CPUs). The
+ *   CPU hotplug lock is held across the rotation, so that no CPU comes
+ *   online between the flip and the IPIs unordered. Lowest latency, but
+ *   interrupts every online CPU, idle and isolated ones included, on
+ *   every read.
  *
- *  - The CPU hotplug lock is held across the rotation, so no CPU comes
- *    online between the store of ->cur and the IPIs without a barrier;
- *    a CPU that comes online later passes through the hotplug lock's own
- *    release/acquire after our store. Offline CPUs have no open section
- *    (sections run with preemption off, which holds off stop_machine())
- *    but keep their slots: the fold covers every possible CPU.
+ * Offline CPUs have no open section (sections run with preemption off,
+ * which holds off stop_machine()) but keep their slots: the fold covers
+ * every possible CPU. The arguments above are checked with the
+ * Linux-kernel memory model by the litmus tests in mstat_core/litmus/:
+ * rcu+irq-at-*.litmus (a nested interrupt section at every point of a
+ * section), ipi+ipi-at-*.litmus (the first IPI at every point of a
+ * section, with and without a nested section), each with two counters per
+ * section and all "Never"; and the broken variants broken-*.litmus, among
+ * them the earlier IPI design, all "Sometimes".
  *
- * Writers thus pay a this_cpu_read(), two this_cpu_add()s and a load of
- * ->cur per section; the reader pays one IPI round (two when it
- * had to wait). The alternative, a full barrier in every writer, costs
- * a fence per allocation event, a multiple of the whole section.
+ * Writers pay preempt_disable(), a this_cpu_read(), two this_cpu_add()s,
+ * a load of ->cur and preempt_enable() per section, in every mode. The
+ * alternative, a full barrier in every writer, costs a fence per
+ * allocation event, a multiple of the whole section.
  *
  * NOTE: a reader never returns a torn snapshot: once it has flipped
- * ->cur it waits as long as it takes. The wait spins briefly, then sleeps
- * between checks, since the writer it waits for may be a preempted vCPU;
- * its duration and the number of CPUs waited on are recorded.
+ * ->cur it waits as long as it takes, and a section held open (a vCPU
+ * preempted by its host) delays every mode. In %MSTAT_SYNC_IPI mode the
+ * wait spins briefly, then sleeps between checks. The wait's duration
+ * and the CPUs seen in a section at the flip are recorded.
  */
 #ifndef _MSTAT_CORE_H
 #define _MSTAT_CORE_H
@@ -166,14 +202,34 @@
 #define MSTAT_SEQ_COUNT_ONE	BIT(MSTAT_SEQ_DEPTH_BITS)
 #define MSTAT_SEQ_DEPTH_MASK	(MSTAT_SEQ_COUNT_ONE - 1)
 
+/**
+ * enum mstat_sync - how the reader waits for writers (see "Waiting for
+ * writers" above)
+ * @MSTAT_SYNC_RCU: synchronize_rcu(); interrupts no CPU (the default)
+ * @MSTAT_SYNC_RCU_EXPEDITED: synchronize_rcu_expedited(); interrupts the
+ *	CPUs that are not idle
+ * @MSTAT_SYNC_IPI: two rounds of IPIs and the sequence words; interrupts
+ *	every online CPU
+ * @MSTAT_NR_SYNC: number of modes
+ */
+enum mstat_sync {
+	MSTAT_SYNC_RCU,
+	MSTAT_SYNC_RCU_EXPEDITED,
+	MSTAT_SYNC_IPI,
+	MSTAT_NR_SYNC,
+};
+
 /*
  * Deliberately broken readers, for torture tests only: a test that cannot
  * fail with one of these is not testing the protocol.
  */
 enum mstat_broken {
 	MSTAT_BROKEN_NONE,
-	MSTAT_BROKEN_NOWAIT,	/* fold without waiting for open sections */
-	MSTAT_BROKEN_NOSYNC,	/* no IPI barrier: store-buffering race */
+	MSTAT_BROKEN_NOWAIT,	/* fold without waiting: no grace period in
+				 * the RCU modes, no wait for open sections
+				 * in IPI mode */
+	MSTAT_BROKEN_NOSYNC,	/* IPI mode without IPIs: the reader reads
+				 * the sequence words itself, unordered */
 };
 
 /* Length of the reader's history of snapshot latencies (Go's PauseNs). */
@@ -182,10 +238,14 @@ enum mstat_broken {
 /**
  * struct mstat_pcpu - one CPU's share of the core
  * @seq: outermost sections completed << 8 | nesting depth
+ * @ipi_seq: @seq as this CPU's own first IPI handler saw it
+ *	(%MSTAT_SYNC_IPI only); written by the handler, read by the reader
+ *	after the cross call completed
  * @slot: two slots of @nwords u64 counters each, back to back
  */
 struct mstat_pcpu {
 	unsigned long seq;
+	unsigned long ipi_seq;
 	u64 slot[];
 };
 
@@ -208,6 +268,7 @@ struct mstat_pcpu {
  *	@old, with @lock held and no section using @old any more: the place
  *	to fold state that sections keep outside the per-CPU slots, indexed
  *	by mstat_section_slot(), so that it is published with the snapshot
+ * @sync: an &enum mstat_sync; set with mstat_set_sync()
  * @broken: an &enum mstat_broken; set only by torture tests
  */
 struct mstat_core {
@@ -225,6 +286,7 @@ struct mstat_core {
 	u64 hist_lat_ns[MSTAT_HISTORY];
 	u64 hist_end_ns[MSTAT_HISTORY];
 	void (*fold_hook)(struct mstat_core *core, unsigned int old);
+	int sync;
 	int broken;
 };
 
@@ -241,9 +303,11 @@ struct mstat_section {
 /**
  * struct mstat_snapshot - what a read returns besides the counters
  * @gen: generation of this snapshot; increases by one per snapshot
- * @wait_ns: time spent waiting for open sections
+ * @wait_ns: time from the flip until no section used the old slot any
+ *	more (the grace period in the RCU modes)
  * @latency_ns: time from flipping the slot to the end of the fold
- * @waited_cpus: number of CPUs that had an open section to wait for
+ * @waited_cpus: number of CPUs seen in a section when the reader looked:
+ *	exact in %MSTAT_SYNC_IPI mode, a racy sample in the RCU modes
  */
 struct mstat_snapshot {
 	u64 gen;
@@ -253,18 +317,23 @@ struct mstat_snapshot {
 };
 
 /**
- * __mstat_write_begin() - open a write section on this CPU
+ * mstat_write_begin() - open a write section on this CPU
  * @core: the core
  * @s: section state, on the caller's stack
  *
- * Context: any but NMI, with preemption disabled by the caller until
- * __mstat_write_end(). May nest in an interrupt.
+ * Disables preemption until mstat_write_end(), whatever the caller holds:
+ * the section is then an RCU read-side critical section and cannot
+ * interleave with another task's section on this CPU (on PREEMPT_RT too).
+ *
+ * Context: any but NMI. This function is preempt and irq safe; it nests
+ * in interrupts.
  */
-static __always_inline void __mstat_write_begin(struct mstat_core *core,
-						struct mstat_section *s)
+static __always_inline void mstat_write_begin(struct mstat_core *core,
+					      struct mstat_section *s)
 {
 	unsigned long depth;
 
+	preempt_disable_notrace();
 	/*
 	 * Read, then increment: an interrupt in between runs whole sections
 	 * and returns the depth to what was read, so the depth read is ours.
@@ -273,57 +342,34 @@ static __always_inline void __mstat_write_begin(struct mstat_core *core,
 	this_cpu_add(core->pcpu->seq, 1);
 	s->end = depth ? -1UL : MSTAT_SEQ_COUNT_ONE - 1;
 	/*
-	 * Keep the load of ->cur after the sequence store in program order:
-	 * the rest of the ordering is done by the reader's IPI, see
-	 * "Memory ordering" above. Pairs with smp_mb() in mstat_cpu_sync_ipi().
+	 * Keep the load of ->cur after the sequence store in program order;
+	 * the rest of the ordering is the reader's, see "Waiting for writers".
+	 * Pairs with synchronize_rcu() in mstat_wait_rcu() and with smp_mb()
+	 * in mstat_ipi_look().
 	 */
 	barrier();
 	s->slot = READ_ONCE(core->cur);
 }
 
 /**
- * __mstat_write_end() - close a write section opened on this CPU
- * @core: the core
- * @s: the section from __mstat_write_begin()
- *
- * Context: as __mstat_write_begin(), on the same CPU.
- */
-static __always_inline void __mstat_write_end(struct mstat_core *core,
-					      struct mstat_section *s)
-{
-	/*
-	 * Slot stores before the sequence store in program order; their
-	 * visibility on other CPUs is forced by the reader's second IPI.
-	 * Pairs with smp_mb() in mstat_cpu_sync_ipi().
-	 */
-	barrier();
-	this_cpu_add(core->pcpu->seq, s->end);
-}
-
-/**
- * mstat_write_begin() - open a write section, disabling preemption
- * @core: the core
- * @s: section state, on the caller's stack
- *
- * Context: any but NMI. This function is preempt and irq safe.
- */
-static __always_inline void mstat_write_begin(struct mstat_core *core,
-					      struct mstat_section *s)
-{
-	preempt_disable();
-	__mstat_write_begin(core, s);
-}
-
-/**
  * mstat_write_end() - close a section opened by mstat_write_begin()
  * @core: the core
  * @s: the section
+ *
+ * Context: as mstat_write_begin(), on the same CPU.
  */
 static __always_inline void mstat_write_end(struct mstat_core *core,
 					    struct mstat_section *s)
 {
-	__mstat_write_end(core, s);
-	preempt_enable();
+	/*
+	 * Slot stores before the sequence store in program order; their
+	 * visibility to the reader is its business. Pairs with
+	 * synchronize_rcu() in mstat_wait_rcu() and with smp_mb() in
+	 * mstat_ipi_publish().
+	 */
+	barrier();
+	this_cpu_add(core->pcpu->seq, s->end);
+	preempt_enable_notrace();
 }
 
 /**
@@ -346,6 +392,8 @@ int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap,
 int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
 		    void *out, void (*fn)(void *arg), void *arg);
 int mstat_reset(struct mstat_core *core);
+int mstat_set_sync(struct mstat_core *core, unsigned int sync);
+extern const char *const mstat_sync_name[MSTAT_NR_SYNC];
 bool mstat_cpu_in_section(struct mstat_core *core, int cpu);
 unsigned long mstat_cpu_seq(struct mstat_core *core, int cpu);
 u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,

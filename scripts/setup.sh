@@ -6,7 +6,8 @@
 # the host kernel is not ours to boot or to load modules into.
 #
 # Prints, as its last lines, shell assignments the other scripts source:
-#   K61_REL K61_VMLINUZ K612_REL K612_VMLINUZ KSRC
+#   K61_REL K61_VMLINUZ K61_KDIR K612_REL K612_VMLINUZ K612_KDIR
+#   K612RT_REL K612RT_VMLINUZ K612RT_KDIR (the PREEMPT_RT flavour) KSRC
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +15,7 @@ set -euo pipefail
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
-	   golang-go)
+	   golang-go libgmp10)
 
 apt_updated=
 apt_update_once() {
@@ -85,10 +86,14 @@ main() {
 	fi
 	. "$MSTAT_CACHE/kernels.env"
 
+	# The PREEMPT_RT flavour of the same 6.12 release.
+	local k612rt=${K612_REL%-amd64}-rt-amd64
+
 	apt_install "linux-headers-$K61_REL" "linux-headers-$K612_REL" \
-		    linux-source-6.12
+		    "linux-headers-$k612rt" linux-source-6.12
 	fetch_vmlinuz "linux-image-$K61_REL" "$K61_REL"
 	fetch_vmlinuz "linux-image-$K612_REL-unsigned" "$K612_REL"
+	fetch_vmlinuz "linux-image-$k612rt-unsigned" "$k612rt"
 
 	# The kernel tree for kunit.py, checkpatch.pl and the test kernel.
 	local tarball ksrc="$MSTAT_CACHE/linux-source-6.12"
@@ -107,6 +112,9 @@ main() {
 	K612_REL=$K612_REL
 	K612_VMLINUZ=$MSTAT_CACHE/kernels/$K612_REL/vmlinuz
 	K612_KDIR=/usr/src/linux-headers-$K612_REL
+	K612RT_REL=$k612rt
+	K612RT_VMLINUZ=$MSTAT_CACHE/kernels/$k612rt/vmlinuz
+	K612RT_KDIR=/usr/src/linux-headers-$k612rt
 	KSRC=$ksrc
 	EOT
 }

@@ -85,7 +85,7 @@ mstat_check() {
 # names the parameter, and leaves nothing behind.
 for bad in proc_mode=0777 events_per_cpu=1 events_per_cpu=1000000 \
 	   profile_buckets=1 profile_addrs=0 profile_rate=18446744073709551615 \
-	   enable_kmalloc=maybe proc_mode=-1; do
+	   enable_kmalloc=maybe proc_mode=-1 sync_mode=3; do
 	name=${bad%%=*}
 	dmesg -c >/dev/null
 	if insmod ./mstat.ko "$bad" 2>/dev/null; then
@@ -200,6 +200,7 @@ bad_echo() {
 printf '2' >/tmp/in.range-2
 printf '0' >/tmp/in.range-0
 printf '16' >/tmp/in.range-16
+printf '3' >/tmp/in.range-3
 printf '1099511627777' >/tmp/in.range-2to40plus1
 # A valid number, then NUL and junk: the write is not a number.
 printf '0\000junk' >/tmp/in.nul-0
@@ -208,12 +209,14 @@ printf '1\000junk' >/tmp/in.nul-1
 controls="enable_kmalloc enable_cache enable_page enable_api reset"
 controls="$controls events_sources events_min_size"
 [ -e $D/profile_rate ] && controls="$controls profile_rate"
+controls="$controls sync_mode"
 for f in $controls; do
 	case $f in
 	enable_*)	extra="range-2 nul-0" ;;
 	reset)		extra="range-2 range-0 nul-1" ;;
 	events_sources)	extra="range-16 nul-1" ;;
 	profile_rate)	extra="range-2to40plus1 nul-1" ;;
+	sync_mode)	extra="range-3 nul-1" ;;
 	*)		extra="nul-1" ;;
 	esac
 	for inp in empty long negative nonnumeric overflow binary \
@@ -234,6 +237,18 @@ valid_page() {
 }
 check debugfs-enable-page-0 valid_page 0
 check debugfs-enable-page-1 valid_page 1
+
+# Every reader mode gives a snapshot and says which it is; back to rcu.
+valid_sync() {
+	echo "$1" >$D/sync_mode || return 1
+	[ "$(cat $D/sync_mode)" = "$1" ] || return 1
+	grep -q "^sync_mode $2\$" $D/internals || return 1
+	grep -q '^generation ' /proc/mstat
+}
+check debugfs-sync-mode-rcu-default grep -q '^sync_mode rcu$' $D/internals
+check debugfs-sync-mode-2 valid_sync 2 ipi
+check debugfs-sync-mode-1 valid_sync 1 rcu_expedited
+check debugfs-sync-mode-0 valid_sync 0 rcu
 
 # The event stream: kmalloc events only, well formed, pointers hashed.
 drain() { timeout 2 cat $D/events >/dev/null 2>&1; }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of the kernel torture: mstat_torture.ko (which needs mstat.ko
-# for the core) with the correct core, with CPU hotplug churn, and with the
-# busted core that must fail. Prints "ok NAME" / "not ok NAME" per run.
+# for the core) with the correct core in each reader mode, with CPU hotplug
+# churn, and with the busted cores that must fail. Prints "ok NAME" / "not ok NAME" per run.
 # TORTURE_SECONDS sets the length of the main run.
 set -u
 secs=${TORTURE_SECONDS:-20}
@@ -21,6 +21,8 @@ run() {
 	esac
 }
 run torture "mstat_torture: SUCCESS" duration="$secs"
+run torture_rcu_expedited "mstat_torture: SUCCESS" duration=5 sync=1
+run torture_ipi "mstat_torture: SUCCESS" duration=10 sync=2
 run torture_hotplug "mstat_torture: SUCCESS" duration=10 hotplug_ms=500 stutter_ms=300
 # CPU hotplug through sysfs, from outside, while the torture runs.
 ( while :; do
@@ -38,6 +40,7 @@ for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
 done
 echo "# online: $(cat /sys/devices/system/cpu/online)"
 run torture_catches_busted_nowait "mstat_torture: FAILURE" duration=3 busted=1
+run torture_catches_busted_ipi_nowait "mstat_torture: FAILURE" duration=3 busted=1 sync=2
 rmmod mstat
 echo "# checks=$n failed=$fails"
 [ "$fails" -eq 0 ]

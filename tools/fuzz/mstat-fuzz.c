@@ -41,6 +41,7 @@ static const struct control controls[] = {
 	{ "events_sources", 15, true },
 	{ "events_min_size", UINT64_MAX, true },
 	{ "profile_rate", 1ULL << 40, true },
+	{ "sync_mode", 2, true },
 	{ "reset", 1, false },
 };
 

@@ -10,7 +10,8 @@
  *		local_irq_save() (cli itself is not allowed in user mode)
  *  golit	Go's scheme ported literally: per-CPU sequence with a locked
  *		atomic add, three shared slots updated with atomic adds
- *  mstat	mstat_core's write section
+ *  mstat	mstat_core's write section (its preempt_disable() is the
+ *		shim's RCU model here: a load and a store each way)
  *
  * Usage: mstat_bench [--threads N] [--iters N] [--reader-hz HZ (-1: spin)]
  *		      [--only NAME] [--reader-lat CPUS]
@@ -128,7 +129,7 @@ static __attribute__((noinline)) void event_mstat(u64 size)
 {
 	struct mstat_section s;
 
-	__mstat_write_begin(&core, &s);
+	mstat_write_begin(&core, &s);
 	BADD(allocs, 1);
 	BADD(bytes_req, size);
 	BADD(bytes_alloc, size + 8);
@@ -137,7 +138,7 @@ static __attribute__((noinline)) void event_mstat(u64 size)
 	BADD(cls_alloc, size + 8);
 	BADD(ctx_allocs, 1);
 	BADD(gfp, 1);
-	__mstat_write_end(&core, &s);
+	mstat_write_end(&core, &s);
 }
 
 struct run {

@@ -15,11 +15,14 @@
  *    began and what they had started when it returned;
  *
  * and at the end that the last snapshot equals the sum of every writer's
- * private tally. --broken=nowait|nosync builds a broken reader; the test
- * must then fail (exit 1), which `make -C tools/testing check` asserts.
+ * private tally. --sync picks how the reader waits for writers (the RCU
+ * modes use the shim's model of RCU). --broken=nowait|nosync builds a
+ * broken reader; the test must then fail (exit 1), which
+ * `make -C tools/testing check` asserts.
  *
  * Usage: mstat_torture [--cpus N] [--offline N] [--rotations N]
- *			[--seconds S] [--broken nowait|nosync] [--quiet]
+ *			[--seconds S] [--sync rcu|rcu_expedited|ipi]
+ *			[--broken nowait|nosync] [--quiet]
  */
 #include <getopt.h>
 #include <signal.h>
@@ -56,6 +59,7 @@ static long min_rotations = 10000;
 static double max_seconds = 120;
 static int stop_writers, stop_irq;
 static bool quiet;
+static unsigned int sync_mode;
 
 #define ADD(field, v)	mstat_add(&s, struct torture_stats, field, v)
 
@@ -186,6 +190,7 @@ static int parse_args(int argc, char **argv)
 		{ "rotations", required_argument, NULL, 'r' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "broken", required_argument, NULL, 'b' },
+		{ "sync", required_argument, NULL, 'y' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ }
 	};
@@ -211,6 +216,13 @@ static int parse_args(int argc, char **argv)
 			else if (!strcmp(optarg, "nosync"))
 				core.broken = MSTAT_BROKEN_NOSYNC;
 			else
+				return -1;
+			break;
+		case 'y':
+			for (sync_mode = 0; sync_mode < MSTAT_NR_SYNC; sync_mode++)
+				if (!strcmp(optarg, mstat_sync_name[sync_mode]))
+					break;
+			if (sync_mode == MSTAT_NR_SYNC)
 				return -1;
 			break;
 		case 'q':
@@ -239,7 +251,7 @@ int main(int argc, char **argv)
 	long rot = 0;
 
 	if (parse_args(argc, argv)) {
-		fprintf(stderr, "usage: %s [--cpus N] [--offline N] [--rotations N] [--seconds S] [--broken nowait|nosync] [--quiet]\n",
+		fprintf(stderr, "usage: %s [--cpus N] [--offline N] [--rotations N] [--seconds S] [--sync rcu|rcu_expedited|ipi] [--broken nowait|nosync] [--quiet]\n",
 			argv[0]);
 		return 2;
 	}
@@ -250,6 +262,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	core.broken = broken;
+	mstat_set_sync(&core, sync_mode);
 
 	sigemptyset(&sigact.sa_mask);
 	sigact.sa_flags = SA_RESTART;
@@ -300,8 +313,9 @@ int main(int argc, char **argv)
 	      max_seconds);
 
 	if (!quiet || violations)
-		printf("mstat_torture: %s broken=%d cpus=%d+%d offline rotations=%ld sections=%llu irq_sections=%llu waited_reads=%llu max_wait_ns=%llu violations=%ld time_s=%.2f\n",
-		       violations ? "FAILURE" : "SUCCESS", broken, nr_writers,
+		printf("mstat_torture: %s sync=%s broken=%d cpus=%d+%d offline rotations=%ld sections=%llu irq_sections=%llu waited_reads=%llu max_wait_ns=%llu violations=%ld time_s=%.2f\n",
+		       violations ? "FAILURE" : "SUCCESS", mstat_sync_name[sync_mode],
+		       broken, nr_writers,
 		       nr_offline, rot, (unsigned long long)st.n,
 		       (unsigned long long)st.irq,
 		       (unsigned long long)waited_reads,

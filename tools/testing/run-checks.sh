@@ -33,13 +33,19 @@ expect() {
 	rm -f "$log"
 }
 
+# Every sync mode under each build; then the broken readers, which must
+# be caught (exit 1): no grace period (RCU), no wait (IPI).
 # shellcheck disable=SC2086
 {
-expect torture 0 "$out/torture" $args
-expect torture_tsan 0 "$out/torture-tsan" $args
-expect torture_asan_ubsan 0 "$out/torture-asan" $args
-# The broken reader (no wait for open sections) must be caught: exit 1.
-expect torture_catches_nowait 1 "$out/torture" $args --broken nowait
-expect torture_tsan_catches_nowait 1 "$out/torture-tsan" $args --broken nowait
+for sync in rcu rcu_expedited ipi; do
+	expect "torture_$sync" 0 "$out/torture" $args --sync $sync
+done
+expect torture_tsan_rcu 0 "$out/torture-tsan" $args --sync rcu
+expect torture_tsan_ipi 0 "$out/torture-tsan" $args --sync ipi
+expect torture_asan_ubsan_rcu 0 "$out/torture-asan" $args --sync rcu
+expect torture_asan_ubsan_ipi 0 "$out/torture-asan" $args --sync ipi
+expect torture_catches_rcu_nowait 1 "$out/torture" $args --sync rcu --broken nowait
+expect torture_catches_ipi_nowait 1 "$out/torture" $args --sync ipi --broken nowait
+expect torture_tsan_catches_rcu_nowait 1 "$out/torture-tsan" $args --sync rcu --broken nowait
 }
 exit $((fails > 0))

@@ -13,10 +13,13 @@
  * equal events read. One line, then the module stays loaded until rmmod:
  *
  *   mstat_torture: SUCCESS|FAILURE writes=.. irq_writes=.. rotations=..
- *	max_wait_ns=.. writer_min=.. writer_max=.. hotplugs=.. violations=..
+ *	max_wait_ns=.. writer_min=.. writer_max=.. hotplugs=.. sync=..
+ *	busted=.. violations=..
  *
- * busted=1 folds without waiting, busted=2 skips the IPI barrier: the
- * first must end in FAILURE, or this test proves nothing.
+ * sync= picks the reader's mode (&enum mstat_sync). busted=1 folds without
+ * waiting (no grace period in the RCU modes, no wait in IPI mode), busted=2
+ * runs IPI mode without IPIs: busted=1 must end in FAILURE in every mode,
+ * or this test proves nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -53,6 +56,10 @@ MODULE_PARM_DESC(hotplug_ms, "Offline and online a CPU every this many ms (defau
 static int busted;
 module_param(busted, int, 0444);
 MODULE_PARM_DESC(busted, "0: correct core, 1: no wait, 2: no IPI barrier");
+
+static uint sync;
+module_param(sync, uint, 0444);
+MODULE_PARM_DESC(sync, "Reader mode: 0 rcu (default), 1 rcu_expedited, 2 ipi");
 
 struct torture_stats {
 	u64 a;
@@ -278,15 +285,19 @@ static int __init torture_init(void)
 	if (nwriters < 0)
 		nwriters = 2 * num_online_cpus();
 	if (nwriters > 1024 || !duration || duration > 86400 ||
-	    busted < MSTAT_BROKEN_NONE || busted > MSTAT_BROKEN_NOSYNC) {
-		pr_err("nwriters=%d duration=%u busted=%d: out of range\n",
-		       nwriters, duration, busted);
+	    busted < MSTAT_BROKEN_NONE || busted > MSTAT_BROKEN_NOSYNC ||
+	    sync >= MSTAT_NR_SYNC) {
+		pr_err("nwriters=%d duration=%u busted=%d sync=%u: out of range\n",
+		       nwriters, duration, busted, sync);
 		return -EINVAL;
 	}
 	err = mstat_core_init(&tcore, sizeof(struct torture_stats));
 	if (err)
 		return err;
 	tcore.broken = busted;
+	err = mstat_set_sync(&tcore, sync);
+	if (err)
+		goto out;
 	tally = kcalloc(nwriters + nr_cpu_ids, sizeof(*tally), GFP_KERNEL);
 	writers = kcalloc(nwriters, sizeof(*writers), GFP_KERNEL);
 	timers = alloc_percpu(struct hrtimer);
@@ -296,10 +307,11 @@ static int __init torture_init(void)
 	}
 
 	torture_run();
-	pr_info("%s writes=%llu irq_writes=%llu rotations=%llu max_wait_ns=%llu writer_min=%llu writer_max=%llu hotplugs=%u busted=%d violations=%lld\n",
+	pr_info("%s writes=%llu irq_writes=%llu rotations=%llu max_wait_ns=%llu writer_min=%llu writer_max=%llu hotplugs=%u sync=%s busted=%d violations=%lld\n",
 		atomic64_read(&violations) ? "FAILURE" : "SUCCESS",
 		result_writes, result_irq, result_rotations, result_max_wait,
-		result_wmin, result_wmax, result_hotplugs, busted,
+		result_wmin, result_wmax, result_hotplugs,
+		mstat_sync_name[sync], busted,
 		(s64)atomic64_read(&violations));
 	return 0;
 out:

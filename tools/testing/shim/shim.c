@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The userspace model of the kernel API that mstat_core uses; see shim.h. */
 #include <linux/membarrier.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -12,6 +13,7 @@ __thread int shim_cpu = -1;
 int shim_nr_cpus;
 char *shim_pcpu_base;
 unsigned long shim_fence_word;
+struct shim_rcu_cpu shim_rcu[SHIM_MAX_CPUS];
 static size_t shim_pcpu_used;
 static pthread_mutex_t shim_pcpu_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -63,21 +65,66 @@ void free_percpu(void *ptr)
 	(void)ptr;
 }
 
+static void shim_membarrier(void)
+{
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0)) {
+		perror("shim: membarrier");
+		abort();
+	}
+}
+
 /*
  * The kernel's on_each_cpu() interrupts every online CPU, and its handler
  * runs in between two instructions of whatever that CPU was doing.
  * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) gives the same ordering to
  * every thread of this process: a full barrier on each running one, a
- * context switch (also a barrier) for the others.
+ * context switch (also a barrier) for the others. Then the handler runs
+ * once per simulated CPU, as that CPU, on this thread.
  */
 void on_each_cpu(void (*func)(void *), void *info, int wait)
 {
+	int saved = shim_cpu, cpu;
+
 	(void)wait;
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0)) {
-		perror("shim: membarrier");
-		abort();
+	shim_membarrier();
+	for (cpu = 0; cpu < shim_nr_cpus; cpu++) {
+		shim_cpu = cpu;
+		func(info);
 	}
-	func(info);
+	shim_cpu = saved;
+}
+
+/*
+ * A grace period: a barrier on every CPU (so that regions which begin
+ * after it see what the caller stored before), a wait for every region
+ * open then, and a barrier again (so that the stores of those regions are
+ * visible to the caller). The same wait as mstat's IPI mode, by design:
+ * what is tested here is the core's use of RCU, not RCU.
+ */
+void synchronize_rcu(void)
+{
+	struct timespec nap = { 0, 20000 };
+	unsigned long first, now;
+	int cpu, spins;
+
+	shim_membarrier();
+	for (cpu = 0; cpu < shim_nr_cpus; cpu++) {
+		first = __atomic_load_n(&shim_rcu[cpu].word, __ATOMIC_RELAXED);
+		if (!(first & 0xff))
+			continue;
+		for (spins = 0;; spins++) {
+			now = __atomic_load_n(&shim_rcu[cpu].word,
+					      __ATOMIC_RELAXED);
+			if (!(now & 0xff) || (now >> 8) != (first >> 8))
+				break;
+			/* The writer may be a descheduled thread: let it run. */
+			if (spins < 16)
+				sched_yield();
+			else
+				nanosleep(&nap, NULL);
+		}
+	}
+	shim_membarrier();
 }
 
 u64 ktime_get_ns(void)

@@ -10,8 +10,12 @@
  * relaxed atomic read-modify-writes on the calling thread's area: atomic
  * against a signal handler that nests on the same thread, as a kernel
  * this_cpu op is against an interrupt. on_each_cpu() is membarrier(2),
- * which runs a full barrier on every CPU running a thread of ours: the
- * same guarantee the kernel's IPI gives the core.
+ * which runs a full barrier on every CPU running a thread of ours, then
+ * the handler for each simulated CPU in turn, on the caller's thread
+ * with shim_cpu set to that CPU: it sees the CPU's state after the
+ * barrier, not at an interrupted instruction, which x86 (TSO) cannot
+ * tell apart. synchronize_rcu() is modelled below. The ordering on weakly
+ * ordered CPUs is proven by mstat_core/litmus/, not here.
  *
  * READ_ONCE()/WRITE_ONCE() are relaxed atomics and smp_mb() a seq_cst
  * read-modify-write, so ThreadSanitizer sees every shared access as
@@ -48,6 +52,7 @@ typedef int64_t s64;
 #define WARN_ON_ONCE(c)		({ bool __c = (c); if (__c) shim_warn(__FILE__, __LINE__, #c); __c; })
 #define EXPORT_SYMBOL_GPL(sym)	extern int shim_export_##sym
 #define pr_err(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
 
 /* Marked accesses. */
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -87,10 +92,58 @@ extern char *shim_pcpu_base;
 })
 #endif
 #define this_cpu_read(pcp)	__atomic_load_n(this_cpu_ptr(&(pcp)), __ATOMIC_RELAXED)
-#define preempt_disable()	barrier()
-#define preempt_enable()	barrier()
+#define this_cpu_write(pcp, v)	__atomic_store_n(this_cpu_ptr(&(pcp)), (v), __ATOMIC_RELAXED)
+#define for_each_online_cpu(cpu) for_each_possible_cpu(cpu)
 #define cpus_read_lock()	do { } while (0)
 #define cpus_read_unlock()	do { } while (0)
+
+/*
+ * RCU, as the kernel gives it to preempt-disabled regions since v4.20:
+ * a CPU's preempt-disabled regions are read-side critical sections, and
+ * synchronize_rcu() returns once every region that began before it has
+ * ended, with the region's stores visible. Modelled per simulated CPU by
+ * a word like mstat's own sequence word (regions completed << 8 | depth,
+ * read then written, so that a signal handler nesting in between leaves
+ * it as it found it) and by membarrier(2) on both sides of the wait.
+ * Threads that are no CPU (shim_cpu < 0) are never in a region.
+ */
+struct shim_rcu_cpu {
+	unsigned long word;
+} __attribute__((aligned(64)));
+extern struct shim_rcu_cpu shim_rcu[SHIM_MAX_CPUS];
+
+static inline void shim_preempt_disable(void)
+{
+	unsigned long *w;
+
+	if (shim_cpu < 0)
+		return;
+	w = &shim_rcu[shim_cpu].word;
+	__atomic_store_n(w, __atomic_load_n(w, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	barrier();
+}
+
+static inline void shim_preempt_enable(void)
+{
+	unsigned long *w, v;
+
+	barrier();
+	if (shim_cpu < 0)
+		return;
+	w = &shim_rcu[shim_cpu].word;
+	v = __atomic_load_n(w, __ATOMIC_RELAXED);
+	__atomic_store_n(w, v + ((v & 0xff) == 1 ? 0xff : -1UL),
+			 __ATOMIC_RELAXED);
+}
+
+#define preempt_disable()		shim_preempt_disable()
+#define preempt_enable()		shim_preempt_enable()
+#define preempt_disable_notrace()	shim_preempt_disable()
+#define preempt_enable_notrace()	shim_preempt_enable()
+
+void synchronize_rcu(void);
+#define synchronize_rcu_expedited()	synchronize_rcu()
 
 void *__alloc_percpu(size_t size, size_t align);
 void free_percpu(void *ptr);
