@@ -64,8 +64,8 @@ finish() {
 }
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
-# --file=SRC:DEST, --smp=N or --tcg=MODE is that option of guest.sh, any
-# other is a module to load.
+# --file=SRC:DEST, --smp=N, --tcg=MODE or --append=CMDLINE is that option
+# of guest.sh, any other is a module to load.
 guest() {
 	local name=$1 kernel=$2 script=$3 a args=()
 	shift 3
@@ -74,6 +74,7 @@ guest() {
 		--file=*)	args+=(--file "${a#--file=}") ;;
 		--smp=*)	args+=(--smp "${a#--smp=}") ;;
 		--tcg=*)	args+=(--tcg "${a#--tcg=}") ;;
+		--append=*)	args+=(--append "${a#--append=}") ;;
 		*)		args+=(--ko "$a") ;;
 		esac
 	done
@@ -141,7 +142,7 @@ collect_kunit() {
 build_tools() {
 	local tool
 	mkdir -p build/tools || return
-	for tool in mstat-check runas write1 evpoll; do
+	for tool in mstat-check runas write1 evpoll readlat; do
 		gcc -static -O2 -Wall -Wextra -Werror \
 			-o "build/tools/$tool" "tools/mstat-check/$tool.c" ||
 			return
@@ -181,12 +182,18 @@ fi
 # 3. W=1 builds, no warnings allowed, against every kernel.
 t build-6.1-W1 scripts/build.sh "$K61_KDIR" build/6.1
 t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
+t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 [ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
 
 # 4. The core in userspace: torture under TSan and ASan+UBSan, broken core.
 make -C tools/testing check >"$logs/userspace.log" 2>&1
 count_lines "$logs/userspace.log"
+
+# 4b. The reader's ordering argument under the kernel memory model: the
+# litmus tests of mstat_core/litmus/ through herd7.
+scripts/litmus.sh "$KSRC" >"$logs/litmus.log" 2>&1
+count_lines "$logs/litmus.log"
 
 # 5. The checker (which must catch corrupted samples) and guest helpers.
 t build-tools build_tools
@@ -219,6 +226,24 @@ for v in 6.1 6.12; do
 	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
 		"build/$v/mstat.ko" "${helpers[@]}"
 done
+
+# 7b. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the
+# kernel torture, on four vCPUs.
+if [ -f build/6.12rt/mstat.ko ]; then
+	guest guest-6.12rt-module "$K612RT_VMLINUZ" scripts/guest/module.sh \
+		build/6.12rt/mstat.ko "${helpers[@]}"
+	guest guest-6.12rt-torture "$K612RT_VMLINUZ" scripts/guest/torture.sh \
+		build/6.12rt/mstat.ko build/6.12rt/tools/torture/mstat_torture.ko \
+		--smp=4 --tcg=multi
+fi
+
+# 7c. An isolated nohz_full CPU: the IPIs a read sends it, per reader
+# mode, and each mode's read latency.
+if [ -f build/6.12/mstat.ko ]; then
+	guest guest-6.12-isolation "$K612_VMLINUZ" scripts/guest/isolation.sh \
+		build/6.12/mstat.ko --file=build/tools/readlat:/mstat/readlat \
+		"--append=isolcpus=1 nohz_full=1"
+fi
 
 # 8. Fuzzing every debugfs control (1e5 inputs), read-only parameters,
 # and load/unload cycles under load, on 6.12.
