@@ -67,8 +67,12 @@ static unsigned int mstat_wait_rcu(struct mstat_core *core, unsigned int new)
 {
 	unsigned int busy;
 
-	/* 1. Writers that begin from here on see the other slot... */
-	WRITE_ONCE(core->cur, mstat_slot_ptr(core, new));
+	/*
+	 * 1. Writers that begin from here on see the other slot... (release:
+	 * they also see it cleared by the fold that last used it; litmus:
+	 * reuse.litmus)
+	 */
+	smp_store_release(&core->cur, mstat_slot_ptr(core, new));
 	busy = mstat_count_busy(core);
 	if (core->broken == MSTAT_BROKEN_NOWAIT)
 		return busy;
@@ -164,8 +168,11 @@ static unsigned int mstat_wait_ipi(struct mstat_core *core, unsigned int new)
 	/* No CPU comes online between the flip and the IPIs. */
 	cpus_read_lock();
 
-	/* 1. Writers that begin after the IPI see the other slot. */
-	WRITE_ONCE(core->cur, mstat_slot_ptr(core, new));
+	/*
+	 * 1. Writers that begin after the IPI see the other slot, cleared
+	 * (release, as in mstat_wait_rcu()).
+	 */
+	smp_store_release(&core->cur, mstat_slot_ptr(core, new));
 	if (core->broken == MSTAT_BROKEN_NOSYNC) {
 		for_each_online_cpu(cpu) {
 			p = per_cpu_ptr(core->pcpu, cpu);

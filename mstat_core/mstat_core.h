@@ -175,7 +175,11 @@
  * section), ipi+ipi-at-*.litmus (the first IPI at every point of a
  * section, with and without a nested section), each with two counters per
  * section and all "Never"; and the broken variants broken-*.litmus, among
- * them the earlier IPI design, all "Sometimes".
+ * them the earlier IPI design, all "Sometimes". The slot the flip hands
+ * to writers was cleared by the fold that last used it; the flip is a
+ * release, so a section that loads the new ->cur adds to the cleared
+ * counters (address dependency; reuse.litmus, and broken-reuse-once.litmus
+ * without the release).
  *
  * Writers pay preempt_disable(), a this_cpu_read(), two this_cpu_add()s,
  * a load of ->cur and preempt_enable() per section, in every mode. The
@@ -222,14 +226,16 @@ enum mstat_sync {
 /*
  * Deliberately broken readers, for torture tests only: a test that cannot
  * fail with one of these is not testing the protocol.
+ *
+ * %MSTAT_BROKEN_NOWAIT folds without waiting: no grace period in the RCU
+ * modes, no wait for open sections in IPI mode. %MSTAT_BROKEN_NOSYNC is
+ * IPI mode without IPIs: the reader reads the sequence words itself,
+ * unordered.
  */
 enum mstat_broken {
 	MSTAT_BROKEN_NONE,
-	MSTAT_BROKEN_NOWAIT,	/* fold without waiting: no grace period in
-				 * the RCU modes, no wait for open sections
-				 * in IPI mode */
-	MSTAT_BROKEN_NOSYNC,	/* IPI mode without IPIs: the reader reads
-				 * the sequence words itself, unordered */
+	MSTAT_BROKEN_NOWAIT,
+	MSTAT_BROKEN_NOSYNC,
 };
 
 /* Length of the reader's history of snapshot latencies (Go's PauseNs). */

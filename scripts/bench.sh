@@ -72,8 +72,9 @@ cat >>"$res" <<EOT
 
 ## 2. Reader, userspace: snapshot latency (us), 1 to 64 simulated CPUs
 
-Idle, and with two writers spinning on two of the CPUs. The reader's
-barrier is membarrier(2), the userspace analogue of the kernel's IPI.
+Idle, and with two writers spinning on two of the CPUs, in IPI mode: the
+reader's barrier is membarrier(2), the userspace analogue of the kernel's
+IPI. The RCU modes' latency is a grace period's, measured in section 5.
 EOT
 for c in 1 4 16 64; do
 	run "$bench" --reader-lat "$c"
@@ -126,6 +127,30 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/macro-bench.sh 
 	echo '```'
 	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/macro-bench.sh --ko mstat.ko"
 	tr -d '\r' <"$out/macro-bench.console" | grep -E '^(macro|read):'
+	echo '```'
+} | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 5. In the guest: the reader modes on an isolated CPU (TCG emulation)
+
+Stock $K612_REL kernel, 2 vCPUs, booted with isolcpus=1 nohz_full=1
+(scripts/guest/isolation.sh, also run by make check). Per mode, 200
+reads of /proc/mstat from CPU 0 (readlat: open, read, close; latency in
+us), then an idle window as long: the function-call interrupts (CAL row
+of /proc/interrupts) idle CPU 1 took during the reads (cpu1_cal) and
+during the idle window (idle_cal).
+EOT
+mkdir -p build/tools
+gcc -static -O2 -Wall -Wextra -Werror -o build/tools/readlat \
+	tools/mstat-check/readlat.c
+scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/isolation.sh \
+	--ko build/6.12/mstat.ko --file build/tools/readlat:/mstat/readlat \
+	--append "isolcpus=1 nohz_full=1" --log "$out/isolation.console" >/dev/null
+{
+	echo
+	echo '```'
+	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --append \"isolcpus=1 nohz_full=1\""
+	tr -d '\r' <"$out/isolation.console" | grep -E '^(# mode=|ok |not ok )'
 	echo '```'
 } | tee -a "$res"
 log "results: $res"

@@ -530,6 +530,46 @@ def families():
                    'and seq load.'])
 
 
+REUSE_ABOUT = [
+    'The reuse of a cleared slot. The fold clears the old slot (slot 0, '
+    'which held 5); a later rotation flips cur back to it, and a section '
+    'that loads the new cur adds into it with this_cpu_add(), a load and '
+    'a store of the same word, both at an address that depends on the '
+    'loaded cur. Bad outcome: the section loaded cur = slot 0 and read '
+    'the count from before the clear '
+    '(it would write 6: the clear is lost and the fold counts the 5 '
+    'twice), or its add was overwritten by the clear (a0 ends at 0).',
+    'The clear and the flip back are in different rotations, so under '
+    'core->lock taken twice, and may be on different CPUs; the flip is '
+    'smp_store_release() in mstat_core.c, which orders everything the '
+    'reader did before it, whoever it was. This test has both on one '
+    'CPU with no lock: the release alone is enough.',
+]
+
+
+def reuse_test(name, result, flip, about):
+    """The clear of the fold, then the flip back, against one section."""
+    head = ['Result: %s' % result, '', GENERATED, '']
+    head += wrap(REUSE_ABOUT + about)
+    body = [
+        '{', '\tcur=a1;', '\ta0=5;', '}', '',
+        'P0(int *a0, int **cur)', '{',
+        '\tWRITE_ONCE(*a0, 0);\t/* mstat_fold(): clear slot 0 */',
+        '\t%s\t/* a later rotation: flip back to slot 0 */' % flip,
+        '}', '',
+        'P1(int *a0, int *a1, int **cur)', '{', '\tint *rcur;', '\tint ra;',
+        '',
+        '\trcur = READ_ONCE(*cur);',
+        '\tra = READ_ONCE(*rcur);\t/* this_cpu_add(slot->a, 1) */',
+        '\tWRITE_ONCE(*rcur, ra + 1);',
+        '}', '',
+        'exists (1:rcur=a0 /\\ (1:ra=5 \\/ a0=0))']
+    out = ['C %s' % name, '', '(*']
+    out += [(' * ' + l).rstrip() for l in head]
+    out += [' *)', ''] + body
+    return name + '.litmus', '\n'.join(out) + '\n'
+
+
 def tests():
     """Every distinct test, in order, with the cases it stands for."""
     seen = {}
@@ -540,6 +580,11 @@ def tests():
             first.cases += t.cases
     for t in seen.values():
         yield t.name + '.litmus', t.text()
+    yield reuse_test('reuse', 'Never', 'smp_store_release(cur, a0);', [])
+    yield reuse_test('broken-reuse-once', 'Sometimes', 'WRITE_ONCE(*cur, a0);', [
+        'Deliberately broken: the flip as WRITE_ONCE(). Nothing orders the '
+        'clear before it: the section can see the new cur and the old '
+        'count.'])
 
 
 def main(argv):

@@ -59,6 +59,7 @@ typedef int64_t s64;
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 extern unsigned long shim_fence_word;
 #define smp_mb()		((void)__atomic_fetch_add(&shim_fence_word, 0, __ATOMIC_SEQ_CST))
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define cpu_relax()		__builtin_ia32_pause()
 
 /* CPUs. */
