@@ -134,8 +134,8 @@ cat >>"$res" <<EOT
 ## 5. In the guest: the reader modes on an isolated CPU (TCG emulation)
 
 Stock $K612_REL kernel, 2 vCPUs, booted with isolcpus=1 nohz_full=1
-(scripts/guest/isolation.sh, also run by make check). Per mode, 200
-reads of /proc/mstat from CPU 0 (readlat: open, read, close; latency in
+(scripts/guest/isolation.sh, also run by make check with 200 reads). Per
+mode, 1000 reads of /proc/mstat from CPU 0 (readlat: open, read, close; latency in
 us), then an idle window as long: the function-call interrupts (CAL row
 of /proc/interrupts) idle CPU 1 took during the reads (cpu1_cal) and
 during the idle window (idle_cal).
@@ -145,12 +145,60 @@ gcc -static -O2 -Wall -Wextra -Werror -o build/tools/readlat \
 	tools/mstat-check/readlat.c
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/isolation.sh \
 	--ko build/6.12/mstat.ko --file build/tools/readlat:/mstat/readlat \
-	--append "isolcpus=1 nohz_full=1" --log "$out/isolation.console" >/dev/null
+	--append "isolcpus=1 nohz_full=1 ISOLATION_READS=1000" \
+	--log "$out/isolation.console" >/dev/null
 {
 	echo
 	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --append \"isolcpus=1 nohz_full=1\""
-	tr -d '\r' <"$out/isolation.console" | grep -E '^(# mode=|ok |not ok )'
+	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --append \"isolcpus=1 nohz_full=1 ISOLATION_READS=1000\""
+	tr -d '\r' <"$out/isolation.console" |
+		grep -E '^(# mode=|# isolated|# .*NO_HZ|ok |not ok )'
 	echo '```'
+} | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 6. In the guest: instructions per kmalloc+kfree pair (TCG, -icount)
+
+Stock $K612_REL kernel, one vCPU, qemu -icount shift=0,sleep=off: the
+guest clock advances one nanosecond per instruction, so these are
+instruction counts, repeatable to the instruction (icount cannot see what
+an instruction costs, a fence or a cache miss: section 1 measures those on
+real CPUs). 200,000 pairs of 8..240 B per variant; a warm-up round
+discarded, then three rounds. See scripts/guest/icount-bench.sh for the
+variants and tools/bench/mstat_probe_bench.c for the floor.
+EOT
+scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh \
+	--ko build/6.12/mstat.ko --ko build/6.12/tools/bench/mstat_probe_bench.ko \
+	--smp 1 --icount on --log "$out/icount-bench.console" >/dev/null
+{
+	echo
+	echo '```'
+	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/icount-bench.sh --ko mstat.ko --ko mstat_probe_bench.ko --smp 1 --icount on"
+	tr -d '\r' <"$out/icount-bench.console" | grep '^icount:'
+	echo '```'
+	echo
+	echo 'Median per variant, and against the floor and the empty probes:'
+	echo
+	echo '| variant | instructions per pair | / floor | added over empty probes |'
+	echo '|---|---|---|---|'
+	tr -d '\r' <"$out/icount-bench.console" | grep '^icount:' |
+		sed 's/.*variant=\([^ ]*\) insns_per_pair=\([0-9]*\)/\1 \2/' |
+		awk '
+		{ if (!($1 in n)) order[++k] = $1; v[$1, ++n[$1]] = $2 }
+		END {
+			for (i = 1; i <= k; i++) {
+				name = order[i]
+				# median of n values, sorted by insertion
+				m = n[name]
+				for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
+					if (v[name, b] < v[name, a]) { t = v[name, a]; v[name, a] = v[name, b]; v[name, b] = t }
+				med[name] = v[name, int((m + 1) / 2)]
+			}
+			for (i = 1; i <= k; i++) {
+				name = order[i]
+				printf "| %s | %d | %.2fx | %+d |\n", name, med[name],
+					med[name] / med["floor"], med[name] - med["empty"]
+			}
+		}'
 } | tee -a "$res"
 log "results: $res"

@@ -7,17 +7,21 @@
 #   scripts/guest.sh --kernel VMLINUZ --log LOGFILE --script GUEST_SCRIPT
 #	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
+#	[--icount on]
 #
 # Modules are copied to /mstat/<basename>, the script to /mstat/run.sh, and
 # it runs with cwd /mstat; its output and the kernel log (loglevel=7) go to
 # the console. Exit status: the script's, 124 on timeout, 125 if the guest
 # never reported one (panic, hang in init). Defaults: --smp 2 --mem 1G
-# --timeout 600.
+# --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
+# (single-threaded TCG): the guest clock then advances one nanosecond per
+# instruction, so a guest-side ns figure is an instruction count.
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
+icount=()
 kos=() files=()
 
 while [ $# -gt 0 ]; do
@@ -33,6 +37,8 @@ while [ $# -gt 0 ]; do
 	--timeout)	tmo=$2 ;;
 	--append)	append=$2 ;;
 	--tcg)		tcg=$2 ;;
+	--icount)	[ "$2" = on ] || die "--icount: only \"on\""
+			icount=(-icount shift=0,sleep=off) tcg=single ;;
 	*)		die "unknown option $1 (see the header of $0)" ;;
 	esac
 	shift 2
@@ -104,6 +110,7 @@ start=$(date +%s%N)
 rc=0
 timeout --kill-after=10 "$tmo" qemu-system-x86_64 \
 	-accel "tcg,thread=$tcg" -cpu max,la57=off -smp "$smp" -m "$mem" \
+	${icount[@]+"${icount[@]}"} \
 	-nographic -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
 	-append "console=ttyS0 loglevel=7 printk.time=1 panic=-1 $append" \

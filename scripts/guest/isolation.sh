@@ -3,7 +3,10 @@
 # idle isolated CPU, per reader mode. Boot with two CPUs and
 # "isolcpus=1 nohz_full=1"; runs in /mstat with mstat.ko and readlat.
 #
-# For each mode, READS reads from CPU 0 while CPU 1 idles; then CPU 0
+# READS is 200, or ISOLATION_READS from the kernel command line (which
+# the kernel passes to init's environment). First READS reads of
+# /proc/vmstat, for reference (mode=vmstat); then, for each mode, READS
+# reads from CPU 0 while CPU 1 idles; then CPU 0
 # idles as long again, as the baseline: CPU 1 takes a few function-call
 # interrupts a second when nothing reads (seen here: 4 in 4 s, from the
 # kernel's own periodic work). The CAL row of /proc/interrupts counts
@@ -67,12 +70,16 @@ measure() {
 echo "# cmdline: $(cat /proc/cmdline)"
 echo "# isolated: $(cat /sys/devices/system/cpu/isolated)" \
 	"nohz_full: $(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)"
+dmesg | grep -E 'NO_HZ|nohz' | sed 's/^/# /'
+check cpu1-nohz-full [ "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)" = 1 ]
 check cpu1-isolated [ "$(cat /sys/devices/system/cpu/isolated)" = 1 ]
 check cal-row-present [ -n "$(cal 1)" ]
 
 insmod ./mstat.ko || { not_ok insmod; finish; }
 # Let boot-time work on CPU 1 settle before counting.
 sleep 2
+
+measure vmstat /proc/vmstat
 
 measure rcu /proc/mstat
 check rcu-is-default grep -q '^sync_mode rcu$' $D/internals

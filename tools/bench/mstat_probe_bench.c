@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mstat_probe_bench - the cost of kmalloc/kfree with whatever probes are
- * on the kmem:kmalloc and kmem:kfree tracepoints: none, an empty probe of
- * our own (mode=empty), or mstat's (load mstat.ko first, mode=none).
+ * on the kmem:kmalloc and kmem:kfree tracepoints: whatever is registered
+ * (mode=none: nothing, mstat's if mstat.ko is loaded, ftrace's if a
+ * trigger is set), an empty probe of our own (mode=empty), or the floor
+ * (mode=floor).
+ *
+ * The floor is the least a size-aware, consistent counter must do per
+ * kmalloc/kfree pair: the probes, ksize() on the kfree side (the only way
+ * to size a kfree there), and per event a sequence bracket (read the
+ * depth, add, add) around two per-CPU adds indexed by size class (a count
+ * and bytes). It gives no snapshot and keeps nothing else.
  *
  * Loading it runs the loop once and prints one line:
  *	mstat_probe_bench: mode=M pairs=N ns_per_pair=X
- * Sizes cycle through 8..240 bytes, on one CPU with migration off.
+ * Sizes cycle through 8..240 bytes, on one CPU with migration off. Under
+ * qemu -icount shift=0 a guest ns is one instruction: X is then the
+ * instructions per pair, loop and interrupts included.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -19,7 +31,7 @@
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none (whatever is registered) or empty (add an empty probe)");
+MODULE_PARM_DESC(mode, "none (whatever is registered), empty (add an empty probe) or floor");
 
 static uint pairs = 200000;
 module_param(pairs, uint, 0444);
@@ -34,6 +46,60 @@ static void bench_probe_kmalloc(void *data, unsigned long call_site,
 static void bench_probe_kfree(void *data, unsigned long call_site,
 			      const void *ptr)
 {
+}
+
+/* The floor's counters: as mstat's 14 size classes, for alloc and free. */
+#define FLOOR_CLASSES	14
+
+struct floor_cpu {
+	unsigned long seq;
+	u64 count[2][FLOOR_CLASSES];
+	u64 bytes[2][FLOOR_CLASSES];
+};
+
+static DEFINE_PER_CPU(struct floor_cpu, floor_cpu);
+
+/* mstat_size_class()'s classes, inline. */
+static __always_inline unsigned int floor_class(size_t size)
+{
+	static const u8 small[24] = {
+		0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
+	};
+
+	if (size <= 192)
+		return size ? small[(size - 1) / 8] : 0;
+	if (size > 8192)
+		return FLOOR_CLASSES - 1;
+	return fls(size - 1) - 1;
+}
+
+static __always_inline void floor_event(int dir, size_t size)
+{
+	unsigned int c = floor_class(size);
+	unsigned long depth = this_cpu_read(floor_cpu.seq) & 0xff;
+
+	this_cpu_add(floor_cpu.seq, 1);
+	barrier();
+	this_cpu_add(floor_cpu.count[dir][c], 1);
+	this_cpu_add(floor_cpu.bytes[dir][c], size);
+	barrier();
+	this_cpu_add(floor_cpu.seq, depth ? -1UL : 0xff);
+}
+
+static void floor_probe_kmalloc(void *data, unsigned long call_site,
+				const void *ptr, size_t bytes_req,
+				size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	if (ptr)
+		floor_event(0, bytes_alloc);
+}
+
+static void floor_probe_kfree(void *data, unsigned long call_site,
+			      const void *ptr)
+{
+	if (!ZERO_OR_NULL_PTR(ptr))
+		floor_event(1, ksize(ptr));
 }
 
 static u64 bench_loop(void)
@@ -55,30 +121,35 @@ static u64 bench_loop(void)
 
 static int __init bench_init(void)
 {
+	bool floor = !strcmp(mode, "floor");
 	bool empty = !strcmp(mode, "empty");
+	typeof(&bench_probe_kmalloc) pk = floor ? floor_probe_kmalloc :
+						  bench_probe_kmalloc;
+	typeof(&bench_probe_kfree) pf = floor ? floor_probe_kfree :
+						bench_probe_kfree;
 	u64 ns;
 	int err;
 
-	if ((!empty && strcmp(mode, "none")) || pairs < 1000 ||
+	if ((!empty && !floor && strcmp(mode, "none")) || pairs < 1000 ||
 	    pairs > 10000000) {
-		pr_err("mode=%s pairs=%u: want mode none|empty, 1000 to 10000000 pairs\n",
+		pr_err("mode=%s pairs=%u: want mode none|empty|floor, 1000 to 10000000 pairs\n",
 		       mode, pairs);
 		return -EINVAL;
 	}
-	if (empty) {
-		err = register_trace_kmalloc(bench_probe_kmalloc, NULL);
+	if (empty || floor) {
+		err = register_trace_kmalloc(pk, NULL);
 		if (err)
 			return err;
-		err = register_trace_kfree(bench_probe_kfree, NULL);
+		err = register_trace_kfree(pf, NULL);
 		if (err) {
-			unregister_trace_kmalloc(bench_probe_kmalloc, NULL);
+			unregister_trace_kmalloc(pk, NULL);
 			return err;
 		}
 	}
 	ns = bench_loop();
-	if (empty) {
-		unregister_trace_kfree(bench_probe_kfree, NULL);
-		unregister_trace_kmalloc(bench_probe_kmalloc, NULL);
+	if (empty || floor) {
+		unregister_trace_kfree(pf, NULL);
+		unregister_trace_kmalloc(pk, NULL);
 		tracepoint_synchronize_unregister();
 	}
 	pr_info("mode=%s pairs=%u ns_per_pair=%llu\n", mode, pairs,
