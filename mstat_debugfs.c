@@ -90,7 +90,7 @@ static u64 mstat_ev_sources_get(int arg)
 
 static int mstat_ev_sources_set(int arg, u64 val)
 {
-	WRITE_ONCE(mstat_events_sources, val);
+	mstat_events_set_sources(val);
 	return 0;
 }
 
@@ -212,7 +212,8 @@ static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
 				"%llu cpu=%u %s %s ptr=%p size=%llu site=%s\n",
 				e.ts, e.cpu, mstat_source_name[e.src],
 				e.alloc ? "alloc" : "free", (void *)e.ptr,
-				e.size, mstat_site_name(sym, sizeof(sym), e.site));
+				e.size, e.site ? mstat_site_name(sym, sizeof(sym),
+								 e.site) : "-");
 		if (copy_to_user(ubuf + done, line, len))
 			return done ?: -EFAULT;
 		done += len;

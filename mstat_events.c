@@ -38,6 +38,23 @@ static struct irq_work mstat_events_work;
 
 unsigned int mstat_events_sources;
 u64 mstat_events_min_size;
+DEFINE_STATIC_KEY_FALSE(mstat_events_key);
+
+/**
+ * mstat_events_set_sources() - choose the sources to stream
+ * @sources: a bit per &enum mstat_source; 0 turns the stream off
+ *
+ * Context: process; sleeps (static key).
+ */
+void mstat_events_set_sources(unsigned int sources)
+{
+	WRITE_ONCE(mstat_events_sources, sources);
+	if (sources)
+		static_branch_enable(&mstat_events_key);
+	else
+		static_branch_disable(&mstat_events_key);
+	mstat_extras_update();
+}
 
 static void mstat_events_wake(struct irq_work *work)
 {
@@ -195,6 +212,7 @@ void mstat_events_exit(void)
 {
 	int cpu;
 
+	mstat_events_set_sources(0);
 	if (!mstat_rings)
 		return;
 	irq_work_sync(&mstat_events_work);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mstat's statistics model and what its files share. The counters are
- * one struct mstat_stats, kept by mstat_core: every event is one write
- * section, so every snapshot satisfies, exactly,
+ * mstat's statistics model and what its files share. Write sections add
+ * to the cells of struct mstat_cells, kept by mstat_core; a snapshot
+ * derives struct mstat_stats from one cut of them (mstat_stats_derive()),
+ * so every snapshot satisfies, exactly,
  *
  *	live objects (bytes)	= allocs - frees (bytes_alloc - bytes_freed),
  *				  per source, per size class, per page order;
@@ -15,6 +16,8 @@
 #ifndef _MSTAT_INTERNAL_H
 #define _MSTAT_INTERNAL_H
 
+#include <linux/bitops.h>
+#include <linux/mm.h>
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
@@ -43,14 +46,16 @@ enum mstat_ctx {
 	MSTAT_NR_CTX,
 };
 
+/* In this order, gfpflags_allow_blocking() is the index. */
 enum mstat_gfp {
-	MSTAT_GFP_SLEEP,	/* gfpflags_allow_blocking() */
 	MSTAT_GFP_ATOMIC,
+	MSTAT_GFP_SLEEP,	/* gfpflags_allow_blocking() */
 	MSTAT_NR_GFP,
 };
 
 /**
- * struct mstat_stats - every counter, as one core slot lays them out
+ * struct mstat_stats - every counter of a snapshot, as /proc/mstat shows
+ *	them; derived from struct mstat_cells
  * @src: per source: events and bytes
  * @cls: per size class (slab-level sources): events and bytes; @bytes_req
  *	is what callers asked for, so bytes_alloc - bytes_req is the
@@ -87,12 +92,97 @@ struct mstat_stats {
 	u64 gfp[MSTAT_NR_GFP];
 };
 
+/**
+ * struct mstat_cell - one (source, size class) cell, or one page order
+ * @allocs: allocations
+ * @frees: frees
+ * @failures: failed allocations (a slab-level source's are all in its
+ *	class 0 cell, whose size is unknown)
+ * @bytes_req: bytes requested; added for kmalloc and api only (cache and
+ *	page allocations request what they get: derived as @bytes_alloc)
+ * @bytes_alloc: bytes allocated; added only where the cell's object size
+ *	is not fixed (see mstat_cell_size())
+ * @bytes_freed: bytes freed; added as @bytes_alloc is
+ */
+struct mstat_cell {
+	u64 allocs;
+	u64 frees;
+	u64 failures;
+	u64 bytes_req;
+	u64 bytes_alloc;
+	u64 bytes_freed;
+};
+
+/**
+ * struct mstat_cells - what a core slot holds: the counters that write
+ *	sections add to, as few per event as the snapshot can be derived
+ *	from (an allocation adds to two to four, a free to two or three)
+ * @cell: per source and size class; the page source's by order
+ * @ctx_gfp_allocs: allocations per context and GFP kind
+ * @ctx_frees: frees per context
+ */
+struct mstat_cells {
+	struct mstat_cell cell[MSTAT_NR_SOURCES][MSTAT_NR_CLASSES];
+	u64 ctx_gfp_allocs[MSTAT_NR_CTX][MSTAT_NR_GFP];
+	u64 ctx_frees[MSTAT_NR_CTX];
+};
+
+/**
+ * mstat_size_class() - the size class an object of @size bytes counts in
+ * @size: bytes the object occupies
+ *
+ * Return: index into mstat_class_size[], or %MSTAT_CLASS_LARGE.
+ */
+static __always_inline unsigned int mstat_size_class(size_t size)
+{
+	/* Classes of 1..192 bytes by (size - 1) / 8, as kmalloc's size_index. */
+	static const u8 small[24] = {
+		0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
+	};
+
+	if (size <= 192)
+		return size ? small[(size - 1) / 8] : 0;
+	if (size > 8192)
+		return MSTAT_CLASS_LARGE;
+	/* Powers of two from 256 (class 7) to 8192 (class 12). */
+	return fls(size - 1) - 1;
+}
+
+/**
+ * mstat_cell_fixed() - whether a cell's objects have a fixed size
+ * @src: the source
+ * @c: the size class, or for %MSTAT_SRC_PAGE the order
+ *
+ * kmalloc's objects of a class below %MSTAT_CLASS_LARGE are exactly the
+ * class's size (what kmalloc_size_roundup() and ksize() give), and pages
+ * of an order below the last, which also counts higher orders, are
+ * PAGE_SIZE << order: such cells count events only, and the snapshot
+ * derives their bytes (mstat_cell_size()).
+ */
+static __always_inline bool mstat_cell_fixed(enum mstat_source src,
+					     unsigned int c)
+{
+	return (src == MSTAT_SRC_KMALLOC && c < MSTAT_CLASS_LARGE) ||
+	       (src == MSTAT_SRC_PAGE && c < MSTAT_NR_ORDERS - 1);
+}
+
+/* The fixed size of a cell's objects, or 0; see mstat_cell_fixed(). */
+static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
+{
+	if (!mstat_cell_fixed(src, c))
+		return 0;
+	return src == MSTAT_SRC_PAGE ? PAGE_SIZE << c : mstat_class_size[c];
+}
+
 extern struct mstat_core mstat_core;
 extern const char *const mstat_source_name[MSTAT_NR_SOURCES];
 extern const char *const mstat_ctx_name[MSTAT_NR_CTX];
 
 /* mstat_probes.c */
-unsigned int mstat_size_class(size_t size);
+void mstat_extras_update(void);
+unsigned int mstat_class_of(size_t size);
+void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
 void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long ptr,
 		       unsigned long site);

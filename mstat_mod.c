@@ -62,6 +62,12 @@ static uint profile_addrs = 16384;
 module_param(profile_addrs, uint, 0444);
 MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 64 to 1048576 (default 16384)");
 
+/* Under the reader's lock, right after the fold: the totals are a cut. */
+static void mstat_derive_fn(void *st)
+{
+	mstat_stats_derive((const struct mstat_cells *)mstat_core.total, st);
+}
+
 /**
  * mstat_snapshot() - take a consistent snapshot of every counter
  * @snap: its generation and wait figures
@@ -75,7 +81,7 @@ MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 
  */
 int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st)
 {
-	int err = mstat_read(&mstat_core, snap, st);
+	int err = mstat_read_with(&mstat_core, snap, NULL, mstat_derive_fn, st);
 
 	if (!err)
 		trace_mstat_snapshot(snap->gen, snap->wait_ns,
@@ -131,7 +137,7 @@ static int __init mstat_init(void)
 	err = mstat_probes_init();
 	if (err)
 		return err;
-	err = mstat_core_init(&mstat_core, sizeof(struct mstat_stats));
+	err = mstat_core_init(&mstat_core, sizeof(struct mstat_cells));
 	if (err)
 		return err;
 	mstat_core.sync = sync_mode;	/* checked above; no reader yet */

@@ -9,19 +9,33 @@
  * occupies, computed the same way at allocation and at free, so that
  * live bytes come back to zero when every object is freed:
  *
- *  - kmalloc: kmalloc_size_roundup(bytes requested); kfree: ksize() of
- *    the object, which is still allocated when the tracepoint fires,
- *    rounded up the same way (ksize() of a KFENCE object is the requested
- *    size, and under KASAN the cache's object size, never its padded
- *    slot size that the tracepoint reports);
+ *  - kmalloc: the tracepoint's bytes_alloc, the slab's object size, when
+ *    it is a class's size (always, but with KASAN or slab debugging,
+ *    whose metadata it includes; then kmalloc_size_roundup() of the bytes
+ *    requested); kfree: ksize() of the object, which is still allocated
+ *    when the tracepoint fires, rounded up the same way (ksize() of a
+ *    KFENCE object is the requested size, and under KASAN the cache's
+ *    object size, never its padded slot size);
  *  - kmem_cache_alloc/free: kmem_cache_size() of the cache passed;
  *  - pages: PAGE_SIZE << order.
+ *
+ * The hot path: each probe is one write section that adds to the fewest
+ * cells the snapshot can be derived from (struct mstat_cells), inlined
+ * for its source, with no call but ksize() on kfree. What is optional
+ * costs a patched-out jump while off: the heap profile
+ * (mstat_profile_alloc_key, mstat_profile_free_key) and the event stream
+ * (mstat_events_key).
+ *
+ * Page events have no call site: inside a probe, _RET_IP_ names the
+ * tracepoint's dispatcher, and the page allocator's caller is not passed.
+ * The event stream prints their site as "-".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/hardirq.h>
+#include <linux/jump_label.h>
 #include <linux/kfence.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -56,39 +70,161 @@ const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
 };
 
 /**
- * mstat_size_class() - the size class an object of @size bytes counts in
+ * mstat_class_of() - mstat_size_class(), out of line, for KUnit
  * @size: bytes the object occupies
  *
  * Return: index into mstat_class_size[], or %MSTAT_CLASS_LARGE.
  */
-unsigned int mstat_size_class(size_t size)
+unsigned int mstat_class_of(size_t size)
 {
-	/* Classes of 1..192 bytes by (size - 1) / 8, as kmalloc's size_index. */
-	static const u8 small[24] = {
-		0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
-		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
-	};
-
-	if (size <= 192)
-		return size ? small[(size - 1) / 8] : 0;
-	if (size > 8192)
-		return MSTAT_CLASS_LARGE;
-	/* Powers of two from 256 (class 7) to 8192 (class 12). */
-	return fls(size - 1) - 1;
+	return mstat_size_class(size);
 }
-EXPORT_SYMBOL_IF_KUNIT(mstat_size_class);
+EXPORT_SYMBOL_IF_KUNIT(mstat_class_of);
 
-static enum mstat_ctx mstat_context(void)
+static __always_inline enum mstat_ctx mstat_context(void)
 {
-	if (in_hardirq() || in_nmi())
+	if (preempt_count() & (HARDIRQ_MASK | NMI_MASK))
 		return MSTAT_CTX_HARDIRQ;
 	if (in_serving_softirq())
 		return MSTAT_CTX_SOFTIRQ;
 	return MSTAT_CTX_TASK;
 }
 
-#define mstat_stat_add(s, field, val) \
-	mstat_add(s, struct mstat_stats, field, val)
+#define mstat_cell_add(s, src, c, field, val) \
+	mstat_add(s, struct mstat_cells, cell[src][c].field, val)
+
+/*
+ * What a section may do besides counting, out of line: sample for the
+ * profile (@sample), attribute a free to its sample (@sampled), stream
+ * the event (@stream). Called last in the section, so that the inlined
+ * probe keeps nothing live across a call but the section's end.
+ */
+static noinline void mstat_extras(unsigned int slot, bool alloc,
+				  bool sample, bool sampled, bool stream,
+				  enum mstat_source src, unsigned long ptr,
+				  size_t size, unsigned long site)
+{
+	unsigned long rate;
+
+	if (sample) {
+		rate = READ_ONCE(mstat_profile_rate);
+		if (rate)
+			__mstat_profile_sample(slot, rate, ptr, size, site);
+	}
+	if (sampled)
+		__mstat_profile_free(slot, ptr);
+	if (stream)
+		mstat_event(src, alloc, ptr, size, site);
+}
+
+static __always_inline bool mstat_streamed(enum mstat_source src)
+{
+	return static_branch_unlikely(&mstat_events_key) &&
+	       (READ_ONCE(mstat_events_sources) & BIT(src));
+}
+
+/*
+ * On while the profile or the event stream may want an event: one
+ * patched-out jump in each probe while both are off.
+ */
+DEFINE_STATIC_KEY_FALSE(mstat_extras_key);
+
+/**
+ * mstat_extras_update() - switch mstat_extras_key as its users stand
+ *
+ * Called after a change of the profile's keys or the stream's.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_extras_update(void)
+{
+	static DEFINE_MUTEX(lock);
+
+	mutex_lock(&lock);
+	if (static_key_enabled(&mstat_profile_alloc_key) ||
+	    static_key_enabled(&mstat_profile_free_key) ||
+	    static_key_enabled(&mstat_events_key))
+		static_branch_enable(&mstat_extras_key);
+	else
+		static_branch_disable(&mstat_extras_key);
+	mutex_unlock(&lock);
+}
+
+/*
+ * One allocation of @alloc bytes (@req requested) in cell (@src, @c).
+ * Inlined into each probe with @src constant, so that only the adds the
+ * source needs are left.
+ */
+static __always_inline void mstat_hot_alloc(enum mstat_source src,
+					    unsigned int c, size_t req,
+					    size_t alloc, gfp_t gfp,
+					    unsigned long ptr,
+					    unsigned long site)
+{
+	enum mstat_gfp g = gfpflags_allow_blocking(gfp);
+	struct mstat_section s;
+	bool sample, stream;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, src, c, allocs, 1);
+	if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
+		mstat_cell_add(&s, src, c, bytes_req, req);
+	if (!mstat_cell_fixed(src, c))
+		mstat_cell_add(&s, src, c, bytes_alloc, alloc);
+	mstat_add(&s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
+	if (static_branch_unlikely(&mstat_extras_key)) {
+		sample = src != MSTAT_SRC_PAGE && mstat_profile_due(alloc);
+		stream = mstat_streamed(src);
+		if (sample || stream)
+			mstat_extras(mstat_section_slot(&mstat_core, &s), true,
+				     sample, false, stream, src, ptr, alloc,
+				     site);
+	}
+	mstat_write_end(&mstat_core, &s);
+}
+
+/* One free of @size bytes from cell (@src, @c); as mstat_hot_alloc(). */
+static __always_inline void mstat_hot_free(enum mstat_source src,
+					   unsigned int c, size_t size,
+					   unsigned long ptr,
+					   unsigned long site)
+{
+	struct mstat_section s;
+	bool sampled, stream;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, src, c, frees, 1);
+	if (!mstat_cell_fixed(src, c))
+		mstat_cell_add(&s, src, c, bytes_freed, size);
+	mstat_add(&s, struct mstat_cells, ctx_frees[mstat_context()], 1);
+	if (static_branch_unlikely(&mstat_extras_key)) {
+		sampled = src != MSTAT_SRC_PAGE && ptr &&
+			  mstat_profile_held(ptr);
+		stream = mstat_streamed(src);
+		if (sampled || stream)
+			mstat_extras(mstat_section_slot(&mstat_core, &s),
+				     false, false, sampled, stream, src, ptr,
+				     mstat_cell_fixed(src, c) ?
+				     mstat_cell_size(src, c) : size, site);
+	}
+	mstat_write_end(&mstat_core, &s);
+}
+
+/* One failed allocation; for pages, of @order. */
+static noinline void mstat_count_failure(enum mstat_source src,
+					 unsigned int order)
+{
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, src, src == MSTAT_SRC_PAGE ? order : 0, failures, 1);
+	mstat_write_end(&mstat_core, &s);
+}
+
+static __always_inline unsigned int mstat_order_cell(unsigned int order)
+{
+	return min_t(unsigned int, order, MSTAT_NR_ORDERS - 1);
+}
 
 /**
  * mstat_count_alloc() - count one allocation event
@@ -100,47 +236,22 @@ static enum mstat_ctx mstat_context(void)
  * @ptr: the object, for the event stream
  * @site: the call site, for the event stream
  *
+ * The probes inline the same for their own source; this is for the API.
+ *
  * Context: any but NMI.
  */
 void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long ptr,
 		       unsigned long site)
 {
-	unsigned int c = src == MSTAT_SRC_PAGE ? min_t(unsigned int, order,
-					MSTAT_NR_ORDERS - 1) :
-					mstat_size_class(alloc);
-	enum mstat_gfp g = gfpflags_allow_blocking(gfp) ? MSTAT_GFP_SLEEP :
-							  MSTAT_GFP_ATOMIC;
-	struct mstat_section s;
-	unsigned long rate;
-
-	mstat_write_begin(&mstat_core, &s);
-	if (!alloc) {
-		mstat_stat_add(&s, src[src].failures, 1);
-		if (src == MSTAT_SRC_PAGE)
-			mstat_stat_add(&s, order[c].failures, 1);
-		goto out;
-	}
-	mstat_stat_add(&s, src[src].allocs, 1);
-	mstat_stat_add(&s, src[src].bytes_req, req);
-	mstat_stat_add(&s, src[src].bytes_alloc, alloc);
-	if (src == MSTAT_SRC_PAGE) {
-		mstat_stat_add(&s, order[c].allocs, 1);
-	} else {
-		mstat_stat_add(&s, cls[c].allocs, 1);
-		mstat_stat_add(&s, cls[c].bytes_req, req);
-		mstat_stat_add(&s, cls[c].bytes_alloc, alloc);
-	}
-	mstat_stat_add(&s, ctx[mstat_context()].allocs, 1);
-	mstat_stat_add(&s, gfp[g], 1);
-	rate = READ_ONCE(mstat_profile_rate);
-	if (src != MSTAT_SRC_PAGE && rate)
-		__mstat_profile_alloc(&s, rate, ptr, alloc, site);
-out:
-	mstat_write_end(&mstat_core, &s);
-
-	if (unlikely(READ_ONCE(mstat_events_sources) & BIT(src)) && alloc)
-		mstat_event(src, true, ptr, alloc, site);
+	if (!alloc)
+		mstat_count_failure(src, order);
+	else if (src == MSTAT_SRC_PAGE)
+		mstat_hot_alloc(MSTAT_SRC_PAGE, mstat_order_cell(order), req,
+				alloc, gfp, ptr, site);
+	else
+		mstat_hot_alloc(src, mstat_size_class(alloc), req, alloc, gfp,
+				ptr, site);
 }
 
 /**
@@ -156,28 +267,68 @@ out:
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		      unsigned long ptr, unsigned long site)
 {
-	struct mstat_section s;
-	unsigned int c;
-
-	mstat_write_begin(&mstat_core, &s);
-	mstat_stat_add(&s, src[src].frees, 1);
-	mstat_stat_add(&s, src[src].bytes_freed, size);
-	if (src == MSTAT_SRC_PAGE) {
-		c = min_t(unsigned int, order, MSTAT_NR_ORDERS - 1);
-		mstat_stat_add(&s, order[c].frees, 1);
-	} else {
-		c = mstat_size_class(size);
-		mstat_stat_add(&s, cls[c].frees, 1);
-		mstat_stat_add(&s, cls[c].bytes_freed, size);
-	}
-	mstat_stat_add(&s, ctx[mstat_context()].frees, 1);
-	if (src != MSTAT_SRC_PAGE && ptr)
-		__mstat_profile_free(&s, ptr);
-	mstat_write_end(&mstat_core, &s);
-
-	if (unlikely(READ_ONCE(mstat_events_sources) & BIT(src)))
-		mstat_event(src, false, ptr, size, site);
+	if (src == MSTAT_SRC_PAGE)
+		mstat_hot_free(MSTAT_SRC_PAGE, mstat_order_cell(order), size,
+			       ptr, site);
+	else
+		mstat_hot_free(src, mstat_size_class(size), size, ptr, site);
 }
+
+/**
+ * mstat_stats_derive() - every counter of a snapshot, from its cells
+ * @cl: the cells, one consistent cut
+ * @st: the counters; overwritten
+ *
+ * Sums and products of counters of one cut: the invariants of
+ * mstat_internal.h hold in @st exactly as the cells hold them.
+ */
+void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
+{
+	enum mstat_source src;
+	unsigned int c, x, g;
+
+	memset(st, 0, sizeof(*st));
+	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
+		struct mstat_src_stats *ss = &st->src[src];
+
+		for (c = 0; c < MSTAT_NR_CLASSES; c++) {
+			const struct mstat_cell *e = &cl->cell[src][c];
+			size_t size = mstat_cell_size(src, c);
+			u64 ba = size ? e->allocs * size : e->bytes_alloc;
+			u64 bf = size ? e->frees * size : e->bytes_freed;
+			u64 br = src == MSTAT_SRC_KMALLOC ||
+				 src == MSTAT_SRC_API ? e->bytes_req : ba;
+
+			ss->allocs += e->allocs;
+			ss->frees += e->frees;
+			ss->failures += e->failures;
+			ss->bytes_req += br;
+			ss->bytes_alloc += ba;
+			ss->bytes_freed += bf;
+			if (src == MSTAT_SRC_PAGE) {
+				if (c < MSTAT_NR_ORDERS) {
+					st->order[c].allocs = e->allocs;
+					st->order[c].frees = e->frees;
+					st->order[c].failures = e->failures;
+				}
+				continue;
+			}
+			st->cls[c].allocs += e->allocs;
+			st->cls[c].frees += e->frees;
+			st->cls[c].bytes_req += br;
+			st->cls[c].bytes_alloc += ba;
+			st->cls[c].bytes_freed += bf;
+		}
+	}
+	for (x = 0; x < MSTAT_NR_CTX; x++) {
+		for (g = 0; g < MSTAT_NR_GFP; g++) {
+			st->ctx[x].allocs += cl->ctx_gfp_allocs[x][g];
+			st->gfp[g] += cl->ctx_gfp_allocs[x][g];
+		}
+		st->ctx[x].frees = cl->ctx_frees[x];
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
 
 /**
  * mstat_site_name() - a call site as text, never a raw address
@@ -199,14 +350,8 @@ char *mstat_site_name(char *buf, size_t size, unsigned long site)
 	return buf;
 }
 
-/**
- * mstat_kfree_size() - the size a kfree()d object counts as
- * @ptr: the object, still allocated (the kfree tracepoint fires first)
- *
- * Return: its size class's size, as kmalloc_size_roundup() of its
- * requested size was counted at allocation; 0 for NULL and ZERO_SIZE_PTR.
- */
-size_t mstat_kfree_size(const void *ptr)
+/* mstat_kfree_size(), inline for the probe. */
+static __always_inline size_t __mstat_kfree_size(const void *ptr)
 {
 	size_t size;
 
@@ -218,29 +363,85 @@ size_t mstat_kfree_size(const void *ptr)
 		size = kmalloc_size_roundup(size);
 	return size;
 }
+
+/**
+ * mstat_kfree_size() - the size a kfree()d object counts as
+ * @ptr: the object, still allocated (the kfree tracepoint fires first)
+ *
+ * Return: its size class's size, as kmalloc_size_roundup() of its
+ * requested size was counted at allocation; 0 for NULL and ZERO_SIZE_PTR.
+ */
+size_t mstat_kfree_size(const void *ptr)
+{
+	return __mstat_kfree_size(ptr);
+}
 EXPORT_SYMBOL_IF_KUNIT(mstat_kfree_size);
 
 /* Tracepoint probes. */
+
+/* kmalloc whose bytes_alloc is not what kfree will see: see below. */
+static noinline void mstat_kmalloc_slow(size_t req, gfp_t gfp,
+					unsigned long ptr, unsigned long site)
+{
+	size_t size = kmalloc_size_roundup(req);
+
+	mstat_hot_alloc(MSTAT_SRC_KMALLOC, mstat_size_class(size), req, size,
+			gfp, ptr, site);
+}
 
 static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 				const void *ptr, size_t bytes_req,
 				size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
-	if (ptr == ZERO_SIZE_PTR)
+	unsigned int c = mstat_size_class(bytes_req);
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		if (!ptr)
+			mstat_count_failure(MSTAT_SRC_KMALLOC, 0);
 		return;		/* kmalloc(0): nothing allocated */
-	mstat_count_alloc(MSTAT_SRC_KMALLOC, bytes_req,
-			  ptr ? kmalloc_size_roundup(bytes_req) : 0,
-			  gfp_flags, 0, (unsigned long)ptr, call_site);
+	}
+	/*
+	 * bytes_alloc is the slab's object size, the size ksize() gives at
+	 * kfree: the size of the class of bytes_req, unless KASAN or slab
+	 * debugging added metadata to it (or kmalloc's smallest caches are
+	 * not mstat's classes). For a large kmalloc it is its pages, which
+	 * ksize() gives too.
+	 */
+	if (unlikely(c != MSTAT_CLASS_LARGE &&
+		     bytes_alloc != mstat_class_size[c])) {
+		mstat_kmalloc_slow(bytes_req, gfp_flags, (unsigned long)ptr,
+				   call_site);
+		return;
+	}
+	mstat_hot_alloc(MSTAT_SRC_KMALLOC, c, bytes_req, bytes_alloc,
+			gfp_flags, (unsigned long)ptr, call_site);
 }
+
+/*
+ * Where kmalloc's caches are exactly mstat's classes below LARGE (the
+ * smallest is 8 bytes, the largest 8 KiB), the class of a KFENCE
+ * object's ksize(), its requested size, is the class of its
+ * kmalloc_size_roundup(); KFENCE objects are at most a page, so in a
+ * class whose bytes are derived: the kfree probe needs the class only.
+ */
+#define MSTAT_KFREE_CLASS_ONLY	(KMALLOC_MIN_SIZE <= 8 && \
+				 KMALLOC_MAX_CACHE_SIZE <= 8192)
 
 static void mstat_probe_kfree(void *data, unsigned long call_site,
 			      const void *ptr)
 {
-	size_t size = mstat_kfree_size(ptr);
+	size_t size;
 
+	if (MSTAT_KFREE_CLASS_ONLY) {
+		if (ZERO_OR_NULL_PTR(ptr))
+			return;
+		size = ksize(ptr);
+	} else {
+		size = __mstat_kfree_size(ptr);
+	}
 	if (size)
-		mstat_count_free(MSTAT_SRC_KMALLOC, size, 0,
-				 (unsigned long)ptr, call_site);
+		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+			       (unsigned long)ptr, call_site);
 }
 
 static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
@@ -249,18 +450,25 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 {
 	size_t size = kmem_cache_size(s);
 
-	mstat_count_alloc(MSTAT_SRC_CACHE, size, ptr ? size : 0, gfp_flags,
-			  0, (unsigned long)ptr, call_site);
+	if (unlikely(!ptr)) {
+		mstat_count_failure(MSTAT_SRC_CACHE, 0);
+		return;
+	}
+	mstat_hot_alloc(MSTAT_SRC_CACHE, mstat_size_class(size), size, size,
+			gfp_flags, (unsigned long)ptr, call_site);
 }
 
 static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr,
 				   const struct kmem_cache *s)
 {
-	if (ptr)
-		mstat_count_free(MSTAT_SRC_CACHE,
-				 kmem_cache_size((struct kmem_cache *)s), 0,
-				 (unsigned long)ptr, call_site);
+	size_t size;
+
+	if (!ptr)
+		return;
+	size = kmem_cache_size((struct kmem_cache *)s);
+	mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
+		       (unsigned long)ptr, call_site);
 }
 
 static void mstat_probe_page_alloc(void *data, struct page *page,
@@ -269,15 +477,19 @@ static void mstat_probe_page_alloc(void *data, struct page *page,
 {
 	size_t size = PAGE_SIZE << order;
 
-	mstat_count_alloc(MSTAT_SRC_PAGE, size, page ? size : 0, gfp_flags,
-			  order, (unsigned long)page, _RET_IP_);
+	if (unlikely(!page)) {
+		mstat_count_failure(MSTAT_SRC_PAGE, mstat_order_cell(order));
+		return;
+	}
+	mstat_hot_alloc(MSTAT_SRC_PAGE, mstat_order_cell(order), size, size,
+			gfp_flags, (unsigned long)page, 0);
 }
 
 static void mstat_probe_page_free(void *data, struct page *page,
 				  unsigned int order)
 {
-	mstat_count_free(MSTAT_SRC_PAGE, PAGE_SIZE << order, order,
-			 (unsigned long)page, _RET_IP_);
+	mstat_hot_free(MSTAT_SRC_PAGE, mstat_order_cell(order),
+		       PAGE_SIZE << order, (unsigned long)page, 0);
 }
 
 /**

@@ -27,6 +27,7 @@
 
 #include <linux/atomic.h>
 #include <linux/hash.h>
+#include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -62,14 +63,16 @@ struct mstat_addr {
 
 static struct mstat_bucket *mstat_buckets;
 static unsigned int mstat_nr_buckets;
-static struct mstat_addr **mstat_addr_heads;
-static unsigned int mstat_addr_bits;
+struct mstat_addr **mstat_addr_heads;
+unsigned int mstat_addr_bits;
 static struct mstat_addr *mstat_addr_pool, *mstat_addr_free;
 static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
 static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
-static atomic_t mstat_addr_live;
+atomic_t mstat_addr_live;
 static atomic64_t mstat_bucket_drops, mstat_addr_drops;
-static DEFINE_PER_CPU(s64, mstat_sample_next);
+DEFINE_PER_CPU(s64, mstat_sample_next);
+DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
+DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
 static bool mstat_sites_proc;
 
 unsigned long mstat_profile_rate;
@@ -247,29 +250,26 @@ static void mstat_addr_release(struct mstat_addr *a)
 }
 
 /**
- * __mstat_profile_alloc() - maybe sample one allocation
- * @s: the event's open write section
+ * __mstat_profile_sample() - sample one allocation
+ * @slot: mstat_section_slot() of the event's open write section
  * @rate: mstat_profile_rate as the caller read it, not 0
  * @ptr: the object
  * @size: its bytes
  * @site: its call site
  *
+ * Called by mstat_profile_alloc() when this CPU's interval has run out.
+ *
  * Context: inside a write section of mstat_core; any but NMI.
  */
-void __mstat_profile_alloc(struct mstat_section *s, unsigned long rate,
-			   unsigned long ptr, u64 size, unsigned long site)
+void __mstat_profile_sample(unsigned int slot, unsigned long rate,
+			    unsigned long ptr, u64 size, unsigned long site)
 {
-	unsigned int slot;
 	struct mstat_bucket *b;
 
-	if (this_cpu_sub_return(mstat_sample_next, size) > 0)
-		return;
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
-
 	b = mstat_bucket_get(site);
 	if (!b)
 		return;
-	slot = mstat_section_slot(&mstat_core, s);
 	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);
 	atomic64_add(size, &b->pend[slot][MSTAT_B_ABYTES]);
 	if (ptr)
@@ -278,22 +278,20 @@ void __mstat_profile_alloc(struct mstat_section *s, unsigned long rate,
 
 /**
  * __mstat_profile_free() - attribute a free to its sampled allocation
- * @s: the event's open write section
+ * @slot: mstat_section_slot() of the event's open write section
  * @ptr: the object
+ *
+ * Called by mstat_profile_free() while any sampled object is live.
  *
  * Context: inside a write section of mstat_core; any but NMI.
  */
-void __mstat_profile_free(struct mstat_section *s, unsigned long ptr)
+void __mstat_profile_free(unsigned int slot, unsigned long ptr)
 {
 	struct mstat_addr *a;
-	unsigned int slot;
 
-	if (!atomic_read(&mstat_addr_live))
-		return;
 	a = mstat_addr_remove(ptr);
 	if (!a)
 		return;
-	slot = mstat_section_slot(&mstat_core, s);
 	atomic64_inc(&a->b->pend[slot][MSTAT_B_FREES]);
 	atomic64_add(a->size, &a->b->pend[slot][MSTAT_B_FBYTES]);
 	mstat_addr_release(a);
@@ -527,6 +525,8 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_drops);
  * @rate: mean bytes between samples; 1 samples all, 0 turns sampling off
  *
  * Every CPU draws a new interval at its next allocation.
+ *
+ * Context: process; sleeps (static keys).
  */
 void mstat_profile_set_rate(unsigned long rate)
 {
@@ -535,6 +535,17 @@ void mstat_profile_set_rate(unsigned long rate)
 	WRITE_ONCE(mstat_profile_rate, rate);
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), 0);
+	/*
+	 * The free side stays on once the profile was: objects sampled
+	 * before the rate went to 0 are still freed.
+	 */
+	if (rate) {
+		static_branch_enable(&mstat_profile_free_key);
+		static_branch_enable(&mstat_profile_alloc_key);
+	} else {
+		static_branch_disable(&mstat_profile_alloc_key);
+	}
+	mstat_extras_update();
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
 
@@ -620,6 +631,9 @@ void mstat_profile_exit(void)
 	mstat_sites_proc = false;
 	mstat_core.fold_hook = NULL;
 	WRITE_ONCE(mstat_profile_rate, 0);
+	static_branch_disable(&mstat_profile_alloc_key);
+	static_branch_disable(&mstat_profile_free_key);
+	mstat_extras_update();
 	vfree(mstat_addr_heads);
 	vfree(mstat_addr_pool);
 	vfree(mstat_buckets);

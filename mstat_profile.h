@@ -3,18 +3,68 @@
 #ifndef _MSTAT_PROFILE_H
 #define _MSTAT_PROFILE_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/hash.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
+
+extern struct mstat_core mstat_core;
 
 /* Mean bytes between samples; 0: off. */
 extern unsigned long mstat_profile_rate;
 #define MSTAT_PROFILE_RATE_MAX	BIT_ULL(40)
 
-void __mstat_profile_alloc(struct mstat_section *s, unsigned long rate,
-			   unsigned long ptr, u64 size, unsigned long site);
-void __mstat_profile_free(struct mstat_section *s, unsigned long ptr);
+/* The probes' fast paths: mstat_profile_due() and mstat_profile_held(). */
+struct mstat_addr;
+DECLARE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
+DECLARE_STATIC_KEY_FALSE(mstat_profile_free_key);
+DECLARE_PER_CPU(s64, mstat_sample_next);
+extern atomic_t mstat_addr_live;
+extern struct mstat_addr **mstat_addr_heads;
+extern unsigned int mstat_addr_bits;
+
+void __mstat_profile_sample(unsigned int slot, unsigned long rate,
+			    unsigned long ptr, u64 size, unsigned long site);
+void __mstat_profile_free(unsigned int slot, unsigned long ptr);
+
+/**
+ * mstat_profile_due() - whether an allocation is to be sampled
+ * @size: its bytes
+ *
+ * A patched-out jump while the profile is off; else one this_cpu
+ * subtraction from this CPU's interval. If true, the caller calls
+ * __mstat_profile_sample() inside the event's write section.
+ *
+ * Context: inside a write section of mstat_core; any but NMI.
+ */
+static __always_inline bool mstat_profile_due(u64 size)
+{
+	return static_branch_unlikely(&mstat_profile_alloc_key) &&
+	       this_cpu_sub_return(mstat_sample_next, size) <= 0;
+}
+
+/**
+ * mstat_profile_held() - whether a freed object may have been sampled
+ * @ptr: the object
+ *
+ * A patched-out jump until the profile is first switched on; then a load
+ * while no sampled object is live, else a hash and the load of its chain
+ * head. If true, the caller calls __mstat_profile_free() inside the
+ * event's write section.
+ *
+ * Context: inside a write section of mstat_core; any but NMI.
+ */
+static __always_inline bool mstat_profile_held(unsigned long ptr)
+{
+	return static_branch_unlikely(&mstat_profile_free_key) &&
+	       atomic_read(&mstat_addr_live) &&
+	       READ_ONCE(mstat_addr_heads[hash_long(ptr, mstat_addr_bits)]);
+}
+
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs);
 void mstat_profile_exit(void);

@@ -45,7 +45,7 @@ KUNIT_ARRAY_PARAM(class, class_cases, class_case_desc);
 static void mstat_size_class_table(struct kunit *test)
 {
 	const struct class_case *c = test->param_value;
-	unsigned int i = mstat_size_class(c->size);
+	unsigned int i = mstat_class_of(c->size);
 
 	if (!c->class_size)
 		KUNIT_EXPECT_EQ(test, i, (unsigned int)MSTAT_CLASS_LARGE);
@@ -57,7 +57,7 @@ static void mstat_account_exact_counts(struct kunit *test)
 {
 	struct mstat_stats *a, *b;
 	const struct mstat_src_stats *x, *y;
-	unsigned int c100 = mstat_size_class(128), c4k = mstat_size_class(4096);
+	unsigned int c100 = mstat_class_of(128), c4k = mstat_class_of(4096);
 	int i;
 
 	a = snap_stats(test);
@@ -151,7 +151,7 @@ static int alloc_thread(void *arg)
 
 static void mstat_probe_counts_kmalloc_and_cache(struct kunit *test)
 {
-	unsigned int c128 = mstat_size_class(128), c184 = mstat_size_class(184);
+	unsigned int c128 = mstat_class_of(128), c184 = mstat_class_of(184);
 	struct alloc_ctx ctx;
 	struct mstat_stats *a, *b;
 	struct task_struct *t;
@@ -283,7 +283,79 @@ static void mstat_snapshot_invariants_under_load(struct kunit *test)
 	kunit_info(test, "%d snapshots checked", n);
 }
 
+/* The snapshot's counters from cells set by hand, one rule at a time. */
+static void mstat_derive_rules(struct kunit *test)
+{
+	struct mstat_cells *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
+	struct mstat_stats *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	unsigned int c64 = mstat_class_of(64);
+	struct mstat_cell *e;
+
+	KUNIT_ASSERT_NOT_NULL(test, cl);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	/* kmalloc, fixed class: bytes from the class size, requested added. */
+	e = &cl->cell[MSTAT_SRC_KMALLOC][c64];
+	e->allocs = 10;
+	e->frees = 4;
+	e->bytes_req = 500;
+	e->failures = 99;	/* ignored but for the failure count */
+	/* kmalloc, large: bytes added. */
+	e = &cl->cell[MSTAT_SRC_KMALLOC][MSTAT_CLASS_LARGE];
+	e->allocs = 2;
+	e->frees = 1;
+	e->bytes_req = 20000;
+	e->bytes_alloc = 24576;
+	e->bytes_freed = 12288;
+	/* cache: requested is allocated. */
+	e = &cl->cell[MSTAT_SRC_CACHE][c64];
+	e->allocs = 3;
+	e->bytes_alloc = 150;
+	e->bytes_freed = 50;
+	e->frees = 1;
+	/* page, order 2, and the last order, which counts higher ones too. */
+	e = &cl->cell[MSTAT_SRC_PAGE][2];
+	e->allocs = 5;
+	e->frees = 5;
+	e->failures = 1;
+	e = &cl->cell[MSTAT_SRC_PAGE][MSTAT_NR_ORDERS - 1];
+	e->allocs = 1;
+	e->bytes_alloc = PAGE_SIZE << 12;
+	cl->ctx_gfp_allocs[MSTAT_CTX_TASK][MSTAT_GFP_SLEEP] = 7;
+	cl->ctx_gfp_allocs[MSTAT_CTX_HARDIRQ][MSTAT_GFP_ATOMIC] = 2;
+	cl->ctx_frees[MSTAT_CTX_SOFTIRQ] = 3;
+
+	mstat_stats_derive(cl, st);
+
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_KMALLOC].allocs, 12ULL);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_KMALLOC].failures, 99ULL);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_KMALLOC].bytes_req, 20500ULL);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_KMALLOC].bytes_alloc,
+			640ULL + 24576);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_KMALLOC].bytes_freed,
+			256ULL + 12288);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_CACHE].bytes_req, 150ULL);
+	KUNIT_EXPECT_EQ(test, st->cls[c64].allocs, 13ULL);
+	KUNIT_EXPECT_EQ(test, st->cls[c64].bytes_alloc, 640ULL + 150);
+	KUNIT_EXPECT_EQ(test, st->cls[c64].bytes_freed, 256ULL + 50);
+	KUNIT_EXPECT_EQ(test, st->cls[MSTAT_CLASS_LARGE].allocs, 2ULL);
+	KUNIT_EXPECT_EQ(test, st->order[2].allocs, 5ULL);
+	KUNIT_EXPECT_EQ(test, st->order[2].failures, 1ULL);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].bytes_alloc,
+			5 * (PAGE_SIZE << 2) + (PAGE_SIZE << 12));
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].bytes_req,
+			st->src[MSTAT_SRC_PAGE].bytes_alloc);
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].bytes_freed,
+			5 * (PAGE_SIZE << 2));
+	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].failures, 1ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_TASK].allocs, 7ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_HARDIRQ].allocs, 2ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_SOFTIRQ].frees, 3ULL);
+	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_SLEEP], 7ULL);
+	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_ATOMIC], 2ULL);
+}
+
 static struct kunit_case mstat_module_cases[] = {
+	KUNIT_CASE(mstat_derive_rules),
 	KUNIT_CASE_PARAM(mstat_size_class_table, class_gen_params),
 	KUNIT_CASE(mstat_account_exact_counts),
 	KUNIT_CASE(mstat_account_bad_input),

@@ -230,23 +230,6 @@ unsigned int mstat_cur_slot(struct mstat_core *core)
 }
 EXPORT_SYMBOL_GPL(mstat_cur_slot);
 
-/**
- * mstat_section_slot() - which slot an open section adds into
- * @core: the core
- * @s: the open section
- *
- * For state kept outside the per-CPU slots (see &mstat_core.fold_hook):
- * index it by this, and fold index @old in the hook.
- *
- * Return: 0 or 1.
- */
-unsigned int mstat_section_slot(struct mstat_core *core,
-				const struct mstat_section *s)
-{
-	return s->slot != mstat_slot_ptr(core, 0);
-}
-EXPORT_SYMBOL_GPL(mstat_section_slot);
-
 /*
  * Flip the slot, wait for the sections that may still use the old one,
  * fold it. Context: process, core->lock held.

@@ -299,10 +299,12 @@ struct mstat_core {
 /**
  * struct mstat_section - a writer's open section
  * @slot: the per-CPU slot this section adds into
+ * @pcpu: &mstat_core.pcpu, loaded once
  * @end: what mstat_write_end() adds to the sequence word
  */
 struct mstat_section {
 	u64 __percpu *slot;
+	struct mstat_pcpu __percpu *pcpu;
 	unsigned long end;
 };
 
@@ -344,9 +346,18 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
 	 * Read, then increment: an interrupt in between runs whole sections
 	 * and returns the depth to what was read, so the depth read is ours.
 	 */
-	depth = this_cpu_read(core->pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
-	this_cpu_add(core->pcpu->seq, 1);
-	s->end = depth ? -1UL : MSTAT_SEQ_COUNT_ONE - 1;
+	/* A local copy, which the barrier()s below need not reload. */
+	s->pcpu = core->pcpu;
+#ifdef __LITTLE_ENDIAN
+	/* The depth is the word's first byte: load it alone, no masking. */
+	depth = this_cpu_read(*(u8 __percpu *)&s->pcpu->seq);
+#else
+	depth = this_cpu_read(s->pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
+#endif
+	this_cpu_add(s->pcpu->seq, 1);
+	/* depth ? -1 : MSTAT_SEQ_COUNT_ONE - 1, without a branch or a setcc */
+	s->end = ((long)-depth >> (BITS_PER_LONG - 1)) |
+		 (MSTAT_SEQ_COUNT_ONE - 1);
 	/*
 	 * Keep the load of ->cur after the sequence store in program order;
 	 * the rest of the ordering is the reader's, see "Waiting for writers".
@@ -374,7 +385,7 @@ static __always_inline void mstat_write_end(struct mstat_core *core,
 	 * mstat_ipi_publish().
 	 */
 	barrier();
-	this_cpu_add(core->pcpu->seq, s->end);
+	this_cpu_add(s->pcpu->seq, s->end);
 	preempt_enable_notrace();
 }
 
@@ -405,7 +416,22 @@ unsigned long mstat_cpu_seq(struct mstat_core *core, int cpu);
 u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,
 			unsigned int word);
 unsigned int mstat_cur_slot(struct mstat_core *core);
-unsigned int mstat_section_slot(struct mstat_core *core,
-				const struct mstat_section *s);
+
+/**
+ * mstat_section_slot() - which slot an open section adds into
+ * @core: the core
+ * @s: the open section
+ *
+ * For state kept outside the per-CPU slots (see &mstat_core.fold_hook):
+ * index it by this, and fold index @old in the hook. Inline, so that a
+ * section can stay in registers.
+ *
+ * Return: 0 or 1.
+ */
+static __always_inline unsigned int
+mstat_section_slot(const struct mstat_core *core, const struct mstat_section *s)
+{
+	return s->slot != &core->pcpu->slot[0];
+}
 
 #endif /* _MSTAT_CORE_H */

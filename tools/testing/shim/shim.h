@@ -24,6 +24,7 @@
 #ifndef _SHIM_H
 #define _SHIM_H
 
+#include <endian.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -48,6 +49,10 @@ typedef int64_t s64;
 #define SHIM_PCPU_AREA		(1UL << 20)
 #define GFP_KERNEL		0
 
+#define BITS_PER_LONG		(8 * (int)sizeof(long))
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the shim is little-endian only (it takes glibc's __LITTLE_ENDIAN)"
+#endif
 #define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
 #define WARN_ON_ONCE(c)		({ bool __c = (c); if (__c) shim_warn(__FILE__, __LINE__, #c); __c; })
 #define EXPORT_SYMBOL_GPL(sym)	extern int shim_export_##sym
