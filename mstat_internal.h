@@ -17,6 +17,7 @@
 #define _MSTAT_INTERNAL_H
 
 #include <linux/bitops.h>
+#include <linux/jump_label.h>
 #include <linux/mm.h>
 #include <linux/types.h>
 
@@ -159,6 +160,8 @@ static __always_inline unsigned int mstat_size_class(size_t size)
  * of an order below the last, which also counts higher orders, are
  * PAGE_SIZE << order: such cells count events only, and the snapshot
  * derives their bytes (mstat_cell_size()).
+ *
+ * Return: true if the cell's bytes are derived, not counted.
  */
 static __always_inline bool mstat_cell_fixed(enum mstat_source src,
 					     unsigned int c)
@@ -180,6 +183,7 @@ extern const char *const mstat_source_name[MSTAT_NR_SOURCES];
 extern const char *const mstat_ctx_name[MSTAT_NR_CTX];
 
 /* mstat_probes.c */
+DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 void mstat_extras_update(void);
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);

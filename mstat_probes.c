@@ -10,12 +10,13 @@
  * live bytes come back to zero when every object is freed:
  *
  *  - kmalloc: the tracepoint's bytes_alloc, the slab's object size, when
- *    it is a class's size (always, but with KASAN or slab debugging,
- *    whose metadata it includes; then kmalloc_size_roundup() of the bytes
- *    requested); kfree: ksize() of the object, which is still allocated
- *    when the tracepoint fires, rounded up the same way (ksize() of a
- *    KFENCE object is the requested size, and under KASAN the cache's
- *    object size, never its padded slot size);
+ *    it is the size of the class of the bytes requested (always, but with
+ *    KASAN or slab debugging, whose metadata it includes; then
+ *    kmalloc_size_roundup() of the bytes requested); kfree: ksize() of the
+ *    object, which is still allocated when the tracepoint fires, rounded
+ *    up the same way (ksize() of a KFENCE object is the requested size,
+ *    and under KASAN the cache's object size, never its padded slot
+ *    size);
  *  - kmem_cache_alloc/free: kmem_cache_size() of the cache passed;
  *  - pages: PAGE_SIZE << order.
  *

@@ -36,10 +36,11 @@ void __mstat_profile_free(unsigned int slot, unsigned long ptr);
  * @size: its bytes
  *
  * A patched-out jump while the profile is off; else one this_cpu
- * subtraction from this CPU's interval. If true, the caller calls
- * __mstat_profile_sample() inside the event's write section.
+ * subtraction from this CPU's interval.
  *
  * Context: inside a write section of mstat_core; any but NMI.
+ * Return: true if the caller is to call __mstat_profile_sample(), inside
+ * the event's write section.
  */
 static __always_inline bool mstat_profile_due(u64 size)
 {
@@ -53,10 +54,11 @@ static __always_inline bool mstat_profile_due(u64 size)
  *
  * A patched-out jump until the profile is first switched on; then a load
  * while no sampled object is live, else a hash and the load of its chain
- * head. If true, the caller calls __mstat_profile_free() inside the
- * event's write section.
+ * head.
  *
  * Context: inside a write section of mstat_core; any but NMI.
+ * Return: true if the caller is to call __mstat_profile_free(), inside
+ * the event's write section.
  */
 static __always_inline bool mstat_profile_held(unsigned long ptr)
 {

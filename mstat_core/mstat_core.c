@@ -68,9 +68,10 @@ static unsigned int mstat_wait_rcu(struct mstat_core *core, unsigned int new)
 	unsigned int busy;
 
 	/*
-	 * 1. Writers that begin from here on see the other slot... (release:
-	 * they also see it cleared by the fold that last used it; litmus:
-	 * reuse.litmus)
+	 * 1. Writers that begin from here on see the other slot... Release:
+	 * they also see it cleared by the fold that last used it. Pairs with
+	 * the address dependency of mstat_add() on the READ_ONCE() of ->cur
+	 * in mstat_write_begin() (reuse.litmus).
 	 */
 	smp_store_release(&core->cur, mstat_slot_ptr(core, new));
 	busy = mstat_count_busy(core);
@@ -169,8 +170,9 @@ static unsigned int mstat_wait_ipi(struct mstat_core *core, unsigned int new)
 	cpus_read_lock();
 
 	/*
-	 * 1. Writers that begin after the IPI see the other slot, cleared
-	 * (release, as in mstat_wait_rcu()).
+	 * 1. Writers that begin after the IPI see the other slot, cleared:
+	 * release, as in mstat_wait_rcu(). Pairs with the address dependency
+	 * on the READ_ONCE() of ->cur in mstat_write_begin().
 	 */
 	smp_store_release(&core->cur, mstat_slot_ptr(core, new));
 	if (core->broken == MSTAT_BROKEN_NOSYNC) {

@@ -29,6 +29,8 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
+#include "../../mstat_internal.h"
+
 static char *mode = "none";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "none (whatever is registered), empty (add an empty probe) or floor");
@@ -48,8 +50,8 @@ static void bench_probe_kfree(void *data, unsigned long call_site,
 {
 }
 
-/* The floor's counters: as mstat's 14 size classes, for alloc and free. */
-#define FLOOR_CLASSES	14
+/* The floor's counters: by mstat's size classes, for alloc and free. */
+#define FLOOR_CLASSES	MSTAT_NR_CLASSES
 
 struct floor_cpu {
 	unsigned long seq;
@@ -59,24 +61,9 @@ struct floor_cpu {
 
 static DEFINE_PER_CPU(struct floor_cpu, floor_cpu);
 
-/* mstat_size_class()'s classes, inline. */
-static __always_inline unsigned int floor_class(size_t size)
-{
-	static const u8 small[24] = {
-		0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
-		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
-	};
-
-	if (size <= 192)
-		return size ? small[(size - 1) / 8] : 0;
-	if (size > 8192)
-		return FLOOR_CLASSES - 1;
-	return fls(size - 1) - 1;
-}
-
 static __always_inline void floor_event(int dir, size_t size)
 {
-	unsigned int c = floor_class(size);
+	unsigned int c = mstat_size_class(size);
 	unsigned long depth = this_cpu_read(floor_cpu.seq) & 0xff;
 
 	this_cpu_add(floor_cpu.seq, 1);
@@ -102,6 +89,12 @@ static void floor_probe_kfree(void *data, unsigned long call_site,
 		floor_event(1, ksize(ptr));
 }
 
+typedef void (*kmalloc_probe_t)(void *data, unsigned long call_site,
+				const void *ptr, size_t bytes_req,
+				size_t bytes_alloc, gfp_t gfp_flags, int node);
+typedef void (*kfree_probe_t)(void *data, unsigned long call_site,
+			      const void *ptr);
+
 static u64 bench_loop(void)
 {
 	u64 t0, t1;
@@ -123,10 +116,8 @@ static int __init bench_init(void)
 {
 	bool floor = !strcmp(mode, "floor");
 	bool empty = !strcmp(mode, "empty");
-	typeof(&bench_probe_kmalloc) pk = floor ? floor_probe_kmalloc :
-						  bench_probe_kmalloc;
-	typeof(&bench_probe_kfree) pf = floor ? floor_probe_kfree :
-						bench_probe_kfree;
+	kmalloc_probe_t pk = floor ? floor_probe_kmalloc : bench_probe_kmalloc;
+	kfree_probe_t pf = floor ? floor_probe_kfree : bench_probe_kfree;
 	u64 ns;
 	int err;
 
