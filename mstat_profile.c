@@ -121,6 +121,27 @@ static u32 mstat_exp2_neg_q16(u64 y)
 	return (lo - (((lo - hi) * w) >> 10)) >> (y >> 16);
 }
 
+/*
+ * A per-CPU xorshift64* generator, seeded from get_random_u64() at init:
+ * samples are drawn inside write sections, with preemption off, where
+ * get_random_u32() may not be called on PREEMPT_RT (its per-CPU batch is
+ * under a local_lock, a sleeping lock there). An interrupt that nests
+ * between the load and the store of the state draws the same number
+ * twice, which only correlates two samples.
+ */
+static DEFINE_PER_CPU(u64, mstat_rng);
+
+static u32 mstat_random_u32(void)
+{
+	u64 x = this_cpu_read(mstat_rng);
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	this_cpu_write(mstat_rng, x);
+	return (x * 0x2545f4914f6cdd1dULL) >> 32;
+}
+
 /**
  * mstat_sample_interval() - bytes until the next sample
  * @rate: the mean
@@ -132,7 +153,7 @@ static u32 mstat_exp2_neg_q16(u64 y)
  */
 u64 mstat_sample_interval(unsigned long rate)
 {
-	u64 r = (u64)get_random_u32() + 1;
+	u64 r = (u64)mstat_random_u32() + 1;
 	u64 nl = (32ULL << 16) - mstat_log2_q16(r);	/* -log2(U), Q16 */
 
 	/* ln 2 = 45426 / 65536 */
@@ -602,6 +623,8 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		return -ENOMEM;
 	}
 	mstat_nr_buckets = buckets;
+	for_each_possible_cpu(i)
+		per_cpu(mstat_rng, i) = get_random_u64() | 1;
 	for (i = 0; i < addrs; i++) {
 		mstat_addr_pool[i].next = mstat_addr_free;
 		mstat_addr_free = &mstat_addr_pool[i];

@@ -115,6 +115,19 @@ sleep 1
 # Consistent snapshots, within and across reads, under the workload.
 mstat_check snapshots-under-load -n 50 -i 20
 
+# Every allocation sampled for the profile, and streamed, for a while:
+# the sections' out-of-line paths run on every event (on PREEMPT_RT, a
+# sleeping lock taken there is a "scheduling while atomic" on the console).
+if [ -e $D/profile_rate ]; then
+	rate=$(cat $D/profile_rate)
+	echo 1 >$D/profile_rate
+	echo 15 >$D/events_sources
+	mstat_check snapshots-every-event-sampled -n 10 -i 20
+	echo 0 >$D/events_sources
+	echo "$rate" >$D/profile_rate
+	timeout 2 cat $D/events >/dev/null 2>&1
+fi
+
 # One open is one snapshot, however small the reads.
 dd if=/proc/mstat of=/tmp/m7 bs=7 2>/tmp/dd.err
 records=$(sed -n 's/^\([0-9]*\)+[0-9]* records in$/\1/p' /tmp/dd.err)
