@@ -10,8 +10,9 @@
  *		local_irq_save() (cli itself is not allowed in user mode)
  *  golit	Go's scheme ported literally: per-CPU sequence with a locked
  *		atomic add, three shared slots updated with atomic adds
- *  mstat	mstat_core's write section (its preempt_disable() is the
- *		shim's RCU model here: a load and a store each way)
+ *  mstat	mstat_core's write section (its preempt_disable() an add to
+ *		a per-thread count, as the kernel's to a per-CPU one: this
+ *		build has no RCU model, so its reader runs in IPI mode)
  *
  * Usage: mstat_bench [--threads N] [--iters N] [--reader-hz HZ (-1: spin)]
  *		      [--only NAME] [--reader-lat CPUS]
@@ -329,6 +330,7 @@ int main(int argc, char **argv)
 	golit_seq = __alloc_percpu(sizeof(*golit_seq), 8);
 	if (mstat_core_init(&core, sizeof(struct bench_stats)))
 		return 2;
+	mstat_set_sync(&core, MSTAT_SYNC_IPI);	/* see the header */
 	for (c = 0; c < (int)ARRAY_SIZE(variants); c++)
 		if (!only || !strcmp(only, variants[c].name))
 			bench(variants[c].name, variants[c].fn);

@@ -10,6 +10,7 @@
 #include "shim.h"
 
 __thread int shim_cpu = -1;
+__thread int shim_preempt_count;
 int shim_nr_cpus;
 char *shim_pcpu_base;
 unsigned long shim_fence_word;

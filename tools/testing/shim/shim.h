@@ -143,10 +143,22 @@ static inline void shim_preempt_enable(void)
 			 __ATOMIC_RELAXED);
 }
 
+#ifdef SHIM_PREEMPT_COUNT_ONLY
+/*
+ * For the writer benchmark: preempt_disable() as the kernel's costs it, an
+ * add to a per-CPU (here per-thread) count, without the RCU model above.
+ * synchronize_rcu() then waits for nothing: such a build must read in
+ * MSTAT_SYNC_IPI mode.
+ */
+extern __thread int shim_preempt_count;
+#define preempt_disable()		do { shim_preempt_count++; barrier(); } while (0)
+#define preempt_enable()		do { barrier(); shim_preempt_count--; } while (0)
+#else
 #define preempt_disable()		shim_preempt_disable()
 #define preempt_enable()		shim_preempt_enable()
-#define preempt_disable_notrace()	shim_preempt_disable()
-#define preempt_enable_notrace()	shim_preempt_enable()
+#endif
+#define preempt_disable_notrace()	preempt_disable()
+#define preempt_enable_notrace()	preempt_enable()
 
 void synchronize_rcu(void);
 #define synchronize_rcu_expedited()	synchronize_rcu()
