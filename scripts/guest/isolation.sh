@@ -15,8 +15,9 @@
 #   # mode=NAME cpu1_cal=N idle_cal=N secs=S reads=N p50_us=.. p99_us=..
 # Checked: the default mode (rcu) and rcu_expedited interrupt CPU 1 no
 # more than the idle baseline does, plus 2 and 1% of the reads; ipi mode
-# interrupts it at least once per read, which also proves the count
-# sees IPIs.
+# interrupts it on at least 90% of the reads (IPIs that find CPU 1 busy
+# with another cross call coalesce), which also proves the count sees
+# IPIs.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
 set -u
 PATH=/bin
@@ -93,7 +94,10 @@ check rcu-expedited-no-ipi-to-idle-isolated-cpu \
 
 echo 2 >$D/sync_mode
 measure ipi /proc/mstat
-check ipi-mode-interrupts-isolated-cpu-every-read [ "$delta" -ge "$reads" ]
+# Not quite every read: a call-function IPI that finds CPU 1 still
+# handling another (the kernel's own) is served by that one interrupt.
+check ipi-mode-interrupts-isolated-cpu-every-read \
+	[ "$delta" -ge $((reads * 9 / 10)) ]
 
 echo 0 >$D/sync_mode
 sed 's/^/# /' $D/history | head -n 5
