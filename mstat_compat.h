@@ -1,22 +1,54 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every difference between the kernels mstat builds for (Debian's 6.1 and
- * 6.12, and the 6.12 test kernel) lives here, and only here.
+ * 6.12, the 6.12 test kernels, and later ones) lives here, and only here.
+ * A leaf: it includes no mstat header, and any file may include it.
  */
 #ifndef _MSTAT_COMPAT_H
 #define _MSTAT_COMPAT_H
 
 #include <linux/export.h>
 #include <linux/kconfig.h>
+#include <linux/module.h>
+#include <linux/version.h>
 
 /*
  * Internals the KUnit suites call: exported only on kernels with KUnit,
- * in the EXPORTED_FOR_KUNIT_TESTING namespace (kunit/visibility.h, 6.2+).
+ * in the EXPORTED_FOR_KUNIT_TESTING namespace. kunit/visibility.h came
+ * in 6.2; before it, the same export by hand.
  */
 #if IS_ENABLED(CONFIG_KUNIT)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #include <kunit/visibility.h>
 #else
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) \
+	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#endif
+#else
 #define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#endif
+
+/*
+ * What a KUnit suite writes to use those internals. MODULE_IMPORT_NS()
+ * takes the namespace as a string from 6.13 on, as a bare word before.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#else
+#define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#endif
+
+/*
+ * KUnit cases marked slow (skipped by "kunit.py run --filter speed>slow"):
+ * case attributes came in 6.6; before, such a case is a plain one.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define MSTAT_KUNIT_CASE_SLOW(fn)	KUNIT_CASE_SLOW(fn)
+#define MSTAT_KUNIT_CASE_PARAM_SLOW(fn, gen) \
+	KUNIT_CASE_PARAM_ATTR(fn, gen, { .speed = KUNIT_SPEED_SLOW })
+#else
+#define MSTAT_KUNIT_CASE_SLOW(fn)	KUNIT_CASE(fn)
+#define MSTAT_KUNIT_CASE_PARAM_SLOW(fn, gen)	KUNIT_CASE_PARAM(fn, gen)
 #endif
 
 #endif /* _MSTAT_COMPAT_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/mstat/: the core's internals, the reader's history,
- * the controls, and the alloc/free event stream. Every write is parsed
+ * The debugfs face (layer 5), /sys/kernel/debug/mstat/: the core's
+ * internals, the reader's history, the controls, and (created by
+ * mstat_stream.c) the alloc/free event stream. Every write is parsed
  * strictly: bad input gets -EINVAL, one rate-limited log line, and
  * changes nothing.
  */
@@ -9,15 +10,16 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/kallsyms.h>
 #include <linux/kernel.h>
-#include <linux/poll.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "mstat_events.h"
-#include "mstat_internal.h"
+#include "mstat_faces.h"
 #include "mstat_profile.h"
+#include "mstat_sources.h"
+#include "mstat_stats.h"
+#include "mstat_stream.h"
 
 static struct dentry *mstat_dir;
 
@@ -85,29 +87,29 @@ static int mstat_reset_set(int arg, u64 val)
 
 static u64 mstat_ev_sources_get(int arg)
 {
-	return READ_ONCE(mstat_events_sources);
+	return READ_ONCE(mstat_stream_sources);
 }
 
 static int mstat_ev_sources_set(int arg, u64 val)
 {
-	mstat_events_set_sources(val);
+	mstat_stream_set_sources(val);
 	return 0;
 }
 
 static u64 mstat_ev_min_get(int arg)
 {
-	return READ_ONCE(mstat_events_min_size);
+	return mstat_stream_min_size();
 }
 
 static int mstat_ev_min_set(int arg, u64 val)
 {
-	WRITE_ONCE(mstat_events_min_size, val);
+	mstat_stream_set_min_size(val);
 	return 0;
 }
 
 static u64 mstat_ev_dropped_get(int arg)
 {
-	return mstat_events_dropped();
+	return mstat_stream_dropped();
 }
 
 static u64 mstat_profile_rate_get(int arg)
@@ -123,7 +125,7 @@ static int mstat_profile_rate_set(int arg, u64 val)
 
 static u64 mstat_sync_get(int arg)
 {
-	return READ_ONCE(mstat_core.sync);
+	return mstat_get_sync(&mstat_core);
 }
 
 static int mstat_sync_set(int arg, u64 val)
@@ -188,66 +190,19 @@ static const struct file_operations mstat_ctl_fops = {
 	.llseek	= default_llseek,
 };
 
-/* The stream: one line per event; blocks when empty unless O_NONBLOCK. */
-static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	struct mstat_event_rec e;
-	char sym[KSYM_SYMBOL_LEN];
-	char line[160 + KSYM_SYMBOL_LEN];
-	size_t done = 0;
-	int len, err;
-
-	while (!mstat_events_pending()) {
-		if (file->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		err = wait_event_interruptible(*mstat_events_waitq(),
-					       mstat_events_pending());
-		if (err)
-			return err;
-	}
-	/* Stop while a whole line still fits, so no record is lost. */
-	while (count - done >= sizeof(line) && mstat_events_next(&e)) {
-		len = scnprintf(line, sizeof(line),
-				"%llu cpu=%u %s %s ptr=%p size=%llu site=%s\n",
-				e.ts, e.cpu, mstat_source_name[e.src],
-				e.alloc ? "alloc" : "free", (void *)e.ptr,
-				e.size, e.site ? mstat_site_name(sym, sizeof(sym),
-								 e.site) : "-");
-		if (copy_to_user(ubuf + done, line, len))
-			return done ?: -EFAULT;
-		done += len;
-	}
-	if (!done && count < sizeof(line))
-		return -EINVAL;
-	return done;
-}
-
-static __poll_t mstat_events_poll(struct file *file, poll_table *wait)
-{
-	poll_wait(file, mstat_events_waitq(), wait);
-	return mstat_events_pending() ? EPOLLIN | EPOLLRDNORM : 0;
-}
-
-static const struct file_operations mstat_events_fops = {
-	.owner	= THIS_MODULE,
-	.open	= nonseekable_open,
-	.read	= mstat_events_read,
-	.poll	= mstat_events_poll,
-};
-
 /* internals: the generation, each CPU's sequence word and raw slots. */
 static int mstat_internals_show(struct seq_file *m, void *v)
 {
 	struct mstat_core *c = &mstat_core;
+	unsigned int nwords = mstat_nr_words(c);
 	unsigned int slot, w;
 	unsigned long seq;
 	int cpu;
 
-	seq_printf(m, "generation %llu\n", READ_ONCE(c->gen));
-	seq_printf(m, "sync_mode %s\n", mstat_sync_name[READ_ONCE(c->sync)]);
+	seq_printf(m, "generation %llu\n", mstat_generation(c));
+	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
-	seq_printf(m, "words_per_slot %u\n", c->nwords);
+	seq_printf(m, "words_per_slot %u\n", nwords);
 	for_each_possible_cpu(cpu) {
 		seq = mstat_cpu_seq(c, cpu);
 		seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",
@@ -256,7 +211,7 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 			   seq & MSTAT_SEQ_DEPTH_MASK);
 		for (slot = 0; slot < 2; slot++) {
 			seq_printf(m, "cpu %d slot %u:", cpu, slot);
-			for (w = 0; w < c->nwords; w++)
+			for (w = 0; w < nwords; w++)
 				seq_printf(m, " %llu",
 					   mstat_cpu_slot_word(c, cpu, slot, w));
 			seq_putc(m, '\n');
@@ -269,23 +224,29 @@ DEFINE_SHOW_ATTRIBUTE(mstat_internals);
 /* history: Go's PauseNs/PauseEnd, oldest first. */
 static int mstat_history_show(struct seq_file *m, void *v)
 {
-	struct mstat_core *c = &mstat_core;
+	struct mstat_history *h;
 	u64 i, first;
+	int err;
 
-	if (mutex_lock_interruptible(&c->lock))
-		return -EINTR;
-	seq_printf(m, "snapshots %llu\n", c->nr_reads);
-	seq_printf(m, "wait_total_ns %llu\n", c->wait_total_ns);
-	seq_printf(m, "wait_max_ns %llu\n", c->wait_max_ns);
-	seq_printf(m, "waited_cpus_total %llu\n", c->waited_cpus_total);
+	h = kmalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	err = mstat_history_get(&mstat_core, h);
+	if (err)
+		goto out;
+	seq_printf(m, "snapshots %llu\n", h->nr_reads);
+	seq_printf(m, "wait_total_ns %llu\n", h->wait_total_ns);
+	seq_printf(m, "wait_max_ns %llu\n", h->wait_max_ns);
+	seq_printf(m, "waited_cpus_total %llu\n", h->waited_cpus_total);
 	seq_puts(m, "# snapshot latency_ns end_ns\n");
-	first = c->nr_reads > MSTAT_HISTORY ? c->nr_reads - MSTAT_HISTORY : 0;
-	for (i = first; i < c->nr_reads; i++)
+	first = h->nr_reads > MSTAT_HISTORY ? h->nr_reads - MSTAT_HISTORY : 0;
+	for (i = first; i < h->nr_reads; i++)
 		seq_printf(m, "%llu %llu %llu\n", i + 1,
-			   c->hist_lat_ns[i % MSTAT_HISTORY],
-			   c->hist_end_ns[i % MSTAT_HISTORY]);
-	mutex_unlock(&c->lock);
-	return 0;
+			   h->lat_ns[i % MSTAT_HISTORY],
+			   h->end_ns[i % MSTAT_HISTORY]);
+out:
+	kfree(h);
+	return err;
 }
 DEFINE_SHOW_ATTRIBUTE(mstat_history);
 
@@ -307,8 +268,7 @@ void mstat_debugfs_init(void)
 		debugfs_create_file(mstat_ctls[i].name, mstat_ctls[i].mode,
 				    mstat_dir, (void *)&mstat_ctls[i],
 				    &mstat_ctl_fops);
-	debugfs_create_file("events", 0400, mstat_dir, NULL,
-			    &mstat_events_fops);
+	mstat_stream_debugfs(mstat_dir);
 }
 
 /**

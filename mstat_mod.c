@@ -7,20 +7,20 @@
  * locks or barriers, and a read of /proc/mstat folds them into one
  * snapshot taken at a single cut across all CPUs, in which allocations -
  * frees == live objects holds exactly.
+ *
+ * This file (layer 6, the top; see docs/ARCHITECTURE.md) holds the
+ * module parameters and sets the layers up in order, and down in reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "mstat_compat.h"
-#include "mstat_internal.h"
+#include "mstat_faces.h"
 #include "mstat_profile.h"
-
-#define CREATE_TRACE_POINTS
-#include "mstat_trace.h"
-
-struct mstat_core mstat_core;
+#include "mstat_sources.h"
+#include "mstat_stats.h"
+#include "mstat_stream.h"
 
 static bool enable_kmalloc = true;
 module_param(enable_kmalloc, bool, 0444);
@@ -61,34 +61,6 @@ MODULE_PARM_DESC(profile_buckets, "Heap profile: call sites tracked, 64 to 65536
 static uint profile_addrs = 16384;
 module_param(profile_addrs, uint, 0444);
 MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 64 to 1048576 (default 16384)");
-
-/* Under the reader's lock, right after the fold: the totals are a cut. */
-static void mstat_derive_fn(void *st)
-{
-	mstat_stats_derive((const struct mstat_cells *)mstat_core.total, st);
-}
-
-/**
- * mstat_snapshot() - take a consistent snapshot of every counter
- * @snap: its generation and wait figures
- * @st: the counters
- *
- * Emits the mstat:mstat_snapshot trace event.
- *
- * Context: process; sleeps.
- * Return: 0, or -EINTR if a signal arrived while waiting for another
- * reader.
- */
-int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st)
-{
-	int err = mstat_read_with(&mstat_core, snap, NULL, mstat_derive_fn, st);
-
-	if (!err)
-		trace_mstat_snapshot(snap->gen, snap->wait_ns,
-				     snap->waited_cpus, snap->latency_ns);
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(mstat_snapshot);
 
 static int __init mstat_check_params(void)
 {
@@ -133,15 +105,13 @@ static int __init mstat_init(void)
 	err = mstat_check_params();
 	if (err)
 		return err;
-	mstat_proc_mode = proc_mode;	/* for /proc/mstat_sites too */
-	err = mstat_probes_init();
+	err = mstat_sources_init();
 	if (err)
 		return err;
-	err = mstat_core_init(&mstat_core, sizeof(struct mstat_cells));
+	err = mstat_stats_init(sync_mode);
 	if (err)
 		return err;
-	mstat_core.sync = sync_mode;	/* checked above; no reader yet */
-	err = mstat_events_init(events_per_cpu);
+	err = mstat_stream_init(events_per_cpu);
 	if (err)
 		goto err_core;
 	err = mstat_profile_init(profile_rate, profile_buckets, profile_addrs);
@@ -162,27 +132,27 @@ static int __init mstat_init(void)
 	return 0;
 
 err_sources:
-	mstat_probes_exit();
+	mstat_sources_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 err_profile:
 	mstat_profile_exit();
 err_events:
-	mstat_events_exit();
+	mstat_stream_exit();
 err_core:
-	mstat_core_destroy(&mstat_core);
+	mstat_stats_exit();
 	return err;
 }
 
 static void __exit mstat_exit(void)
 {
 	/* No probe may run once the core and the buffers are freed. */
-	mstat_probes_exit();
+	mstat_sources_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 	mstat_profile_exit();
-	mstat_events_exit();
-	mstat_core_destroy(&mstat_core);
+	mstat_stream_exit();
+	mstat_stats_exit();
 }
 
 module_init(mstat_init);

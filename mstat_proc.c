@@ -1,23 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/mstat: one open is one consistent snapshot. The format is
- * versioned by its first line and documented in the README: one
- * "name value" line per counter, then the size-class and page-order
- * tables, whose rows start with "class" and "order".
+ * The /proc face (layer 5), both files, each open one consistent
+ * snapshot; the formats are versioned by their first line and documented
+ * in the README:
+ *
+ *  /proc/mstat: one "name value" line per counter, then the size-class
+ *	and page-order tables, whose rows start with "class" and "order";
+ *  /proc/mstat_sites: the heap profile as of a snapshot, one line per
+ *	call site, by estimated bytes in use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
-#include "mstat_internal.h"
+#include "mstat_faces.h"
+#include "mstat_profile.h"
+#include "mstat_sources.h"
+#include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.0"
-
-/* The mode of /proc/mstat and /proc/mstat_sites (module parameter). */
-umode_t mstat_proc_mode = 0400;
+#define MSTAT_SITES_FORMAT_VERSION	"1.0"
 
 struct mstat_proc_snap {
 	struct mstat_snapshot snap;
@@ -147,7 +154,7 @@ static int mstat_proc_open(struct inode *inode, struct file *file)
 	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
 	if (!ps)
 		return -ENOMEM;
-	err = mstat_snapshot(&ps->snap, &ps->st);
+	err = mstat_stats_read(&ps->snap, &ps->st);
 	if (!err)
 		err = single_open_size(file, mstat_proc_show, ps, 8192);
 	if (err)
@@ -170,21 +177,111 @@ static const struct proc_ops mstat_proc_ops = {
 	.proc_release	= mstat_proc_release,
 };
 
+/* /proc/mstat_sites */
+
+static void *mstat_sites_start(struct seq_file *m, loff_t *pos)
+{
+	struct mstat_sites *ss = m->private;
+
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	return *pos <= ss->n ? &ss->row[*pos - 1] : NULL;
+}
+
+static void *mstat_sites_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return mstat_sites_start(m, pos);
+}
+
+static void mstat_sites_stop(struct seq_file *m, void *v)
+{
+}
+
+static int mstat_sites_show(struct seq_file *m, void *v)
+{
+	struct mstat_sites *ss = m->private;
+	const struct mstat_site_row *r = v;
+	s64 inuse, calls;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "mstat_sites - version: " MSTAT_SITES_FORMAT_VERSION "\n");
+		seq_printf(m, "# snapshot %llu sample_rate %lu sites %u site_drops %lld addr_drops %lld addr_live %d\n",
+			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
+			   (s64)ss->addr_drops, ss->addr_live);
+		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes site\n");
+		return 0;
+	}
+	inuse = mstat_row_inuse(r);
+	calls = r->v[MSTAT_B_ALLOCS] - r->v[MSTAT_B_FREES];
+	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %s\n",
+		   r->est_bytes, r->est_calls, inuse, calls,
+		   r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
+		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
+		   mstat_site_name(ss->sym, sizeof(ss->sym), r->site));
+	return 0;
+}
+
+static const struct seq_operations mstat_sites_sops = {
+	.start	= mstat_sites_start,
+	.next	= mstat_sites_next,
+	.stop	= mstat_sites_stop,
+	.show	= mstat_sites_show,
+};
+
+/* As /proc/mstat: one open is one snapshot. */
+static int mstat_sites_open(struct inode *inode, struct file *file)
+{
+	struct mstat_snapshot snap;
+	struct mstat_sites *ss = mstat_profile_read(&snap);
+	int err;
+
+	if (IS_ERR(ss))
+		return PTR_ERR(ss);
+	err = seq_open(file, &mstat_sites_sops);
+	if (err) {
+		vfree(ss);
+		return err;
+	}
+	((struct seq_file *)file->private_data)->private = ss;
+	return 0;
+}
+
+static int mstat_sites_release(struct inode *inode, struct file *file)
+{
+	vfree(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
+static const struct proc_ops mstat_sites_proc_ops = {
+	.proc_open	= mstat_sites_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= mstat_sites_release,
+};
+
 /**
- * mstat_proc_init() - create /proc/mstat
- * @mode: its permissions
+ * mstat_proc_init() - create /proc/mstat and /proc/mstat_sites
+ * @mode: their permissions
  *
  * Return: 0 or -ENOMEM.
  */
 int mstat_proc_init(umode_t mode)
 {
-	return proc_create("mstat", mode, NULL, &mstat_proc_ops) ? 0 : -ENOMEM;
+	if (!proc_create("mstat", mode, NULL, &mstat_proc_ops))
+		return -ENOMEM;
+	if (!proc_create("mstat_sites", mode, NULL, &mstat_sites_proc_ops)) {
+		remove_proc_entry("mstat", NULL);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
- * mstat_proc_exit() - remove /proc/mstat; waits for open readers' calls
+ * mstat_proc_exit() - remove both; waits for open readers' calls
  */
 void mstat_proc_exit(void)
 {
+	remove_proc_entry("mstat_sites", NULL);
 	remove_proc_entry("mstat", NULL);
 }

@@ -22,6 +22,9 @@
  *    slot, and the core's fold hook folds the old half into the published
  *    totals at the moment it folds the counters. A profile read is thus
  *    "as of snapshot N" and agrees with the counters of snapshot N.
+ *
+ * Layer 2, a recorder: the hot path calls it; mstat_profile_read() gives
+ * the rows that /proc/mstat_sites prints.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,20 +34,17 @@
 #include <linux/kallsyms.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/proc_fs.h>
 #include <linux/random.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
 #include "mstat_compat.h"
-#include "mstat_internal.h"
 #include "mstat_profile.h"
-
-enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
+#include "mstat_stats.h"
 
 struct mstat_bucket {
 	unsigned long site;			/* 0: unused */
@@ -73,7 +73,7 @@ static atomic64_t mstat_bucket_drops, mstat_addr_drops;
 DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
-static bool mstat_sites_proc;
+static DEFINE_MUTEX(mstat_profile_lock);	/* serializes rate changes */
 
 unsigned long mstat_profile_rate;
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_rate);
@@ -335,25 +335,8 @@ static void mstat_profile_fold(struct mstat_core *core, unsigned int old)
 	}
 }
 
-/* /proc/mstat_sites */
-
-struct mstat_site_row {
-	unsigned long site;
-	u64 v[MSTAT_B_NR];
-	s64 est_bytes;		/* in use, scaled: the sort key */
-	s64 est_calls;
-};
-
-struct mstat_sites {
-	u64 gen;
-	unsigned long rate;
-	char sym[KSYM_SYMBOL_LEN];
-	unsigned int n;
-	struct mstat_site_row row[];
-};
-
 /* Under mstat_core.lock, right after the rotation. */
-static void mstat_sites_copy(void *arg)
+static void mstat_sites_copy(const u64 *total, void *arg)
 {
 	struct mstat_sites *ss = arg;
 	unsigned int i;
@@ -369,7 +352,14 @@ static void mstat_sites_copy(void *arg)
 	}
 }
 
-static s64 mstat_row_inuse(const struct mstat_site_row *r)
+/**
+ * mstat_row_inuse() - a site's sampled bytes in use
+ * @r: the site
+ *
+ * Return: allocated minus freed sampled bytes; negative after a reset for
+ * objects sampled before it.
+ */
+s64 mstat_row_inuse(const struct mstat_site_row *r)
 {
 	return r->v[MSTAT_B_ABYTES] - r->v[MSTAT_B_FBYTES];
 }
@@ -408,65 +398,15 @@ static s64 mstat_scale_signed(s64 val, const struct mstat_site_row *r,
 			 (s64)mstat_scale(val, r, rate);
 }
 
-static void *mstat_sites_start(struct seq_file *m, loff_t *pos)
-{
-	struct mstat_sites *ss = m->private;
-
-	if (!*pos)
-		return SEQ_START_TOKEN;
-	return *pos <= ss->n ? &ss->row[*pos - 1] : NULL;
-}
-
-static void *mstat_sites_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	++*pos;
-	return mstat_sites_start(m, pos);
-}
-
-static void mstat_sites_stop(struct seq_file *m, void *v)
-{
-}
-
-static int mstat_sites_show(struct seq_file *m, void *v)
-{
-	struct mstat_sites *ss = m->private;
-	const struct mstat_site_row *r = v;
-	s64 inuse, calls;
-
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "mstat_sites - version: 1.0\n");
-		seq_printf(m, "# snapshot %llu sample_rate %lu sites %u site_drops %lld addr_drops %lld addr_live %d\n",
-			   ss->gen, ss->rate, ss->n,
-			   (s64)atomic64_read(&mstat_bucket_drops),
-			   (s64)atomic64_read(&mstat_addr_drops),
-			   atomic_read(&mstat_addr_live));
-		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes site\n");
-		return 0;
-	}
-	inuse = mstat_row_inuse(r);
-	calls = r->v[MSTAT_B_ALLOCS] - r->v[MSTAT_B_FREES];
-	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %s\n",
-		   r->est_bytes, r->est_calls, inuse, calls,
-		   r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
-		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
-		   mstat_site_name(ss->sym, sizeof(ss->sym), r->site));
-	return 0;
-}
-
-static const struct seq_operations mstat_sites_sops = {
-	.start	= mstat_sites_start,
-	.next	= mstat_sites_next,
-	.stop	= mstat_sites_stop,
-	.show	= mstat_sites_show,
-};
-
 /**
- * mstat_sites_read() - the published profile, as of a fresh snapshot
+ * mstat_profile_read() - the published profile, as of a fresh snapshot
  * @snap: the snapshot it goes with
  *
- * Return: rows sorted by bytes in use (vfree() them), or an ERR_PTR.
+ * Context: process; sleeps.
+ * Return: rows sorted by estimated bytes in use (vfree() them), or an
+ * ERR_PTR().
  */
-static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
+struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 {
 	struct mstat_sites *ss;
 	unsigned int i;
@@ -475,13 +415,16 @@ static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
 	ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
 	if (!ss)
 		return ERR_PTR(-ENOMEM);
-	err = mstat_read_with(&mstat_core, snap, NULL, mstat_sites_copy, ss);
+	err = mstat_read_with(&mstat_core, snap, mstat_sites_copy, ss);
 	if (err) {
 		vfree(ss);
 		return ERR_PTR(err);
 	}
 	ss->gen = snap->gen;
 	ss->rate = READ_ONCE(mstat_profile_rate);
+	ss->site_drops = atomic64_read(&mstat_bucket_drops);
+	ss->addr_drops = atomic64_read(&mstat_addr_drops);
+	ss->addr_live = atomic_read(&mstat_addr_live);
 	for (i = 0; i < ss->n; i++) {
 		struct mstat_site_row *r = &ss->row[i];
 
@@ -507,7 +450,7 @@ static struct mstat_sites *mstat_sites_read(struct mstat_snapshot *snap)
 int mstat_profile_site(const char *name, u64 *allocs, u64 *frees)
 {
 	struct mstat_snapshot snap;
-	struct mstat_sites *ss = mstat_sites_read(&snap);
+	struct mstat_sites *ss = mstat_profile_read(&snap);
 	size_t len = strlen(name);
 	char sym[KSYM_SYMBOL_LEN];
 	unsigned int i;
@@ -553,6 +496,7 @@ void mstat_profile_set_rate(unsigned long rate)
 {
 	int cpu;
 
+	mutex_lock(&mstat_profile_lock);
 	WRITE_ONCE(mstat_profile_rate, rate);
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), 0);
@@ -560,45 +504,17 @@ void mstat_profile_set_rate(unsigned long rate)
 	 * The free side stays on once the profile was: objects sampled
 	 * before the rate went to 0 are still freed.
 	 */
-	if (rate) {
+	if (rate && !static_key_enabled(&mstat_profile_free_key)) {
 		static_branch_enable(&mstat_profile_free_key);
-		static_branch_enable(&mstat_profile_alloc_key);
-	} else {
-		static_branch_disable(&mstat_profile_alloc_key);
+		static_branch_inc(&mstat_extras_key);
 	}
-	mstat_extras_update();
+	if (rate)
+		static_branch_enable(&mstat_profile_alloc_key);
+	else
+		static_branch_disable(&mstat_profile_alloc_key);
+	mutex_unlock(&mstat_profile_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
-
-static int mstat_sites_open(struct inode *inode, struct file *file)
-{
-	struct mstat_snapshot snap;
-	struct mstat_sites *ss = mstat_sites_read(&snap);
-	int err;
-
-	if (IS_ERR(ss))
-		return PTR_ERR(ss);
-	err = seq_open(file, &mstat_sites_sops);
-	if (err) {
-		vfree(ss);
-		return err;
-	}
-	((struct seq_file *)file->private_data)->private = ss;
-	return 0;
-}
-
-static int mstat_sites_release(struct inode *inode, struct file *file)
-{
-	vfree(((struct seq_file *)file->private_data)->private);
-	return seq_release(inode, file);
-}
-
-static const struct proc_ops mstat_sites_proc_ops = {
-	.proc_open	= mstat_sites_open,
-	.proc_read	= seq_read,
-	.proc_lseek	= seq_lseek,
-	.proc_release	= mstat_sites_release,
-};
 
 /**
  * mstat_profile_init() - allocate the profile's tables
@@ -631,14 +547,8 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 	}
 	for (i = 0; i < MSTAT_ADDR_LOCKS; i++)
 		raw_spin_lock_init(&mstat_addr_locks[i]);
-	mstat_core.fold_hook = mstat_profile_fold;
+	mstat_set_fold_hook(&mstat_core, mstat_profile_fold);
 	mstat_profile_set_rate(rate);
-	if (!proc_create("mstat_sites", mstat_proc_mode, NULL,
-			 &mstat_sites_proc_ops)) {
-		mstat_profile_exit();
-		return -ENOMEM;
-	}
-	mstat_sites_proc = true;
 	return 0;
 }
 
@@ -649,14 +559,15 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
  */
 void mstat_profile_exit(void)
 {
-	if (mstat_sites_proc)
-		remove_proc_entry("mstat_sites", NULL);
-	mstat_sites_proc = false;
-	mstat_core.fold_hook = NULL;
+	mstat_set_fold_hook(&mstat_core, NULL);
+	mutex_lock(&mstat_profile_lock);
 	WRITE_ONCE(mstat_profile_rate, 0);
 	static_branch_disable(&mstat_profile_alloc_key);
-	static_branch_disable(&mstat_profile_free_key);
-	mstat_extras_update();
+	if (static_key_enabled(&mstat_profile_free_key)) {
+		static_branch_disable(&mstat_profile_free_key);
+		static_branch_dec(&mstat_extras_key);
+	}
+	mutex_unlock(&mstat_profile_lock);
 	vfree(mstat_addr_heads);
 	vfree(mstat_addr_pool);
 	vfree(mstat_buckets);

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The sampled per-call-site heap profile (mstat_profile.c). */
+/*
+ * The sampled per-call-site heap profile (mstat_profile.c). Layer 2, a
+ * recorder: the hot path calls mstat_profile_due() and
+ * mstat_profile_held() inside its write sections.
+ */
 #ifndef _MSTAT_PROFILE_H
 #define _MSTAT_PROFILE_H
 
@@ -7,12 +11,11 @@
 #include <linux/bits.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
+#include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
-
-extern struct mstat_core mstat_core;
 
 /* Mean bytes between samples; 0: off. */
 extern unsigned long mstat_profile_rate;
@@ -67,6 +70,47 @@ static __always_inline bool mstat_profile_held(unsigned long ptr)
 	       READ_ONCE(mstat_addr_heads[hash_long(ptr, mstat_addr_bits)]);
 }
 
+enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
+
+/**
+ * struct mstat_site_row - one call site's published figures
+ * @site: the call site
+ * @v: sampled allocations, bytes allocated, frees, bytes freed
+ *	(indexed by %MSTAT_B_ALLOCS...)
+ * @est_bytes: bytes in use, scaled up from the samples: the sort key
+ * @est_calls: objects in use, scaled up
+ */
+struct mstat_site_row {
+	unsigned long site;
+	u64 v[MSTAT_B_NR];
+	s64 est_bytes;
+	s64 est_calls;
+};
+
+/**
+ * struct mstat_sites - the profile as of one snapshot (mstat_profile_read())
+ * @gen: the snapshot's generation
+ * @rate: the sampling rate when it was read
+ * @site_drops: samples whose site found no free bucket
+ * @addr_drops: samples whose address found no free entry
+ * @addr_live: sampled objects live
+ * @sym: room for one site's name, for the reader
+ * @n: rows
+ * @row: the sites, by @est_bytes descending
+ */
+struct mstat_sites {
+	u64 gen;
+	unsigned long rate;
+	u64 site_drops;
+	u64 addr_drops;
+	int addr_live;
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int n;
+	struct mstat_site_row row[];
+};
+
+struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap);
+s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs);
 void mstat_profile_exit(void);

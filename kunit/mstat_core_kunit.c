@@ -15,6 +15,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
+#include "mstat_compat.h"
 #include "mstat_core/mstat_core.h"
 
 struct test_stats {
@@ -68,7 +69,7 @@ static int test_init(struct kunit *test)
 	core = kunit_kzalloc(test, sizeof(*core), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, core);
 	KUNIT_ASSERT_EQ(test, mstat_core_init(core, sizeof(struct test_stats)), 0);
-	KUNIT_EXPECT_EQ(test, core->sync, MSTAT_SYNC_RCU);
+	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_RCU);
 	if (mode)
 		KUNIT_ASSERT_EQ(test, mstat_set_sync(core, *mode), 0);
 	test->priv = core;
@@ -134,6 +135,7 @@ static void mstat_read_many_generations(struct kunit *test)
 	struct mstat_snapshot snap;
 	struct test_stats st;
 	unsigned int slot, prev_slot = mstat_cur_slot(core);
+	struct mstat_history *h;
 	int i;
 
 	/* Each read in the default mode takes a grace period: keep it short. */
@@ -147,7 +149,11 @@ static void mstat_read_many_generations(struct kunit *test)
 		KUNIT_ASSERT_NE(test, slot, prev_slot);
 		prev_slot = slot;
 	}
-	KUNIT_EXPECT_EQ(test, core->nr_reads, 200ULL);
+	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_EQ(test, mstat_history_get(core, h), 0);
+	KUNIT_EXPECT_EQ(test, h->nr_reads, 200ULL);
+	KUNIT_EXPECT_EQ(test, mstat_generation(core), 200ULL);
 }
 
 static void mstat_read_folds_and_clears(struct kunit *test)
@@ -167,9 +173,9 @@ static void mstat_read_folds_and_clears(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.a, 7ULL);
 	for_each_possible_cpu(cpu)
 		for (w = 0; w < sizeof(st) / sizeof(u64); w++)
-			KUNIT_EXPECT_EQ(test,
-					mstat_cpu_slot_word(core, cpu, old, w),
-					0ULL);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mstat_cpu_slot_word(core, cpu, old, w),
+					    0ULL, "cpu %d word %u", cpu, w);
 	/* Out-of-range raw reads are refused, not overrun. */
 	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, 0, 2, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, 0, 0, 99), 0ULL);
@@ -278,9 +284,9 @@ static void mstat_set_sync_bad(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, MSTAT_NR_SYNC), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, -1U), -EINVAL);
-	KUNIT_EXPECT_EQ(test, core->sync, MSTAT_SYNC_RCU);
+	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_RCU);
 	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_IPI), 0);
-	KUNIT_EXPECT_EQ(test, core->sync, MSTAT_SYNC_IPI);
+	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_IPI);
 }
 
 /* A reader that must wait for a section held open on another CPU. */
@@ -495,10 +501,10 @@ static struct kunit_case mstat_core_cases[] = {
 	KUNIT_CASE(mstat_set_sync_bad),
 	KUNIT_CASE_PARAM(mstat_read_folds_and_clears, sync_mode_gen_params),
 	KUNIT_CASE_PARAM(mstat_write_nested_in_irq, sync_mode_gen_params),
-	KUNIT_CASE_PARAM_ATTR(mstat_read_waits_for_open_section,
-			      sync_mode_gen_params, {.speed = KUNIT_SPEED_SLOW}),
-	KUNIT_CASE_PARAM_ATTR(mstat_read_concurrent_writers,
-			      sync_mode_gen_params, {.speed = KUNIT_SPEED_SLOW}),
+	MSTAT_KUNIT_CASE_PARAM_SLOW(mstat_read_waits_for_open_section,
+				    sync_mode_gen_params),
+	MSTAT_KUNIT_CASE_PARAM_SLOW(mstat_read_concurrent_writers,
+				    sync_mode_gen_params),
 	{}
 };
 

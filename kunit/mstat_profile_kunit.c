@@ -10,8 +10,9 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 
-#include "mstat_internal.h"
+#include "mstat_compat.h"
 #include "mstat_profile.h"
+#include "mstat_stats.h"
 
 static unsigned long saved_rate;
 
@@ -148,16 +149,18 @@ static void mstat_sample_prob_values(struct kunit *test)
 		u64 ppm = mul_u64_u64_div_u64(mstat_sample_prob_q32(c[i].size, c[i].rate),
 					      1000000, 1ULL << 32);
 
-		KUNIT_EXPECT_LE(test, ppm, c[i].p_ppm + c[i].p_ppm / 1000 + 1);
-		KUNIT_EXPECT_GE(test, ppm + c[i].p_ppm / 1000 + 1, c[i].p_ppm);
+		KUNIT_EXPECT_LE_MSG(test, ppm, c[i].p_ppm + c[i].p_ppm / 1000 + 1,
+				    "size %llu rate %llu", c[i].size, c[i].rate);
+		KUNIT_EXPECT_GE_MSG(test, ppm + c[i].p_ppm / 1000 + 1, c[i].p_ppm,
+				    "size %llu rate %llu", c[i].size, c[i].rate);
 	}
 	KUNIT_EXPECT_EQ(test, mstat_sample_prob_q32(100, 1), 1ULL << 32);
 }
 
 static struct kunit_case mstat_profile_cases[] = {
 	KUNIT_CASE(mstat_profile_exact_at_rate_1),
-	KUNIT_CASE_SLOW(mstat_profile_addr_cap_counts_drops),
-	KUNIT_CASE_SLOW(mstat_profile_estimate_within_bound),
+	MSTAT_KUNIT_CASE_SLOW(mstat_profile_addr_cap_counts_drops),
+	MSTAT_KUNIT_CASE_SLOW(mstat_profile_estimate_within_bound),
 	KUNIT_CASE(mstat_sample_interval_mean),
 	KUNIT_CASE(mstat_sample_prob_values),
 	{}
@@ -173,5 +176,5 @@ static struct kunit_suite mstat_profile_suite = {
 kunit_test_suite(mstat_profile_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MSTAT_IMPORT_KUNIT_NS();
 MODULE_DESCRIPTION("KUnit tests for mstat's heap profile");

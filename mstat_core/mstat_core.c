@@ -254,7 +254,7 @@ static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
 	if (core->fold_hook)
 		core->fold_hook(core, old);
 
-	core->gen++;
+	WRITE_ONCE(core->gen, core->gen + 1);
 	snap->gen = core->gen;
 	snap->wait_ns = end - start;
 	snap->waited_cpus = waited;
@@ -264,50 +264,60 @@ static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
 static void mstat_account_read(struct mstat_core *core,
 			       const struct mstat_snapshot *snap)
 {
-	unsigned int h = core->nr_reads % MSTAT_HISTORY;
+	struct mstat_history *h = &core->hist;
+	unsigned int i = h->nr_reads % MSTAT_HISTORY;
 
-	core->nr_reads++;
-	core->wait_total_ns += snap->wait_ns;
-	core->waited_cpus_total += snap->waited_cpus;
-	if (snap->wait_ns > core->wait_max_ns)
-		core->wait_max_ns = snap->wait_ns;
-	core->hist_lat_ns[h] = snap->latency_ns;
-	core->hist_end_ns[h] = ktime_get_ns();
+	h->nr_reads++;
+	h->wait_total_ns += snap->wait_ns;
+	h->waited_cpus_total += snap->waited_cpus;
+	if (snap->wait_ns > h->wait_max_ns)
+		h->wait_max_ns = snap->wait_ns;
+	h->lat_ns[i] = snap->latency_ns;
+	h->end_ns[i] = ktime_get_ns();
 }
 
 /**
- * mstat_read_with() - take a snapshot, and call @fn with it
+ * mstat_read_with() - take a snapshot, and hand it to @fn
  * @core: the core
  * @snap: generation and wait figures of this snapshot
- * @out: where to copy the counters, the size given to mstat_core_init();
- *	NULL if only @fn's copy is wanted
  * @fn: called under the reader's lock right after the rotation and
- *	&mstat_core.fold_hook, to copy what the hook published; may be NULL
+ *	&mstat_core.fold_hook, with the folded counters (the size given to
+ *	mstat_core_init()), to copy or derive from them and from what the
+ *	hook published
  * @arg: for @fn
  *
- * Every write section that ended before this call began is in @out;
- * every section is in @out entirely or not at all. Writers are never
- * blocked: the reader waits for them, politely.
+ * Every write section that ended before this call began is in the
+ * counters @fn sees; every section is in them entirely or not at all.
+ * Writers are never blocked: the reader waits for them, politely.
  *
  * Context: process; sleeps. Readers are serialized.
  * Return: 0, or -EINTR if a signal arrived while waiting for another
  * reader (no rotation was done then).
  */
 int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
-		    void *out, void (*fn)(void *arg), void *arg)
+		    void (*fn)(const u64 *total, void *arg), void *arg)
 {
 	if (mutex_lock_interruptible(&core->lock))
 		return -EINTR;
 	__mstat_rotate(core, snap);
 	mstat_account_read(core, snap);
-	if (out)
-		memcpy(out, core->total, core->nwords * sizeof(u64));
-	if (fn)
-		fn(arg);
+	fn(core->total, arg);
 	mutex_unlock(&core->lock);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mstat_read_with);
+
+struct mstat_copy {
+	struct mstat_core *core;
+	void *out;
+};
+
+static void mstat_copy_fn(const u64 *total, void *arg)
+{
+	struct mstat_copy *c = arg;
+
+	memcpy(c->out, total, c->core->nwords * sizeof(u64));
+}
 
 /**
  * mstat_read() - take a consistent snapshot of all CPUs' counters
@@ -323,7 +333,9 @@ EXPORT_SYMBOL_GPL(mstat_read_with);
  */
 int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap, void *out)
 {
-	return mstat_read_with(core, snap, out, NULL, NULL);
+	struct mstat_copy c = { .core = core, .out = out };
+
+	return mstat_read_with(core, snap, mstat_copy_fn, &c);
 }
 EXPORT_SYMBOL_GPL(mstat_read);
 
@@ -377,6 +389,93 @@ int mstat_set_sync(struct mstat_core *core, unsigned int sync)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mstat_set_sync);
+
+/**
+ * mstat_get_sync() - how the reader waits for writers now
+ * @core: the core
+ *
+ * Return: an &enum mstat_sync.
+ */
+unsigned int mstat_get_sync(struct mstat_core *core)
+{
+	return READ_ONCE(core->sync);
+}
+EXPORT_SYMBOL_GPL(mstat_get_sync);
+
+/**
+ * mstat_set_fold_hook() - set or clear &mstat_core.fold_hook
+ * @core: the core
+ * @hook: the hook, or NULL
+ *
+ * Context: process; sleeps (waits for a read in progress).
+ */
+void mstat_set_fold_hook(struct mstat_core *core,
+			 void (*hook)(struct mstat_core *core,
+				      unsigned int old))
+{
+	mutex_lock(&core->lock);
+	core->fold_hook = hook;
+	mutex_unlock(&core->lock);
+}
+EXPORT_SYMBOL_GPL(mstat_set_fold_hook);
+
+/**
+ * mstat_set_broken() - make the reader deliberately wrong, for tortures
+ * @core: the core, before its first read
+ * @how: an &enum mstat_broken
+ *
+ * A torture test must fail with each broken reader: that proves it can
+ * see the bug it hunts. Never for a core that counts anything real.
+ */
+void mstat_set_broken(struct mstat_core *core, enum mstat_broken how)
+{
+	mutex_lock(&core->lock);
+	core->broken = how;
+	mutex_unlock(&core->lock);
+}
+EXPORT_SYMBOL_GPL(mstat_set_broken);
+
+/**
+ * mstat_history_get() - a copy of the reader's history
+ * @core: the core
+ * @h: the copy
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -EINTR if a signal arrived while waiting for a reader.
+ */
+int mstat_history_get(struct mstat_core *core, struct mstat_history *h)
+{
+	if (mutex_lock_interruptible(&core->lock))
+		return -EINTR;
+	*h = core->hist;
+	mutex_unlock(&core->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mstat_history_get);
+
+/**
+ * mstat_generation() - the number of snapshots taken (and resets)
+ * @core: the core
+ *
+ * Return: the generation of the last snapshot.
+ */
+u64 mstat_generation(struct mstat_core *core)
+{
+	return READ_ONCE(core->gen);
+}
+EXPORT_SYMBOL_GPL(mstat_generation);
+
+/**
+ * mstat_nr_words() - u64 counters per slot
+ * @core: the core
+ *
+ * Return: the size given to mstat_core_init(), in u64 words.
+ */
+unsigned int mstat_nr_words(struct mstat_core *core)
+{
+	return core->nwords;
+}
+EXPORT_SYMBOL_GPL(mstat_nr_words);
 
 /**
  * mstat_cpu_seq() - a CPU's raw sequence word, for debugging

@@ -242,6 +242,26 @@ enum mstat_broken {
 #define MSTAT_HISTORY		256
 
 /**
+ * struct mstat_history - what the reader keeps of its past snapshots;
+ *	no part of the protocol, read with mstat_history_get()
+ * @nr_reads: snapshots taken
+ * @wait_total_ns: time spent waiting for writers, summed over snapshots
+ * @wait_max_ns: longest wait for writers in one snapshot
+ * @waited_cpus_total: CPUs waited on, summed over snapshots
+ * @lat_ns: latency of the last %MSTAT_HISTORY snapshots, a ring indexed
+ *	by snapshot number modulo %MSTAT_HISTORY
+ * @end_ns: end time (ktime_get_ns()) of those snapshots
+ */
+struct mstat_history {
+	u64 nr_reads;
+	u64 wait_total_ns;
+	u64 wait_max_ns;
+	u64 waited_cpus_total;
+	u64 lat_ns[MSTAT_HISTORY];
+	u64 end_ns[MSTAT_HISTORY];
+};
+
+/**
  * struct mstat_pcpu - one CPU's share of the core
  * @seq: outermost sections completed << 8 | nesting depth
  * @ipi_seq: @seq as this CPU's own first IPI handler saw it
@@ -264,18 +284,18 @@ struct mstat_pcpu {
  * @lock: serializes readers
  * @gen: number of completed rotations (the snapshot generation)
  * @total: folded counters, @nwords words, under @lock
- * @nr_reads: snapshots taken
- * @wait_total_ns: time spent waiting for writers, summed over snapshots
- * @wait_max_ns: longest wait for writers in one snapshot
- * @waited_cpus_total: CPUs waited on, summed over snapshots
- * @hist_lat_ns: latency of the last %MSTAT_HISTORY snapshots, a ring
- * @hist_end_ns: end time (ktime_get_ns()) of those snapshots
  * @fold_hook: if set, called by the reader right after it folded slot
  *	@old, with @lock held and no section using @old any more: the place
  *	to fold state that sections keep outside the per-CPU slots, indexed
- *	by mstat_section_slot(), so that it is published with the snapshot
+ *	by mstat_section_slot(), so that it is published with the snapshot;
+ *	set with mstat_set_fold_hook()
  * @sync: an &enum mstat_sync; set with mstat_set_sync()
- * @broken: an &enum mstat_broken; set only by torture tests
+ * @broken: an &enum mstat_broken; set with mstat_set_broken(), by
+ *	torture tests only
+ * @hist: the reader's history, under @lock; read with mstat_history_get()
+ *
+ * Users go through the functions below; only the inline writer functions
+ * touch the fields.
  */
 struct mstat_core {
 	u64 __percpu *cur;
@@ -285,15 +305,10 @@ struct mstat_core {
 	struct mutex lock;	/* serializes readers */
 	u64 gen;
 	u64 *total;
-	u64 nr_reads;
-	u64 wait_total_ns;
-	u64 wait_max_ns;
-	u64 waited_cpus_total;
-	u64 hist_lat_ns[MSTAT_HISTORY];
-	u64 hist_end_ns[MSTAT_HISTORY];
 	void (*fold_hook)(struct mstat_core *core, unsigned int old);
 	int sync;
 	int broken;
+	struct mstat_history hist;
 };
 
 /**
@@ -407,10 +422,18 @@ void mstat_core_destroy(struct mstat_core *core);
 int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap,
 	       void *out);
 int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
-		    void *out, void (*fn)(void *arg), void *arg);
+		    void (*fn)(const u64 *total, void *arg), void *arg);
 int mstat_reset(struct mstat_core *core);
 int mstat_set_sync(struct mstat_core *core, unsigned int sync);
+unsigned int mstat_get_sync(struct mstat_core *core);
 extern const char *const mstat_sync_name[MSTAT_NR_SYNC];
+void mstat_set_fold_hook(struct mstat_core *core,
+			 void (*hook)(struct mstat_core *core,
+				      unsigned int old));
+void mstat_set_broken(struct mstat_core *core, enum mstat_broken how);
+int mstat_history_get(struct mstat_core *core, struct mstat_history *h);
+u64 mstat_generation(struct mstat_core *core);
+unsigned int mstat_nr_words(struct mstat_core *core);
 bool mstat_cpu_in_section(struct mstat_core *core, int cpu);
 unsigned long mstat_cpu_seq(struct mstat_core *core, int cpu);
 u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,

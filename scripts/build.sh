@@ -21,7 +21,8 @@ out=$(realpath "$2")
 rsync -a --delete --exclude .git --exclude /build --exclude '*.o' \
 	--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' \
 	--exclude build.log "$MSTAT_TOP/" "$out/"
-if ! make -C "$kdir" M="$out" W=1 modules >"$out/build.log" 2>&1; then
+if ! make -C "$kdir" M="$out" W=1 MSTAT_TESTS=y modules \
+	>"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	die "build against $kdir failed"
 fi

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # dkms add/build/remove of this tree against the installed Debian 6.1 and
-# 6.12 headers (no install, nothing loaded). One "ok"/"not ok" line per
-# kernel.
+# 6.12 headers (no install, nothing loaded), and "make install" into a
+# scratch root: each builds and installs mstat.ko alone. "ok"/"not ok"
+# lines.
 #
 #   scripts/dkms-test.sh KERNELRELEASE...
 set -uo pipefail
@@ -28,6 +29,32 @@ for k; do
 		echo "not ok dkms-build-$k (build/logs/dkms-$k.log)"
 		fails=$((fails + 1))
 	fi
+	# The package builds the product only: no test or bench module.
+	kos=$(cd /var/lib/dkms/mstat/"$ver"/build 2>/dev/null &&
+	      find . -name '*.ko' | sort | tr '\n' ' ')
+	if [ "$kos" = "./mstat.ko " ]; then
+		echo "ok dkms-builds-mstat-only-$k"
+	else
+		echo "not ok dkms-builds-mstat-only-$k: built ${kos:-nothing}"
+		fails=$((fails + 1))
+	fi
+	# make install, into a scratch root: mstat.ko alone, under updates/.
+	tmp=$(mktemp -d)
+	rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$tmp/src/"
+	if make -C "$tmp/src" KDIR="/usr/src/linux-headers-$k" \
+		INSTALL_MOD_PATH="$tmp/root" install \
+		>"$MSTAT_TOP/build/logs/install-$k.log" 2>&1; then
+		kos=$(cd "$tmp/root" && find . -name '*.ko*' | sort | tr '\n' ' ')
+	else
+		kos="(make install failed: build/logs/install-$k.log)"
+	fi
+	case $kos in
+	"./lib/modules/"*"/updates/mstat.ko"*" ")
+		[ "$(echo "$kos" | wc -w)" -eq 1 ] && echo "ok make-install-mstat-only-$k" ||
+			{ echo "not ok make-install-mstat-only-$k: $kos"; fails=$((fails + 1)); } ;;
+	*)	echo "not ok make-install-mstat-only-$k: $kos"; fails=$((fails + 1)) ;;
+	esac
+	rm -rf "$tmp"
 done
 dkms remove "mstat/$ver" --all >/dev/null 2>&1
 rm -rf "$src"

@@ -54,7 +54,8 @@ for kdir; do
 	name=sparse-$(basename "$kdir")
 	tmp=$(mktemp -d)
 	rsync -a --exclude .git --exclude /build ./ "$tmp/"
-	make -C "$kdir" M="$tmp" C=2 W=1 modules >"$tmp/lint.log" 2>&1
+	make -C "$kdir" M="$tmp" C=2 W=1 MSTAT_TESTS=y modules \
+		>"$tmp/lint.log" 2>&1
 	rc=$?
 	out=$(grep -E 'warning:|error:' "$tmp/lint.log")
 	[ -n "$out" ] && echo "$out" | sed 's/^/#   /'

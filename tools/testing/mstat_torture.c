@@ -60,6 +60,7 @@ static double max_seconds = 120;
 static int stop_writers, stop_irq;
 static bool quiet;
 static unsigned int sync_mode;
+static enum mstat_broken broken;
 
 #define ADD(field, v)	mstat_add(&s, struct torture_stats, field, v)
 
@@ -212,9 +213,9 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'b':
 			if (!strcmp(optarg, "nowait"))
-				core.broken = MSTAT_BROKEN_NOWAIT;
+				broken = MSTAT_BROKEN_NOWAIT;
 			else if (!strcmp(optarg, "nosync"))
-				core.broken = MSTAT_BROKEN_NOSYNC;
+				broken = MSTAT_BROKEN_NOSYNC;
 			else
 				return -1;
 			break;
@@ -247,7 +248,7 @@ int main(int argc, char **argv)
 	struct sigaction sigact = { .sa_handler = torture_irq };
 	pthread_t irq_thread;
 	sigset_t set;
-	int broken, i;
+	int i;
 	long rot = 0;
 
 	if (parse_args(argc, argv)) {
@@ -255,13 +256,12 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	broken = core.broken;
 	shim_init(nr_writers + nr_offline);
 	if (mstat_core_init(&core, sizeof(struct torture_stats))) {
 		fprintf(stderr, "mstat_core_init failed\n");
 		return 2;
 	}
-	core.broken = broken;
+	mstat_set_broken(&core, broken);
 	mstat_set_sync(&core, sync_mode);
 
 	sigemptyset(&sigact.sa_mask);

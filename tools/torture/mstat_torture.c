@@ -294,7 +294,7 @@ static int __init torture_init(void)
 	err = mstat_core_init(&tcore, sizeof(struct torture_stats));
 	if (err)
 		return err;
-	tcore.broken = busted;
+	mstat_set_broken(&tcore, busted);
 	err = mstat_set_sync(&tcore, sync);
 	if (err)
 		goto out;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mstat's statistics model and what its files share. Write sections add
- * to the cells of struct mstat_cells, kept by mstat_core; a snapshot
- * derives struct mstat_stats from one cut of them (mstat_stats_derive()),
- * so every snapshot satisfies, exactly,
+ * mstat's statistics model (layer 1, see docs/ARCHITECTURE.md): the
+ * sources, size classes, contexts and their names; the cells that write
+ * sections add to, kept by the core instance mstat_core; and the snapshot
+ * that is derived from one cut of them. Write sections add to the cells
+ * of struct mstat_cells; a snapshot derives struct mstat_stats from one
+ * cut of them (mstat_stats_derive()), so every snapshot satisfies,
+ * exactly,
  *
  *	live objects (bytes)	= allocs - frees (bytes_alloc - bytes_freed),
  *				  per source, per size class, per page order;
@@ -13,8 +16,8 @@
  *	sum over contexts	= allocs + frees of all sources;
  *	sum over GFP kinds	= allocs of all sources.
  */
-#ifndef _MSTAT_INTERNAL_H
-#define _MSTAT_INTERNAL_H
+#ifndef _MSTAT_STATS_H
+#define _MSTAT_STATS_H
 
 #include <linux/bitops.h>
 #include <linux/jump_label.h>
@@ -178,41 +181,24 @@ static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
 	return src == MSTAT_SRC_PAGE ? PAGE_SIZE << c : mstat_class_size[c];
 }
 
+/* The core that keeps the cells; set up by mstat_stats_init(). */
 extern struct mstat_core mstat_core;
 extern const char *const mstat_source_name[MSTAT_NR_SOURCES];
 extern const char *const mstat_ctx_name[MSTAT_NR_CTX];
 
-/* mstat_probes.c */
+/*
+ * On while a recorder (the heap profile, the event stream) may want
+ * events: the hot path's one patched-out jump while both are off. Each
+ * recorder holds one reference (static_branch_inc()) while it wants
+ * events and drops it (static_branch_dec()) when it no longer does.
+ */
 DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
-void mstat_extras_update(void);
+
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
-void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
-		       gfp_t gfp, unsigned int order, unsigned long ptr,
-		       unsigned long site);
-void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
-		      unsigned long ptr, unsigned long site);
-int mstat_source_set(enum mstat_source src, bool on);
-bool mstat_source_enabled(enum mstat_source src);
-int mstat_probes_init(void);
-void mstat_probes_exit(void);
-size_t mstat_kfree_size(const void *ptr);
 char *mstat_site_name(char *buf, size_t size, unsigned long site);
+int mstat_stats_init(unsigned int sync);
+void mstat_stats_exit(void);
+int mstat_stats_read(struct mstat_snapshot *snap, struct mstat_stats *st);
 
-/* mstat_mod.c: a snapshot, traced. */
-int mstat_snapshot(struct mstat_snapshot *snap, struct mstat_stats *st);
-
-/* mstat_proc.c */
-extern umode_t mstat_proc_mode;
-int mstat_proc_init(umode_t mode);
-void mstat_proc_exit(void);
-
-/* mstat_debugfs.c and the event stream */
-void mstat_debugfs_init(void);
-void mstat_debugfs_exit(void);
-int mstat_events_init(unsigned int per_cpu);
-void mstat_events_exit(void);
-void mstat_event(enum mstat_source src, bool alloc, unsigned long ptr,
-		 size_t size, unsigned long site);
-
-#endif /* _MSTAT_INTERNAL_H */
+#endif /* _MSTAT_STATS_H */

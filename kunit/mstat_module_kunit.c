@@ -11,7 +11,9 @@
 #include <linux/slab.h>
 
 #include "mstat.h"
-#include "mstat_internal.h"
+#include "mstat_compat.h"
+#include "mstat_sources.h"
+#include "mstat_stats.h"
 
 static struct mstat_stats *snap_stats(struct kunit *test)
 {
@@ -19,7 +21,7 @@ static struct mstat_stats *snap_stats(struct kunit *test)
 	struct mstat_snapshot snap;
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
-	KUNIT_ASSERT_EQ(test, mstat_snapshot(&snap, st), 0);
+	KUNIT_ASSERT_EQ(test, mstat_stats_read(&snap, st), 0);
 	return st;
 }
 
@@ -191,7 +193,7 @@ static void mstat_probe_counts_kmalloc_and_cache(struct kunit *test)
 			80ULL);
 }
 
-/* The invariants of mstat_internal.h, checked on one snapshot. */
+/* The invariants of mstat_stats.h, checked on one snapshot. */
 static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
 {
 	u64 allocs = 0, frees = 0, req = 0, ba = 0, bf = 0;
@@ -362,7 +364,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_account_source_disabled),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),
-	KUNIT_CASE_SLOW(mstat_snapshot_invariants_under_load),
+	MSTAT_KUNIT_CASE_SLOW(mstat_snapshot_invariants_under_load),
 	{}
 };
 
@@ -374,5 +376,5 @@ static struct kunit_suite mstat_module_suite = {
 kunit_test_suite(mstat_module_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MSTAT_IMPORT_KUNIT_NS();
 MODULE_DESCRIPTION("KUnit tests for the mstat module");

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hot path's out-of-line parts (see mstat_count.h): the recorders'
+ * call, failures, and the counting of events whose source is not a
+ * constant (the API).
+ */
+#include "mstat_count.h"
+
+/**
+ * mstat_extras() - what a section may do besides counting, out of line
+ * @slot: mstat_section_slot() of the open section
+ * @alloc: allocation (true) or free
+ * @sample: sample the allocation for the profile
+ * @sampled: attribute the free to its sample
+ * @stream: stream the event
+ * @src: the source
+ * @ptr: the object
+ * @size: its bytes
+ * @site: the call site
+ *
+ * Called last in the section, so that the inlined probe keeps nothing
+ * live across a call but the section's end.
+ *
+ * Context: inside a write section of mstat_core.
+ */
+noinline void mstat_extras(unsigned int slot, bool alloc, bool sample,
+			   bool sampled, bool stream, enum mstat_source src,
+			   unsigned long ptr, size_t size, unsigned long site)
+{
+	unsigned long rate;
+
+	if (sample) {
+		rate = READ_ONCE(mstat_profile_rate);
+		if (rate)
+			__mstat_profile_sample(slot, rate, ptr, size, site);
+	}
+	if (sampled)
+		__mstat_profile_free(slot, ptr);
+	if (stream)
+		mstat_stream_event(src, alloc, ptr, size, site);
+}
+
+/**
+ * mstat_count_failure() - count one failed allocation
+ * @src: the source
+ * @order: for %MSTAT_SRC_PAGE, the order (cell) of the failed request
+ *
+ * A slab-level source's failures are all in its class 0 cell.
+ *
+ * Context: any but NMI.
+ */
+noinline void mstat_count_failure(enum mstat_source src, unsigned int order)
+{
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, src, src == MSTAT_SRC_PAGE ? order : 0, failures, 1);
+	mstat_write_end(&mstat_core, &s);
+}
+
+/**
+ * mstat_count_alloc() - count one allocation event
+ * @src: the source
+ * @req: bytes requested
+ * @alloc: bytes the object occupies; 0 for a failed allocation
+ * @gfp: the allocation's flags
+ * @order: page order, for %MSTAT_SRC_PAGE
+ * @site: the call site, for the recorders
+ *
+ * The probes inline the same for their own source; this is for the API,
+ * whose objects have no address to give.
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
+		       gfp_t gfp, unsigned int order, unsigned long site)
+{
+	if (!alloc)
+		mstat_count_failure(src, order);
+	else if (src == MSTAT_SRC_PAGE)
+		mstat_hot_alloc(MSTAT_SRC_PAGE, mstat_order_cell(order), req,
+				alloc, gfp, 0, site);
+	else
+		mstat_hot_alloc(src, mstat_size_class(alloc), req, alloc, gfp,
+				0, site);
+}
+
+/**
+ * mstat_count_free() - count one free event
+ * @src: the source
+ * @size: bytes the object occupied (as mstat_count_alloc()'s @alloc)
+ * @order: page order, for %MSTAT_SRC_PAGE
+ * @site: the call site, for the recorders
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
+		      unsigned long site)
+{
+	if (src == MSTAT_SRC_PAGE)
+		mstat_hot_free(MSTAT_SRC_PAGE, mstat_order_cell(order), size,
+			       0, site);
+	else
+		mstat_hot_free(src, mstat_size_class(size), size, 0, site);
+}

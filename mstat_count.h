@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hot path (layer 3): one event is one mstat_core write section that
+ * adds to the fewest cells the snapshot can be derived from (struct
+ * mstat_cells), inlined into each probe for its source, and hands the
+ * event to the recorders (the heap profile, the event stream) only while
+ * one of them is on. What is optional costs a patched-out jump while off:
+ * mstat_extras_key, then each recorder's own keys.
+ */
+#ifndef _MSTAT_COUNT_H
+#define _MSTAT_COUNT_H
+
+#include <linux/gfp.h>
+#include <linux/hardirq.h>
+#include <linux/jump_label.h>
+#include <linux/minmax.h>
+#include <linux/preempt.h>
+#include <linux/types.h>
+
+#include "mstat_core/mstat_core.h"
+#include "mstat_profile.h"
+#include "mstat_stats.h"
+#include "mstat_stream.h"
+
+void mstat_extras(unsigned int slot, bool alloc, bool sample, bool sampled,
+		  bool stream, enum mstat_source src, unsigned long ptr,
+		  size_t size, unsigned long site);
+void mstat_count_failure(enum mstat_source src, unsigned int order);
+void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
+		       gfp_t gfp, unsigned int order, unsigned long site);
+void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
+		      unsigned long site);
+
+static __always_inline enum mstat_ctx mstat_context(void)
+{
+	if (preempt_count() & (HARDIRQ_MASK | NMI_MASK))
+		return MSTAT_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return MSTAT_CTX_SOFTIRQ;
+	return MSTAT_CTX_TASK;
+}
+
+/* The cell of page order @order: higher orders count in the last. */
+static __always_inline unsigned int mstat_order_cell(unsigned int order)
+{
+	return min_t(unsigned int, order, MSTAT_NR_ORDERS - 1);
+}
+
+#define mstat_cell_add(s, src, c, field, val) \
+	mstat_add(s, struct mstat_cells, cell[src][c].field, val)
+
+/**
+ * mstat_hot_alloc() - count one allocation, as one write section
+ * @src: the source; a constant, so that only the adds it needs are left
+ * @c: its cell: the size class, or for %MSTAT_SRC_PAGE the order
+ * @req: bytes requested
+ * @alloc: bytes allocated
+ * @gfp: the allocation's flags
+ * @ptr: the object, for the recorders
+ * @site: the call site, for the recorders
+ *
+ * Context: any but NMI.
+ */
+static __always_inline void mstat_hot_alloc(enum mstat_source src,
+					    unsigned int c, size_t req,
+					    size_t alloc, gfp_t gfp,
+					    unsigned long ptr,
+					    unsigned long site)
+{
+	enum mstat_gfp g = gfpflags_allow_blocking(gfp);
+	struct mstat_section s;
+	bool sample, stream;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, src, c, allocs, 1);
+	if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
+		mstat_cell_add(&s, src, c, bytes_req, req);
+	if (!mstat_cell_fixed(src, c))
+		mstat_cell_add(&s, src, c, bytes_alloc, alloc);
+	mstat_add(&s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
+	if (static_branch_unlikely(&mstat_extras_key)) {
+		sample = src != MSTAT_SRC_PAGE && mstat_profile_due(alloc);
+		stream = mstat_streamed(src);
+		if (sample || stream)
+			mstat_extras(mstat_section_slot(&mstat_core, &s), true,
+				     sample, false, stream, src, ptr, alloc,
+				     site);
+	}
+	mstat_write_end(&mstat_core, &s);
+}
+
+/**
+ * mstat_hot_free() - count one free, as one write section
+ * @src: the source, a constant
+ * @c: its cell
+ * @size: bytes the object occupied
+ * @ptr: the object, for the recorders
+ * @site: the call site, for the recorders
+ *
+ * Context: any but NMI.
+ */
+static __always_inline void mstat_hot_free(enum mstat_source src,
+					   unsigned int c, size_t size,
+					   unsigned long ptr,
+					   unsigned long site)
+{
+	struct mstat_section s;
+	bool sampled, stream;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, src, c, frees, 1);
+	if (!mstat_cell_fixed(src, c))
+		mstat_cell_add(&s, src, c, bytes_freed, size);
+	mstat_add(&s, struct mstat_cells, ctx_frees[mstat_context()], 1);
+	if (static_branch_unlikely(&mstat_extras_key)) {
+		sampled = src != MSTAT_SRC_PAGE && ptr &&
+			  mstat_profile_held(ptr);
+		stream = mstat_streamed(src);
+		if (sampled || stream)
+			mstat_extras(mstat_section_slot(&mstat_core, &s),
+				     false, false, sampled, stream, src, ptr,
+				     mstat_cell_fixed(src, c) ?
+				     mstat_cell_size(src, c) : size, site);
+	}
+	mstat_write_end(&mstat_core, &s);
+}
+
+#endif /* _MSTAT_COUNT_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The faces (layer 5) that mstat_mod.c sets up: /proc (mstat_proc.c) and
+ * debugfs (mstat_debugfs.c). The tracefs events are created by
+ * mstat_trace.c; the event stream's file by mstat_stream.c.
+ */
+#ifndef _MSTAT_FACES_H
+#define _MSTAT_FACES_H
+
+#include <linux/types.h>
+
+int mstat_proc_init(umode_t mode);
+void mstat_proc_exit(void);
+void mstat_debugfs_init(void);
+void mstat_debugfs_exit(void);
+
+#endif /* _MSTAT_FACES_H */

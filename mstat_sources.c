@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat's event sources (layer 4): the probes on the kmem tracepoints and
+ * the switching of each source on and off (the API's source has no
+ * tracepoint: mstat_api.c). Each event is one mstat_core write section of
+ * the hot path (mstat_count.h).
+ *
+ * Probes never sleep and never allocate. Tracepoint probes run with
+ * preemption disabled, in any context the allocator runs in (task,
+ * softirq, hardirq). Sizes are counted as the size class the object
+ * occupies, computed the same way at allocation and at free, so that
+ * live bytes come back to zero when every object is freed:
+ *
+ *  - kmalloc: the tracepoint's bytes_alloc, the slab's object size, when
+ *    it is the size of the class of the bytes requested (always, but with
+ *    KASAN or slab debugging, whose metadata it includes; then
+ *    kmalloc_size_roundup() of the bytes requested); kfree: ksize() of the
+ *    object, which is still allocated when the tracepoint fires, rounded
+ *    up the same way (ksize() of a KFENCE object is the requested size,
+ *    and under KASAN the cache's object size, never its padded slot
+ *    size);
+ *  - kmem_cache_alloc/free: kmem_cache_size() of the cache passed;
+ *  - pages: PAGE_SIZE << order.
+ *
+ * Each probe inlines the hot path for its source, with no call but
+ * ksize() on kfree.
+ *
+ * Page events have no call site: inside a probe, _RET_IP_ names the
+ * tracepoint's dispatcher, and the page allocator's caller is not passed.
+ * The event stream prints their site as "-".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kfence.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
+
+#include "mstat_compat.h"
+#include "mstat_count.h"
+#include "mstat_sources.h"
+#include "mstat_stats.h"
+#include "mstat_trace.h"
+
+/* mstat_kfree_size(), inline for the probe. */
+static __always_inline size_t __mstat_kfree_size(const void *ptr)
+{
+	size_t size;
+
+	if (ZERO_OR_NULL_PTR(ptr))
+		return 0;
+	size = ksize(ptr);
+	/* Only a KFENCE object's ksize() is not already its class's size. */
+	if (unlikely(is_kfence_address(ptr)) && size)
+		size = kmalloc_size_roundup(size);
+	return size;
+}
+
+/**
+ * mstat_kfree_size() - the size a kfree()d object counts as
+ * @ptr: the object, still allocated (the kfree tracepoint fires first)
+ *
+ * Return: its size class's size, as kmalloc_size_roundup() of its
+ * requested size was counted at allocation; 0 for NULL and ZERO_SIZE_PTR.
+ */
+size_t mstat_kfree_size(const void *ptr)
+{
+	return __mstat_kfree_size(ptr);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_kfree_size);
+
+/* Tracepoint probes. */
+
+/* kmalloc whose bytes_alloc is not what kfree will see: see below. */
+static noinline void mstat_kmalloc_slow(size_t req, gfp_t gfp,
+					unsigned long ptr, unsigned long site)
+{
+	size_t size = kmalloc_size_roundup(req);
+
+	mstat_hot_alloc(MSTAT_SRC_KMALLOC, mstat_size_class(size), req, size,
+			gfp, ptr, site);
+}
+
+static void mstat_probe_kmalloc(void *data, unsigned long call_site,
+				const void *ptr, size_t bytes_req,
+				size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	unsigned int c = mstat_size_class(bytes_req);
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		if (!ptr)
+			mstat_count_failure(MSTAT_SRC_KMALLOC, 0);
+		return;		/* kmalloc(0): nothing allocated */
+	}
+	/*
+	 * bytes_alloc is the slab's object size, the size ksize() gives at
+	 * kfree: the size of the class of bytes_req, unless KASAN or slab
+	 * debugging added metadata to it (or kmalloc's smallest caches are
+	 * not mstat's classes). For a large kmalloc it is its pages, which
+	 * ksize() gives too.
+	 */
+	if (unlikely(c != MSTAT_CLASS_LARGE &&
+		     bytes_alloc != mstat_class_size[c])) {
+		mstat_kmalloc_slow(bytes_req, gfp_flags, (unsigned long)ptr,
+				   call_site);
+		return;
+	}
+	mstat_hot_alloc(MSTAT_SRC_KMALLOC, c, bytes_req, bytes_alloc,
+			gfp_flags, (unsigned long)ptr, call_site);
+}
+
+/*
+ * Where kmalloc's caches are exactly mstat's classes below LARGE (the
+ * smallest is 8 bytes, the largest 8 KiB), the class of a KFENCE
+ * object's ksize(), its requested size, is the class of its
+ * kmalloc_size_roundup(); KFENCE objects are at most a page, so in a
+ * class whose bytes are derived: the kfree probe needs the class only.
+ */
+#define MSTAT_KFREE_CLASS_ONLY	(KMALLOC_MIN_SIZE <= 8 && \
+				 KMALLOC_MAX_CACHE_SIZE <= 8192)
+
+static void mstat_probe_kfree(void *data, unsigned long call_site,
+			      const void *ptr)
+{
+	size_t size;
+
+	if (MSTAT_KFREE_CLASS_ONLY) {
+		if (ZERO_OR_NULL_PTR(ptr))
+			return;
+		size = ksize(ptr);
+	} else {
+		size = __mstat_kfree_size(ptr);
+	}
+	if (size)
+		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+			       (unsigned long)ptr, call_site);
+}
+
+static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
+				    const void *ptr, struct kmem_cache *s,
+				    gfp_t gfp_flags, int node)
+{
+	size_t size = kmem_cache_size(s);
+
+	if (unlikely(!ptr)) {
+		mstat_count_failure(MSTAT_SRC_CACHE, 0);
+		return;
+	}
+	mstat_hot_alloc(MSTAT_SRC_CACHE, mstat_size_class(size), size, size,
+			gfp_flags, (unsigned long)ptr, call_site);
+}
+
+static void mstat_probe_cache_free(void *data, unsigned long call_site,
+				   const void *ptr,
+				   const struct kmem_cache *s)
+{
+	size_t size;
+
+	if (!ptr)
+		return;
+	size = kmem_cache_size((struct kmem_cache *)s);
+	mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
+		       (unsigned long)ptr, call_site);
+}
+
+static void mstat_probe_page_alloc(void *data, struct page *page,
+				   unsigned int order, gfp_t gfp_flags,
+				   int migratetype)
+{
+	size_t size = PAGE_SIZE << order;
+
+	if (unlikely(!page)) {
+		mstat_count_failure(MSTAT_SRC_PAGE, mstat_order_cell(order));
+		return;
+	}
+	mstat_hot_alloc(MSTAT_SRC_PAGE, mstat_order_cell(order), size, size,
+			gfp_flags, (unsigned long)page, 0);
+}
+
+static void mstat_probe_page_free(void *data, struct page *page,
+				  unsigned int order)
+{
+	mstat_hot_free(MSTAT_SRC_PAGE, mstat_order_cell(order),
+		       PAGE_SIZE << order, (unsigned long)page, 0);
+}
+
+/* Switching sources on and off. */
+
+struct mstat_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+/* Per source, its alloc and free tracepoints (none for the API). */
+static struct mstat_tp mstat_tps[MSTAT_NR_SOURCES][2] = {
+	[MSTAT_SRC_KMALLOC] = {
+		{ "kmalloc", mstat_probe_kmalloc },
+		{ "kfree", mstat_probe_kfree },
+	},
+	[MSTAT_SRC_CACHE] = {
+		{ "kmem_cache_alloc", mstat_probe_cache_alloc },
+		{ "kmem_cache_free", mstat_probe_cache_free },
+	},
+	[MSTAT_SRC_PAGE] = {
+		{ "mm_page_alloc", mstat_probe_page_alloc },
+		{ "mm_page_free", mstat_probe_page_free },
+	},
+};
+
+static DEFINE_MUTEX(mstat_sources_lock);
+static bool mstat_sources_on[MSTAT_NR_SOURCES];
+
+/**
+ * mstat_source_enabled() - whether a source is counted now
+ * @src: the source
+ *
+ * Return: true if enabled.
+ */
+bool mstat_source_enabled(enum mstat_source src)
+{
+	return READ_ONCE(mstat_sources_on[src]);
+}
+
+static int mstat_tp_register(struct mstat_tp *t)
+{
+	return t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : 0;
+}
+
+static void mstat_tp_unregister(struct mstat_tp *t)
+{
+	if (t->tp)
+		WARN_ON_ONCE(tracepoint_probe_unregister(t->tp, t->probe, NULL));
+}
+
+/**
+ * mstat_source_set() - switch a source on or off
+ * @src: the source
+ * @on: the new state
+ *
+ * Objects allocated while a source was off and freed while it is on make
+ * live counts negative; see the README.
+ *
+ * Context: process; sleeps.
+ * Return: 0, -EINVAL for a bad @src, or a tracepoint registration error
+ * (the source stays off then).
+ */
+int mstat_source_set(enum mstat_source src, bool on)
+{
+	struct mstat_tp *t;
+	int err = 0;
+
+	if (src >= MSTAT_NR_SOURCES)
+		return -EINVAL;
+	t = mstat_tps[src];
+
+	mutex_lock(&mstat_sources_lock);
+	if (mstat_sources_on[src] == on)
+		goto out;
+	if (on) {
+		err = mstat_tp_register(&t[0]);
+		if (!err) {
+			err = mstat_tp_register(&t[1]);
+			if (err)
+				mstat_tp_unregister(&t[0]);
+		}
+	} else {
+		mstat_tp_unregister(&t[1]);
+		mstat_tp_unregister(&t[0]);
+	}
+	if (!err) {
+		WRITE_ONCE(mstat_sources_on[src], on);
+		trace_mstat_source(mstat_source_name[src], on);
+	} else {
+		pr_err("cannot switch on source %s: %d\n",
+		       mstat_source_name[src], err);
+	}
+out:
+	mutex_unlock(&mstat_sources_lock);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_source_set);
+
+static void mstat_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	int src, i;
+
+	for (src = 0; src < MSTAT_NR_SOURCES; src++)
+		for (i = 0; i < 2; i++)
+			if (mstat_tps[src][i].name &&
+			    !strcmp(tp->name, mstat_tps[src][i].name))
+				mstat_tps[src][i].tp = tp;
+}
+
+/**
+ * mstat_sources_init() - find the kmem tracepoints
+ *
+ * The page allocator's are not exported, so all six are looked up by
+ * name among the kernel's tracepoints.
+ *
+ * Return: 0, or -ENOENT if one is missing.
+ */
+int mstat_sources_init(void)
+{
+	int src, i;
+
+	/*
+	 * Registration is by name, so let the compiler check each probe's
+	 * prototype against the tracepoint's (sizeof evaluates nothing).
+	 */
+	BUILD_BUG_ON(!sizeof(register_trace_kmalloc(mstat_probe_kmalloc, NULL)));
+	BUILD_BUG_ON(!sizeof(register_trace_kfree(mstat_probe_kfree, NULL)));
+	BUILD_BUG_ON(!sizeof(register_trace_kmem_cache_alloc(mstat_probe_cache_alloc,
+							     NULL)));
+	BUILD_BUG_ON(!sizeof(register_trace_kmem_cache_free(mstat_probe_cache_free,
+							    NULL)));
+	BUILD_BUG_ON(!sizeof(register_trace_mm_page_alloc(mstat_probe_page_alloc,
+							  NULL)));
+	BUILD_BUG_ON(!sizeof(register_trace_mm_page_free(mstat_probe_page_free,
+							 NULL)));
+
+	for_each_kernel_tracepoint(mstat_tp_lookup, NULL);
+	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
+		for (i = 0; i < 2; i++) {
+			if (mstat_tps[src][i].name && !mstat_tps[src][i].tp) {
+				pr_err("tracepoint kmem:%s not found\n",
+				       mstat_tps[src][i].name);
+				return -ENOENT;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * mstat_sources_exit() - switch every source off and wait for probes
+ *
+ * After this no probe runs or will run: the core can be freed.
+ */
+void mstat_sources_exit(void)
+{
+	int src;
+
+	for (src = 0; src < MSTAT_NR_SOURCES; src++)
+		mstat_source_set(src, false);
+	tracepoint_synchronize_unregister();
+}

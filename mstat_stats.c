@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat's statistics model: the name tables, the core instance that keeps
+ * the cells, and the snapshot (one read of the core, the counters derived
+ * from its cut). Layer 1: it knows the core and nothing of mstat above.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jump_label.h>
+#include <linux/kallsyms.h>
+#include <linux/string.h>
+
+#include "mstat_compat.h"
+#include "mstat_stats.h"
+#include "mstat_trace.h"
+
+const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1] = {
+	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
+};
+EXPORT_SYMBOL_IF_KUNIT(mstat_class_size);
+
+const char *const mstat_source_name[MSTAT_NR_SOURCES] = {
+	[MSTAT_SRC_KMALLOC]	= "kmalloc",
+	[MSTAT_SRC_CACHE]	= "cache",
+	[MSTAT_SRC_PAGE]	= "page",
+	[MSTAT_SRC_API]		= "api",
+};
+
+const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
+	[MSTAT_CTX_TASK]	= "task",
+	[MSTAT_CTX_SOFTIRQ]	= "softirq",
+	[MSTAT_CTX_HARDIRQ]	= "hardirq",
+};
+
+struct mstat_core mstat_core;
+
+DEFINE_STATIC_KEY_FALSE(mstat_extras_key);
+
+/**
+ * mstat_class_of() - mstat_size_class(), out of line, for KUnit
+ * @size: bytes the object occupies
+ *
+ * Return: index into mstat_class_size[], or %MSTAT_CLASS_LARGE.
+ */
+unsigned int mstat_class_of(size_t size)
+{
+	return mstat_size_class(size);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_class_of);
+
+/**
+ * mstat_stats_derive() - every counter of a snapshot, from its cells
+ * @cl: the cells, one consistent cut
+ * @st: the counters; overwritten
+ *
+ * Sums and products of counters of one cut: the invariants of
+ * mstat_stats.h hold in @st exactly as the cells hold them.
+ */
+void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
+{
+	enum mstat_source src;
+	unsigned int c, x, g;
+
+	memset(st, 0, sizeof(*st));
+	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
+		struct mstat_src_stats *ss = &st->src[src];
+
+		for (c = 0; c < MSTAT_NR_CLASSES; c++) {
+			const struct mstat_cell *e = &cl->cell[src][c];
+			size_t size = mstat_cell_size(src, c);
+			u64 ba = size ? e->allocs * size : e->bytes_alloc;
+			u64 bf = size ? e->frees * size : e->bytes_freed;
+			u64 br = src == MSTAT_SRC_KMALLOC ||
+				 src == MSTAT_SRC_API ? e->bytes_req : ba;
+
+			ss->allocs += e->allocs;
+			ss->frees += e->frees;
+			ss->failures += e->failures;
+			ss->bytes_req += br;
+			ss->bytes_alloc += ba;
+			ss->bytes_freed += bf;
+			if (src == MSTAT_SRC_PAGE) {
+				if (c < MSTAT_NR_ORDERS) {
+					st->order[c].allocs = e->allocs;
+					st->order[c].frees = e->frees;
+					st->order[c].failures = e->failures;
+				}
+				continue;
+			}
+			st->cls[c].allocs += e->allocs;
+			st->cls[c].frees += e->frees;
+			st->cls[c].bytes_req += br;
+			st->cls[c].bytes_alloc += ba;
+			st->cls[c].bytes_freed += bf;
+		}
+	}
+	for (x = 0; x < MSTAT_NR_CTX; x++) {
+		for (g = 0; g < MSTAT_NR_GFP; g++) {
+			st->ctx[x].allocs += cl->ctx_gfp_allocs[x][g];
+			st->gfp[g] += cl->ctx_gfp_allocs[x][g];
+		}
+		st->ctx[x].frees = cl->ctx_frees[x];
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
+
+/**
+ * mstat_site_name() - a call site as text, never a raw address
+ * @buf: at least KSYM_SYMBOL_LEN bytes
+ * @size: its size
+ * @site: the call site
+ *
+ * "%pS" prints the bare address of a site it cannot name (__init code, an
+ * unloaded module): that would leak the kernel's layout, so such a site
+ * becomes "[unknown]" followed by its hashed address ("%p").
+ *
+ * Return: @buf.
+ */
+char *mstat_site_name(char *buf, size_t size, unsigned long site)
+{
+	snprintf(buf, size, "%pS", (void *)site);
+	if (!strncmp(buf, "0x", 2))
+		snprintf(buf, size, "[unknown]/%p", (void *)site);
+	return buf;
+}
+
+/**
+ * mstat_stats_init() - set up the core that keeps the cells
+ * @sync: how its reader waits for writers, an &enum mstat_sync
+ *
+ * Context: process; sleeps.
+ * Return: 0, -EINVAL for a bad @sync, or -ENOMEM.
+ */
+int mstat_stats_init(unsigned int sync)
+{
+	int err = mstat_core_init(&mstat_core, sizeof(struct mstat_cells));
+
+	if (err)
+		return err;
+	err = mstat_set_sync(&mstat_core, sync);
+	if (err)
+		mstat_core_destroy(&mstat_core);
+	return err;
+}
+
+/**
+ * mstat_stats_exit() - free the core
+ *
+ * Context: no write section may run or start any more.
+ */
+void mstat_stats_exit(void)
+{
+	mstat_core_destroy(&mstat_core);
+}
+
+/* Under the reader's lock, right after the fold: the totals are a cut. */
+static void mstat_stats_derive_fn(const u64 *total, void *st)
+{
+	mstat_stats_derive((const struct mstat_cells *)total, st);
+}
+
+/**
+ * mstat_stats_read() - take a consistent snapshot of every counter
+ * @snap: its generation and wait figures
+ * @st: the counters
+ *
+ * Emits the mstat:mstat_snapshot trace event.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -EINTR if a signal arrived while waiting for another
+ * reader.
+ */
+int mstat_stats_read(struct mstat_snapshot *snap, struct mstat_stats *st)
+{
+	int err = mstat_read_with(&mstat_core, snap, mstat_stats_derive_fn, st);
+
+	if (!err)
+		trace_mstat_snapshot(snap->gen, snap->wait_ns,
+				     snap->waited_cpus, snap->latency_ns);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_stats_read);
