@@ -198,16 +198,23 @@ u64 mstat_stream_dropped(void)
 	return sum;
 }
 
+/* One line of the stream, and room to name its site. */
+struct mstat_events_line {
+	char sym[KSYM_SYMBOL_LEN];
+	char buf[160 + KSYM_SYMBOL_LEN];
+};
+
 /* The stream: one line per event; blocks when empty unless O_NONBLOCK. */
 static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	struct mstat_events_line *l;
 	struct mstat_event_rec e;
-	char sym[KSYM_SYMBOL_LEN];
-	char line[160 + KSYM_SYMBOL_LEN];
-	size_t done = 0;
+	ssize_t done = 0;
 	int len, err;
 
+	if (count < sizeof(l->buf))
+		return -EINVAL;
 	while (!mstat_events_pending()) {
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
@@ -216,20 +223,25 @@ static ssize_t mstat_events_read(struct file *file, char __user *ubuf,
 		if (err)
 			return err;
 	}
+	l = kmalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
 	/* Stop while a whole line still fits, so no record is lost. */
-	while (count - done >= sizeof(line) && mstat_events_next(&e)) {
-		len = scnprintf(line, sizeof(line),
+	while (count - done >= sizeof(l->buf) && mstat_events_next(&e)) {
+		len = scnprintf(l->buf, sizeof(l->buf),
 				"%llu cpu=%u %s %s ptr=%p size=%llu site=%s\n",
 				e.ts, e.cpu, mstat_source_name[e.src],
 				e.alloc ? "alloc" : "free", (void *)e.ptr,
-				e.size, e.site ? mstat_site_name(sym, sizeof(sym),
+				e.size, e.site ? mstat_site_name(l->sym,
+								 sizeof(l->sym),
 								 e.site) : "-");
-		if (copy_to_user(ubuf + done, line, len))
-			return done ?: -EFAULT;
+		if (copy_to_user(ubuf + done, l->buf, len)) {
+			done = done ?: -EFAULT;
+			break;
+		}
 		done += len;
 	}
-	if (!done && count < sizeof(line))
-		return -EINVAL;
+	kfree(l);
 	return done;
 }
 

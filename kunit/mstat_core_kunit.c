@@ -4,6 +4,11 @@
  * context, and conservation under concurrent writers on every CPU.
  *
  * Needs mstat.ko loaded first (it exports the core).
+ *
+ * busted=1 (or 2) gives every case's core a deliberately broken reader
+ * (&enum mstat_broken): the cases that hunt a torn snapshot must then
+ * report "not ok", cleanly, with every writer stopped; make check loads
+ * it so once, to prove that they can fail.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
@@ -11,6 +16,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -60,6 +66,29 @@ static void sync_mode_desc(const enum mstat_sync *mode, char *desc)
 
 KUNIT_ARRAY_PARAM(sync_mode, sync_modes, sync_mode_desc);
 
+static uint busted;
+
+static int busted_set(const char *val, const struct kernel_param *kp)
+{
+	uint v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err || v > MSTAT_BROKEN_NOSYNC) {
+		pr_err("mstat_core_kunit: busted=%s: must be 0, 1 or 2\n", val);
+		return -EINVAL;
+	}
+	busted = v;
+	return 0;
+}
+
+static const struct kernel_param_ops busted_ops = {
+	.set = busted_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(busted, &busted_ops, &busted, 0444);
+MODULE_PARM_DESC(busted, "Test the tests: 1 a reader that does not wait, 2 IPI mode without IPIs (default 0: a correct reader)");
+
 /* A fresh core, in the case's reader mode (the default for the others). */
 static int test_init(struct kunit *test)
 {
@@ -72,7 +101,17 @@ static int test_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_RCU);
 	if (mode)
 		KUNIT_ASSERT_EQ(test, mstat_set_sync(core, *mode), 0);
+	if (busted)
+		mstat_set_broken(core, busted);
 	test->priv = core;
+	return 0;
+}
+
+static int test_suite_init(struct kunit_suite *suite)
+{
+	if (busted)
+		pr_info("mstat_core_kunit: busted=%u: cases that hunt torn snapshots must fail\n",
+			busted);
 	return 0;
 }
 
@@ -510,6 +549,7 @@ static struct kunit_case mstat_core_cases[] = {
 
 static struct kunit_suite mstat_core_suite = {
 	.name = "mstat_core",
+	.suite_init = test_suite_init,
 	.init = test_init,
 	.exit = test_exit,
 	.test_cases = mstat_core_cases,
