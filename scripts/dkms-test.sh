@@ -29,10 +29,12 @@ for k; do
 		echo "not ok dkms-build-$k (build/logs/dkms-$k.log)"
 		fails=$((fails + 1))
 	fi
-	# The package builds the product only: no test or bench module.
-	kos=$(cd /var/lib/dkms/mstat/"$ver"/build 2>/dev/null &&
-	      find . -name '*.ko' | sort | tr '\n' ' ')
-	if [ "$kos" = "./mstat.ko " ]; then
+	# The package builds the product only: no test or bench module. DKMS
+	# cleans its build area, but keeps the build's log.
+	kos=$(sed -n 's|^ *LD \[M\] *.*/build/\(.*\.ko\)$|\1|p' \
+		/var/lib/dkms/mstat/"$ver"/"$k"/*/log/make.log 2>/dev/null |
+	      sort | tr '\n' ' ')
+	if [ "$kos" = "mstat.ko " ]; then
 		echo "ok dkms-builds-mstat-only-$k"
 	else
 		echo "not ok dkms-builds-mstat-only-$k: built ${kos:-nothing}"
