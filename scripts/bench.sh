@@ -8,14 +8,14 @@
 #   scripts/bench.sh
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 cd "$MSTAT_TOP"
 out=build/bench
-mkdir -p "$out" build/logs
+mkdir -p "$out"
 res=$out/RESULTS.md
-scripts/setup.sh >build/logs/setup.env
-. build/logs/setup.env
+mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
 make -s -C tools/testing build/bench >/dev/null
 bench=tools/testing/build/bench
 
@@ -140,9 +140,7 @@ us), then an idle window as long: the function-call interrupts (CAL row
 of /proc/interrupts) idle CPU 1 took during the reads (cpu1_cal) and
 during the idle window (idle_cal).
 EOT
-mkdir -p build/tools
-gcc -static -O2 -Wall -Wextra -Werror -o build/tools/readlat \
-	tools/mstat-check/readlat.c
+mstat_build_tools readlat
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/isolation.sh \
 	--ko build/6.12/mstat.ko --file build/tools/readlat:/mstat/readlat \
 	--append "isolcpus=1 nohz_full=1 ISOLATION_READS=1000" \

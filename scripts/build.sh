@@ -10,6 +10,7 @@
 # Fails if the build fails or prints a warning. The log is OUTDIR/build.log.
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 kdir=$1
@@ -29,4 +30,5 @@ fi
 if grep -E 'warning:|error:' "$out/build.log" >&2; then
 	die "build against $kdir printed warnings"
 fi
+# shellcheck disable=SC2012 # names, for the message
 log "built $(cd "$out" && ls ./*.ko kunit/*.ko 2>/dev/null | tr '\n' ' ')against $kdir"

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every test of mstat, from a fresh Debian machine: installs what it
-# lacks, builds, runs the userspace torture, boots guests. Ends with the
-# line "N passed, N failed"; exits non-zero if anything failed.
+# lacks, builds, runs the userspace torture, boots guests. One line per
+# test ("ok NAME", "not ok NAME: WHY", "skip NAME: WHY"; a sub-suite's
+# lines with its name in front), and last the line "N passed, N failed"
+# (", N skipped" if any were); exits non-zero if anything failed. The
+# emitters and that line are scripts/lib.sh's.
 #
 #   scripts/check.sh            (make check)
 #
@@ -14,53 +17,21 @@
 # Logs: build/logs/. Test kernels are cached in $MSTAT_CACHE.
 set -uo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 cd "$MSTAT_TOP" || exit 1
 logs=$MSTAT_TOP/build/logs
+MSTAT_LOGS=$logs
 rm -rf "$logs"
 mkdir -p "$logs"
-passed=0 failed=0 skipped=0
 jobs_max=${GUEST_JOBS:-$(nproc)}
 queued=()
 
-pass() { passed=$((passed + 1)); printf 'PASS: %s\n' "$1"; }
-fail() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$1"; }
-
-# t NAME CMD...: one test, its output in build/logs/NAME.log.
-t() {
-	local name=$1 start=$SECONDS
-	shift
-	if "$@" >"$logs/$name.log" 2>&1; then
-		pass "$name ($((SECONDS - start)) s)"
-	else
-		fail "$name ($((SECONDS - start)) s), log: build/logs/$name.log"
-		tail -n 15 "$logs/$name.log" | sed 's/^/    /'
-	fi
-}
-
-# count_lines LOG [PREFIX]: count "ok"/"not ok" lines of a sub-suite.
-count_lines() {
-	local line
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)		pass "${2:+$2: }${line#ok }" ;;
-		"not ok "*)	fail "${2:+$2: }${line#not ok }" ;;
-		"skip "*)	skipped=$((skipped + 1))
-				printf 'SKIP: %s\n' "${2:+$2: }${line#skip }" ;;
-		esac
-	done <"$1"
-}
-
-finish() {
+# The end: the time taken, then "N passed, N failed".
+end() {
 	echo "total time $SECONDS s"
-	if [ "$skipped" -gt 0 ]; then
-		echo "$passed passed, $failed failed, $skipped skipped"
-	else
-		echo "$passed passed, $failed failed"
-	fi
-	[ "$failed" -eq 0 ]
-	exit
+	summary
 }
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
@@ -98,22 +69,22 @@ collect() {
 	local name=$1 con=$logs/$1.console rc secs want got
 	read -r rc secs <"$logs/$name.rc" 2>/dev/null || rc=1 secs=0
 	if [ "$rc" -eq 0 ]; then
-		pass "$name ($secs s)"
+		ok "$name ($secs s)"
 	else
-		fail "$name ($secs s, exit $rc), console: build/logs/$name.console"
-		tail -n 15 "$logs/$name.log" | sed 's/^/    /'
+		not_ok "$name ($secs s, exit $rc), console: build/logs/$name.console"
+		tail -n 20 "$logs/$name.log" | show
 	fi
 	t "$name-console-clean" scripts/console-check.sh "$con"
 	tr -d '\r' <"$con" 2>/dev/null | grep -E '^(not )?ok ' >"$logs/$name.checks"
 	want=$(tr -d '\r' <"$con" 2>/dev/null |
 	       sed -n 's/^# checks=\([0-9]*\) failed=[0-9]*$/\1/p' | tail -n 1)
 	[ -n "$want" ] || return 0
-	count_lines "$logs/$name.checks" "$name"
+	relay "$logs/$name.checks" "$name"
 	got=$(wc -l <"$logs/$name.checks")
 	if [ "$want" -eq "$got" ]; then
-		pass "$name-checks-reported ($got)"
+		ok "$name-checks-reported ($got)"
 	else
-		fail "$name-checks-reported: $got of $want, console: build/logs/$name.console"
+		not_ok "$name-checks-reported: $got of $want, console: build/logs/$name.console"
 	fi
 }
 
@@ -126,57 +97,39 @@ collect_kunit() {
 	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
 		"$logs/$name-ktap.log" >"$logs/$name-ktap.summary"
 	while read -r suite np nf; do
-		passed=$((passed + np))
-		failed=$((failed + nf))
-		echo "KUNIT: $name $suite passed=$np failed=$nf"
+		tally "$np" "$nf"
+		echo "# KUnit: $name $suite passed=$np failed=$nf"
 	done <"$logs/$name-ktap.summary"
 	if [ "$rc" -eq 0 ] && [ -s "$logs/$name-ktap.summary" ]; then
-		pass "$name-kunit-parse"
+		ok "$name-kunit-parse"
 	else
-		fail "$name-kunit-parse, log: build/logs/$name-ktap.log"
-		tail -n 30 "$logs/$name-ktap.log" | sed 's/^/    /'
+		not_ok "$name-kunit-parse, log: build/logs/$name-ktap.log"
+		tail -n 30 "$logs/$name-ktap.log" | show
 	fi
-}
-
-# The static checker, fuzzer and helpers the guests run.
-build_tools() {
-	local tool
-	mkdir -p build/tools || return
-	for tool in mstat-check runas write1 evpoll readlat; do
-		gcc -static -O2 -Wall -Wextra -Werror \
-			-o "build/tools/$tool" "tools/mstat-check/$tool.c" ||
-			return
-	done
-	gcc -static -O2 -Wall -Wextra -Werror -o build/tools/mstat-fuzz \
-		tools/fuzz/mstat-fuzz.c
 }
 
 ## Host work
 
 # 1. Set-up: packages, kernel images and headers, the kernel source.
-if ! scripts/setup.sh >"$logs/setup.env" 2>"$logs/setup.log"; then
-	cat "$logs/setup.log"
-	fail setup
-	finish
+if ! mstat_setup_env; then
+	not_ok "setup, log: build/logs/setup.log"
+	end
 fi
-pass setup
-# shellcheck disable=SC1091
-. "$logs/setup.env"
-export KSRC
+ok setup
 
 # 2. Test kernels (cached): KUnit + KASAN + lockdep..., and KCSAN.
-kb_debug= kb_kcsan=
+kb_debug='' kb_kcsan=''
 if kb_debug=$(scripts/testkernel.sh kunit/.kunitconfig 2>"$logs/testkernel-debug.log"); then
-	pass testkernel-debug
+	ok testkernel-debug
 else
-	fail "testkernel-debug, log: build/logs/testkernel-debug.log"
-	kb_debug=
+	not_ok "testkernel-debug, log: build/logs/testkernel-debug.log"
+	kb_debug=''
 fi
 if kb_kcsan=$(scripts/testkernel.sh kunit/kcsan.kunitconfig 2>"$logs/testkernel-kcsan.log"); then
-	pass testkernel-kcsan
+	ok testkernel-kcsan
 else
-	fail "testkernel-kcsan, log: build/logs/testkernel-kcsan.log"
-	kb_kcsan=
+	not_ok "testkernel-kcsan, log: build/logs/testkernel-kcsan.log"
+	kb_kcsan=''
 fi
 
 # 3. W=1 builds, no warnings allowed, against every kernel.
@@ -188,26 +141,26 @@ t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 
 # 4. The core in userspace: torture under TSan and ASan+UBSan, broken core.
 make -C tools/testing check >"$logs/userspace.log" 2>&1
-count_lines "$logs/userspace.log"
+relay "$logs/userspace.log"
 
 # 4b. The reader's ordering argument under the kernel memory model: the
 # litmus tests of mstat_core/litmus/ through herd7.
 scripts/litmus.sh "$KSRC" >"$logs/litmus.log" 2>&1
-count_lines "$logs/litmus.log"
+relay "$logs/litmus.log"
 
 # 5. The checker (which must catch corrupted samples) and guest helpers.
-t build-tools build_tools
-t mstat-check-selftest build/tools/mstat-check --selftest
+t build-tools mstat_build_tools
+t mstat-check-selftest mstat_check --selftest
 
 # 6. The kernel's own style checks, DKMS builds, the mstat tool (its
 # parsers, promtool, protoc, and a guest of its own).
 scripts/lint.sh "$KSRC" "$K612_KDIR" ${kb_debug:+"$kb_debug"} \
 	>"$logs/lint.log" 2>&1
-count_lines "$logs/lint.log"
+relay "$logs/lint.log"
 scripts/dkms-test.sh "$K61_REL" "$K612_REL" >"$logs/dkms.log" 2>&1
-count_lines "$logs/dkms.log"
+relay "$logs/dkms.log"
 make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
-count_lines "$logs/tools-mstat.log" tools/mstat
+relay "$logs/tools-mstat.log" tools/mstat
 
 ## Guests
 
@@ -259,7 +212,9 @@ fi
 # parallelism (they toggle no tracepoint under load, see guest.sh).
 for k in debug kcsan; do
 	kb=kb_$k
-	[ -n "${!kb}" ] && [ -f "build/$k/mstat.ko" ] || continue
+	if [ -z "${!kb}" ] || [ ! -f "build/$k/mstat.ko" ]; then
+		continue
+	fi
 	guest "guest-$k-kunit" "${!kb}/arch/x86/boot/bzImage" \
 		scripts/guest/kunit.sh "build/$k/mstat.ko" \
 		"build/$k"/kunit/*_kunit.ko --tcg=multi
@@ -276,4 +231,4 @@ for name in "${queued[@]}"; do
 	esac
 done
 
-finish
+end

@@ -18,6 +18,7 @@
 # listed on stderr, not counted.
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 LOGFILE"

@@ -9,11 +9,11 @@
 #   scripts/dkms-test.sh KERNELRELEASE...
 set -uo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MSTAT_TOP/dkms.conf")
 src=/usr/src/mstat-$ver
-fails=0
 
 dkms remove "mstat/$ver" --all >/dev/null 2>&1
 rm -rf "$src"
@@ -24,10 +24,9 @@ dkms add "mstat/$ver" >/dev/null || die "dkms add failed"
 for k; do
 	if dkms build "mstat/$ver" -k "$k" >"$MSTAT_TOP/build/logs/dkms-$k.log" 2>&1 &&
 	   ls /var/lib/dkms/mstat/"$ver"/"$k"/*/module/mstat.ko* >/dev/null 2>&1; then
-		echo "ok dkms-build-$k"
+		ok "dkms-build-$k"
 	else
-		echo "not ok dkms-build-$k (build/logs/dkms-$k.log)"
-		fails=$((fails + 1))
+		not_ok "dkms-build-$k (build/logs/dkms-$k.log)"
 	fi
 	# The package builds the product only: no test or bench module. DKMS
 	# cleans its build area, but keeps the build's log.
@@ -35,10 +34,9 @@ for k; do
 		/var/lib/dkms/mstat/"$ver"/"$k"/*/log/make.log 2>/dev/null |
 	      sort | tr '\n' ' ')
 	if [ "$kos" = "mstat.ko " ]; then
-		echo "ok dkms-builds-mstat-only-$k"
+		ok "dkms-builds-mstat-only-$k"
 	else
-		echo "not ok dkms-builds-mstat-only-$k: built ${kos:-nothing}"
-		fails=$((fails + 1))
+		not_ok "dkms-builds-mstat-only-$k: built ${kos:-nothing}"
 	fi
 	# make install, into a scratch root: mstat.ko alone, under updates/.
 	tmp=$(mktemp -d)
@@ -52,12 +50,15 @@ for k; do
 	fi
 	case $kos in
 	"./lib/modules/"*"/updates/mstat.ko"*" ")
-		[ "$(echo "$kos" | wc -w)" -eq 1 ] && echo "ok make-install-mstat-only-$k" ||
-			{ echo "not ok make-install-mstat-only-$k: $kos"; fails=$((fails + 1)); } ;;
-	*)	echo "not ok make-install-mstat-only-$k: $kos"; fails=$((fails + 1)) ;;
+		if [ "$(echo "$kos" | wc -w)" -eq 1 ]; then
+			ok "make-install-mstat-only-$k"
+		else
+			not_ok "make-install-mstat-only-$k: $kos"
+		fi ;;
+	*)	not_ok "make-install-mstat-only-$k: $kos" ;;
 	esac
 	rm -rf "$tmp"
 done
 dkms remove "mstat/$ver" --all >/dev/null 2>&1
 rm -rf "$src"
-exit $((fails > 0))
+finish

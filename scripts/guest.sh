@@ -9,8 +9,10 @@
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
 #	[--icount on]
 #
-# Modules are copied to /mstat/<basename>, the script to /mstat/run.sh, and
-# it runs with cwd /mstat; its output and the kernel log (loglevel=7) go to
+# Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
+# with the guest-side library scripts/guest/lib.sh beside it as
+# /mstat/lib.sh (the script sources it: ". ./lib.sh"), and it runs with
+# cwd /mstat; its output and the kernel log (loglevel=7) go to
 # the console. Exit status: the script's, 124 on timeout, 125 if the guest
 # never reported one (panic, hang in init). Defaults: --smp 2 --mem 1G
 # --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
@@ -18,6 +20,7 @@
 # instruction, so a guest-side ns figure is an instruction count.
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
@@ -38,7 +41,7 @@ while [ $# -gt 0 ]; do
 	--append)	append=$2 ;;
 	--tcg)		tcg=$2 ;;
 	--icount)	[ "$2" = on ] || die "--icount: only \"on\""
-			icount=(-icount shift=0,sleep=off) tcg=single ;;
+			icount=(-icount "shift=0,sleep=off") tcg=single ;;
 	*)		die "unknown option $1 (see the header of $0)" ;;
 	esac
 	shift 2
@@ -77,6 +80,7 @@ EOF
 chmod 755 "$root/init"
 
 cp "$script" "$root/mstat/run.sh"
+cp "$MSTAT_TOP/scripts/guest/lib.sh" "$root/mstat/lib.sh"
 for ko in ${kos[@]+"${kos[@]}"}; do
 	cp "$ko" "$root/mstat/"
 done

@@ -20,6 +20,7 @@
 # KSRC (default $MSTAT_CACHE/linux-source-6.12) locates kunit.py.
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || [ $# -eq 2 ] || die "usage: $0 LOGFILE [OUTDIR]"

@@ -5,10 +5,14 @@
 # cases with a reader that does not wait) and prints "ok"/"not ok" lines:
 # the cases that hunt torn snapshots must fail, every other case must
 # pass, the failing cases must leave the module unloadable (no writer
-# left running), and a bad busted= must be refused.
+# left running), and a bad busted= must be refused. Exits non-zero if a
+# line is "not ok".
 #
 #   scripts/kunit-busted-check.sh CONSOLE
 set -uo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 con=$1
 cases=$(tr -d '\r' <"$con" | sed 's/^\[[ 0-9.]*\] //' |
@@ -19,9 +23,9 @@ expect() {	# expect NAME WANT: WANT is "ok" or "not ok"
 	local got
 	got=$(sed -n "s/^\(not ok\|ok\) $1\$/\1/p" <<<"$cases")
 	if [ "$got" = "$2" ]; then
-		echo "ok kunit-busted-$1-$(tr ' ' - <<<"$2")"
+		ok "kunit-busted-$1-$(tr ' ' - <<<"$2")"
 	else
-		echo "not ok kunit-busted-$1: ${got:-no result}, want $2"
+		not_ok "kunit-busted-$1: ${got:-no result}, want $2"
 	fi
 }
 
@@ -30,19 +34,14 @@ for c in $hunters; do
 	expect "$c" "not ok"
 done
 n=0
-for c in $(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases"); do
+while read -r c; do
 	case " $hunters " in *" $c "*) continue ;; esac
 	expect "$c" ok
 	n=$((n + 1))
-done
-[ "$n" -gt 0 ] || echo "not ok kunit-busted-others: no other case ran"
-if grep -q 'kunit-busted: unloaded, guest alive' "$con"; then
-	echo "ok kunit-busted-unloads-cleanly"
-else
-	echo "not ok kunit-busted-unloads-cleanly"
-fi
-if grep -q 'busted=3: must be 0, 1 or 2' "$con"; then
-	echo "ok kunit-busted-bad-param-refused"
-else
-	echo "not ok kunit-busted-bad-param-refused"
-fi
+done < <(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases")
+[ "$n" -gt 0 ] || not_ok "kunit-busted-others: no other case ran"
+check kunit-busted-unloads-cleanly \
+	grep -q 'kunit-busted: unloaded, guest alive' "$con"
+check kunit-busted-bad-param-refused \
+	grep -q 'busted=3: must be 0, 1 or 2' "$con"
+finish

@@ -5,18 +5,20 @@
 # file includes a header of a layer above its own, every module source
 # is placed in a layer, and no two units (x.c with x.h) include each
 # other's headers, directly or through others. Prints "ok"/"not ok"
-# lines.
+# lines; exits non-zero if one is "not ok".
 #
 #   scripts/layers.sh [TOP]
 #   scripts/layers.sh --selftest	a copy with one climbing include, one
 #				unplaced file and one cycle must fail
 set -uo pipefail
 
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
 if [ "${1:-}" = --selftest ]; then
-	src=$(cd "$(dirname "$0")/.." && pwd)
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	rsync -a --exclude .git --exclude /build "$src/" "$tmp/"
+	rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$tmp/"
 	sed -i 's|^#include "mstat_trace.h"|&\n#include "mstat_count.h"|' \
 		"$tmp/mstat_stats.c"
 	touch "$tmp/mstat_unplaced.c"
@@ -25,43 +27,44 @@ if [ "${1:-}" = --selftest ]; then
 		    'not ok layers-include: mstat_stats.c (layer 1) includes mstat_count.h' \
 		    'not ok layers-acyclic'; do
 		if grep -qF "$want" <<<"$out"; then
-			echo "ok layers-selftest: caught \"$want\""
+			ok "layers-selftest: caught \"$want\""
 		else
-			echo "not ok layers-selftest: missed \"$want\""
+			not_ok "layers-selftest: missed \"$want\""
 		fi
 	done
-	exit 0
+	finish
 fi
 
-top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+top=${1:-$MSTAT_TOP}
 doc=$top/docs/ARCHITECTURE.md
 declare -A layer
-fails=0
+unplaced=0
 
 # Rows "| N | name | `file` `file` ... | ... |" of the layer table.
 while IFS='|' read -r _ n _ files _; do
 	n=${n// /}
 	[[ $n =~ ^[0-9]+$ ]] || continue
+	# shellcheck disable=SC2016 # backquotes, not an expansion
 	for f in $(grep -o '`[^`]*`' <<<"$files" | tr -d '`'); do
 		layer[$f]=$n
 	done
 done < <(sed -n '/<!-- layers:/,/^$/p' "$doc")
 if [ "${#layer[@]}" -eq 0 ]; then
-	echo "not ok layers-table: no layer table in $doc"
-	exit 1
+	not_ok "layers-table: no layer table in $doc"
+	finish
 fi
 
 cd "$top" || exit 1
-mapfile -t srcs < <(ls ./*.[ch] mstat_core/*.[ch] | sed 's|^\./||')
+srcs=(*.[ch] mstat_core/*.[ch])
 
 # Every module source is placed.
 for f in "${srcs[@]}"; do
 	if [ -z "${layer[$f]:-}" ]; then
-		echo "not ok layers-placed: $f is in no layer of docs/ARCHITECTURE.md"
-		fails=$((fails + 1))
+		not_ok "layers-placed: $f is in no layer of docs/ARCHITECTURE.md"
+		unplaced=$((unplaced + 1))
 	fi
 done
-[ "$fails" -eq 0 ] && echo "ok layers-placed (${#srcs[@]} files)"
+[ "$unplaced" -eq 0 ] && ok "layers-placed (${#srcs[@]} files)"
 
 # No include climbs; collect the unit graph on the way.
 climbs=0
@@ -78,14 +81,13 @@ for f in "${srcs[@]}"; do
 		fi
 		[ -n "${layer[$h]:-}" ] || continue
 		if [ "${layer[$h]}" -gt "${layer[$f]}" ]; then
-			echo "not ok layers-include: $f (layer ${layer[$f]}) includes $h (layer ${layer[$h]})"
+			not_ok "layers-include: $f (layer ${layer[$f]}) includes $h (layer ${layer[$h]})"
 			climbs=$((climbs + 1))
 		fi
 		[ "${h%.*}" != "${f%.*}" ] && edges[${f%.*}]+=" ${h%.*}"
 	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
 done
-fails=$((fails + climbs))
-[ "$climbs" -eq 0 ] && echo "ok layers-include (no include climbs)"
+[ "$climbs" -eq 0 ] && ok "layers-include (no include climbs)"
 
 # No cycle between units: depth-first search, colouring units.
 declare -A colour
@@ -106,9 +108,8 @@ for u in "${!edges[@]}"; do
 	visit "$u" || break
 done
 if [ -n "$cycle" ]; then
-	echo "not ok layers-acyclic: $cycle closes a cycle"
-	fails=$((fails + 1))
+	not_ok "layers-acyclic: $cycle closes a cycle"
 else
-	echo "ok layers-acyclic"
+	ok layers-acyclic
 fi
-[ "$fails" -eq 0 ]
+finish

@@ -1,10 +1,180 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared helpers for mstat's scripts. Source it, do not run it.
+# shellcheck shell=bash
+#
+# The one library of mstat's host scripts: where things are, messages,
+# test results, the set-up environment and the static programs the guests
+# run. Source it, do not run it:
+#
+#	. "$(dirname "$0")/lib.sh"
+#
+# Its guest-side counterpart, for the scripts that run in a guest, is
+# scripts/guest/lib.sh.
 
 # Kernel builds, extracted kernel images and guest logs live here, outside
 # the clone, so a fresh clone on the same machine reuses them.
 MSTAT_CACHE=${MSTAT_CACHE:-/var/cache/mstat}
 MSTAT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Where t() keeps each test's output (a script may set another).
+MSTAT_LOGS=$MSTAT_TOP/build/logs
 
 log() { printf '[mstat] %s\n' "$*" >&2; }
 die() { printf '[mstat] error: %s\n' "$*" >&2; exit 1; }
+
+## Test results
+#
+# One line per test on stdout, and nothing else that starts with "ok ",
+# "not ok " or "skip ":
+#	ok NAME[ (DETAIL)]
+#	not ok NAME[: WHY]
+#	skip NAME: WHY
+# Diagnostics are "# " lines. A script that runs several tests ends with
+# finish (a sub-suite: exit status only) or summary (make check, the
+# mstat tool's tests: also the line "N passed, N failed[, N skipped]").
+
+mstat_passed=0 mstat_failed=0 mstat_skipped=0
+
+# show: stdin as diagnostic lines.
+show() { sed 's/^/#   /'; }
+
+ok() { mstat_passed=$((mstat_passed + 1)); echo "ok $*"; }
+not_ok() { mstat_failed=$((mstat_failed + 1)); echo "not ok $*"; }
+skip() { mstat_skipped=$((mstat_skipped + 1)); echo "skip $1: $2"; }
+
+# result NAME STATUS: ok if STATUS is 0, else not ok.
+result() {
+	if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1"; fi
+}
+
+# check NAME CMD...: ok if CMD succeeds. CMD's output is its own.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# exits STATUS CMD...: succeeds if CMD exits with STATUS (a test that
+# must catch something: "t NAME exits 1 CMD...").
+exits() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	[ "$rc" -eq "$want" ] && return
+	echo "exit $rc, wanted $want" >&2
+	return 1
+}
+
+# t NAME CMD...: one test, timed: ok if CMD succeeds. Its output goes to
+# $MSTAT_LOGS/NAME.log ("/" in NAME becomes "-"); on failure the last 20
+# lines of it follow as "#   " lines. With MSTAT_T_SHOW=N, the last N
+# lines also follow an "ok" (a summary the command prints last).
+t() {
+	local name=$1 start=$SECONDS rc=0 log
+	shift
+	log=$MSTAT_LOGS/${name//\//-}.log
+	mkdir -p "$MSTAT_LOGS"
+	"$@" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		ok "$name ($((SECONDS - start)) s)"
+		[ "${MSTAT_T_SHOW:-0}" -gt 0 ] &&
+			tail -n "$MSTAT_T_SHOW" "$log" | show
+	else
+		not_ok "$name ($((SECONDS - start)) s, exit $rc), log: ${log#"$MSTAT_TOP"/}"
+		tail -n 20 "$log" | show
+	fi
+	return 0
+}
+
+# relay LOG [PREFIX]: the "ok"/"not ok"/"skip" lines of a sub-suite's
+# output, counted here as tests, PREFIX ": " before their names; its
+# other lines stay in LOG.
+relay() {
+	local line pre=${2:+$2: }
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)		ok "$pre${line#ok }" ;;
+		"not ok "*)	not_ok "$pre${line#not ok }" ;;
+		"skip "*)	mstat_skipped=$((mstat_skipped + 1))
+				echo "skip $pre${line#skip }" ;;
+		esac
+	done <"$1"
+}
+
+# tally PASSED FAILED: tests counted elsewhere (KUnit cases, as kunit.py
+# parse counted them), added to the totals.
+tally() {
+	mstat_passed=$((mstat_passed + $1))
+	mstat_failed=$((mstat_failed + $2))
+}
+
+# finish: exit 1 if a test failed, else 0.
+finish() {
+	[ "$mstat_failed" -eq 0 ]
+	exit
+}
+
+# summary: the line "N passed, N failed" (", N skipped" if any were),
+# then finish.
+summary() {
+	if [ "$mstat_skipped" -gt 0 ]; then
+		echo "$mstat_passed passed, $mstat_failed failed, $mstat_skipped skipped"
+	else
+		echo "$mstat_passed passed, $mstat_failed failed"
+	fi
+	finish
+}
+
+## The set-up environment
+
+# mstat_setup_env: install what is missing (scripts/setup.sh; its
+# messages go to build/logs/setup.log), then load and export what it
+# prints (build/logs/setup.env): K61_REL K61_VMLINUZ K61_KDIR K612_REL
+# K612_VMLINUZ K612_KDIR K612RT_REL K612RT_VMLINUZ K612RT_KDIR KSRC.
+# Fails, with the log's tail on stderr, if set-up does.
+mstat_setup_env() {
+	local env=$MSTAT_TOP/build/logs/setup.env
+	local err=$MSTAT_TOP/build/logs/setup.log
+	mkdir -p "$MSTAT_TOP/build/logs"
+	log "set-up (scripts/setup.sh, log: build/logs/setup.log)"
+	if ! "$MSTAT_TOP/scripts/setup.sh" >"$env" 2>"$err"; then
+		tail -n 30 "$err" >&2
+		return 1
+	fi
+	set -a
+	# shellcheck source=/dev/null
+	. "$env"
+	set +a
+}
+
+## The static programs the guests run
+
+# Built into build/tools/NAME by mstat_build_tools: NAME, then its C
+# sources (and any link flags), one program a line. mstat-check is the
+# invariant checker, run through mstat_check (here and in the guests'
+# library); when it becomes `mstat check` (same CLI), its line here
+# changes (to the tool's sources and -lz), and mstat_check's, here and in
+# scripts/guest/lib.sh, puts "check" before the arguments.
+mstat_tools=(
+	"mstat-check tools/mstat-check/mstat-check.c"
+	"runas tools/mstat-check/runas.c"
+	"write1 tools/mstat-check/write1.c"
+	"evpoll tools/mstat-check/evpoll.c"
+	"readlat tools/mstat-check/readlat.c"
+	"mstat-fuzz tools/fuzz/mstat-fuzz.c"
+)
+
+# mstat_check ARGS...: the invariant checker, on the host.
+mstat_check() { "$MSTAT_TOP/build/tools/mstat-check" "$@"; }
+
+# mstat_build_tools [NAME...]: build those programs (default: all),
+# static, with -Werror: a warning fails the build.
+mstat_build_tools() {
+	local line name srcs want=" $* "
+	mkdir -p "$MSTAT_TOP/build/tools" || return
+	for line in "${mstat_tools[@]}"; do
+		read -r name srcs <<<"$line"
+		[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
+		# shellcheck disable=SC2086 # sources and flags, split
+		(cd "$MSTAT_TOP" && gcc -static -O2 -Wall -Wextra -Werror \
+			-o "build/tools/$name" $srcs) || return
+	done
+}

@@ -19,36 +19,27 @@
 #				kunit/visibility.h (MACRO_ARG_UNUSED).
 set -uo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 ksrc=$1
 shift
 cd "$MSTAT_TOP" || exit 1
-fails=0
 
-result() {
-	if [ "$2" -eq 0 ]; then
-		echo "ok $1"
-	else
-		echo "not ok $1"
-		fails=$((fails + 1))
-	fi
-}
-
-srcs=$(git ls-files '*.c' '*.h' | grep -v -e '^tools/testing/' \
+mapfile -t srcs < <(git ls-files '*.c' '*.h' | grep -v -e '^tools/testing/' \
 	-e '^tools/mstat-check/' -e '^tools/mstat/' -e '^tools/fuzz/')
 
 cp_out=$(perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
-	--show-types -f $srcs 2>&1 | grep -v '^total' |
+	--show-types -f "${srcs[@]}" 2>&1 | grep -v '^total' |
 	grep -v -e '^mstat_trace\.h:[0-9]*: CHECK:\(OPEN_ENDED_LINE\|PARENTHESIS_ALIGNMENT\):' \
 		-e '^mstat_core/mstat_core\.h:[0-9]*: CHECK:MACRO_ARG_PRECEDENCE:.*field' \
 		-e '^mstat_compat\.h:[0-9]*: WARNING:MACRO_ARG_UNUSED:')
-[ -n "$cp_out" ] && echo "$cp_out" | sed 's/^/#   /'
-result checkpatch-strict "$([ -z "$cp_out" ]; echo $?)"
+[ -n "$cp_out" ] && show <<<"$cp_out"
+check checkpatch-strict [ -z "$cp_out" ]
 
-kd_out=$(perl "$ksrc/scripts/kernel-doc" -none -Wall $srcs 2>&1)
-[ -n "$kd_out" ] && echo "$kd_out" | sed 's/^/#   /'
-result kernel-doc "$([ -z "$kd_out" ]; echo $?)"
+kd_out=$(perl "$ksrc/scripts/kernel-doc" -none -Wall "${srcs[@]}" 2>&1)
+[ -n "$kd_out" ] && show <<<"$kd_out"
+check kernel-doc [ -z "$kd_out" ]
 
 for kdir; do
 	name=sparse-$(basename "$kdir")
@@ -58,8 +49,9 @@ for kdir; do
 		>"$tmp/lint.log" 2>&1
 	rc=$?
 	out=$(grep -E 'warning:|error:' "$tmp/lint.log")
-	[ -n "$out" ] && echo "$out" | sed 's/^/#   /'
-	result "$name" "$([ "$rc" -eq 0 ] && [ -z "$out" ]; echo $?)"
+	[ -n "$out" ] && show <<<"$out"
+	[ "$rc" -eq 0 ] && [ -z "$out" ]
+	result "$name" $?
 	rm -rf "$tmp"
 done
-exit $((fails > 0))
+finish

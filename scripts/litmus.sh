@@ -25,6 +25,7 @@
 # LITMUS_TIMEOUT seconds each (default 60).
 set -uo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 export LC_ALL=C
@@ -40,35 +41,28 @@ elif [ -x "$MSTAT_TOP/../shared/tools/herd7/bin/herd7" ]; then
 	herd=$(cd "$MSTAT_TOP/../shared/tools/herd7/bin" && pwd)/herd7
 else
 	herd=$(command -v herd7) || {
-		echo "skip litmus: herd7 not found (no \$HERD7, no" \
-			"$MSTAT_TOP/../shared/tools/herd7/bin/herd7, none in PATH)"
-		exit 0
+		skip litmus "herd7 not found (no \$HERD7, no $MSTAT_TOP/../shared/tools/herd7/bin/herd7, none in PATH)"
+		finish
 	}
 fi
 if [ ! -x "$herd" ]; then
-	echo "skip litmus: herd7 not found ($herd is not an executable)"
-	exit 0
+	skip litmus "herd7 not found ($herd is not an executable)"
+	finish
 fi
 if ! err=$("$herd" -version 2>&1); then
-	echo "skip litmus: herd7 not found ($herd does not run:" \
-		"$(echo "$err" | tail -n 1); libgmp10 missing?)"
-	exit 0
+	skip litmus "herd7 not found ($herd does not run: $(echo "$err" | tail -n 1); libgmp10 missing?)"
+	finish
 fi
 
 mm=$ksrc/tools/memory-model
 if [ ! -f "$mm/linux-kernel.cfg" ]; then
-	echo "not ok litmus/lkmm: no $mm/linux-kernel.cfg (KSRC: an unpacked" \
-		"linux-source-6.12)"
-	exit 1
+	not_ok "litmus/lkmm: no $mm/linux-kernel.cfg (KSRC: an unpacked linux-source-6.12)"
+	finish
 fi
 echo "# herd7: $herd ($(echo "$err" | head -n 1)), model: $mm"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-ok() { echo "ok litmus/$1"; }
-not_ok() { echo "not ok litmus/$1"; fails=$((fails + 1)); }
 
 # run_herd TEST.litmus OUT: herd7's output into OUT.out, its exit code and
 # start and end times into OUT.rc.
@@ -90,22 +84,22 @@ report() {
 	read -r got nneg < <(awk '$1 == "Observation" { print $3, $5; exit }' \
 		"$out.out")
 	if [ "$rc" -eq 124 ]; then
-		not_ok "$name: timed out after $limit s"
+		not_ok "litmus/$name: timed out after $limit s"
 	elif [ "$rc" -ne 0 ] || [ -z "$got" ]; then
-		not_ok "$name: herd7 failed (exit $rc)"
-		tail -n 5 "$out.out" | sed 's/^/#   /'
+		not_ok "litmus/$name: herd7 failed (exit $rc)"
+		tail -n 5 "$out.out" | show
 	elif [ -z "$want" ]; then
-		not_ok "$name: no \"Result:\" line in its header (got $got)"
+		not_ok "litmus/$name: no \"Result:\" line in its header (got $got)"
 	elif [ "$got" != "$want" ]; then
-		not_ok "$name: wanted $want, got $got"
-		sed 's/^/#   /' "$out.out"
+		not_ok "litmus/$name: wanted $want, got $got"
+		show <"$out.out"
 		echo "#   witness graphs: cd $mm && $herd -conf linux-kernel.cfg" \
 			"-show prop -o DIR $test"
 	elif [ "$got" = Never ] && [ "${nneg:-0}" = 0 ]; then
 		# Nothing passed the filter: "Never" would prove nothing.
-		not_ok "$name: vacuous, no execution passes its filter"
+		not_ok "litmus/$name: vacuous, no execution passes its filter"
 	else
-		ok "$name ($got, $secs s)"
+		ok "litmus/$name ($got, $secs s)"
 	fi
 }
 
@@ -155,10 +149,10 @@ for i in 0 1; do
 	report "${names[$i]}" "${files[$i]}" "$tmp/$i"
 done
 if [ -z "$diffs" ]; then
-	ok generated-up-to-date
+	ok litmus/generated-up-to-date
 else
-	not_ok "generated-up-to-date: run mstat_core/litmus/gen.py"
-	echo "$diffs" | sed 's/^/#   /'
+	not_ok "litmus/generated-up-to-date: run mstat_core/litmus/gen.py"
+	show <<<"$diffs"
 fi
 for i in "${!files[@]}"; do
 	[ "$i" -ge 2 ] && report "${names[$i]}" "${files[$i]}" "$tmp/$i"
@@ -167,4 +161,4 @@ done
 secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" \
 	'BEGIN { printf "%.0f", b - a }')
 echo "# $((${#files[@]} - 2)) tests, $jobs at a time, in $secs s"
-exit $((fails > 0))
+finish

@@ -5,12 +5,11 @@
 # in a qemu guest, load mstat and show /proc/mstat.
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 cd "$MSTAT_TOP"
-mkdir -p build/logs
-scripts/setup.sh >build/logs/setup.env
-. build/logs/setup.env
+mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
 scripts/build.sh "$K612_KDIR" build/6.12
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/show.sh \
 	--ko build/6.12/mstat.ko --log build/logs/run.console >/dev/null || {

@@ -10,6 +10,7 @@
 #   K612RT_REL K612RT_VMLINUZ K612RT_KDIR (the PREEMPT_RT flavour) KSRC
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
@@ -79,11 +80,13 @@ main() {
 		apt_update_once
 		k61=$(pick_61)
 		k612=$(pick_612)
-		[ -n "$k61" ] && [ -n "$k612" ] ||
+		if [ -z "$k61" ] || [ -z "$k612" ]; then
 			die "cannot find Debian 6.1/6.12 kernel packages"
+		fi
 		printf 'K61_REL=%s\nK612_REL=%s\n' "$k61" "$k612" \
 			>"$MSTAT_CACHE/kernels.env"
 	fi
+	# shellcheck source=/dev/null
 	. "$MSTAT_CACHE/kernels.env"
 
 	# The PREEMPT_RT flavour of the same 6.12 release.
@@ -98,7 +101,7 @@ main() {
 	# The kernel tree for kunit.py, checkpatch.pl and the test kernel.
 	local tarball ksrc="$MSTAT_CACHE/linux-source-6.12"
 	if [ ! -f "$ksrc/Makefile" ]; then
-		tarball=$(ls /usr/src/linux-source-6.12*.tar.* | head -n 1)
+		tarball=$(compgen -G '/usr/src/linux-source-6.12*.tar.*' | head -n 1)
 		log "unpacking $tarball"
 		mkdir -p "$ksrc.tmp"
 		tar -xf "$tarball" -C "$ksrc.tmp" --strip-components=1

@@ -7,27 +7,27 @@
 #   scripts/stress.sh     (CYCLES=1000 TORTURE_SECONDS=600 ROTATIONS=100000)
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 cd "$MSTAT_TOP"
 out=build/stress
-mkdir -p "$out" build/logs
+mkdir -p "$out"
 res=$out/RESULTS.md
 cycles=${CYCLES:-1000}
 secs=${TORTURE_SECONDS:-600}
 rot=${ROTATIONS:-100000}
-scripts/setup.sh >build/logs/setup.env
-. build/logs/setup.env
+mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
 kb=$(scripts/testkernel.sh kunit/.kunitconfig)
 scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
 scripts/build.sh "$kb" build/debug >/dev/null
-mkdir -p build/tools
-gcc -static -O2 -Wall -Wextra -o build/tools/mstat-check tools/mstat-check/mstat-check.c
+mstat_build_tools mstat-check
 make -s -C tools/testing build/torture >/dev/null
 
 # with VAR=VALUE SCRIPT: a copy of the guest script with VAR set first.
 with() {
-	local f=$out/$(basename "$2" .sh)-${1#*=}.sh
+	local f
+	f=$out/$(basename "$2" .sh)-${1#*=}.sh
 	{ echo "$1"; cat "$2"; } >"$f"
 	echo "$f"
 }

@@ -10,6 +10,7 @@
 # so a warm run does not rebuild. Prints that directory on stdout.
 set -euo pipefail
 
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 frag=$(realpath "${1:-$MSTAT_TOP/kunit/.kunitconfig}")

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of the load/unload test: CYCLES (default 50; `make stress`
 # runs 1000) insmod/rmmod cycles of mstat while an allocating workload
 # and a /proc/mstat reader loop run; each cycle's read must pass the
 # checker. The console check afterwards catches splats.
 set -u
+. ./lib.sh
 n=${CYCLES:-50}
 ( while :; do ls -R /sys >/dev/null 2>&1; cat /proc/self/status >/dev/null; done ) &
 wl=$!
@@ -16,7 +18,7 @@ while [ "$i" -lt "$n" ]; do
 		fails=$((fails + 1))
 		continue
 	fi
-	./mstat-check >/tmp/chk 2>&1 || { fails=$((fails + 1)); cat /tmp/chk; }
+	mstat_check /proc/mstat >/tmp/chk 2>&1 || { fails=$((fails + 1)); cat /tmp/chk; }
 	# The reader loop may hold /proc/mstat open for a moment.
 	tries=0
 	until rmmod mstat 2>/dev/null; do
@@ -28,10 +30,9 @@ done
 kill "$wl" "$rd"
 wait 2>/dev/null
 if [ "$fails" -eq 0 ]; then
-	echo "ok load-unload-cycles: $n under load"
+	ok "load-unload-cycles: $n under load"
 else
-	echo "not ok load-unload-cycles: $fails of $n failed"
+	not_ok "load-unload-cycles: $fails of $n failed"
 fi
-[ -e /proc/mstat ] && { echo "not ok unloaded-clean"; fails=$((fails + 1)); } || echo "ok unloaded-clean"
-echo "# checks=2 failed=$((fails > 0))"
-[ "$fails" -eq 0 ]
+check unloaded-clean [ ! -e /proc/mstat ]
+finish

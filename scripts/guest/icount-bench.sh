@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC3043 # busybox ash has "local"
 # Guest side of the instruction-count benchmark of the allocation hot
 # path. Run under qemu -icount shift=0,sleep=off with one vCPU
 # (scripts/guest.sh --icount on --smp 1): a guest ns is then one
@@ -14,9 +15,7 @@
 # first, discarded; then RUNS rounds, interleaved. Prints
 #   icount: run=N variant=V insns_per_pair=X
 set -u
-PATH=/bin
-T=/sys/kernel/tracing
-D=/sys/kernel/debug/mstat
+. ./lib.sh
 runs=${ICOUNT_RUNS:-3}
 
 b() {

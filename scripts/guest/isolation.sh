@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC3043 # busybox ash has "local"
 # Guest side of the isolation test: what a read of /proc/mstat costs an
 # idle isolated CPU, per reader mode. Boot with two CPUs and
 # "isolcpus=1 nohz_full=1"; runs in /mstat with mstat.ko and readlat.
@@ -20,28 +21,8 @@
 # IPIs.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
 set -u
-PATH=/bin
-D=/sys/kernel/debug/mstat
+. ./lib.sh
 reads=${ISOLATION_READS:-200}
-nchecks=0
-nfailed=0
-
-ok() { nchecks=$((nchecks + 1)); echo "ok $1"; }
-not_ok() {
-	nchecks=$((nchecks + 1))
-	nfailed=$((nfailed + 1))
-	echo "not ok $1"
-}
-check() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-finish() {
-	echo "# checks=$nchecks failed=$nfailed"
-	[ "$nfailed" -eq 0 ] || exit 1
-	exit 0
-}
 
 # in_range N MIN MAX
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
@@ -55,7 +36,7 @@ uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
 # measure NAME FILE: READS reads of FILE from CPU 0, then as long idle;
 # sets $delta and $idle to the CAL interrupts of CPU 1 in each.
 measure() {
-	local name=$1 file=$2 before t0 cs line
+	local name="$1" file="$2" before t0 cs line
 	before=$(cal 1)
 	t0=$(uptime_cs)
 	line=$(./readlat "$file" "$reads" 0) || { delta=-1 idle=0; return 1; }

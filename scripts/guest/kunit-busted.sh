@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of the KUnit suites' own test: mstat_core's cases with a
 # deliberately broken reader (busted=1, a reader that does not wait).
 # The cases that hunt torn snapshots must report "not ok", and cleanly:
 # every writer stopped (the module unloads, the console stays clean, the
 # guest goes on). Then busted=3 must be refused. Runs in /mstat.
 set -u
+. ./lib.sh
 insmod ./mstat.ko || exit 1
 insmod ./mstat_core_kunit.ko busted=1 || exit 1
 rmmod mstat_core_kunit || exit 1

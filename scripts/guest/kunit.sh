@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of the KUnit run: load mstat, then every test module; each
 # prints its KTAP document to the kernel log. Then unload everything
 # (mstat with sampled objects of the profile still live) and let kmemleak
 # look for what the modules leaked. Runs in /mstat.
 set -u
+. ./lib.sh
 # Forget what the boot left unreferenced: only what follows is ours.
 [ -w /sys/kernel/debug/kmemleak ] && echo clear >/sys/kernel/debug/kmemleak
 insmod ./mstat.ko || exit 1
@@ -11,7 +13,7 @@ for t in ./*_kunit.ko; do
 	insmod "$t" || echo "insmod $t failed"
 done
 # Keep some sampled objects live across the unload.
-echo 1 >/sys/kernel/debug/mstat/profile_rate
+echo 1 >"$D/profile_rate"
 ls -R /sys >/dev/null 2>&1
 for t in ./*_kunit.ko; do
 	rmmod "$(basename "$t" .ko)"

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of the macro benchmark (scripts/bench.sh): a fork/exec- and
 # allocation-heavy workload timed without and with mstat, three runs
 # interleaved; then 200 reads of /proc/mstat next to 200 of /proc/vmstat.
 # Prints "macro: run=N variant=V ms=T" and "read: file=F reads=200 ms=T".
 set -u
+. ./lib.sh
 now_ms() { cut -d' ' -f1 /proc/uptime | awk '{printf "%d", $1 * 1000}'; }
 workload() {
 	i=0

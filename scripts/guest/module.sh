@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC3043 # busybox ash has "local"
 # Guest side of the stock-kernel module test. Runs in /mstat with
 # mstat.ko and the static helpers mstat-check, runas and write1 (from
 # tools/mstat-check/, copied in with --file). Prints "ok NAME" or
@@ -12,32 +13,7 @@
 # output, history, internals, the trace events, a valid reset, and rmmod
 # under the workload while readers loop and a file is held open.
 set -u
-PATH=/bin
-D=/sys/kernel/debug/mstat
-T=/sys/kernel/tracing
-nchecks=0
-nfailed=0
-
-diag() { echo "# $*"; }
-ok() { nchecks=$((nchecks + 1)); echo "ok $1"; }
-not_ok() {
-	nchecks=$((nchecks + 1))
-	nfailed=$((nfailed + 1))
-	echo "not ok $1"
-}
-# check NAME CMD...: one check, passing if CMD succeeds.
-check() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-finish() {
-	echo "# checks=$nchecks failed=$nfailed"
-	[ "$nfailed" -eq 0 ] || exit 1
-	exit 0
-}
-# show [FILE]: lines of FILE (or stdin; no /dev/stdin here) as diagnostics.
-show() { sed 's/^/# /' "$@"; }
+. ./lib.sh
 
 # The workload: reads of proc and sysfs, files in the initramfs' tmpfs,
 # many short-lived processes; two loops at once.
@@ -71,14 +47,15 @@ stop_workload() {
 	wait $wl1 $wl2 2>/dev/null
 }
 
-# mstat-check NAME ARGS...: a check that prints the checker's output.
-mstat_check() {
-	local name=$1
+# check_snapshots NAME ARGS...: a check by the invariant checker, whose
+# output it shows.
+check_snapshots() {
+	local name="$1"
 	shift
-	./mstat-check "$@" >/tmp/check.out 2>&1
+	mstat_check "$@" >/tmp/check.out 2>&1
 	local rc=$?
 	show /tmp/check.out
-	[ $rc -eq 0 ] && ok "$name" || not_ok "$name"
+	if [ $rc -eq 0 ]; then ok "$name"; else not_ok "$name"; fi
 }
 
 # Bad module parameters: insmod fails, with a line in the kernel log that
@@ -113,7 +90,7 @@ start_workload
 sleep 1
 
 # Consistent snapshots, within and across reads, under the workload.
-mstat_check snapshots-under-load -n 50 -i 20
+check_snapshots snapshots-under-load -n 50 -i 20
 
 # Every allocation sampled for the profile, and streamed, for a while:
 # the sections' out-of-line paths run on every event (on PREEMPT_RT, a
@@ -122,7 +99,7 @@ if [ -e $D/profile_rate ]; then
 	rate=$(cat $D/profile_rate)
 	echo 1 >$D/profile_rate
 	echo 15 >$D/events_sources
-	mstat_check snapshots-every-event-sampled -n 10 -i 20
+	check_snapshots snapshots-every-event-sampled -n 10 -i 20
 	echo 0 >$D/events_sources
 	echo "$rate" >$D/profile_rate
 	timeout 2 cat $D/events >/dev/null 2>&1
@@ -133,7 +110,7 @@ dd if=/proc/mstat of=/tmp/m7 bs=7 2>/tmp/dd.err
 records=$(sed -n 's/^\([0-9]*\)+[0-9]* records in$/\1/p' /tmp/dd.err)
 diag "dd bs=7: ${records:-?} full records"
 check read-7-bytes-at-a-time [ "${records:-0}" -ge 100 ]
-mstat_check read-7-bytes-consistent /tmp/m7
+check_snapshots read-7-bytes-consistent /tmp/m7
 
 # Non-root readers get EACCES.
 check runas-drops-root [ "$(./runas 65534 65534 id -u)" = 65534 ]
@@ -169,7 +146,7 @@ ctl_value() {
 # change nothing: the value reads the same; for reset, counters go on
 # growing (a reset would zero them).
 bad_write() {
-	local f=$1 inp=$2 before after err rc
+	local f="$1" inp="$2" before after err rc
 	before=$(ctl_value "$f")
 	cat /proc/mstat >/tmp/pre
 	./write1 "$D/$f" <"/tmp/in.$inp" 2>/tmp/err
@@ -185,7 +162,7 @@ bad_write() {
 	elif [ "$before" != "$after" ]; then
 		diag "$f <$inp: value $before became $after"
 		not_ok "debugfs-bad-input $f $inp"
-	elif ! ./mstat-check /tmp/pre /tmp/post >/tmp/check.out 2>&1; then
+	elif ! mstat_check /tmp/pre /tmp/post >/tmp/check.out 2>&1; then
 		show /tmp/check.out
 		not_ok "debugfs-bad-input $f $inp"
 	else
@@ -195,7 +172,7 @@ bad_write() {
 
 # bad_echo FILE TEXT: the same through the shell's redirection.
 bad_echo() {
-	local f=$1 before after out rc
+	local f="$1" before after out rc
 	before=$(ctl_value "$f")
 	out=$( (echo "$2" >"$D/$f") 2>&1)
 	rc=$?
@@ -234,18 +211,18 @@ for f in $controls; do
 	esac
 	for inp in empty long negative nonnumeric overflow binary \
 		   trailing-space leading-space two-newlines $extra; do
-		bad_write $f $inp
+		bad_write "$f" "$inp"
 	done
-	bad_echo $f abc
-	bad_echo $f -1
+	bad_echo "$f" abc
+	bad_echo "$f" -1
 done
 check enables-still-on [ "$(cat $D/enable_kmalloc $D/enable_cache \
 	$D/enable_page $D/enable_api | tr -d '\n')" = 1111 ]
 
 # Valid writes take effect.
 valid_page() {
-	echo "$1" >$D/enable_page || return 1
-	[ "$(cat $D/enable_page)" = "$1" ] || return 1
+	echo "$1" >"$D/enable_page" || return 1
+	[ "$(cat "$D/enable_page")" = "$1" ] || return 1
 	grep -q "^page_enabled $1\$" /proc/mstat
 }
 check debugfs-enable-page-0 valid_page 0
@@ -253,9 +230,9 @@ check debugfs-enable-page-1 valid_page 1
 
 # Every reader mode gives a snapshot and says which it is; back to rcu.
 valid_sync() {
-	echo "$1" >$D/sync_mode || return 1
-	[ "$(cat $D/sync_mode)" = "$1" ] || return 1
-	grep -q "^sync_mode $2\$" $D/internals || return 1
+	echo "$1" >"$D/sync_mode" || return 1
+	[ "$(cat "$D/sync_mode")" = "$1" ] || return 1
+	grep -q "^sync_mode $2\$" "$D/internals" || return 1
 	grep -q '^generation ' /proc/mstat
 }
 check debugfs-sync-mode-rcu-default grep -q '^sync_mode rcu$' $D/internals
@@ -288,13 +265,7 @@ check events-min-size [ -z "$small" ]
 check events-dropped-reads grep -q '^[0-9][0-9]*$' $D/events_dropped
 # poll() and O_NONBLOCK on the stream (evpoll prints its own checks).
 ./evpoll $D >/tmp/evpoll 2>&1
-while read -r line; do
-	case $line in
-	"ok "*)		ok "${line#ok }" ;;
-	"not ok "*)	not_ok "${line#not ok }" ;;
-	*)		echo "# $line" ;;
-	esac
-done </tmp/evpoll
+relay /tmp/evpoll
 
 # history and internals.
 cat $D/history >/tmp/history
@@ -311,6 +282,7 @@ cpu_list() {
 }
 want=$(cpu_list "$(cat /sys/devices/system/cpu/possible)")
 got=$(sed -n 's/^cpu \([0-9]*\) online .*/\1/p' /tmp/internals)
+# shellcheck disable=SC2086,SC2116 # echo joins the lines
 diag "possible CPUs: $(echo $want); internals: $(echo $got)"
 check internals-one-line-per-cpu [ "$want" = "$got" ]
 
@@ -347,7 +319,7 @@ allocs_after=$(sed -n 's/^kmalloc_allocs //p' /tmp/mstat.reset)
 diag "reset: generation $gen_before -> $gen_after, kmalloc_allocs $allocs_before -> $allocs_after"
 check reset-zeroes test "${gen_after:-0}" -gt "${gen_before:-0}" -a \
 	"${allocs_after:-0}" -lt "${allocs_before:-0}"
-mstat_check snapshots-after-reset -n 10 -i 20
+check_snapshots snapshots-after-reset -n 10 -i 20
 
 # rmmod while the workload runs, readers loop and a file is held open.
 start_workload

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of the probe-cost benchmark: kmalloc/kfree pairs timed with
 # no probe, an empty probe on kmalloc+kfree, mstat's kmalloc source alone
 # with the profile off (counters only), with the profile at its default
 # rate, and with every allocation sampled; then mstat with every source.
 # Three runs, interleaved. Prints "bench: variant=V ns_per_pair=N".
 set -u
+. ./lib.sh
 b() {
 	insmod ./mstat_probe_bench.ko "$@" || exit 1
 	rmmod mstat_probe_bench
@@ -14,6 +16,7 @@ m() {
 	insmod ./mstat.ko "$@" || exit 1
 }
 only_kmalloc="enable_cache=0 enable_page=0 enable_api=0"
+# shellcheck disable=SC2086 # $only_kmalloc: three parameters
 for run in 1 2 3; do
 	echo "bench: run=$run variant=none ns_per_pair=$(b mode=none)"
 	echo "bench: run=$run variant=empty ns_per_pair=$(b mode=empty)"

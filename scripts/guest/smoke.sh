@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of the stock-kernel smoke test: load, read, unload. Runs in
 # /mstat. Fails unless /proc/mstat opens with its format line.
 set -u
+. ./lib.sh
 insmod ./mstat.ko || exit 1
 ls -l /proc/mstat
 cat /proc/mstat >/tmp/mstat.out || exit 1

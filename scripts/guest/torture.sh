@@ -1,23 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC3043 # busybox ash has "local"
 # Guest side of the kernel torture: mstat_torture.ko (which needs mstat.ko
 # for the core) with the correct core in each reader mode, with CPU hotplug
-# churn, and with the busted cores that must fail. Prints "ok NAME" / "not ok NAME" per run.
+# churn, and with the busted cores that must fail. Prints "ok NAME" /
+# "not ok NAME" per run, last "# checks=N failed=N".
 # TORTURE_SECONDS sets the length of the main run.
 set -u
+. ./lib.sh
 secs=${TORTURE_SECONDS:-20}
-fails=0 n=0
 insmod ./mstat.ko || exit 1
+# run NAME WANT PARAM...: one run of mstat_torture, whose verdict in the
+# kernel log must contain WANT.
 run() {
-	name=$1 want=$2
+	local name="$1" want="$2" line
 	shift 2
-	n=$((n + 1))
-	insmod ./mstat_torture.ko "$@" || { echo "not ok $name: insmod"; fails=$((fails + 1)); return; }
+	if ! insmod ./mstat_torture.ko "$@"; then
+		not_ok "$name: insmod"
+		return
+	fi
 	line=$(dmesg | grep 'mstat_torture: \(SUCCESS\|FAILURE\)' | tail -n 1)
 	rmmod mstat_torture
-	echo "# $line"
+	diag "$line"
 	case $line in
-	*"$want "*) echo "ok $name" ;;
-	*) echo "not ok $name: wanted $want"; fails=$((fails + 1)) ;;
+	*"$want "*)	ok "$name" ;;
+	*)		not_ok "$name: wanted $want" ;;
 	esac
 }
 run torture "mstat_torture: SUCCESS" duration="$secs"
@@ -42,5 +48,4 @@ echo "# online: $(cat /sys/devices/system/cpu/online)"
 run torture_catches_busted_nowait "mstat_torture: FAILURE" duration=3 busted=1
 run torture_catches_busted_ipi_nowait "mstat_torture: FAILURE" duration=3 busted=1 sync=2
 rmmod mstat
-echo "# checks=$n failed=$fails"
-[ "$fails" -eq 0 ]
+finish
