@@ -21,7 +21,7 @@ install: modules
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	$(MAKE) -C tools/testing clean
+	$(MAKE) -C tests/userspace clean
 
 run:
 	scripts/run.sh

@@ -8,7 +8,7 @@
  *
  * It uses only a small kernel API (per-CPU memory, RCU, cross calls, a
  * mutex, the hotplug lock) so that the same file compiles in userspace behind
- * the shim headers of tools/testing/shim.
+ * the shim headers of tests/userspace/shim.
  */
 #include <linux/cpu.h>
 #include <linux/delay.h>

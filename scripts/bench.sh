@@ -16,8 +16,8 @@ out=build/bench
 mkdir -p "$out"
 res=$out/RESULTS.md
 mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
-make -s -C tools/testing build/bench >/dev/null
-bench=tools/testing/build/bench
+make -s -C tests/userspace build/bench >/dev/null
+bench=tests/userspace/build/bench
 
 # run CMD...: record the command and its output in the results file.
 run() {
@@ -40,7 +40,7 @@ cat >"$res" <<EOT
 ## 1. Writer, userspace build of the core (host CPUs, not emulated)
 
 ns per allocation event (8 counters), median and p99 over batches of 1000
-events; see tools/testing/mstat_bench.c for each variant.
+events; see tests/userspace/core_bench.c for each variant.
 EOT
 for t in 1 2 4; do
 	run "$bench" --threads "$t" --iters 4000000
@@ -89,7 +89,7 @@ pairs of 8..240 B per variant, three interleaved runs, ns per pair.
 EOT
 scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/probe-bench.sh \
-	--ko build/6.12/mstat.ko --ko build/6.12/tools/bench/mstat_probe_bench.ko \
+	--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
 	--log "$out/probe-bench.console" >/dev/null
 {
 	echo
@@ -163,10 +163,10 @@ instruction counts, repeatable to the instruction (icount cannot see what
 an instruction costs, a fence or a cache miss: section 1 measures those on
 real CPUs). 200,000 pairs of 8..240 B per variant; a warm-up round
 discarded, then three rounds. See scripts/guest/icount-bench.sh for the
-variants and tools/bench/mstat_probe_bench.c for the floor.
+variants and tests/bench/mstat_probe_bench.c for the floor.
 EOT
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh \
-	--ko build/6.12/mstat.ko --ko build/6.12/tools/bench/mstat_probe_bench.ko \
+	--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
 	--smp 1 --icount on --log "$out/icount-bench.console" >/dev/null
 {
 	echo

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build mstat (and, on a KUnit kernel, its test modules) with W=1 against
-# one kernel, in a copy of the tree of its own so that builds for several
-# kernels do not mix objects.
+# Build mstat.ko, then the test and bench modules of tests/ (and, on a
+# KUnit kernel, the KUnit suites), with W=1 against one kernel, in a copy
+# of the tree of its own so that builds for several kernels do not mix
+# objects.
 #
 #   scripts/build.sh KDIR OUTDIR
 #
@@ -19,10 +20,12 @@ out=$(realpath "$2")
 [ -f "$kdir/Makefile" ] || die "no kernel build directory at $kdir"
 
 
-rsync -a --delete --exclude .git --exclude /build --exclude '*.o' \
+rsync -a --delete --delete-excluded --exclude .git --exclude /build --exclude '*.o' \
 	--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' \
 	--exclude build.log "$MSTAT_TOP/" "$out/"
-if ! make -C "$kdir" M="$out" W=1 MSTAT_TESTS=y modules \
+if ! { make -C "$kdir" M="$out" W=1 modules &&
+	make -C "$kdir" M="$out/tests" W=1 \
+		KBUILD_EXTRA_SYMBOLS="$out/Module.symvers" modules; } \
 	>"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	die "build against $kdir failed"
@@ -31,4 +34,4 @@ if grep -E 'warning:|error:' "$out/build.log" >&2; then
 	die "build against $kdir printed warnings"
 fi
 # shellcheck disable=SC2012 # names, for the message
-log "built $(cd "$out" && ls ./*.ko kunit/*.ko 2>/dev/null | tr '\n' ' ')against $kdir"
+log "built $(cd "$out" && ls ./*.ko tests/*/*.ko 2>/dev/null | tr '\n' ' ')against $kdir"

@@ -119,13 +119,13 @@ ok setup
 
 # 2. Test kernels (cached): KUnit + KASAN + lockdep..., and KCSAN.
 kb_debug='' kb_kcsan=''
-if kb_debug=$(scripts/testkernel.sh kunit/.kunitconfig 2>"$logs/testkernel-debug.log"); then
+if kb_debug=$(scripts/testkernel.sh tests/kunit/.kunitconfig 2>"$logs/testkernel-debug.log"); then
 	ok testkernel-debug
 else
 	not_ok "testkernel-debug, log: build/logs/testkernel-debug.log"
 	kb_debug=''
 fi
-if kb_kcsan=$(scripts/testkernel.sh kunit/kcsan.kunitconfig 2>"$logs/testkernel-kcsan.log"); then
+if kb_kcsan=$(scripts/testkernel.sh tests/kunit/kcsan.kunitconfig 2>"$logs/testkernel-kcsan.log"); then
 	ok testkernel-kcsan
 else
 	not_ok "testkernel-kcsan, log: build/logs/testkernel-kcsan.log"
@@ -138,15 +138,25 @@ t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
 t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 [ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
+# The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
+# compat path of a 6.1 KUnit kernel compiles and links.
+t build-6.1-kunit-compat scripts/compat-build.sh "$K61_KDIR" build/6.1-kunit
 
 # 4. The core in userspace: torture under TSan and ASan+UBSan, broken core.
-make -C tools/testing check >"$logs/userspace.log" 2>&1
+make -C tests/userspace check >"$logs/userspace.log" 2>&1
 relay "$logs/userspace.log"
 
 # 4b. The reader's ordering argument under the kernel memory model: the
 # litmus tests of mstat_core/litmus/ through herd7.
 scripts/litmus.sh "$KSRC" >"$logs/litmus.log" 2>&1
 relay "$logs/litmus.log"
+
+# 4c. The module's layering as docs/ARCHITECTURE.md states it, and the
+# check's own test (a climbing include, an unplaced file, a cycle).
+scripts/layers.sh >"$logs/layers.log" 2>&1
+relay "$logs/layers.log"
+scripts/layers.sh --selftest >"$logs/layers-selftest.log" 2>&1
+relay "$logs/layers-selftest.log"
 
 # 5. The checker (which must catch corrupted samples) and guest helpers.
 t build-tools mstat_build_tools
@@ -165,7 +175,7 @@ relay "$logs/tools-mstat.log" tools/mstat
 ## Guests
 
 helpers=()
-for tool in mstat-check runas write1 evpoll; do
+for tool in mstat runas write1 evpoll; do
 	helpers+=("--file=build/tools/$tool:/mstat/$tool")
 done
 
@@ -186,7 +196,7 @@ if [ -f build/6.12rt/mstat.ko ]; then
 	guest guest-6.12rt-module "$K612RT_VMLINUZ" scripts/guest/module.sh \
 		build/6.12rt/mstat.ko "${helpers[@]}"
 	guest guest-6.12rt-torture "$K612RT_VMLINUZ" scripts/guest/torture.sh \
-		build/6.12rt/mstat.ko build/6.12rt/tools/torture/mstat_torture.ko \
+		build/6.12rt/mstat.ko build/6.12rt/tests/torture/mstat_torture.ko \
 		--smp=4 --tcg=multi
 fi
 
@@ -204,7 +214,7 @@ if [ -f build/6.12/mstat.ko ]; then
 	guest guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
 		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz
 	guest guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat-check:/mstat/mstat-check
+		build/6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat
 fi
 
 # 9. The debug and KCSAN kernels: KUnit suites (then kmemleak), and the
@@ -217,17 +227,29 @@ for k in debug kcsan; do
 	fi
 	guest "guest-$k-kunit" "${!kb}/arch/x86/boot/bzImage" \
 		scripts/guest/kunit.sh "build/$k/mstat.ko" \
-		"build/$k"/kunit/*_kunit.ko --tcg=multi
+		"build/$k"/tests/kunit/*_kunit.ko --tcg=multi
 	guest "guest-$k-torture" "${!kb}/arch/x86/boot/bzImage" \
 		scripts/guest/torture.sh "build/$k/mstat.ko" \
-		"build/$k/tools/torture/mstat_torture.ko" --smp=4 --tcg=multi
+		"build/$k/tests/torture/mstat_torture.ko" --smp=4 --tcg=multi
 done
+
+# 9b. The KUnit suites' own test, on the debug kernel: mstat_core's cases
+# with a reader that does not wait must fail, cleanly.
+if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
+		build/debug/tests/kunit/mstat_core_kunit.ko --tcg=multi
+fi
 
 wait
 for name in "${queued[@]}"; do
 	collect "$name"
 	case $name in
 	*-kunit) collect_kunit "$name" ;;
+	*-kunit-busted)
+		scripts/kunit-busted-check.sh "$logs/$name.console" \
+			>"$logs/$name-check.log" 2>&1
+		relay "$logs/$name-check.log" "$name" ;;
 	esac
 done
 

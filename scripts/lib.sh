@@ -148,22 +148,20 @@ mstat_setup_env() {
 ## The static programs the guests run
 
 # Built into build/tools/NAME by mstat_build_tools: NAME, then its C
-# sources (and any link flags), one program a line. mstat-check is the
-# invariant checker, run through mstat_check (here and in the guests'
-# library); when it becomes `mstat check` (same CLI), its line here
-# changes (to the tool's sources and -lz), and mstat_check's, here and in
-# scripts/guest/lib.sh, puts "check" before the arguments.
+# sources, one program a line; and "mstat", the tool of tools/mstat (its
+# own Makefile: static, zlib), whose `mstat check` is the invariant
+# checker, run through mstat_check here and in the guests' library.
 mstat_tools=(
-	"mstat-check tools/mstat-check/mstat-check.c"
-	"runas tools/mstat-check/runas.c"
-	"write1 tools/mstat-check/write1.c"
-	"evpoll tools/mstat-check/evpoll.c"
-	"readlat tools/mstat-check/readlat.c"
-	"mstat-fuzz tools/fuzz/mstat-fuzz.c"
+	"mstat tools/mstat"
+	"runas tests/helpers/runas.c"
+	"write1 tests/helpers/write1.c"
+	"evpoll tests/helpers/evpoll.c"
+	"readlat tests/helpers/readlat.c"
+	"mstat-fuzz tests/fuzz/mstat-fuzz.c"
 )
 
 # mstat_check ARGS...: the invariant checker, on the host.
-mstat_check() { "$MSTAT_TOP/build/tools/mstat-check" "$@"; }
+mstat_check() { "$MSTAT_TOP/build/tools/mstat" check "$@"; }
 
 # mstat_build_tools [NAME...]: build those programs (default: all),
 # static, with -Werror: a warning fails the build.
@@ -173,7 +171,13 @@ mstat_build_tools() {
 	for line in "${mstat_tools[@]}"; do
 		read -r name srcs <<<"$line"
 		[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
-		# shellcheck disable=SC2086 # sources and flags, split
+		if [ -d "$MSTAT_TOP/$srcs" ]; then
+			make -s -C "$MSTAT_TOP/$srcs" >&2 &&
+				cp "$MSTAT_TOP/$srcs/build/$name" \
+					"$MSTAT_TOP/build/tools/$name" || return
+			continue
+		fi
+		# shellcheck disable=SC2086 # sources, split
 		(cd "$MSTAT_TOP" && gcc -static -O2 -Wall -Wextra -Werror \
 			-o "build/tools/$name" $srcs) || return
 	done

@@ -18,11 +18,11 @@ cycles=${CYCLES:-1000}
 secs=${TORTURE_SECONDS:-600}
 rot=${ROTATIONS:-100000}
 mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
-kb=$(scripts/testkernel.sh kunit/.kunitconfig)
+kb=$(scripts/testkernel.sh tests/kunit/.kunitconfig)
 scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
 scripts/build.sh "$kb" build/debug >/dev/null
-mstat_build_tools mstat-check
-make -s -C tools/testing build/torture >/dev/null
+mstat_build_tools mstat
+make -s -C tests/userspace build/torture >/dev/null
 
 # with VAR=VALUE SCRIPT: a copy of the guest script with VAR set first.
 with() {
@@ -60,15 +60,15 @@ run() {
 	} | tee -a "$res"
 }
 
-run userspace-torture tools/testing/build/torture --cpus 8 --offline 2 \
+run userspace-torture tests/userspace/build/torture --cpus 8 --offline 2 \
 	--rotations "$rot" --seconds 3600
 run load-unload-cycles scripts/guest.sh --kernel "$K612_VMLINUZ" \
 	--script "$(with CYCLES="$cycles" scripts/guest/cycles.sh)" \
-	--ko build/6.12/mstat.ko --file build/tools/mstat-check:/mstat/mstat-check \
+	--ko build/6.12/mstat.ko --file build/tools/mstat:/mstat/mstat \
 	--timeout $((cycles * 10 + 300)) --log "$out/load-unload-cycles.console"
 run kernel-torture scripts/guest.sh --kernel "$kb/arch/x86/boot/bzImage" \
 	--smp 4 --tcg multi \
 	--script "$(with TORTURE_SECONDS="$secs" scripts/guest/torture.sh)" \
-	--ko build/debug/mstat.ko --ko build/debug/tools/torture/mstat_torture.ko \
+	--ko build/debug/mstat.ko --ko build/debug/tests/torture/mstat_torture.ko \
 	--timeout $((secs + 600)) --log "$out/kernel-torture.console"
 log "results: $res"

@@ -4,7 +4,7 @@
 # Build (or find in the cache) a test kernel from linux-source-6.12 with
 # kunit.py, configured by a kunitconfig fragment.
 #
-#   scripts/testkernel.sh [KUNITCONFIG]     (default: kunit/.kunitconfig)
+#   scripts/testkernel.sh [KUNITCONFIG]     (default: tests/kunit/.kunitconfig)
 #
 # The build directory is $MSTAT_CACHE/kbuild/<sha of fragment + source>,
 # so a warm run does not rebuild. Prints that directory on stdout.
@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-frag=$(realpath "${1:-$MSTAT_TOP/kunit/.kunitconfig}")
+frag=$(realpath "${1:-$MSTAT_TOP/tests/kunit/.kunitconfig}")
 ksrc=${KSRC:-$MSTAT_CACHE/linux-source-6.12}
 [ -f "$ksrc/Makefile" ] || die "no kernel source in $ksrc: run scripts/setup.sh"
 

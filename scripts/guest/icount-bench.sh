@@ -7,7 +7,7 @@
 # kmalloc+kfree pair, the same from run to run.
 #
 # Variants: no probe; empty probes on kmalloc and kfree; the floor (see
-# tools/bench/mstat_probe_bench.c); ftrace hist triggers (kmalloc by
+# tests/bench/mstat_probe_bench.c); ftrace hist triggers (kmalloc by
 # bytes_req, kfree by CPU); mstat with the kmalloc source alone and the
 # profile off; mstat by default (every source, profile at its default
 # rate); mstat by default with the event stream on for kmalloc (nobody

@@ -57,9 +57,9 @@ relay() {
 	done <"$1"
 }
 
-# mstat_check ARGS...: the invariant checker (build/tools/mstat-check,
-# copied in; see mstat_tools in scripts/lib.sh).
-mstat_check() { ./mstat-check "$@"; }
+# mstat_check ARGS...: the invariant checker, `mstat check` (the tool
+# build/tools/mstat, copied in; see mstat_tools in scripts/lib.sh).
+mstat_check() { ./mstat check "$@"; }
 
 # finish: the summary line, then exit 1 if a check failed, else 0.
 finish() {

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC3043 # busybox ash has "local"
 # Guest side of the stock-kernel module test. Runs in /mstat with
-# mstat.ko and the static helpers mstat-check, runas and write1 (from
-# tools/mstat-check/, copied in with --file). Prints "ok NAME" or
+# mstat.ko and the static helpers mstat (for `mstat check`), runas and write1 (from
+# tests/helpers/ and tools/mstat/, copied in with --file). Prints "ok NAME" or
 # "not ok NAME" per check, diagnostics as "# ..." lines, and last
 # "# checks=N failed=N"; exits 1 if any check failed.
 #

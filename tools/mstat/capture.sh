@@ -7,30 +7,30 @@
 #   tools/mstat/capture.sh [--update] [OUTDIR]
 #
 # Builds mstat.ko (scripts/build.sh, into build/mstat-tool/6.12, a
-# directory of its own) and a static mstat, boots the guest with
+# directory of its own) and mstat (static), boots the guest with
 # tools/mstat/guest.sh, and writes what the guest printed between its
 # markers to OUTDIR (default build/mstat-tool/capture). With --update it
 # also copies the fixtures into tools/mstat/testdata/ and remakes the
 # hand-made bad ones from them. Prints the guest's
-# "ok NAME" / "not ok NAME" lines; exits non-zero if one failed, 77 if
-# the guest kernel or headers are missing. Never loads anything on the
-# host.
+# "ok NAME" / "not ok NAME" lines; exits non-zero if one failed (or set-up,
+# scripts/setup.sh through mstat_setup_env, did), 77 if the guest kernel
+# or headers are missing. Never loads anything on the host.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+# shellcheck source=../../scripts/lib.sh
+. "$here/../../scripts/lib.sh"
+top=$MSTAT_TOP
 update=0
 if [ "${1:-}" = --update ]; then
 	update=1
 	shift
 fi
 out=${1:-$top/build/mstat-tool/capture}
-cache=${MSTAT_CACHE:-/var/cache/mstat}
 
-[ -f "$cache/kernels.env" ] || { echo "no $cache/kernels.env (run scripts/setup.sh)" >&2; exit 77; }
-. "$cache/kernels.env"
-kdir=/usr/src/linux-headers-$K612_REL
-vmlinuz=$cache/kernels/$K612_REL/vmlinuz
+mstat_setup_env || exit 1
+kdir=$K612_KDIR
+vmlinuz=$K612_VMLINUZ
 if [ ! -d "$kdir" ] || [ ! -f "$vmlinuz" ]; then
 	echo "no 6.12 headers or kernel image" >&2
 	exit 77
@@ -39,12 +39,12 @@ fi
 mkdir -p "$out"
 bld=$top/build/mstat-tool/6.12
 "$top/scripts/build.sh" "$kdir" "$bld" 2>"$out/build.err" || { cat "$out/build.err" >&2; exit 1; }
-make -s -C "$here" mstat-static >/dev/null
+make -s -C "$here" mstat >/dev/null
 
 rc=0
 "$top/scripts/guest.sh" --kernel "$vmlinuz" --script "$here/guest.sh" \
-	--ko "$bld/mstat.ko" --ko "$bld/tools/bench/mstat_probe_bench.ko" \
-	--file "$here/mstat-static:/mstat/mstat" --timeout 300 \
+	--ko "$bld/mstat.ko" --ko "$bld/tests/bench/mstat_probe_bench.ko" \
+	--file "$here/build/mstat:/mstat/mstat" --timeout 300 \
 	--log "$out/console.log" 2>"$out/guest.err" || rc=$?
 [ $rc -eq 0 ] || { cat "$out/guest.err" >&2; tail -n 30 "$out/console.log" >&2; exit 1; }
 
@@ -55,7 +55,9 @@ tr -d '\r' <"$out/console.log" | awk -v dir="$out" '
 	/^=== mstat-capture: .* ===$/ { f = dir "/" $3; printf "" >f; next }
 	f && !/^\[ *[0-9]+\.[0-9]+\] / { print >f }
 '
-grep -h '^mstat-guest: ' <(tr -d '\r' <"$out/console.log") | sed 's/^mstat-guest: //'
+tr -d '\r' <"$out/console.log" |
+	grep -E '^(ok |not ok |# checks=)' >"$out/results.txt" || true
+grep -v '^# checks=' "$out/results.txt"
 if [ $update -eq 1 ]; then
 	for f in mstat-1.0.txt mstat-1.0-b.txt mstat_sites-1.0.txt; do
 		cp "$out/$f" "$here/testdata/$f"
@@ -70,4 +72,6 @@ if [ $update -eq 1 ]; then
 	     END { sub(/\n+$/, "\n", buf); printf "%s", buf }' \
 		"$out/top-capture.txt" >"$here/testdata/top-capture.txt"
 fi
-! grep -q '^mstat-guest: not ok' <(tr -d '\r' <"$out/console.log")
+# Every check ran, none failed, and no line was garbled by a kernel message.
+n=$(grep -cE '^(ok|not ok) ' "$out/results.txt")
+grep -qx "# checks=$n failed=0" "$out/results.txt"

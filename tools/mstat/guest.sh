@@ -1,24 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of tools/mstat/capture.sh (run by scripts/guest.sh as
 # /mstat/run.sh, with mstat.ko, mstat_probe_bench.ko and a static mstat
 # in /mstat). Loads mstat, makes allocation traffic, prints /proc/mstat
 # and /proc/mstat_sites between "=== mstat-capture: NAME ===" and
 # "=== mstat-capture: end ===" markers, then runs the tool against the
-# live module and prints "mstat-guest: ok NAME" or "mstat-guest: not ok
-# NAME" per check.
+# live module: "ok NAME" or "not ok NAME" per check, then finish's
+# "# checks=N failed=N" (scripts/guest/lib.sh, copied in as ./lib.sh).
 set -u
+# shellcheck source=../../scripts/guest/lib.sh
+. ./lib.sh
 
 begin() { echo "=== mstat-capture: $1 ==="; }
 end() { echo "=== mstat-capture: end ==="; }
-check() {
-	name=$1
-	shift
-	if "$@"; then
-		echo "mstat-guest: ok $name"
-	else
-		echo "mstat-guest: not ok $name"
-	fi
-}
 load() {
 	ls -R /sys >/dev/null 2>&1
 	dd if=/dev/zero of=/tmp/f bs=64k count=16 2>/dev/null
@@ -70,6 +64,15 @@ check prom [ $rc -eq 0 -a "$(grep -c '^mstat_generation ' /tmp/prom.txt)" -eq 1 
 ./mstat pprof -o /tmp/p.pb.gz
 check pprof [ $? -eq 0 ]
 check pprof_gzip gunzip -t /tmp/p.pb.gz
+# The invariants of five snapshots under load, through the same parser.
+(while :; do load; done) &
+loadpid=$!
+./mstat check -n 5 -i 100 >/tmp/check.txt
+rc=$?
+kill $loadpid
+wait $loadpid 2>/dev/null
+check check [ $rc -eq 0 ]
+[ $rc -eq 0 ] || show /tmp/check.txt
 
 # Not root: /proc/mstat and /proc/mstat_sites are 0400.
 mkdir -p /etc
@@ -104,4 +107,4 @@ begin proc-modes.txt
 ls -l /proc/mstat /proc/mstat_sites
 end
 rmmod mstat
-exit 0
+finish

@@ -1,43 +1,44 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of the mstat tool, run by `make -C tools/mstat test`. Prints
-# "ok NAME", "not ok NAME" (with the reason as "# " lines) or
-# "skip NAME: WHY" per test, then "N passed, N failed, N skipped"; exits
+# Tests of the mstat tool, run by `make -C tools/mstat test`. Prints, with
+# scripts/lib.sh's emitters, "ok NAME (N s)", "not ok NAME" (then the tail
+# of its log, kept in build/logs/tools-mstat/, as "# " lines) or
+# "skip NAME: WHY" per test, then "N passed, N failed[, N skipped]"; exits
 # non-zero if a test failed.
 #
-# Host tests read the fixtures in testdata/ (captured from a 6.12 guest by
-# capture.sh). promtool (Debian: prometheus), protoc (protobuf-compiler)
-# and go (golang-go, optional) are installed with apt-get when missing and
-# this runs as root; MSTAT_NO_INSTALL=1 turns that off. The guest_live
-# test boots a 6.12 guest (capture.sh, about 45 s) when the kernel and
-# headers are there; MSTAT_GUEST=0 skips it. Nothing is loaded on the host.
+# Every test goes through the tool, so through its one parser (parse.c),
+# and compares what it prints with testdata/expected/, whose key numbers
+# were checked by hand against the inputs (testdata/README.md says how);
+# `mstat check` asserts the snapshot invariants of the inputs, and must
+# catch broken variants of them. Nothing is installed here: promtool
+# (Debian: prometheus), protoc (protobuf-compiler), go (golang-go, for
+# the optional go tool pprof test) and python3 (JSON syntax) come from
+# scripts/setup.sh; a test whose tool is missing prints "skip". The
+# guest_live test boots a 6.12 guest (capture.sh, about 45 s) when the
+# kernel and headers are there; MSTAT_GUEST=0 skips it. Nothing is loaded
+# on the host.
 set -u
 
 cd "$(dirname "$0")" || exit 1
-td=testdata
+# shellcheck source=../../scripts/lib.sh
+. ../../scripts/lib.sh
+# Each test's output, kept for a failure's reason: build/logs/tools-mstat/.
+MSTAT_LOGS=$MSTAT_TOP/build/logs/tools-mstat
+here=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=${HOME:-$tmp} PPROF_TMPDIR=$tmp
-pass=0 fail=0 skipped=0
 
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-skip() { echo "skip $1: $2"; skipped=$((skipped + 1)); }
-not_ok() {
-	echo "not ok $1"
-	[ -s "$tmp/why" ] && sed 's/^/# /' "$tmp/why" | head -n 20
-	fail=$((fail + 1))
-}
+# maybe NAME COMMAND WHY TEST...: TEST if COMMAND is installed, else skip.
+maybe() {
+	local name=$1 cmd=$2 why=$3
 
-# t NAME COMMAND...: a test passes if COMMAND does; its output is the reason.
-t() {
-	local name=$1
-
-	shift
-	if "$@" >"$tmp/why" 2>&1; then
-		ok "$name"
+	shift 3
+	if command -v "$cmd" >/dev/null; then
+		t "$name" "$@"
 	else
-		not_ok "$name"
+		skip "$name" "no $cmd ($why; scripts/setup.sh installs it)"
 	fi
 }
 
@@ -53,166 +54,306 @@ expect_err() {
 		[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "$pattern" "$tmp/err"
 }
 
-apt_updated=0
-# have COMMAND PACKAGE: COMMAND is there, or apt-get installs PACKAGE.
-have() {
-	command -v "$1" >/dev/null && return 0
-	[ "${MSTAT_NO_INSTALL:-0}" = 1 ] && return 1
-	[ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
-	if [ $apt_updated = 0 ]; then
-		apt-get update >>"$tmp/apt.log" 2>&1
-		apt_updated=1
-	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y "$2" \
-		>>"$tmp/apt.log" 2>&1
-	command -v "$1" >/dev/null
+# same EXPECTED RC COMMAND...: COMMAND exits RC and prints EXPECTED.
+same() {
+	local want=$1 rc=$2 got
+
+	shift 2
+	"$@" >"$tmp/got"
+	got=$?
+	echo "exit $got (want $rc)"
+	diff -u "$want" "$tmp/got" && [ "$got" -eq "$rc" ]
 }
 
-# The fixtures of the error tests, made from the captured ones.
+# The fixtures of the error tests and of the checker's, made from the
+# captured ones (testdata/README.md).
 make_bad_inputs() {
-	sed '1s/1\.0$/9.0/' $td/mstat_sites-1.0.txt >"$tmp/sites-9.0.txt"
-	head -n 8 $td/mstat_sites-1.0.txt >"$tmp/sites-truncated.txt"
+	sed '1s/1\.0$/9.0/' testdata/mstat_sites-1.0.txt >"$tmp/sites-9.0.txt"
+	head -n 8 testdata/mstat_sites-1.0.txt >"$tmp/sites-truncated.txt"
 	: >"$tmp/sites-empty.txt"
-	head -c 1000 $td/mstat-1.0.txt >"$tmp/mstat-midline.txt"
-	head -n 80 $td/mstat-1.0.txt >"$tmp/mstat-cut-orders.txt"
+	head -c 1000 testdata/mstat-1.0.txt >"$tmp/mstat-midline.txt"
+	head -n 80 testdata/mstat-1.0.txt >"$tmp/mstat-cut-orders.txt"
 	printf 'hello\n' >"$tmp/other.txt"
-	sed 's/^kmalloc_allocs .*/kmalloc_allocs 12x/' $td/mstat-1.0.txt \
+	sed 's/^kmalloc_allocs .*/kmalloc_allocs 12x/' testdata/mstat-1.0.txt \
 		>"$tmp/mstat-badnum.txt"
+	mkdir "$tmp/chk"
+	cp testdata/mstat-1.0.txt "$tmp/chk/a.txt"
+	cp testdata/mstat-1.0-b.txt "$tmp/chk/b.txt"
+	cp testdata/mstat-truncated.txt "$tmp/chk/truncated.txt"
+	cp testdata/mstat-9.0.txt "$tmp/chk/v9.txt"
+	sed 's/^kmalloc_frees 20075$/kmalloc_frees 20076/' testdata/mstat-1.0.txt \
+		>"$tmp/chk/frees.txt"
+	sed 's/^class 96 28138 /class 96 28139 /' testdata/mstat-1.0.txt \
+		>"$tmp/chk/class.txt"
+	sed 's/^order 2 499 0 0 1996$/order 2 499 0 0 1995/' testdata/mstat-1.0.txt \
+		>"$tmp/chk/order.txt"
+	sed '2p' testdata/mstat-1.0.txt >"$tmp/chk/dup.txt"
+	sed -e 's/^kmalloc_live_objects 80$/kmalloc_live_objects -20/' \
+		-e 's/^snapshot_wait_ns 0$/snapshot_wait_ns 1234567/' \
+		testdata/mstat-1.0.txt >"$tmp/chk/neg.txt"
+}
+
+# A sites file of N made-up rows (a third in modules): a profile over
+# 500 KiB, that compresses.
+big_sites() {
+	awk -v n="$1" 'NR == 1 { print; next }
+		NR == 2 { sub(/ sites [0-9]+ /, " sites " n " "); print; next }
+		NR == 3 { print
+			for (i = 0; i < n; i++)
+				printf "%d 1 64 1 1 64 0 0 synthetic_function_%d+0x%x/0x200%s\n",
+					n - i, i, i % 512, i % 3 ? "" : " [mod" i % 7 "]"
+			exit }' testdata/mstat_sites-1.0.txt
 }
 
 build() { make -s mstat; }
 
-show() {
-	./mstat -f $td/mstat-1.0.txt >"$tmp/show.txt" &&
-		python3 check.py show $td/mstat-1.0.txt "$tmp/show.txt" &&
-		./mstat -f $td/mstat-1.0-b.txt >"$tmp/show-b.txt" &&
-		python3 check.py show $td/mstat-1.0-b.txt "$tmp/show-b.txt"
+show_text() {
+	same testdata/expected/show-1.0.txt 0 build/mstat -f testdata/mstat-1.0.txt &&
+		same testdata/expected/show-1.0-b.txt 0 build/mstat -f testdata/mstat-1.0-b.txt
 }
 
 json_valid() {
-	./mstat --json -f $td/mstat-1.0.txt >"$tmp/j.json" &&
+	build/mstat --json -f testdata/mstat-1.0.txt >"$tmp/j.json" &&
 		python3 -m json.tool "$tmp/j.json" >/dev/null
 }
 
 json_values() {
-	python3 check.py json $td/mstat-1.0.txt "$tmp/j.json" &&
-		./mstat --json -f $td/mstat-1.0-b.txt >"$tmp/jb.json" &&
-		python3 check.py json $td/mstat-1.0-b.txt "$tmp/jb.json"
+	same testdata/expected/json-1.0.json 0 build/mstat --json -f testdata/mstat-1.0.txt &&
+		same testdata/expected/json-1.0-b.json 0 build/mstat --json -f testdata/mstat-1.0-b.txt
+}
+
+# An s64 below zero (live counts may be), and a wait in ns made seconds.
+values_edit() {
+	build/mstat --json -f "$tmp/chk/neg.txt" >"$tmp/neg.json" &&
+		grep -qx '    "kmalloc_live_objects": -20,' "$tmp/neg.json" &&
+		build/mstat -f "$tmp/chk/neg.txt" | grep -q '^kmalloc .* -20 ' &&
+		build/mstat prom -f "$tmp/chk/neg.txt" |
+		grep -qx 'mstat_snapshot_wait_seconds 0.001234567' &&
+		(cd "$tmp/chk" && "$here/build/mstat" check neg.txt) |
+		grep -qx 'mstat-check: neg.txt read 1: kmalloc_live_objects is -20, expected 80'
 }
 
 prom_promtool() {
-	./mstat prom -f $td/mstat-1.0.txt -o "$tmp/mstat.prom" &&
+	build/mstat prom -f testdata/mstat-1.0.txt -o "$tmp/mstat.prom" &&
 		promtool check metrics <"$tmp/mstat.prom" &&
 		! ls "$tmp"/mstat.prom.tmp.* 2>/dev/null
 }
 
-prom_values() { python3 check.py prom $td/mstat-1.0.txt "$tmp/mstat.prom"; }
+prom_values() {
+	build/mstat prom -f testdata/mstat-1.0.txt -o "$tmp/mstat.prom" &&
+		diff -u testdata/expected/prom-1.0.prom "$tmp/mstat.prom" &&
+		! ls "$tmp"/mstat.prom.tmp.* 2>/dev/null
+}
 
+# top_matches EXPECTED OUTPUT: OUTPUT's cells (split at two or more
+# blanks) are EXPECTED's ("|" between cells), clock and interval masked;
+# a cell "~N" is a rate whose value times the interval must be N, within
+# 2% (the interval is printed to 10 ms) plus the rounding of its digits.
+top_matches() {
+	awk -F'|' '
+	function val(s) {
+		sub(/\/s$/, "", s)
+		gsub(/,/, "", s)
+		unit = 1
+		if (s ~ / KiB$/) unit = 1024
+		else if (s ~ / MiB$/) unit = 1048576
+		else if (s ~ / GiB$/) unit = 1073741824
+		sub(/ [A-Za-z]+$/, "", s)
+		return s * unit
+	}
+	function bad(msg) { print "line " FNR ": " msg; fails++ }
+	NR == FNR { want[FNR] = $0; nwant = FNR; next }
+	{
+		ngot = FNR
+		n = split($0, f, /  +/)
+		if (f[1] ~ /^mstat top - /) {
+			dt = f[3]
+			sub(/^interval /, "", dt)
+			sub(/ s$/, "", dt)
+			f[1] = "mstat top - HH:MM:SS"
+			f[3] = "interval DT s"
+		}
+		m = split(want[FNR], w, "|")
+		if (n != m) {
+			bad("\"" $0 "\": " n " cells, want " m)
+			next
+		}
+		for (i = 1; i <= n; i++) {
+			if (w[i] !~ /^~/) {
+				if (w[i] != f[i])
+					bad("\"" f[i] "\", want \"" w[i] "\"")
+				continue
+			}
+			d = substr(w[i], 2) + 0
+			x = val(f[i]) * dt - d
+			if (x < 0)
+				x = -x
+			if (x > 0.02 * d + 0.05 * unit * dt + 1)
+				bad(f[i] " over " dt " s is not " d)
+		}
+	}
+	END {
+		if (ngot != nwant)
+			bad(ngot " lines, want " nwant)
+		exit fails > 0
+	}' "$1" "$2"
+}
+
+# Frame 1 has the rates of a -> b, frame 2 (b twice) none.
 top_rates() {
-	./mstat top -n 2 -d 0.5 -f $td/mstat-1.0.txt -f $td/mstat-1.0-b.txt \
+	build/mstat top -n 2 -d 0.5 -f testdata/mstat-1.0.txt -f testdata/mstat-1.0-b.txt \
 		>"$tmp/top.txt" &&
-		python3 check.py top $td/mstat-1.0.txt $td/mstat-1.0-b.txt \
-			"$tmp/top.txt"
+		top_matches testdata/expected/top-1.0-b.txt "$tmp/top.txt"
 }
 
 # On a terminal each frame starts by clearing the screen.
 top_tty() {
-	script -qec "./mstat top -n 1 -d 0.1 -f $td/mstat-1.0.txt" \
+	script -qec "build/mstat top -n 1 -d 0.1 -f testdata/mstat-1.0.txt" \
 		"$tmp/typescript" >/dev/null &&
 		grep -q $'\033\[H\033\[2J' "$tmp/typescript"
 }
 
 pprof_write() {
-	./mstat pprof -f $td/mstat_sites-1.0.txt -o "$tmp/profile.pb.gz" &&
-		gzip -t "$tmp/profile.pb.gz"
+	build/mstat pprof -f testdata/mstat_sites-1.0.txt -o "$tmp/profile.pb.gz" &&
+		gzip -t "$tmp/profile.pb.gz" &&
+		! ls "$tmp"/profile.pb.gz.tmp.* 2>/dev/null
+}
+
+# decode FILE.pb.gz: the Profile as protoc prints it, time_nanos left out.
+decode() {
+	gzip -dc "$1" |
+		protoc --decode perftools.profiles.Profile profile.proto |
+		grep -v '^time_nanos: '
 }
 
 pprof_protoc() {
-	gunzip <"$tmp/profile.pb.gz" >"$tmp/profile.pb" &&
-		protoc --decode perftools.profiles.Profile profile.proto \
-			<"$tmp/profile.pb" >"$tmp/profile.txt" &&
-		python3 check.py pprof $td/mstat_sites-1.0.txt \
-			"$tmp/profile.pb.gz" "$tmp/profile.txt"
+	decode "$tmp/profile.pb.gz" >"$tmp/profile.txt" &&
+		diff -u testdata/expected/profile-1.0.txt "$tmp/profile.txt"
 }
 
-# Over 64 KiB: several stored blocks.
+# Real deflate: a large profile shrinks (stored blocks would grow it),
+# and gzip -dc gives back the protobuf, CRC and length checked.
+pprof_compressed() {
+	local raw gz
+
+	big_sites 5000 >"$tmp/big.txt" &&
+		build/mstat pprof -f "$tmp/big.txt" -o "$tmp/big.pb.gz" &&
+		gzip -dc "$tmp/big.pb.gz" >"$tmp/big.pb" || return
+	raw=$(wc -c <"$tmp/big.pb")
+	gz=$(wc -c <"$tmp/big.pb.gz")
+	echo "protobuf $raw bytes, gzipped $gz"
+	[ "$raw" -gt 500000 ] && [ "$gz" -lt $((raw / 3)) ]
+}
+
+# The large profile decodes, one sample, location and function per row.
 pprof_big() {
-	python3 check.py bigsites $td/mstat_sites-1.0.txt 5000 "$tmp/big.txt" &&
-		./mstat pprof -f "$tmp/big.txt" -o "$tmp/big.pb.gz" &&
-		[ "$(gunzip <"$tmp/big.pb.gz" | wc -c)" -gt 200000 ] &&
-		gunzip <"$tmp/big.pb.gz" |
-		protoc --decode perftools.profiles.Profile profile.proto \
-			>"$tmp/big.decoded" &&
-		python3 check.py pprof "$tmp/big.txt" "$tmp/big.pb.gz" \
-			"$tmp/big.decoded"
+	decode "$tmp/big.pb.gz" >"$tmp/big.decoded" || return
+	[ "$(grep -c '^sample {' "$tmp/big.decoded")" -eq 5000 ] &&
+		[ "$(grep -c '^location {' "$tmp/big.decoded")" -eq 5000 ] &&
+		[ "$(grep -c '^function {' "$tmp/big.decoded")" -eq 5000 ] &&
+		grep -qx 'string_table: "synthetic_function_4998 \[mod0\]"' \
+			"$tmp/big.decoded" &&
+		grep -qx 'string_table: "synthetic_function_4999+0x187/0x200"' \
+			"$tmp/big.decoded" &&
+		grep -qx 'string_table: "mod6"' "$tmp/big.decoded"
 }
 
 pprof_go() {
 	go tool pprof -top "$tmp/profile.pb.gz" >"$tmp/pprof-top.txt" &&
 		cat "$tmp/pprof-top.txt" &&
 		grep -q '^Type: inuse_space' "$tmp/pprof-top.txt" &&
-		first=$(awk 'NR == 4 { print $9 }' $td/mstat_sites-1.0.txt) &&
-		grep -q " ${first%%+*}\$" "$tmp/pprof-top.txt"
+		grep -q ' alloc_inode$' "$tmp/pprof-top.txt"
+}
+
+# The checker: the invariants of the fixtures hold, its self-test
+# catches every corruption, and broken fixtures fail with the messages
+# and status mstat-check gave.
+check_files() {
+	local want=$1
+
+	shift
+	(cd "$tmp/chk" && same "$here/testdata/expected/$want" "$@")
+}
+
+check_tests() {
+	t check_selftest same testdata/expected/check-selftest.txt 0 build/mstat check --selftest
+	t check_good check_files check-good.txt 0 "$here/build/mstat" check a.txt b.txt
+	t check_catches_repeat check_files check-repeat.txt 1 \
+		"$here/build/mstat" check -n 2 a.txt
+	local c
+	for c in frees class order dup truncated; do
+		t "check_catches_$c" check_files "check-$c.txt" 1 \
+			"$here/build/mstat" check "$c.txt"
+	done
+	t check_catches_backwards check_files check-backwards.txt 1 \
+		"$here/build/mstat" check b.txt a.txt
+	t check_catches_version check_files check-version.txt 1 \
+		"$here/build/mstat" check v9.txt
+	t check_usage expect_err 2 '^usage: mstat check ' build/mstat check -x
+	t check_missing expect_err 2 '^mstat-check: nope\.txt: No such file' \
+		build/mstat check nope.txt
 }
 
 errors() {
 	t err_missing expect_err 1 'nope\.txt not found$' \
-		./mstat -f $td/nope.txt
+		build/mstat -f testdata/nope.txt
 	t err_version expect_err 1 'unsupported format version 9\.0 \(this mstat reads 1\.x\)$' \
-		./mstat -f $td/mstat-9.0.txt
+		build/mstat -f testdata/mstat-9.0.txt
 	t err_truncated expect_err 1 'truncated or incomplete' \
-		./mstat -f $td/mstat-truncated.txt
+		build/mstat -f testdata/mstat-truncated.txt
 	t err_truncated_orders expect_err 1 'truncated or incomplete: [0-9]+ page-order rows, want 11$' \
-		./mstat -f "$tmp/mstat-cut-orders.txt"
+		build/mstat -f "$tmp/mstat-cut-orders.txt"
 	t err_midline expect_err 1 'truncated \(the last line is incomplete\)$' \
-		./mstat -f "$tmp/mstat-midline.txt"
+		build/mstat -f "$tmp/mstat-midline.txt"
 	t err_empty expect_err 1 'empty \(no version line\)$' \
-		./mstat -f $td/mstat-empty.txt
+		build/mstat -f testdata/mstat-empty.txt
 	t err_not_mstat expect_err 1 'not an mstat file' \
-		./mstat -f "$tmp/other.txt"
+		build/mstat -f "$tmp/other.txt"
 	t err_bad_number expect_err 1 'line 6: malformed "kmalloc_allocs 12x"$' \
-		./mstat -f "$tmp/mstat-badnum.txt"
+		build/mstat -f "$tmp/mstat-badnum.txt"
+	t err_duplicate expect_err 1 'line 3: generation given twice$' \
+		build/mstat -f "$tmp/chk/dup.txt"
 	t err_json_version expect_err 1 'unsupported format version 9\.0' \
-		./mstat --json -f $td/mstat-9.0.txt
+		build/mstat --json -f testdata/mstat-9.0.txt
 	t err_prom_empty expect_err 1 'empty' \
-		./mstat prom -f $td/mstat-empty.txt -o "$tmp/never.prom"
+		build/mstat prom -f testdata/mstat-empty.txt -o "$tmp/never.prom"
 	t err_prom_no_output test ! -e "$tmp/never.prom"
 	t err_top_version expect_err 1 'unsupported format version 9\.0' \
-		./mstat top -n 1 -d 0.1 -f $td/mstat-9.0.txt
+		build/mstat top -n 1 -d 0.1 -f testdata/mstat-9.0.txt
 	t err_sites_version expect_err 1 'unsupported format version 9\.0' \
-		./mstat pprof -f "$tmp/sites-9.0.txt" -o "$tmp/x.pb.gz"
+		build/mstat pprof -f "$tmp/sites-9.0.txt" -o "$tmp/x.pb.gz"
 	t err_sites_truncated expect_err 1 'truncated or incomplete: 5 site rows, header says' \
-		./mstat pprof -f "$tmp/sites-truncated.txt" -o "$tmp/x.pb.gz"
+		build/mstat pprof -f "$tmp/sites-truncated.txt" -o "$tmp/x.pb.gz"
 	t err_sites_empty expect_err 1 'empty' \
-		./mstat pprof -f "$tmp/sites-empty.txt" -o "$tmp/x.pb.gz"
+		build/mstat pprof -f "$tmp/sites-empty.txt" -o "$tmp/x.pb.gz"
 	t err_sites_as_mstat expect_err 1 'not an mstat file' \
-		./mstat -f $td/mstat_sites-1.0.txt
+		build/mstat -f testdata/mstat_sites-1.0.txt
 }
 
 # Root reads anything: the test needs setpriv to drop to nobody.
 err_permission() {
-	cp $td/mstat-1.0.txt "$tmp/secret.txt"
+	cp testdata/mstat-1.0.txt "$tmp/secret.txt"
 	chmod 600 "$tmp/secret.txt"
 	chmod 755 "$tmp"
 	expect_err 1 'secret\.txt: permission denied$' \
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		./mstat -f "$tmp/secret.txt"
+		build/mstat -f "$tmp/secret.txt"
 }
 
 # Without -f: the host has no mstat module (and must never load one).
 err_not_loaded() {
-	expect_err 1 '^mstat: /proc/mstat not found: is the mstat module loaded\?$' ./mstat
+	expect_err 1 '^mstat: /proc/mstat not found: is the mstat module loaded\?$' build/mstat
 }
 
 usage() {
-	expect_err 2 "unknown option '?-x" ./mstat -x &&
-		expect_err 2 'positive count' ./mstat top -n 0 &&
-		expect_err 2 'seconds' ./mstat top -d -1 &&
-		expect_err 2 'with plain mstat only' ./mstat prom --json &&
-		expect_err 2 'with mstat top only' ./mstat -n 3 &&
-		expect_err 2 'unexpected argument bogus' ./mstat bogus &&
-		expect_err 2 'missing argument to -f' ./mstat -f &&
-		./mstat --help | grep -q '^usage: mstat'
+	expect_err 2 "unknown option '?-x" build/mstat -x &&
+		expect_err 2 'positive count' build/mstat top -n 0 &&
+		expect_err 2 'seconds' build/mstat top -d -1 &&
+		expect_err 2 'with plain mstat only' build/mstat prom --json &&
+		expect_err 2 'with mstat top only' build/mstat -n 3 &&
+		expect_err 2 'unexpected argument bogus' build/mstat bogus &&
+		expect_err 2 'missing argument to -f' build/mstat -f &&
+		build/mstat --help | grep -q '^usage: mstat'
 }
 
 guest_live() {
@@ -223,37 +364,27 @@ guest_live() {
 	return $rc
 }
 
-t build build || { echo "0 passed, 1 failed"; exit 1; }
+t build build
+[ -x build/mstat ] || summary
 make_bad_inputs
-t show show
-t json_valid json_valid
+t show show_text
+maybe json_valid python3 "JSON syntax" json_valid
 t json_values json_values
-if have promtool prometheus; then
-	t prom_promtool prom_promtool
-else
-	skip prom_promtool "promtool missing and apt-get install prometheus failed"
-	./mstat prom -f $td/mstat-1.0.txt -o "$tmp/mstat.prom"
-fi
+maybe prom_promtool promtool "Debian: prometheus" prom_promtool
 t prom_values prom_values
+t values_edit values_edit
 t top_rates top_rates
-if command -v script >/dev/null; then
-	t top_tty top_tty
-else
-	skip top_tty "no script(1)"
-fi
+maybe top_tty script "util-linux" top_tty
 t pprof_write pprof_write
-if have protoc protobuf-compiler; then
-	t pprof_protoc pprof_protoc
-	t pprof_big pprof_big
-else
-	skip pprof_protoc "protoc missing and apt-get install protobuf-compiler failed"
-	skip pprof_big "no protoc"
-fi
-if have go golang-go && go tool pprof -h >/dev/null 2>&1; then
+maybe pprof_protoc protoc "Debian: protobuf-compiler" pprof_protoc
+t pprof_compressed pprof_compressed
+maybe pprof_big protoc "Debian: protobuf-compiler" pprof_big
+if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
 	t pprof_go pprof_go
 else
-	skip pprof_go "go tool pprof not available (optional)"
+	skip pprof_go "no go tool pprof (optional; Debian: golang-go)"
 fi
+check_tests
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
@@ -269,12 +400,14 @@ t usage usage
 if [ "${MSTAT_GUEST:-1}" = 0 ]; then
 	skip guest_live "MSTAT_GUEST=0"
 else
-	guest_live >"$tmp/why" 2>&1
+	mkdir -p "$MSTAT_LOGS"
+	why=$MSTAT_LOGS/guest_live.log
+	guest_live >"$why" 2>&1
 	case $? in
-	0)	ok guest_live; sed 's/^/# guest: /' "$tmp/why" | grep '# guest: ok' ;;
-	77)	skip guest_live "no 6.12 guest kernel or headers: $(tail -n 1 "$tmp/why")" ;;
-	*)	not_ok guest_live ;;
+	0)	ok guest_live; grep '^ok ' "$why" | sed 's/^/# guest: /' ;;
+	77)	skip guest_live "no 6.12 guest kernel or headers: $(tail -n 1 "$why")" ;;
+	*)	not_ok "guest_live, log: ${why#"$MSTAT_TOP"/}"
+		tail -n 20 "$why" | show ;;
 	esac
 fi
-echo "$pass passed, $fail failed, $skipped skipped"
-[ $fail -eq 0 ]
+summary

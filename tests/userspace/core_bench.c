@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mstat_bench - cost of one allocation event's counter updates (8 u64
+ * core_bench - cost of one allocation event's counter updates (8 u64
  * counters) in the userspace build, for each way of keeping them:
  *
  *  floor	unsynchronized per-CPU adds (unlocked add, as this_cpu_add)
@@ -14,7 +14,7 @@
  *		a per-thread count, as the kernel's to a per-CPU one: this
  *		build has no RCU model, so its reader runs in IPI mode)
  *
- * Usage: mstat_bench [--threads N] [--iters N] [--reader-hz HZ (-1: spin)]
+ * Usage: core_bench [--threads N] [--iters N] [--reader-hz HZ (-1: spin)]
  *		      [--only NAME] [--reader-lat CPUS]
  * Prints ns per event (median and p99 over batches of 1000).
  * --reader-lat N times mstat_read() in IPI mode with N simulated CPUs

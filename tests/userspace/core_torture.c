@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mstat_torture - the core in userspace, hammered.
+ * core_torture - the core in userspace, hammered (the kernel's own
+ * torture module is tests/torture/mstat_torture.c).
  *
  * One writer thread per simulated CPU (more threads than host cores, so
  * the host preempts writers mid-section as it would a vCPU), a thread
@@ -18,9 +19,9 @@
  * private tally. --sync picks how the reader waits for writers (the RCU
  * modes use the shim's model of RCU). --broken=nowait|nosync builds a
  * broken reader; the test must then fail (exit 1), which
- * `make -C tools/testing check` asserts.
+ * `make -C tests/userspace check` asserts.
  *
- * Usage: mstat_torture [--cpus N] [--offline N] [--rotations N]
+ * Usage: core_torture [--cpus N] [--offline N] [--rotations N]
  *			[--seconds S] [--sync rcu|rcu_expedited|ipi]
  *			[--broken nowait|nosync] [--quiet]
  */
@@ -313,7 +314,7 @@ int main(int argc, char **argv)
 	      max_seconds);
 
 	if (!quiet || violations)
-		printf("mstat_torture: %s sync=%s broken=%d cpus=%d+%d offline rotations=%ld sections=%llu irq_sections=%llu waited_reads=%llu max_wait_ns=%llu violations=%ld time_s=%.2f\n",
+		printf("core_torture: %s sync=%s broken=%d cpus=%d+%d offline rotations=%ld sections=%llu irq_sections=%llu waited_reads=%llu max_wait_ns=%llu violations=%ld time_s=%.2f\n",
 		       violations ? "FAILURE" : "SUCCESS", mstat_sync_name[sync_mode],
 		       broken, nr_writers,
 		       nr_offline, rot, (unsigned long long)st.n,

@@ -29,7 +29,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
-#include "../../mstat_stats.h"
+#include "mstat_stats.h"
 
 static char *mode = "none";
 module_param(mode, charp, 0444);

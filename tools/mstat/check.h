@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mstat check: the invariants of /proc/mstat, within each read and across
+ * reads (check.c), and the self-test that shows it catches their
+ * violations (check_selftest.c).
+ */
+#ifndef MSTAT_CHECK_H
+#define MSTAT_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "main.h"
+
+/* What it prints begins so, as it did when it was mstat-check. */
+#define CHECK_TAG	"mstat-check: "
+
+/**
+ * struct checker - one sequence of reads
+ * @what: the current read, for messages
+ * @reads: reads so far
+ * @violations: violations so far
+ * @max_print: print only the first ones; 0: all
+ * @have_prev: @prev holds the previous read
+ * @gen_first: the generation of the first read
+ * @gen_last: the generation of the last read
+ * @page_size: PAGE_SIZE of the kernel that wrote the reads
+ * @prev: the previous read that parsed
+ * @cur: the current read
+ */
+struct checker {
+	const char *what;
+	int reads;
+	int violations;
+	int max_print;
+	int have_prev;
+	uint64_t gen_first, gen_last;
+	uint64_t page_size;
+	struct mstat_snap prev, cur;
+};
+
+void check_violation(struct checker *c, const char *fmt, ...)
+	MSTAT_PRINTF(2, 3);
+
+/* One read: parse and check @buf (NUL-terminated, modified), remember it. */
+void check_read(struct checker *c, char *buf, size_t len);
+
+/* 0 if the good samples pass and every corrupted one fails. */
+int check_selftest(void);
+
+#endif /* MSTAT_CHECK_H */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat - read, watch, export, profile and check what the mstat module
+ * publishes
+ *
+ *   mstat [-f FILE] [--json]		the snapshot in /proc/mstat, readable
+ *					(show.c) or as one JSON object (json.c)
+ *   mstat top [-d SECS] [-n ITER] [-f FILE]...
+ *					rates per second from successive
+ *					snapshots, like slabtop (top.c)
+ *   mstat prom [-f FILE] [-o FILE]	Prometheus text format (prom.c)
+ *   mstat pprof [-f FILE] [-o FILE]	/proc/mstat_sites as a gzipped pprof
+ *					profile (pprof.c, gzip.c)
+ *   mstat check [-n N] [-i MS] [FILE...] | --selftest
+ *					the invariants of each snapshot and
+ *					across them (check.c)
+ *
+ * Every file is read by the one parser, parse.c. This file parses the
+ * options and dispatches; main.h says which file holds what.
+ *
+ * Exit status: 0; 1 if the input is missing, unreadable, of an unknown
+ * major format version, truncated or malformed, or output fails; 2 on a
+ * usage error. Every error is one line on stderr. mstat check has the
+ * exit status of the mstat-check it replaces (check.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "main.h"
+
+/* Commands and options */
+
+static void mstat_usage(FILE *f)
+{
+	fputs("usage: mstat [-f FILE] [--json]          the snapshot in /proc/mstat\n"
+	      "       mstat top [-d SECS] [-n ITER] [-f FILE]...\n"
+	      "                                         rates per second, like slabtop\n"
+	      "       mstat prom [-f FILE] [-o FILE]     Prometheus text format\n"
+	      "       mstat pprof [-f FILE] [-o FILE]    /proc/mstat_sites as a pprof profile\n"
+	      "       mstat check [-n N] [-i MS] [FILE...] | --selftest\n"
+	      "                                         check the snapshot invariants\n"
+	      "\n"
+	      "  -f FILE  read FILE instead of /proc/mstat (/proc/mstat_sites for pprof);\n"
+	      "           top takes several and reads them in turn, the last repeating\n"
+	      "  -d SECS  seconds between snapshots (default 2; decimals allowed)\n"
+	      "  -n ITER  print ITER frames and exit (default: until interrupted)\n"
+	      "  -o FILE  write FILE (atomically, by rename) instead of standard output\n"
+	      "  --json   print the snapshot as one JSON object\n"
+	      "\n"
+	      "Exit status: 0; 1 on missing, unreadable or bad input; 2 on usage errors.\n"
+	      "mstat check: 0 if every invariant holds; 1 on a violation or bad input;\n"
+	      "2 on usage, open or read errors.\n",
+	      f);
+}
+
+static int mstat_bad_usage(const char *what, const char *arg)
+{
+	mstat_err("%s%s%s (see mstat --help)", what, arg ? " " : "",
+		  arg ? arg : "");
+	return EXIT_USAGE;
+}
+
+static bool mstat_parse_delay(const char *s, double *d)
+{
+	char *end;
+
+	errno = 0;
+	*d = strtod(s, &end);
+	return !errno && end != s && !*end && *d > 0 && *d <= 86400;
+}
+
+static bool mstat_parse_iters(const char *s, long *n)
+{
+	char *end;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	errno = 0;
+	*n = strtol(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* One option with its argument @val; returns 0 or an exit status. */
+static int mstat_opt_arg(struct mstat_opts *o, char opt, const char *val)
+{
+	switch (opt) {
+	case 'f':
+		if (o->nfile == MSTAT_MAX_FILES)
+			return mstat_bad_usage("too many -f", NULL);
+		o->file[o->nfile++] = val;
+		return 0;
+	case 'o':
+		o->out = val;
+		return 0;
+	case 'd':
+		o->delay_set = true;
+		return mstat_parse_delay(val, &o->delay) ? 0 :
+			mstat_bad_usage("-d wants seconds in (0, 86400], got", val);
+	case 'n':
+		o->iters_set = true;
+		return mstat_parse_iters(val, &o->iters) ? 0 :
+			mstat_bad_usage("-n wants a positive count, got", val);
+	}
+	return mstat_bad_usage("unknown option", NULL);
+}
+
+static int mstat_set_cmd(struct mstat_opts *o, const char *a)
+{
+	static const char *const names[] = {
+		[CMD_TOP] = "top", [CMD_PROM] = "prom", [CMD_PPROF] = "pprof",
+	};
+	size_t i;
+
+	for (i = CMD_TOP; !o->cmd_set && i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(a, names[i])) {
+			o->cmd = i;
+			o->cmd_set = true;
+			return 0;
+		}
+	}
+	return mstat_bad_usage("unexpected argument", a);
+}
+
+/* Which options go with which command. */
+static int mstat_check_opts(struct mstat_opts *o)
+{
+	if (o->json && o->cmd != CMD_SHOW)
+		return mstat_bad_usage("--json goes with plain mstat only", NULL);
+	if ((o->delay_set || o->iters_set) && o->cmd != CMD_TOP)
+		return mstat_bad_usage("-d and -n go with mstat top only", NULL);
+	if (o->out && o->cmd != CMD_PROM && o->cmd != CMD_PPROF)
+		return mstat_bad_usage("-o goes with prom and pprof only", NULL);
+	if (o->nfile > 1 && o->cmd != CMD_TOP)
+		return mstat_bad_usage("several -f go with mstat top only", NULL);
+	if (!o->nfile)
+		o->file[o->nfile++] = o->cmd == CMD_PPROF ? MSTAT_SITES_PROC :
+							   MSTAT_PROC;
+	return 0;
+}
+
+/* Returns 0, an exit status, or -1 for --help. */
+static int mstat_parse_args(struct mstat_opts *o, int argc, char **argv)
+{
+	int i, err;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return -1;
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+			continue;
+		}
+		if (a[0] != '-')
+			err = mstat_set_cmd(o, a);
+		else if (strlen(a) != 2 || !strchr("fodn", a[1]))
+			err = mstat_bad_usage("unknown option", a);
+		else if (i + 1 == argc)
+			err = mstat_bad_usage("missing argument to", a);
+		else
+			err = mstat_opt_arg(o, a[1], argv[++i]);
+		if (err)
+			return err;
+	}
+	return mstat_check_opts(o);
+}
+
+static int mstat_one_snapshot(const struct mstat_opts *o)
+{
+	struct mstat_snap *s = mstat_snap_read(o->file[0]);
+	char tmp[4096];
+	FILE *f;
+	int err;
+
+	if (!s)
+		return EXIT_INPUT;
+	if (o->cmd == CMD_PROM) {
+		f = mstat_out_open(o->out, tmp, sizeof(tmp));
+		if (!f) {
+			mstat_snap_free(s);
+			return EXIT_INPUT;
+		}
+		mstat_prom(f, s);
+		err = mstat_out_close(f, o->out, tmp);
+	} else {
+		if (o->json)
+			mstat_json(s);
+		else
+			mstat_show(s);
+		err = mstat_out_close(stdout, NULL, NULL);
+	}
+	mstat_snap_free(s);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct mstat_opts o = { .delay = 2 };
+	int err;
+
+	/* The checker keeps the command line it had as mstat-check. */
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return do_check(argc - 1, argv + 1);
+	err = mstat_parse_args(&o, argc, argv);
+	if (err < 0) {
+		mstat_usage(stdout);
+		return 0;
+	}
+	if (err)
+		return err;
+	switch (o.cmd) {
+	case CMD_TOP:
+		return do_top(&o);
+	case CMD_PPROF:
+		return do_pprof(&o);
+	default:
+		return mstat_one_snapshot(&o);
+	}
+}

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parser of /proc/mstat and /proc/mstat_sites (see parse.h for the
+ * grammar). No I/O, no messages: callers get a struct mstat_perror.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_WORDS	32
+
+const char *const mstat_src_names[MSTAT_NR_SRC] = {
+	"kmalloc", "cache", "page", "api",
+};
+
+const char *const mstat_ctx_names[MSTAT_NR_CTX] = {
+	"task", "softirq", "hardirq",
+};
+
+const char *const mstat_src_fields[SRC_NR] = {
+	"enabled", "allocs", "frees", "failures", "bytes_requested",
+	"bytes_allocated", "bytes_freed", "live_objects", "live_bytes",
+};
+
+const char *const mstat_slab_fields[MSTAT_NR_SLAB_FIELDS] = {
+	"allocs", "frees", "bytes_requested", "bytes_allocated",
+	"bytes_freed", "live_objects", "live_bytes", "frag_bytes",
+};
+
+const char *const mstat_cls_fields[CLS_NR] = {
+	"allocs", "frees", "live_objects", "bytes_requested",
+	"bytes_allocated", "bytes_freed", "live_bytes", "frag_bytes",
+	"frag_live_bytes_est",
+};
+
+const char *const mstat_ord_fields[ORD_NR] = {
+	"allocs", "frees", "failures", "live_pages",
+};
+
+/* Numbers */
+
+/* Decimal digits and nothing else, at most UINT64_MAX. */
+bool mstat_parse_u64(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* A u64, or '-' and at most 2^63: kept as its two's complement. */
+bool mstat_parse_num(const char *s, long long *v)
+{
+	unsigned long long u;
+
+	if (*s != '-') {
+		if (!mstat_parse_u64(s, &u))
+			return false;
+	} else {
+		if (!mstat_parse_u64(s + 1, &u) || u > (uint64_t)INT64_MAX + 1)
+			return false;
+		u = -u;
+	}
+	*v = (long long)u;
+	return true;
+}
+
+static bool parse_nums(char **w, int n, long long *v)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!mstat_parse_num(w[i], &v[i]))
+			return false;
+	return true;
+}
+
+/* Lines and words */
+
+/*
+ * Split @line at single spaces into at most @max words; their count, or
+ * @max + 1 if there are more. "" has none; "a  b" has an empty one.
+ */
+static int split(char *line, char **w, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	if (!*line)
+		return 0;
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		w[n++] = p;
+		p = strchr(p, ' ');
+		if (!p)
+			return n;
+		*p++ = '\0';
+	}
+}
+
+/* Undo split() on [@line, @end): the line whole again, for messages. */
+static void unsplit(char *line, const char *end)
+{
+	for (; line < end; line++)
+		if (!*line)
+			*line = ' ';
+}
+
+static bool fail(struct mstat_perror *err, enum mstat_perr code, int line,
+		 const char *text)
+{
+	err->code = code;
+	err->line = line;
+	err->text = text;
+	return false;
+}
+
+/* The whole-file checks: text, not empty, ends in a newline. */
+static bool check_text(const char *buf, size_t len, struct mstat_perror *err)
+{
+	memset(err, 0, sizeof(*err));
+	if (strlen(buf) != len) {
+		err->off = strlen(buf);
+		return fail(err, MSTAT_E_NUL, 0, NULL);
+	}
+	if (!len)
+		return fail(err, MSTAT_E_EMPTY, 0, NULL);
+	if (buf[len - 1] != '\n')
+		return fail(err, MSTAT_E_PARTIAL, 0, NULL);
+	return true;
+}
+
+/* Cut the next line off *@pos; NULL at the end (check_text() passed). */
+static char *next_line(char **pos)
+{
+	char *line = *pos, *nl;
+
+	if (!*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	*nl = '\0';
+	*pos = nl + 1;
+	return line;
+}
+
+/* Digits without a leading zero (but "0"), saturating at INT_MAX. */
+static const char *parse_part(const char *s, int *v)
+{
+	long long n = 0;
+
+	if (*s < '0' || *s > '9')
+		return NULL;
+	for (; *s >= '0' && *s <= '9'; s++)
+		n = n > INT_MAX ? n : n * 10 + (*s - '0');
+	*v = n > INT_MAX ? INT_MAX : (int)n;
+	return s;
+}
+
+/*
+ * Line 1: @head, then MAJOR.MINOR (MAJOR without a leading zero), MAJOR
+ * being MSTAT_MAJOR. The version goes to @version (truncated to 31).
+ */
+static bool parse_head(char *line, const char *head, char *version,
+		       int *major, int *minor, struct mstat_perror *err)
+{
+	const char *v = line + strlen(head), *p;
+
+	if (strncmp(line, head, strlen(head)))
+		return fail(err, MSTAT_E_HEAD, 1, line);
+	p = parse_part(v, major);
+	if (!p || (*v == '0' && p - v > 1) || *p != '.')
+		return fail(err, MSTAT_E_VERSION, 1, line);
+	p = parse_part(p + 1, minor);
+	if (!p || *p)
+		return fail(err, MSTAT_E_VERSION, 1, line);
+	if (*major != MSTAT_MAJOR)
+		return fail(err, MSTAT_E_MAJOR, 1, line);
+	snprintf(version, 32, "%s", v);
+	return true;
+}
+
+/* /proc/mstat */
+
+struct snap_parser {
+	struct mstat_snap *s;
+	bool exact;
+	mstat_dup_fn *dup;
+	void *arg;
+	struct mstat_perror *err;
+	int line;
+	const char *text;
+};
+
+/* A line given twice: tell, or stop. True to go on. */
+static bool dup(struct snap_parser *p, enum mstat_dup_kind kind,
+		const char *what)
+{
+	struct mstat_dup d = { .kind = kind, .line = p->line };
+
+	snprintf(d.what, sizeof(d.what), "%s", what);
+	if (p->dup && p->dup(p->arg, &d))
+		return true;
+	p->err->dup = d;
+	return fail(p->err, MSTAT_E_DUP, p->line, p->text);
+}
+
+static bool stop(struct snap_parser *p, enum mstat_perr code)
+{
+	return fail(p->err, code, p->line, p->text);
+}
+
+static bool valid_name(const char *n)
+{
+	if (!*n || strlen(n) >= MSTAT_NAME_MAX)
+		return false;
+	for (; *n; n++)
+		if (!(*n == '_' || (*n >= 'a' && *n <= 'z') ||
+		      (*n >= '0' && *n <= '9')))
+			return false;
+	return true;
+}
+
+const struct mstat_counter *mstat_find(const struct mstat_snap *s,
+				       const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->nctr; i++)
+		if (!strcmp(s->ctr[i].name, name))
+			return &s->ctr[i];
+	return NULL;
+}
+
+long long mstat_get(const struct mstat_snap *s, const char *name)
+{
+	const struct mstat_counter *c = mstat_find(s, name);
+
+	return c ? c->val : 0;
+}
+
+/* "name value" */
+static bool add_counter(struct snap_parser *p, char **w)
+{
+	struct mstat_snap *s = p->s;
+	struct mstat_counter *c = &s->ctr[s->nctr];
+
+	if (!valid_name(w[0]))
+		return stop(p, MSTAT_E_COUNTER);
+	if (s->nctr == MSTAT_MAX_COUNTERS)
+		return stop(p, MSTAT_E_TOO_MANY);
+	if (mstat_find(s, w[0]))
+		return dup(p, MSTAT_DUP_COUNTER, w[0]);
+	if (!mstat_parse_num(w[1], &c->val))
+		return stop(p, MSTAT_E_COUNTER);
+	snprintf(c->name, sizeof(c->name), "%s", w[0]);
+	c->line = p->line;
+	s->nctr++;
+	return true;
+}
+
+/* "class SIZE|large" and CLS_NR numbers (or more, unless exact). */
+static bool add_class(struct snap_parser *p, char **w, int n)
+{
+	struct mstat_snap *s = p->s;
+	struct mstat_class *c = &s->cls[s->ncls];
+	int i;
+
+	if (p->exact ? n != 2 + CLS_NR : n < 2 + CLS_NR)
+		return stop(p, MSTAT_E_CLASS);
+	if (s->ncls == MSTAT_MAX_CLASSES)
+		return stop(p, MSTAT_E_TOO_MANY);
+	if (strlen(w[1]) >= sizeof(c->name))
+		return stop(p, MSTAT_E_CLASS);
+	if (!strcmp(w[1], "large"))
+		c->size = 0;
+	else if (!mstat_parse_u64(w[1], &c->size) || !c->size)
+		return stop(p, MSTAT_E_CLASS);
+	for (i = 0; i < s->ncls; i++)
+		if (!strcmp(s->cls[i].name, w[1]))
+			return dup(p, MSTAT_DUP_CLASS, w[1]);
+	if (!parse_nums(w + 2, CLS_NR, c->v))
+		return stop(p, MSTAT_E_CLASS);
+	snprintf(c->name, sizeof(c->name), "%s", w[1]);
+	c->line = p->line;
+	s->ncls++;
+	return true;
+}
+
+/* "order N" and ORD_NR numbers (or more, unless exact); N <= 63. */
+static bool add_order(struct snap_parser *p, char **w, int n)
+{
+	struct mstat_snap *s = p->s;
+	struct mstat_order *o = &s->ord[s->nord];
+	unsigned long long order;
+	char what[24];
+	int i;
+
+	if (p->exact ? n != 2 + ORD_NR : n < 2 + ORD_NR)
+		return stop(p, MSTAT_E_ORDER);
+	if (s->nord == MSTAT_MAX_ORDERS)
+		return stop(p, MSTAT_E_TOO_MANY);
+	if (!mstat_parse_u64(w[1], &order) || order > 63)
+		return stop(p, MSTAT_E_ORDER);
+	for (i = 0; i < s->nord; i++) {
+		if (s->ord[i].n == order) {
+			snprintf(what, sizeof(what), "%llu", order);
+			return dup(p, MSTAT_DUP_ORDER, what);
+		}
+	}
+	if (!parse_nums(w + 2, ORD_NR, o->v))
+		return stop(p, MSTAT_E_ORDER);
+	o->n = order;
+	o->line = p->line;
+	s->nord++;
+	return true;
+}
+
+static bool parse_line(struct snap_parser *p, char *line)
+{
+	char *w[MAX_WORDS], *end = line + strlen(line);
+	int n;
+	bool ok;
+
+	if (line[0] == '#')
+		return true;
+	p->text = line;
+	n = split(line, w, MAX_WORDS);
+	if (n && !strcmp(w[0], "class"))
+		ok = add_class(p, w, n);
+	else if (n && !strcmp(w[0], "order"))
+		ok = add_order(p, w, n);
+	else if (n == 2)
+		ok = add_counter(p, w);
+	else if (!p->exact && p->s->minor > 0)
+		ok = true;	/* a later minor may add lines of other shapes */
+	else
+		ok = stop(p, MSTAT_E_LINE);
+	if (!ok)
+		unsplit(line, end);
+	return ok;
+}
+
+bool mstat_snap_parse(struct mstat_snap *s, char *buf, size_t len,
+		      unsigned int flags, mstat_dup_fn *dupfn, void *arg,
+		      struct mstat_perror *err)
+{
+	struct snap_parser p = {
+		.s = s, .exact = flags & MSTAT_PARSE_EXACT, .dup = dupfn,
+		.arg = arg, .err = err, .line = 1,
+	};
+	const char *path = s->path;
+	char *pos = buf, *line;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	if (!check_text(buf, len, err))
+		return false;
+	line = next_line(&pos);
+	if (!parse_head(line, MSTAT_HEAD, s->version, &s->major, &s->minor,
+			err))
+		return false;
+	while ((line = next_line(&pos))) {
+		p.line++;
+		if (!parse_line(&p, line))
+			return false;
+	}
+	return true;
+}
+
+const char *mstat_snap_missing(const struct mstat_snap *s)
+{
+	static const char *const misc[] = {
+		"generation", "snapshot_wait_ns", "snapshot_waited_cpus",
+		"page_live_pages", "gfp_sleep_allocs", "gfp_atomic_allocs",
+	};
+	static char name[MSTAT_NAME_MAX];
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(misc); i++)
+		if (!mstat_find(s, misc[i]))
+			return misc[i];
+	for (i = 0; i < MSTAT_NR_SRC; i++) {
+		for (j = 0; j < SRC_NR; j++) {
+			snprintf(name, sizeof(name), "%s_%s",
+				 mstat_src_names[i], mstat_src_fields[j]);
+			if (!mstat_find(s, name))
+				return name;
+		}
+	}
+	for (i = 0; i < MSTAT_NR_SLAB_FIELDS; i++) {
+		snprintf(name, sizeof(name), "slab_%s", mstat_slab_fields[i]);
+		if (!mstat_find(s, name))
+			return name;
+	}
+	for (i = 0; i < MSTAT_NR_CTX * 2; i++) {
+		snprintf(name, sizeof(name), "ctx_%s_%s", mstat_ctx_names[i / 2],
+			 i % 2 ? "frees" : "allocs");
+		if (!mstat_find(s, name))
+			return name;
+	}
+	return NULL;
+}
+
+void mstat_snap_index(struct mstat_snap *s)
+{
+	char name[MSTAT_NAME_MAX];
+	int i, j;
+
+	for (i = 0; i < MSTAT_NR_SRC; i++) {
+		for (j = 0; j < SRC_NR; j++) {
+			snprintf(name, sizeof(name), "%s_%s",
+				 mstat_src_names[i], mstat_src_fields[j]);
+			s->src[i][j] = mstat_get(s, name);
+		}
+	}
+	s->gen = mstat_get(s, "generation");
+}
+
+/* /proc/mstat_sites */
+
+static char *dup_str(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+/* "func+0x5e/0xc0 [mod]": func, and mod or NULL. False: out of memory. */
+static bool site_split(struct mstat_site *st)
+{
+	const char *t = st->text, *sp = strchr(t, ' ');
+	bool mod = sp && sp[1] == '[' && sp[strlen(sp) - 1] == ']';
+
+	st->func = dup_str(t, strcspn(t, "+ "));
+	st->module = mod ? dup_str(sp + 2, strlen(sp) - 3) : NULL;
+	return st->func && (!mod || st->module);
+}
+
+/* "# snapshot N sample_rate R sites N ...": known keys, others skipped. */
+static bool sites_header(struct mstat_sites *ss, char *line)
+{
+	struct { const char *key; long long *v; bool seen; } k[] = {
+		{ "snapshot", &ss->snapshot, false },
+		{ "sample_rate", &ss->rate, false },
+		{ "sites", &ss->nsites, false },
+		{ "site_drops", &ss->site_drops, false },
+		{ "addr_drops", &ss->addr_drops, false },
+		{ "addr_live", &ss->addr_live, false },
+	};
+	char *w[MAX_WORDS];
+	int n = split(line, w, MAX_WORDS), i;
+	size_t j;
+
+	if (n < 1 || n > MAX_WORDS || strcmp(w[0], "#") || n % 2 == 0)
+		return false;
+	for (i = 1; i < n; i += 2)
+		for (j = 0; j < ARRAY_SIZE(k); j++)
+			if (!strcmp(w[i], k[j].key))
+				k[j].seen = mstat_parse_num(w[i + 1], k[j].v);
+	return k[0].seen && k[1].seen && k[2].seen && ss->nsites >= 0;
+}
+
+/* Eight numbers, then the site, which may hold a blank: "f+0x1/0x2 [m]". */
+static enum mstat_perr sites_row(struct mstat_sites *ss, char *line)
+{
+	struct mstat_site *st;
+	long long v[8];
+	char *w[8];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		w[i] = line;
+		line += strcspn(line, " ");
+		if (!*line)
+			return MSTAT_E_SITE_ROW;
+		*line++ = '\0';
+	}
+	if (!*line || !parse_nums(w, 8, v))
+		return MSTAT_E_SITE_ROW;
+	if (ss->n == ss->cap) {
+		size_t cap = ss->cap ? ss->cap * 2 : 256;
+		struct mstat_site *ns = realloc(ss->site, cap * sizeof(*ns));
+
+		if (!ns)
+			return MSTAT_E_NOMEM;
+		ss->site = ns;
+		ss->cap = cap;
+	}
+	st = &ss->site[ss->n];
+	memset(st, 0, sizeof(*st));
+	memcpy(&st->est_bytes, v, sizeof(v));
+	st->text = dup_str(line, strlen(line));
+	ss->n++;
+	if (!st->text || !site_split(st))
+		return MSTAT_E_NOMEM;
+	return MSTAT_OK;
+}
+
+void mstat_sites_clear(struct mstat_sites *ss)
+{
+	size_t i;
+
+	for (i = 0; i < ss->n; i++) {
+		free(ss->site[i].text);
+		free(ss->site[i].func);
+		free(ss->site[i].module);
+	}
+	free(ss->site);
+	ss->site = NULL;
+	ss->n = ss->cap = 0;
+}
+
+bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
+		       struct mstat_perror *err)
+{
+	char *pos = buf, *line, *end;
+	enum mstat_perr e;
+	bool head = false;
+	int major, minor, n = 1;
+
+	if (!check_text(buf, len, err))
+		return false;
+	line = next_line(&pos);
+	if (!parse_head(line, MSTAT_SITES_HEAD, ss->version, &major, &minor,
+			err))
+		return false;
+	while ((line = next_line(&pos))) {
+		n++;
+		end = line + strlen(line);
+		if (!head && line[0] == '#') {
+			head = sites_header(ss, line);
+			continue;
+		}
+		if (line[0] == '#')
+			continue;
+		e = head ? sites_row(ss, line) : MSTAT_E_SITES_HEADER;
+		if (e != MSTAT_OK) {
+			unsplit(line, end);
+			return fail(err, e, n, line);
+		}
+	}
+	if (!head || (long long)ss->n != ss->nsites) {
+		if (!head)
+			ss->nsites = -1;
+		return fail(err, MSTAT_E_SITES_COUNT, n, NULL);
+	}
+	return true;
+}

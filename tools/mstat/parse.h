@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one parser of what the mstat module publishes: /proc/mstat
+ * ("mstat - version: 1.x") and /proc/mstat_sites ("mstat_sites -
+ * version: 1.x"). Every subcommand, `mstat check` included, reads through
+ * it. It does no I/O and prints nothing: it fills a struct or returns a
+ * struct mstat_perror, and each caller words its own messages.
+ *
+ * The grammar, as the module prints it (mstat_proc.c):
+ *  - the first line is "<name> - version: MAJOR.MINOR", MAJOR 1;
+ *  - every other line ends in '\n' and is either a '#' comment or words
+ *    separated by one space each: "name value", "class SIZE|large" and
+ *    nine numbers, "order N" and four numbers (for /proc/mstat); one
+ *    "# snapshot N sample_rate R sites N ..." header, then rows of eight
+ *    numbers and a site (for /proc/mstat_sites);
+ *  - a number is a u64, or '-' and a magnitude up to 2^63 (an s64); both
+ *    are kept as their two's complement.
+ * A later minor only adds lines or columns: MSTAT_PARSE_EXACT (what the
+ * checker wants) refuses them, the default reads past them.
+ */
+#ifndef MSTAT_PARSE_H
+#define MSTAT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#define MSTAT_PROC		"/proc/mstat"
+#define MSTAT_SITES_PROC	"/proc/mstat_sites"
+#define MSTAT_HEAD		"mstat - version: "
+#define MSTAT_SITES_HEAD	"mstat_sites - version: "
+#define MSTAT_MAJOR		1	/* the format major this parser reads */
+
+#define MSTAT_MAX_COUNTERS	256
+#define MSTAT_MAX_CLASSES	32
+#define MSTAT_MAX_ORDERS	32
+#define MSTAT_NAME_MAX		64	/* a counter's name, NUL included */
+#define MSTAT_LABEL_MAX		16	/* a class's label, NUL included */
+
+/* The four sources, in the order the file lists them. */
+enum { SRC_KMALLOC, SRC_CACHE, SRC_PAGE, SRC_API, MSTAT_NR_SRC };
+
+extern const char *const mstat_src_names[MSTAT_NR_SRC];
+
+#define MSTAT_NR_CTX		3
+extern const char *const mstat_ctx_names[MSTAT_NR_CTX];
+
+/* <src>_<field> lines; slab_ has all but enabled and failures. */
+enum {
+	SRC_ENABLED, SRC_ALLOCS, SRC_FREES, SRC_FAILURES, SRC_BYTES_REQ,
+	SRC_BYTES_ALLOC, SRC_BYTES_FREED, SRC_LIVE_OBJ, SRC_LIVE_BYTES, SRC_NR
+};
+
+extern const char *const mstat_src_fields[SRC_NR];
+
+#define MSTAT_NR_SLAB_FIELDS	8
+extern const char *const mstat_slab_fields[MSTAT_NR_SLAB_FIELDS];
+
+/* Columns of a "class SIZE ..." row after SIZE. */
+enum {
+	CLS_ALLOCS, CLS_FREES, CLS_LIVE_OBJ, CLS_BYTES_REQ, CLS_BYTES_ALLOC,
+	CLS_BYTES_FREED, CLS_LIVE_BYTES, CLS_FRAG, CLS_FRAG_LIVE_EST, CLS_NR
+};
+
+extern const char *const mstat_cls_fields[CLS_NR];
+
+/* Columns of an "order N ..." row after N. */
+enum { ORD_ALLOCS, ORD_FREES, ORD_FAILURES, ORD_LIVE_PAGES, ORD_NR };
+
+extern const char *const mstat_ord_fields[ORD_NR];
+
+/* Rows of format 1.0: a later minor only adds lines. */
+#define MSTAT_NR_CLASSES	14
+#define MSTAT_NR_ORDERS		11
+
+struct mstat_counter {
+	char name[MSTAT_NAME_MAX];
+	long long val;		/* a u64 as its two's complement */
+	int line;
+};
+
+struct mstat_class {
+	char name[MSTAT_LABEL_MAX];	/* "96" or "large" */
+	unsigned long long size;	/* bytes; 0 for "large" */
+	long long v[CLS_NR];
+	int line;
+};
+
+struct mstat_order {
+	unsigned int n;		/* the order, as the row says */
+	long long v[ORD_NR];
+	int line;
+};
+
+/* A line given again: a checker notes it, keeps the first and goes on. */
+enum mstat_dup_kind { MSTAT_DUP_COUNTER, MSTAT_DUP_CLASS, MSTAT_DUP_ORDER };
+
+struct mstat_dup {
+	enum mstat_dup_kind kind;
+	int line;
+	char what[MSTAT_NAME_MAX];	/* the name, the label, the order */
+};
+
+/* Told of each duplicate; returns true to go on, false to stop. */
+typedef bool mstat_dup_fn(void *arg, const struct mstat_dup *d);
+
+/**
+ * struct mstat_snap - one parsed /proc/mstat
+ * @path: where it was read from (set by the caller, for messages)
+ * @version: "1.0"
+ * @major: format major
+ * @minor: format minor
+ * @ctr: every "name value" line, in file order
+ * @cls: the size-class rows, in file order
+ * @ord: the page-order rows, in file order
+ * @src: the per-source lines, by source and SRC_* (mstat_snap_index())
+ * @gen: its generation (mstat_snap_index())
+ * @when: CLOCK_MONOTONIC right after the open that took it
+ */
+struct mstat_snap {
+	const char *path;
+	char version[32];
+	int major, minor;
+	struct mstat_counter ctr[MSTAT_MAX_COUNTERS];
+	int nctr;
+	struct mstat_class cls[MSTAT_MAX_CLASSES];
+	int ncls;
+	struct mstat_order ord[MSTAT_MAX_ORDERS];
+	int nord;
+	long long src[MSTAT_NR_SRC][SRC_NR];
+	long long gen;
+	struct timespec when;
+};
+
+/* One call site of /proc/mstat_sites. */
+struct mstat_site {
+	long long est_bytes, est_calls, sampled_bytes, sampled_calls;
+	long long allocs, alloc_bytes, frees, free_bytes;
+	char *text;		/* as %pS printed it, module included */
+	char *func;		/* the symbol, without +off/len */
+	char *module;		/* the module, or NULL for the kernel */
+};
+
+struct mstat_sites {
+	const char *path;
+	char version[32];
+	long long snapshot, rate, nsites, site_drops, addr_drops, addr_live;
+	struct mstat_site *site;
+	size_t n, cap;
+};
+
+/* Why a parse stopped. */
+enum mstat_perr {
+	MSTAT_OK,
+	MSTAT_E_NUL,		/* a NUL byte at @off: not text */
+	MSTAT_E_EMPTY,		/* no bytes at all */
+	MSTAT_E_PARTIAL,	/* the last line has no newline */
+	MSTAT_E_HEAD,		/* line 1 is not "<name> - version: ..." */
+	MSTAT_E_VERSION,	/* the version is not MAJOR.MINOR */
+	MSTAT_E_MAJOR,		/* a major other than MSTAT_MAJOR */
+	MSTAT_E_LINE,		/* a line of no known shape */
+	MSTAT_E_COUNTER,	/* a malformed "name value" line */
+	MSTAT_E_CLASS,		/* a malformed class row */
+	MSTAT_E_ORDER,		/* a malformed order row */
+	MSTAT_E_TOO_MANY,	/* more lines of a kind than MSTAT_MAX_* */
+	MSTAT_E_DUP,		/* a line given twice, @dup says which */
+	MSTAT_E_SITES_HEADER,	/* no or a malformed "# snapshot ..." line */
+	MSTAT_E_SITE_ROW,	/* a malformed site row */
+	MSTAT_E_SITES_COUNT,	/* fewer or more rows than the header says */
+	MSTAT_E_NOMEM,		/* out of memory */
+};
+
+/**
+ * struct mstat_perror - where and why a parse stopped
+ * @code: what went wrong
+ * @line: the line, from 1 (0 for the whole-file errors)
+ * @text: that line, whole, inside the caller's buffer (valid until it
+ *	  is freed)
+ * @off: MSTAT_E_NUL: the offset of the NUL byte
+ * @dup: MSTAT_E_DUP: which line was given twice
+ */
+struct mstat_perror {
+	enum mstat_perr code;
+	int line;
+	const char *text;
+	size_t off;
+	struct mstat_dup dup;
+};
+
+#define MSTAT_PARSE_EXACT	1u	/* format 1.0's shapes, nothing else */
+
+bool mstat_parse_num(const char *s, long long *v);
+bool mstat_parse_u64(const char *s, unsigned long long *v);
+
+/**
+ * mstat_snap_parse() - parse a /proc/mstat text
+ * @s: gets the lines (zeroed first; @s->path is kept)
+ * @buf: the text, NUL-terminated; the parser writes into it
+ * @len: its length (a NUL before it is an error)
+ * @flags: 0 or MSTAT_PARSE_EXACT
+ * @dup: told of each line given twice (which is not kept); NULL: a line
+ *	 given twice stops the parse with MSTAT_E_DUP
+ * @arg: for @dup
+ * @err: why it stopped
+ *
+ * Return: true if the whole text parsed. It checks no relation between
+ * values: see mstat_snap_missing() and `mstat check` for that.
+ */
+bool mstat_snap_parse(struct mstat_snap *s, char *buf, size_t len,
+		      unsigned int flags, mstat_dup_fn *dup, void *arg,
+		      struct mstat_perror *err);
+
+const struct mstat_counter *mstat_find(const struct mstat_snap *s,
+				       const char *name);
+/* The value of counter @name, 0 if there is none. */
+long long mstat_get(const struct mstat_snap *s, const char *name);
+
+/* The first counter of format 1.0 @s lacks, in file order, or NULL. */
+const char *mstat_snap_missing(const struct mstat_snap *s);
+
+/* Fill @s->src and @s->gen from its counters. */
+void mstat_snap_index(struct mstat_snap *s);
+
+/**
+ * mstat_sites_parse() - parse a /proc/mstat_sites text
+ * @ss: gets the rows (@ss->path is kept; free with mstat_sites_clear())
+ * @buf, @len, @err: as for mstat_snap_parse()
+ *
+ * Return: true if the whole text parsed and has as many rows as its
+ * header says.
+ */
+bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
+		       struct mstat_perror *err);
+void mstat_sites_clear(struct mstat_sites *ss);
+
+#endif /* MSTAT_PARSE_H */

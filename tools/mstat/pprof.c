@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat pprof: /proc/mstat_sites as a gzipped pprof profile
+ * (perftools.profiles.Profile, profile.proto beside this file). The
+ * protobuf is written by hand: varints, keys, length-delimited messages,
+ * and the string table, each string once.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "main.h"
+
+/* Protocol buffers, by hand */
+
+enum { PB_VARINT = 0, PB_LEN = 2 };
+
+static void pb_varint(struct mstat_buf *b, uint64_t v)
+{
+	unsigned char c[10];
+	int n = 0;
+
+	do {
+		c[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			c[n] |= 0x80;
+		n++;
+	} while (v);
+	mstat_buf_put(b, c, n);
+}
+
+static void pb_key(struct mstat_buf *b, unsigned int field, unsigned int wt)
+{
+	pb_varint(b, (uint64_t)field << 3 | wt);
+}
+
+/* int64, uint64 and bool: proto3 leaves zeros out. */
+static void pb_int(struct mstat_buf *b, unsigned int field, int64_t v)
+{
+	if (!v)
+		return;
+	pb_key(b, field, PB_VARINT);
+	pb_varint(b, (uint64_t)v);	/* negative: ten bytes */
+}
+
+static void pb_bytes(struct mstat_buf *b, unsigned int field, const void *d,
+		     size_t n)
+{
+	pb_key(b, field, PB_LEN);
+	pb_varint(b, n);
+	mstat_buf_put(b, d, n);
+}
+
+/* Append message @m as field @field and empty @m for the next one. */
+static void pb_msg(struct mstat_buf *b, unsigned int field,
+		   struct mstat_buf *m)
+{
+	pb_bytes(b, field, m->p, m->len);
+	m->len = 0;
+}
+
+static void pb_packed(struct mstat_buf *b, unsigned int field,
+		      const int64_t *v, size_t n, struct mstat_buf *tmp)
+{
+	size_t i;
+
+	tmp->len = 0;
+	for (i = 0; i < n; i++)
+		pb_varint(tmp, (uint64_t)v[i]);
+	pb_msg(b, field, tmp);
+}
+
+/* The string table: "" first, each string once (FNV-1a open hashing). */
+struct mstat_strtab {
+	char **str;
+	size_t n, cap;
+	size_t *slot;		/* index + 1; 0: empty */
+	size_t nslot;
+};
+
+static uint32_t mstat_fnv(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void mstat_strtab_grow(struct mstat_strtab *t)
+{
+	size_t i, h;
+
+	free(t->slot);
+	t->nslot = t->nslot ? t->nslot * 2 : 1024;
+	t->slot = mstat_alloc(NULL, t->nslot * sizeof(*t->slot));
+	memset(t->slot, 0, t->nslot * sizeof(*t->slot));
+	for (i = 0; i < t->n; i++) {
+		for (h = mstat_fnv(t->str[i]) % t->nslot; t->slot[h];
+		     h = (h + 1) % t->nslot)
+			;
+		t->slot[h] = i + 1;
+	}
+}
+
+static int64_t mstat_str(struct mstat_strtab *t, const char *s)
+{
+	size_t h;
+
+	if (2 * (t->n + 1) > t->nslot)
+		mstat_strtab_grow(t);
+	for (h = mstat_fnv(s) % t->nslot; t->slot[h]; h = (h + 1) % t->nslot)
+		if (!strcmp(t->str[t->slot[h] - 1], s))
+			return t->slot[h] - 1;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->str = mstat_alloc(t->str, t->cap * sizeof(*t->str));
+	}
+	t->str[t->n] = mstat_strdup(s, strlen(s));
+	t->slot[h] = ++t->n;
+	return t->n - 1;
+}
+
+static void mstat_strtab_free(struct mstat_strtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->str[i]);
+	free(t->str);
+	free(t->slot);
+}
+
+/* mstat pprof */
+
+/* Field numbers of perftools.profiles (profile.proto beside this file). */
+enum {
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3,
+	PROFILE_LOCATION = 4,
+	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9,
+	PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
+	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
+	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
+	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
+	LABEL_KEY = 1, LABEL_NUM = 3, LABEL_NUM_UNIT = 4,
+	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7,
+	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_LINE = 4,
+	LINE_FUNCTION_ID = 1,
+	FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3,
+	FUNCTION_FILENAME = 4,
+};
+
+struct mstat_pprof {
+	struct mstat_buf out, msg, sub;
+	struct mstat_strtab strs;
+	int64_t *map;		/* filename string of mapping i + 1 */
+	size_t nmap;
+};
+
+/* 1 - e^-x for x >= 0, without libm: halve, sum the series, square back. */
+static double mstat_one_minus_exp_neg(double x)
+{
+	double e = 1, term = 1;
+	int i, k = 0;
+
+	if (x < 0.0001)
+		return x - x * x / 2;
+	while (x > 0.25 && k < 64) {
+		x /= 2;
+		k++;
+	}
+	for (i = 1; i < 16; i++) {
+		term *= -x / i;
+		e += term;
+	}
+	while (k--)
+		e *= e;
+	return 1 - e;
+}
+
+/*
+ * The ratio by which the kernel scales a site's sampled figures into its
+ * est_ columns (mstat_scale() in mstat_profile.c): 1 / (1 - e^(-avg/rate))
+ * with avg the site's mean sampled object size.
+ */
+static double mstat_site_scale(const struct mstat_site *st, long long rate)
+{
+	double p;
+
+	if (rate <= 1 || st->allocs <= 0)
+		return 1;
+	p = mstat_one_minus_exp_neg((double)(st->alloc_bytes / st->allocs) /
+				    rate);
+	return p > 0 ? 1 / p : 1;
+}
+
+static void mstat_pprof_value_type(struct mstat_pprof *pp, unsigned int field,
+				   const char *type, const char *unit)
+{
+	pb_int(&pp->sub, VALUE_TYPE_TYPE, mstat_str(&pp->strs, type));
+	pb_int(&pp->sub, VALUE_TYPE_UNIT, mstat_str(&pp->strs, unit));
+	pb_msg(&pp->out, field, &pp->sub);
+}
+
+/*
+ * One Mapping per object file, "vmlinux" or a module, marked as having
+ * functions already, so that pprof looks for no binary to symbolize with.
+ */
+static int64_t mstat_pprof_mapping(struct mstat_pprof *pp, const char *file)
+{
+	int64_t f = mstat_str(&pp->strs, file);
+	size_t i;
+
+	for (i = 0; i < pp->nmap; i++)
+		if (pp->map[i] == f)
+			return i + 1;
+	pp->map = mstat_alloc(pp->map, (pp->nmap + 1) * sizeof(*pp->map));
+	pp->map[pp->nmap++] = f;
+	return pp->nmap;
+}
+
+static void mstat_pprof_mappings(struct mstat_pprof *pp)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nmap; i++) {
+		pb_int(&pp->msg, MAPPING_ID, i + 1);
+		pb_int(&pp->msg, MAPPING_FILENAME, pp->map[i]);
+		pb_int(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
+		pb_msg(&pp->out, PROFILE_MAPPING, &pp->msg);
+	}
+}
+
+/* Where a site is: its module, the kernel, or unknown (a bare address). */
+static const char *mstat_site_file(const struct mstat_site *st)
+{
+	if (st->module)
+		return st->module;
+	if (!strncmp(st->func, "0x", 2))
+		return "[unknown]";
+	return "vmlinux";
+}
+
+/* Sample i + 1 at location i + 1, whose one line is in function i + 1. */
+static void mstat_pprof_site(struct mstat_pprof *pp, const struct mstat_site *st,
+			     size_t i, long long rate)
+{
+	double r = mstat_site_scale(st, rate);
+	int64_t v[4] = {
+		(int64_t)(st->allocs * r + 0.5), (int64_t)(st->alloc_bytes * r + 0.5),
+		st->est_calls, st->est_bytes,
+	};
+	const char *file = mstat_site_file(st);
+	int64_t loc = i + 1;
+	char name[512];
+
+	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, &loc, 1, &pp->sub);
+	pb_packed(&pp->msg, SAMPLE_VALUE, v, 4, &pp->sub);
+	pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "bytes"));
+	pb_int(&pp->sub, LABEL_NUM, st->allocs ? st->alloc_bytes / st->allocs : 0);
+	pb_int(&pp->sub, LABEL_NUM_UNIT, mstat_str(&pp->strs, "bytes"));
+	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	pb_msg(&pp->out, PROFILE_SAMPLE, &pp->msg);
+
+	pb_int(&pp->msg, LOCATION_ID, loc);
+	pb_int(&pp->msg, LOCATION_MAPPING_ID, mstat_pprof_mapping(pp, file));
+	pb_int(&pp->sub, LINE_FUNCTION_ID, loc);
+	pb_msg(&pp->msg, LOCATION_LINE, &pp->sub);
+	pb_msg(&pp->out, PROFILE_LOCATION, &pp->msg);
+
+	if (st->module)
+		snprintf(name, sizeof(name), "%s [%s]", st->func, st->module);
+	else
+		snprintf(name, sizeof(name), "%s", st->func);
+	pb_int(&pp->msg, FUNCTION_ID, loc);
+	pb_int(&pp->msg, FUNCTION_NAME, mstat_str(&pp->strs, name));
+	pb_int(&pp->msg, FUNCTION_SYSTEM_NAME, mstat_str(&pp->strs, st->text));
+	pb_int(&pp->msg, FUNCTION_FILENAME, mstat_str(&pp->strs, file));
+	pb_msg(&pp->out, PROFILE_FUNCTION, &pp->msg);
+}
+
+/* How the values were made; a comment in every profile. */
+static const char mstat_pprof_note[] =
+	"inuse_* = est_calls/est_bytes; alloc_* = allocs/alloc_bytes / (1 - exp(-avg/rate))";
+
+static void mstat_pprof_comments(struct mstat_pprof *pp,
+				 const struct mstat_sites *ss)
+{
+	char c[256];
+
+	snprintf(c, sizeof(c),
+		 "mstat_sites %s snapshot %lld sample_rate %lld sites %lld site_drops %lld addr_drops %lld addr_live %lld",
+		 ss->version, ss->snapshot, ss->rate, ss->nsites,
+		 ss->site_drops, ss->addr_drops, ss->addr_live);
+	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, c));
+	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, mstat_pprof_note));
+}
+
+/* The encoded Profile, uncompressed, in pp->out. */
+static void mstat_pprof_build(struct mstat_pprof *pp,
+			      const struct mstat_sites *ss)
+{
+	struct timespec now;
+	size_t i;
+
+	mstat_str(&pp->strs, "");
+	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "alloc_objects", "count");
+	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "alloc_space", "bytes");
+	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "inuse_objects", "count");
+	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "inuse_space", "bytes");
+	for (i = 0; i < ss->n; i++)
+		mstat_pprof_site(pp, &ss->site[i], i, ss->rate);
+	mstat_pprof_mappings(pp);
+	clock_gettime(CLOCK_REALTIME, &now);
+	pb_int(&pp->out, PROFILE_TIME_NANOS,
+	       (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	mstat_pprof_value_type(pp, PROFILE_PERIOD_TYPE, "space", "bytes");
+	pb_int(&pp->out, PROFILE_PERIOD, ss->rate);
+	mstat_pprof_comments(pp, ss);
+	pb_int(&pp->out, PROFILE_DEFAULT_SAMPLE_TYPE,
+	       mstat_str(&pp->strs, "inuse_space"));
+	/* Last: every string has its index by now. */
+	for (i = 0; i < pp->strs.n; i++)
+		pb_bytes(&pp->out, PROFILE_STRING_TABLE, pp->strs.str[i],
+			 strlen(pp->strs.str[i]));
+}
+
+static int mstat_pprof_write(const struct mstat_opts *o, struct mstat_buf *z)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!o->out && isatty(STDOUT_FILENO)) {
+		mstat_err("not writing a binary profile to a terminal: use -o FILE");
+		return EXIT_USAGE;
+	}
+	f = mstat_out_open(o->out, tmp, sizeof(tmp));
+	if (!f)
+		return EXIT_INPUT;
+	fwrite(z->p, 1, z->len, f);
+	return mstat_out_close(f, o->out, tmp);
+}
+
+int do_pprof(const struct mstat_opts *o)
+{
+	struct mstat_sites *ss = mstat_sites_read(o->file[0]);
+	struct mstat_pprof pp;
+	struct mstat_buf z = { 0 };
+	int err;
+
+	if (!ss)
+		return EXIT_INPUT;
+	memset(&pp, 0, sizeof(pp));
+	mstat_pprof_build(&pp, ss);
+	err = mstat_gzip(&z, pp.out.p, pp.out.len) ? mstat_pprof_write(o, &z) :
+						      EXIT_INPUT;
+	free(z.p);
+	free(pp.out.p);
+	free(pp.msg.p);
+	free(pp.sub.p);
+	free(pp.map);
+	mstat_strtab_free(&pp.strs);
+	mstat_sites_free(ss);
+	return err;
+}
+

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat: the snapshot in /proc/mstat, readable: sources, contexts, size
+ * classes, page orders.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "main.h"
+
+static void mstat_show_sources(const struct mstat_snap *s)
+{
+	char b[7][32];
+	int i;
+
+	printf("%-8s %3s %14s %14s %9s %14s %11s %11s %11s\n", "source",
+	       "on", "allocs", "frees", "failures", "live objects",
+	       "live bytes", "allocated", "requested");
+	for (i = 0; i < MSTAT_NR_SRC; i++) {
+		const long long *v = s->src[i];
+
+		printf("%-8s %3lld %14s %14s %9s %14s %11s %11s %11s\n",
+		       mstat_src_names[i], v[SRC_ENABLED],
+		       mstat_count(b[0], v[SRC_ALLOCS]),
+		       mstat_count(b[1], v[SRC_FREES]),
+		       mstat_count(b[2], v[SRC_FAILURES]),
+		       mstat_count(b[3], v[SRC_LIVE_OBJ]),
+		       mstat_bytes(b[4], v[SRC_LIVE_BYTES]),
+		       mstat_bytes(b[5], v[SRC_BYTES_ALLOC]),
+		       mstat_bytes(b[6], v[SRC_BYTES_REQ]));
+	}
+	printf("%-8s %3s %14s %14s %9s %14s %11s %11s %11s\n", "slab", "-",
+	       mstat_count(b[0], mstat_get(s, "slab_allocs")),
+	       mstat_count(b[1], mstat_get(s, "slab_frees")), "-",
+	       mstat_count(b[3], mstat_get(s, "slab_live_objects")),
+	       mstat_bytes(b[4], mstat_get(s, "slab_live_bytes")),
+	       mstat_bytes(b[5], mstat_get(s, "slab_bytes_allocated")),
+	       mstat_bytes(b[6], mstat_get(s, "slab_bytes_requested")));
+}
+
+static void mstat_show_misc(const struct mstat_snap *s)
+{
+	char b[3][32], name[64];
+	int i;
+
+	printf("\nlive pages %s (%s); slab fragmentation %s (cumulative)\n",
+	       mstat_count(b[0], mstat_get(s, "page_live_pages")),
+	       mstat_bytes(b[1], mstat_get(s, "page_live_bytes")),
+	       mstat_bytes(b[2], mstat_get(s, "slab_frag_bytes")));
+	printf("gfp: %s may sleep, %s atomic\n\n",
+	       mstat_count(b[0], mstat_get(s, "gfp_sleep_allocs")),
+	       mstat_count(b[1], mstat_get(s, "gfp_atomic_allocs")));
+	printf("%-8s %14s %14s\n", "context", "allocs", "frees");
+	for (i = 0; i < MSTAT_NR_CTX; i++) {
+		snprintf(name, sizeof(name), "ctx_%s_allocs", mstat_ctx_names[i]);
+		mstat_count(b[0], mstat_get(s, name));
+		snprintf(name, sizeof(name), "ctx_%s_frees", mstat_ctx_names[i]);
+		printf("%-8s %14s %14s\n", mstat_ctx_names[i], b[0],
+		       mstat_count(b[1], mstat_get(s, name)));
+	}
+}
+
+static void mstat_show_classes(const struct mstat_snap *s)
+{
+	char b[9][32];
+	int i;
+
+	printf("\n%-8s %14s %14s %14s %11s %11s %11s %11s %11s\n", "class",
+	       "allocs", "frees", "live objects", "live bytes", "requested",
+	       "allocated", "frag", "frag live~");
+	for (i = 0; i < s->ncls; i++) {
+		const long long *v = s->cls[i].v;
+
+		printf("%-8s %14s %14s %14s %11s %11s %11s %11s %11s\n",
+		       mstat_class_label(b[0], &s->cls[i]),
+		       mstat_count(b[1], v[CLS_ALLOCS]),
+		       mstat_count(b[2], v[CLS_FREES]),
+		       mstat_count(b[3], v[CLS_LIVE_OBJ]),
+		       mstat_bytes(b[4], v[CLS_LIVE_BYTES]),
+		       mstat_bytes(b[5], v[CLS_BYTES_REQ]),
+		       mstat_bytes(b[6], v[CLS_BYTES_ALLOC]),
+		       mstat_bytes(b[7], v[CLS_FRAG]),
+		       mstat_bytes(b[8], v[CLS_FRAG_LIVE_EST]));
+	}
+}
+
+static void mstat_show_orders(const struct mstat_snap *s)
+{
+	char b[4][32];
+	int i;
+
+	printf("\n%-8s %14s %14s %9s %14s\n", "order", "allocs", "frees",
+	       "failures", "live pages");
+	for (i = 0; i < s->nord; i++) {
+		const long long *v = s->ord[i].v;
+
+		printf("%-8d %14s %14s %9s %14s\n", i,
+		       mstat_count(b[0], v[ORD_ALLOCS]),
+		       mstat_count(b[1], v[ORD_FREES]),
+		       mstat_count(b[2], v[ORD_FAILURES]),
+		       mstat_count(b[3], v[ORD_LIVE_PAGES]));
+	}
+}
+
+void mstat_show(const struct mstat_snap *s)
+{
+	char b[3][32];
+
+	printf("mstat %s  generation %s  (snapshot waited %s ns for %s CPUs)\n\n",
+	       s->version, mstat_count(b[0], s->gen),
+	       mstat_count(b[1], mstat_get(s, "snapshot_wait_ns")),
+	       mstat_count(b[2], mstat_get(s, "snapshot_waited_cpus")));
+	mstat_show_sources(s);
+	mstat_show_misc(s);
+	mstat_show_classes(s);
+	mstat_show_orders(s);
+}
+

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat top: rates per second from successive snapshots, like slabtop.
+ * Frame k compares snapshot k with k + 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "main.h"
+
+struct mstat_rate {
+	char name[32];
+	int idx;			/* display order on ties */
+	double allocs, frees, bytes;
+	long long live_obj, live_bytes;
+};
+
+static int mstat_rate_cmp(const void *a, const void *b)
+{
+	const struct mstat_rate *x = a, *y = b;
+
+	if (x->allocs != y->allocs)
+		return x->allocs < y->allocs ? 1 : -1;
+	return x->idx - y->idx;
+}
+
+static double mstat_elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Counters that went back: the module was reloaded or reset. */
+static bool mstat_went_back(const struct mstat_snap *a,
+			    const struct mstat_snap *b)
+{
+	int i;
+
+	if (b->gen < a->gen || b->ncls != a->ncls)
+		return true;
+	for (i = 0; i < MSTAT_NR_SRC; i++)
+		if (b->src[i][SRC_ALLOCS] < a->src[i][SRC_ALLOCS] ||
+		    b->src[i][SRC_FREES] < a->src[i][SRC_FREES])
+			return true;
+	return false;
+}
+
+static void mstat_top_row(const struct mstat_rate *r)
+{
+	char b[5][32];
+
+	printf("%-8s %12s %12s %12s/s %14s %11s\n", r->name,
+	       mstat_rate(b[0], r->allocs), mstat_rate(b[1], r->frees),
+	       mstat_bytes(b[2], r->bytes), mstat_count(b[3], r->live_obj),
+	       mstat_bytes(b[4], r->live_bytes));
+}
+
+static void mstat_top_sources(const struct mstat_snap *a,
+			      const struct mstat_snap *b, double dt)
+{
+	struct mstat_rate r[MSTAT_NR_SRC];
+	int i;
+
+	for (i = 0; i < MSTAT_NR_SRC; i++) {
+		const long long *x = a->src[i], *y = b->src[i];
+
+		snprintf(r[i].name, sizeof(r[i].name), "%s", mstat_src_names[i]);
+		r[i].idx = i;
+		r[i].allocs = (y[SRC_ALLOCS] - x[SRC_ALLOCS]) / dt;
+		r[i].frees = (y[SRC_FREES] - x[SRC_FREES]) / dt;
+		r[i].bytes = (y[SRC_BYTES_ALLOC] - x[SRC_BYTES_ALLOC]) / dt;
+		r[i].live_obj = y[SRC_LIVE_OBJ];
+		r[i].live_bytes = y[SRC_LIVE_BYTES];
+	}
+	qsort(r, MSTAT_NR_SRC, sizeof(r[0]), mstat_rate_cmp);
+	printf("%-8s %12s %12s %14s %14s %11s\n", "source", "allocs/s",
+	       "frees/s", "alloc bytes/s", "live objects", "live bytes");
+	for (i = 0; i < MSTAT_NR_SRC; i++)
+		mstat_top_row(&r[i]);
+}
+
+static void mstat_top_classes(const struct mstat_snap *a,
+			      const struct mstat_snap *b, double dt)
+{
+	struct mstat_rate r[MSTAT_MAX_CLASSES];
+	int i;
+
+	for (i = 0; i < b->ncls; i++) {
+		const long long *x = a->cls[i].v, *y = b->cls[i].v;
+
+		mstat_class_label(r[i].name, &b->cls[i]);
+		r[i].idx = i;
+		r[i].allocs = (y[CLS_ALLOCS] - x[CLS_ALLOCS]) / dt;
+		r[i].frees = (y[CLS_FREES] - x[CLS_FREES]) / dt;
+		r[i].bytes = (y[CLS_BYTES_ALLOC] - x[CLS_BYTES_ALLOC]) / dt;
+		r[i].live_obj = y[CLS_LIVE_OBJ];
+		r[i].live_bytes = y[CLS_LIVE_BYTES];
+	}
+	qsort(r, b->ncls, sizeof(r[0]), mstat_rate_cmp);
+	printf("\n%-8s %12s %12s %14s %14s %11s\n", "class", "allocs/s",
+	       "frees/s", "alloc bytes/s", "live objects", "live bytes");
+	for (i = 0; i < b->ncls; i++)
+		mstat_top_row(&r[i]);
+}
+
+static void mstat_top_orders(const struct mstat_snap *a,
+			     const struct mstat_snap *b, double dt)
+{
+	char c[4][32];
+	int i;
+
+	printf("\n%-8s %12s %12s %12s %14s\n", "order", "allocs/s", "frees/s",
+	       "failures/s", "live pages");
+	for (i = 0; i < b->nord && i < a->nord; i++) {
+		const long long *x = a->ord[i].v, *y = b->ord[i].v;
+
+		printf("%-8d %12s %12s %12s %14s\n", i,
+		       mstat_rate(c[0], (y[ORD_ALLOCS] - x[ORD_ALLOCS]) / dt),
+		       mstat_rate(c[1], (y[ORD_FREES] - x[ORD_FREES]) / dt),
+		       mstat_rate(c[2], (y[ORD_FAILURES] - x[ORD_FAILURES]) / dt),
+		       mstat_count(c[3], y[ORD_LIVE_PAGES]));
+	}
+}
+
+static void mstat_top_frame(const struct mstat_snap *a,
+			    const struct mstat_snap *b, bool tty)
+{
+	double dt = mstat_elapsed(&a->when, &b->when);
+	char clock[16] = "", g[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (localtime_r(&now, &tm))
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	printf("%smstat top - %s  generation %s (+%lld)  interval %.2f s\n\n",
+	       tty ? "\033[H\033[2J" : "", clock, mstat_count(g, b->gen),
+	       b->gen - a->gen, dt);
+	if (mstat_went_back(a, b) || dt <= 0) {
+		printf("counters went back (module reloaded or reset): %s\n",
+		       "rates from the next frame");
+		return;
+	}
+	mstat_top_sources(a, b, dt);
+	mstat_top_classes(a, b, dt);
+	mstat_top_orders(a, b, dt);
+}
+
+static void mstat_sleep(double secs)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)secs,
+		.tv_nsec = (long)((secs - (time_t)secs) * 1e9),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Frame k compares snapshot k with k + 1; file k + 1, the last repeating. */
+int do_top(const struct mstat_opts *o)
+{
+	bool tty = isatty(STDOUT_FILENO);
+	struct mstat_snap *a, *b;
+	long k;
+
+	a = mstat_snap_read(o->file[0]);
+	if (!a)
+		return EXIT_INPUT;
+	for (k = 0; !o->iters || k < o->iters; k++) {
+		mstat_sleep(o->delay);
+		b = mstat_snap_read(o->file[k + 1 < o->nfile ? k + 1 : o->nfile - 1]);
+		if (!b) {
+			mstat_snap_free(a);
+			return EXIT_INPUT;
+		}
+		if (k && !tty)
+			putchar('\n');
+		mstat_top_frame(a, b, tty);
+		if (fflush(stdout)) {
+			mstat_snap_free(a);
+			mstat_snap_free(b);
+			mstat_err("write error on standard output");
+			return EXIT_INPUT;
+		}
+		mstat_snap_free(a);
+		a = b;
+	}
+	mstat_snap_free(a);
+	return 0;
+}
+

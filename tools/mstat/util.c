@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every subcommand of mstat uses: one-line errors, memory that
+ * never fails (out of memory exits), numbers for people, output files
+ * written beside their target and renamed over it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "main.h"
+
+void mstat_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mstat: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void *mstat_alloc(void *old, size_t n)
+{
+	void *p = realloc(old, n ? n : 1);
+
+	if (!p) {
+		mstat_err("out of memory");
+		exit(EXIT_INPUT);
+	}
+	return p;
+}
+
+char *mstat_strdup(const char *s, size_t n)
+{
+	char *p = mstat_alloc(NULL, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void mstat_buf_put(struct mstat_buf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 64;
+		b->p = mstat_alloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+/* Numbers for people */
+
+const char *mstat_count(char *buf, long long v)
+{
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", u), i, o = 0;
+
+	if (v < 0)
+		buf[o++] = '-';
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* "512 B", "3.2 KiB", "21.1 MiB" */
+const char *mstat_bytes(char *buf, double v)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int u = -1;
+
+	if (v > -1024 && v < 1024) {
+		snprintf(buf, 32, "%.0f B", v);
+		return buf;
+	}
+	while ((v <= -1024 || v >= 1024) && u < (int)ARRAY_SIZE(unit) - 1) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, 32, "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+/* A size class: "96 B", "1 KiB", "large" */
+const char *mstat_class_label(char *buf, const struct mstat_class *c)
+{
+	if (!c->size)
+		snprintf(buf, 32, "large");
+	else if (c->size % 1024 == 0)
+		snprintf(buf, 32, "%llu KiB", c->size / 1024);
+	else
+		snprintf(buf, 32, "%llu B", c->size);
+	return buf;
+}
+
+/* A rate: one decimal below 100, else a rounded count. */
+const char *mstat_rate(char *buf, double r)
+{
+	if (r > -100 && r < 100) {
+		snprintf(buf, 32, "%.1f", r);
+		return buf;
+	}
+	return mstat_count(buf, (long long)(r < 0 ? r - 0.5 : r + 0.5));
+}
+
+/* Output files: written beside the target and renamed over it. */
+
+FILE *mstat_out_open(const char *path, char *tmp, size_t len)
+{
+	FILE *f;
+
+	if (!path)
+		return stdout;
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f)
+		mstat_err("%s: %s", tmp, strerror(errno));
+	return f;
+}
+
+int mstat_out_close(FILE *f, const char *path, const char *tmp)
+{
+	bool bad = fflush(f) || ferror(f);
+
+	if (f == stdout) {
+		if (bad)
+			mstat_err("write error on standard output");
+		return bad ? EXIT_INPUT : 0;
+	}
+	bad |= fclose(f) != 0;
+	if (!bad && rename(tmp, path)) {
+		mstat_err("%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return EXIT_INPUT;
+	}
+	if (bad) {
+		mstat_err("%s: write error", tmp);
+		unlink(tmp);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
