@@ -8,6 +8,16 @@
 # Prints, as its last lines, shell assignments the other scripts source:
 #   K61_REL K61_VMLINUZ K61_KDIR K612_REL K612_VMLINUZ K612_KDIR
 #   K612RT_REL K612RT_VMLINUZ K612RT_KDIR (the PREEMPT_RT flavour) KSRC
+# and, if the arm64 set-up succeeded (scripts/arm64.sh says so if not):
+#   KA64_REL KA64_VMLINUZ KA64_KDIR (Debian's arm64 kernel of the same
+#   6.12 release) KA64_BUSYBOX KA64_ZLIB (a root with usr/include and
+#   usr/lib/aarch64-linux-gnu/libz.a, for the static mstat tool)
+#
+#   scripts/setup.sh            everything
+#   scripts/setup.sh --arm64 REL  only the arm64 part, for 6.12 release
+#                                 REL (6.12.N+deb12): run by the above
+#                                 as a process of its own, so that its
+#                                 failure is reported, not fatal
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -71,7 +81,111 @@ fetch_vmlinuz() {
 	rm -rf "$dir/tmp"
 }
 
+## arm64: a cross compiler, qemu-system-aarch64, and Debian's arm64
+## packages downloaded and extracted into the cache, never installed.
+
+# candidates PKG...: "PKG VERSION" lines, the candidate of each (for a
+# foreign arch, PKG is NAME:arm64). One apt-cache run: each takes seconds.
+candidates() {
+	apt-cache policy "$@" 2>/dev/null | awk '
+		/^[^ ]/ { pkg = $1; sub(/:$/, "", pkg) }
+		/^  Candidate: / && $2 != "(none)" { print pkg, $2 }'
+}
+
+# extract_deb PKG VERSION DIR: dpkg-deb -x that .deb into DIR/VERSION
+# (":" as "_"), once; prints that directory.
+extract_deb() {
+	local pkg=$1 ver=$2 dir=$3/${2//:/_}
+	if [ ! -f "$dir/.done" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir/deb"
+		(cd "$dir/deb" && apt-get download -qq "$pkg=$ver" >/dev/null)
+		dpkg-deb -x "$dir"/deb/*.deb "$dir"
+		rm -rf "$dir/deb"
+		touch "$dir/.done"
+	fi
+	echo "$dir"
+}
+
+# setup_arm64 BASE: BASE is the 6.12 release without its flavour
+# (6.12.117+deb12). Prints the KA64_* assignments.
+setup_arm64() {
+	local base=$1 rel=$1-arm64 kb=/usr/lib/linux-kbuild-$1
+	local dir=$MSTAT_CACHE/arm64 kdir img hdrs common busybox zlib
+	local pkgs=("linux-headers-$rel:arm64" busybox-static:arm64
+		    zlib1g-dev:arm64) p v
+	local -A ver
+
+	# libc6-dev-arm64-cross is only recommended by the compiler, but the
+	# static tools of the guests link against it.
+	apt_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+	# The arm64 package lists; nothing arm64 is installed on the host.
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		log "dpkg --add-architecture arm64 (for apt-get download only)"
+		dpkg --add-architecture arm64
+	fi
+	while read -r p v; do ver[$p]=$v; done < <(candidates "${pkgs[@]}")
+	if [ ${#ver[@]} -lt ${#pkgs[@]} ]; then
+		apt_updated=
+		apt_update_once
+		while read -r p v; do ver[$p]=$v; done < <(candidates "${pkgs[@]}")
+	fi
+	for p in "${pkgs[@]}"; do
+		[ -n "${ver[$p]:-}" ] || die "no package $p"
+	done
+
+	# The image: Debian's arm64 vmlinuz is a plain Image (6.12.117:
+	# "Linux kernel ARM64 boot executable Image", 44 MB) or, in other
+	# releases, a gzip'd one; qemu -kernel is given the plain Image.
+	img=$MSTAT_CACHE/kernels/$rel
+	if [ ! -s "$img/Image" ]; then
+		fetch_vmlinuz "linux-image-$rel-unsigned:arm64" "$rel"
+		if gzip -t "$img/vmlinuz" 2>/dev/null; then
+			gzip -dc "$img/vmlinuz" >"$img/Image.tmp"
+			mv "$img/Image.tmp" "$img/Image"
+		else
+			ln -f "$img/vmlinuz" "$img/Image"
+		fi
+	fi
+
+	# The headers. Their Makefile includes the arch-independent
+	# linux-headers-BASE-common, installed on the host for the amd64
+	# headers: it must be the same upload. Their scripts/ and tools/ are
+	# relative links to ../../lib/linux-kbuild-BASE, the build helpers,
+	# which Debian ships per build architecture: the host has the amd64
+	# build of the same version (linux-kbuild-BASE, installed for the
+	# amd64 headers), which is what a cross build runs. So that link
+	# target, inside the extracted tree, points at the host's.
+	hdrs=$(extract_deb "${pkgs[0]}" "${ver[${pkgs[0]}]}" "$dir/headers")
+	common=$(dpkg-query -W -f='${Version}' "linux-headers-$base-common")
+	[ "$common" = "${ver[${pkgs[0]}]}" ] ||
+		die "linux-headers-$rel:arm64 is not version $common of linux-headers-$base-common"
+	[ "$(dpkg-query -W -f='${Version}' "linux-kbuild-$base")" = "$common" ] ||
+		die "linux-kbuild-$base is not version $common"
+	mkdir -p "$hdrs/usr/lib"
+	ln -sfn "$kb" "$hdrs/usr/lib/linux-kbuild-$base"
+	kdir=$hdrs/usr/src/linux-headers-$rel
+	[ -f "$kdir/scripts/Makefile.build" ] || die "$kdir/scripts: broken link"
+
+	busybox=$(extract_deb busybox-static:arm64 \
+		  "${ver[busybox-static:arm64]}" "$dir/busybox")/bin/busybox
+	zlib=$(extract_deb zlib1g-dev:arm64 "${ver[zlib1g-dev:arm64]}" "$dir/zlib")
+	[ -f "$zlib/usr/lib/aarch64-linux-gnu/libz.a" ] || die "no libz.a in $zlib"
+
+	cat <<-EOT
+	KA64_REL=$rel
+	KA64_VMLINUZ=$img/Image
+	KA64_KDIR=$kdir
+	KA64_BUSYBOX=$busybox
+	KA64_ZLIB=$zlib
+	EOT
+}
+
 main() {
+	if [ "${1:-}" = --arm64 ]; then
+		setup_arm64 "$2"
+		return
+	fi
 	mkdir -p "$MSTAT_CACHE"
 	apt_install "${need_pkgs[@]}"
 
@@ -120,6 +234,11 @@ main() {
 	K612RT_KDIR=/usr/src/linux-headers-$k612rt
 	KSRC=$ksrc
 	EOT
+
+	# arm64 (scripts/arm64.sh): a failure here leaves the KA64_* unset
+	# and the x86 tests unharmed.
+	"$0" --arm64 "${K612_REL%-amd64}" ||
+		log "arm64 set-up failed: scripts/arm64.sh will report it"
 }
 
 main "$@"

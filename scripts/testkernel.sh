@@ -4,21 +4,49 @@
 # Build (or find in the cache) a test kernel from linux-source-6.12 with
 # kunit.py, configured by a kunitconfig fragment.
 #
-#   scripts/testkernel.sh [KUNITCONFIG]     (default: tests/kunit/.kunitconfig)
+#   scripts/testkernel.sh [--arch x86_64|arm64] [KUNITCONFIG]
 #
-# The build directory is $MSTAT_CACHE/kbuild/<sha of fragment + source>,
-# so a warm run does not rebuild. Prints that directory on stdout.
+# (default: x86_64, tests/kunit/.kunitconfig). arm64 is cross-built with
+# $CROSS_COMPILE (default aarch64-linux-gnu-, Debian's
+# gcc-aarch64-linux-gnu); kunit.py adds its qemu config for the arch (for
+# arm64: the PL011 console of qemu's virt machine).
+#
+# The build directory is $MSTAT_CACHE/kbuild/[ARCH-]<fragment's name>-<sha
+# of fragment + source [+ arch]>, so a warm run does not rebuild; x86_64
+# keeps the name and key it had before there was an arch, so existing
+# caches stay valid. Prints that directory on stdout; the kernel image is
+# DIR/arch/x86/boot/bzImage or DIR/arch/arm64/boot/Image.gz.
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+arch=x86_64
+if [ "${1:-}" = --arch ]; then
+	[ $# -ge 2 ] || die "--arch needs an argument"
+	arch=$2
+	shift 2
+fi
+cross=()
+case $arch in
+x86_64)	;;
+arm64)	cross=(--cross_compile="${CROSS_COMPILE:-aarch64-linux-gnu-}") ;;
+*)	die "--arch: x86_64 or arm64, not $arch" ;;
+esac
+
 frag=$(realpath "${1:-$MSTAT_TOP/tests/kunit/.kunitconfig}")
 ksrc=${KSRC:-$MSTAT_CACHE/linux-source-6.12}
 [ -f "$ksrc/Makefile" ] || die "no kernel source in $ksrc: run scripts/setup.sh"
 
-key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile") | sha256sum | cut -c1-16)
-dir=$MSTAT_CACHE/kbuild/$(basename "$frag" | tr -d .)-$key
+name=$(basename "$frag" | tr -d .)
+if [ "$arch" = x86_64 ]; then
+	key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile") | sha256sum | cut -c1-16)
+else
+	key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile"; echo "arch=$arch") |
+	       sha256sum | cut -c1-16)
+	name=$arch-$name
+fi
+dir=$MSTAT_CACHE/kbuild/$name-$key
 
 # One build per directory at a time: a second caller waits for the first.
 mkdir -p "$MSTAT_CACHE/kbuild"
@@ -31,13 +59,13 @@ if [ -f "$dir/.mstat-done" ]; then
 	exit 0
 fi
 
-log "building test kernel in $dir (cold: about 8 min on 2 cores)"
+log "building $arch test kernel in $dir (cold: about 8 min on 2 cores)"
 mkdir -p "$dir"
 start=$(date +%s)
 (cd "$ksrc" && python3 tools/testing/kunit/kunit.py build \
-	--arch=x86_64 --build_dir="$dir" --kunitconfig="$frag" \
-	--jobs="$(nproc)") >"$dir/build.log" 2>&1 ||
+	--arch="$arch" ${cross[@]+"${cross[@]}"} --build_dir="$dir" \
+	--kunitconfig="$frag" --jobs="$(nproc)") >"$dir/build.log" 2>&1 ||
 	{ tail -n 30 "$dir/build.log" >&2; die "test kernel build failed"; }
-log "test kernel built in $(( $(date +%s) - start )) s"
+log "$arch test kernel built in $(( $(date +%s) - start )) s"
 touch "$dir/.mstat-done"
 echo "$dir"
