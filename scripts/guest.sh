@@ -7,7 +7,7 @@
 #   scripts/guest.sh --kernel VMLINUZ --log LOGFILE --script GUEST_SCRIPT
 #	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
-#	[--icount on]
+#	[--icount on] [--arch x86_64|arm64]
 #
 # Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
@@ -18,13 +18,18 @@
 # --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
 # (single-threaded TCG): the guest clock then advances one nanosecond per
 # instruction, so a guest-side ns figure is an instruction count.
+#
+# --arch arm64 boots qemu-system-aarch64's virt machine instead (-cpu max,
+# console ttyAMA0) with Debian's arm64 busybox ($KA64_BUSYBOX, see
+# scripts/setup.sh) in the initramfs; the kernel is a plain arm64 Image
+# (or Image.gz).
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
-icount=()
+icount=() arch=x86_64
 kos=() files=()
 
 while [ $# -gt 0 ]; do
@@ -42,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--tcg)		tcg=$2 ;;
 	--icount)	[ "$2" = on ] || die "--icount: only \"on\""
 			icount=(-icount "shift=0,sleep=off") tcg=single ;;
+	--arch)		arch=$2 ;;
 	*)		die "unknown option $1 (see the header of $0)" ;;
 	esac
 	shift 2
@@ -49,6 +55,13 @@ done
 [ -f "$kernel" ] || die "--kernel: no such file: $kernel"
 [ -f "$script" ] || die "--script: no such file: $script"
 [ -n "$logfile" ] || die "--log is required"
+case $arch in
+x86_64)	busybox=/bin/busybox ;;
+arm64)	busybox=${KA64_BUSYBOX:-}
+	[ -f "$busybox" ] || die "--arch arm64: no arm64 busybox at" \
+		"\$KA64_BUSYBOX ($busybox): run scripts/setup.sh" ;;
+*)	die "--arch: x86_64 or arm64, not $arch" ;;
+esac
 mkdir -p "$(dirname "$logfile")"
 
 tmp=$(mktemp -d)
@@ -58,7 +71,9 @@ mkdir -p "$root"/{bin,dev,proc,sys,tmp,mstat}
 chmod 1777 "$root/tmp"
 
 # busybox --list names busybox itself: linking it would replace the binary.
-cp /bin/busybox "$root/bin/busybox"
+# The host's busybox names the applets: an arm64 one does not run here,
+# and setup.sh takes both from the same Debian release.
+cp "$busybox" "$root/bin/busybox"
 for applet in $(busybox --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 done
@@ -102,25 +117,37 @@ done
 # without mstat loaded (cross-modifying code under MTTCG); --tcg multi
 # gives true parallelism to tests that do not toggle tracepoints under load.
 #
-# -cpu max, but without 5-level paging: with LA57 a debug (KASAN) 6.12
+# x86: -cpu max, but without 5-level paging: with LA57 a debug (KASAN) 6.12
 # kernel now and then reports a false "BUG: KASAN: wild-memory-access" at
 # boot, from an interrupt that lands while identify_cpu() has cleared the
 # LA57 capability bit (LKML, "kasan: Fix false-positive wild-memory-access
-# on x86 under 5-level paging", June 2026). loglevel=7 puts every kernel
-# message but debug on the console, so splats and KTAP land in the log even
-# if the guest dies; printk.time=1 stamps them on kernels built without
-# PRINTK_TIME; panic=-1 with -no-reboot ends qemu on a panic.
+# on x86 under 5-level paging", June 2026).
+# arm64: the virt machine (GICv2, PL011 UART, PSCI for SMP, CPU hotplug
+# and reset: "reboot -f" ends qemu under -no-reboot) and -cpu max, with
+# the implementation-defined pointer-authentication hash instead of the
+# architected QARMA5, which TCG computes slowly (kunit.py's arm64 qemu
+# config does the same).
+#
+# loglevel=7 puts every kernel message but debug on the console, so splats
+# and KTAP land in the log even if the guest dies; printk.time=1 stamps
+# them on kernels built without PRINTK_TIME; panic=-1 with -no-reboot ends
+# qemu on a panic.
+case $arch in
+x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off") console=ttyS0 ;;
+arm64)	qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
+	console=ttyAMA0 ;;
+esac
 start=$(date +%s%N)
 rc=0
-timeout --kill-after=10 "$tmo" qemu-system-x86_64 \
-	-accel "tcg,thread=$tcg" -cpu max,la57=off -smp "$smp" -m "$mem" \
+timeout --kill-after=10 "$tmo" "${qemu[@]}" \
+	-accel "tcg,thread=$tcg" -smp "$smp" -m "$mem" \
 	${icount[@]+"${icount[@]}"} \
 	-nographic -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
-	-append "console=ttyS0 loglevel=7 printk.time=1 panic=-1 $append" \
+	-append "console=$console loglevel=7 printk.time=1 panic=-1 $append" \
 	</dev/null >"$logfile" || rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-log "guest $kernel: boot+run $((ms / 1000)).$((ms % 1000 / 100)) s (TCG)"
+log "guest $kernel: boot+run $((ms / 1000)).$((ms % 1000 / 100)) s (TCG, $arch)"
 
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	log "guest timed out after $tmo s"

@@ -128,8 +128,10 @@ summary() {
 # mstat_setup_env: install what is missing (scripts/setup.sh; its
 # messages go to build/logs/setup.log), then load and export what it
 # prints (build/logs/setup.env): K61_REL K61_VMLINUZ K61_KDIR K612_REL
-# K612_VMLINUZ K612_KDIR K612RT_REL K612RT_VMLINUZ K612RT_KDIR KSRC.
-# Fails, with the log's tail on stderr, if set-up does.
+# K612_VMLINUZ K612_KDIR K612RT_REL K612RT_VMLINUZ K612RT_KDIR KSRC, and
+# the arm64 ones if that part succeeded: KA64_REL KA64_VMLINUZ KA64_KDIR
+# KA64_BUSYBOX KA64_ZLIB. Fails, with the log's tail on stderr, if set-up
+# does.
 mstat_setup_env() {
 	local env=$MSTAT_TOP/build/logs/setup.env
 	local err=$MSTAT_TOP/build/logs/setup.log
@@ -163,22 +165,36 @@ mstat_tools=(
 # mstat_check ARGS...: the invariant checker, on the host.
 mstat_check() { "$MSTAT_TOP/build/tools/mstat" check "$@"; }
 
-# mstat_build_tools [NAME...]: build those programs (default: all),
-# static, with -Werror: a warning fails the build.
+# mstat_build_tools [--arch arm64] [NAME...]: build those programs
+# (default: all), static, with -Werror: a warning fails the build. With
+# --arch arm64, cross-built by aarch64-linux-gnu-gcc into
+# build/arm64-tools/NAME, the mstat tool against Debian's arm64 zlib
+# ($KA64_ZLIB, from scripts/setup.sh), its objects apart from the host's.
 mstat_build_tools() {
-	local line name srcs want=" $* "
-	mkdir -p "$MSTAT_TOP/build/tools" || return
+	local line name srcs want cc=gcc out=$MSTAT_TOP/build/tools obj='' mk=()
+	if [ "${1:-}" = --arch ]; then
+		[ "${2:-}" = arm64 ] || { log "mstat_build_tools: --arch arm64"; return 1; }
+		[ -f "${KA64_ZLIB:-}/usr/lib/aarch64-linux-gnu/libz.a" ] ||
+			{ log "no arm64 libz.a: \$KA64_ZLIB (scripts/setup.sh)"; return 1; }
+		cc=aarch64-linux-gnu-gcc out=$MSTAT_TOP/build/arm64-tools
+		obj=$out/obj
+		mk=(CC="$cc" B="$obj" CFLAGS="-g -isystem $KA64_ZLIB/usr/include"
+		    LDFLAGS="-L$KA64_ZLIB/usr/lib/aarch64-linux-gnu")
+		shift 2
+	fi
+	want=" $* "
+	mkdir -p "$out" || return
 	for line in "${mstat_tools[@]}"; do
 		read -r name srcs <<<"$line"
 		[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
 		if [ -d "$MSTAT_TOP/$srcs" ]; then
-			make -s -C "$MSTAT_TOP/$srcs" >&2 &&
-				cp "$MSTAT_TOP/$srcs/build/$name" \
-					"$MSTAT_TOP/build/tools/$name" || return
+			make -s -C "$MSTAT_TOP/$srcs" ${mk[@]+"${mk[@]}"} >&2 &&
+				cp "${obj:-$MSTAT_TOP/$srcs/build}/$name" \
+					"$out/$name" || return
 			continue
 		fi
 		# shellcheck disable=SC2086 # sources, split
-		(cd "$MSTAT_TOP" && gcc -static -O2 -Wall -Wextra -Werror \
-			-o "build/tools/$name" $srcs) || return
+		(cd "$MSTAT_TOP" && $cc -static -O2 -Wall -Wextra -Werror \
+			-o "$out/$name" $srcs) || return
 	done
 }
