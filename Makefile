@@ -3,12 +3,26 @@
 # mstat - consistent kernel memory allocation statistics
 #
 #   make              build mstat.ko against KDIR (the running kernel's)
+#   make ARCH=arm64   cross-build it for arm64, against Debian's arm64 6.12
+#                     headers as scripts/setup.sh extracts them into
+#                     $(MSTAT_CACHE) (or KDIR=an arm64 tree; CROSS_COMPILE
+#                     defaults to aarch64-linux-gnu-)
 #   make install      install it into /lib/modules/<KDIR's release>/updates
 #   make run          set up, boot a guest, load mstat, show /proc/mstat
 #   make check        set up and run every test (what CI runs)
 #   make bench        benchmarks; figures into build/bench/RESULTS.md
 #   make stress       long runs (1000 load cycles, long tortures)
 #   make clean
+ifeq ($(ARCH),arm64)
+MSTAT_CACHE ?= /var/cache/mstat
+CROSS_COMPILE ?= aarch64-linux-gnu-
+export CROSS_COMPILE
+KDIR ?= $(lastword $(sort $(wildcard \
+	$(MSTAT_CACHE)/arm64/headers/*/usr/src/linux-headers-*-arm64)))
+ifeq ($(KDIR),)
+$(error ARCH=arm64: no arm64 headers in $(MSTAT_CACHE)/arm64: run scripts/setup.sh, or set KDIR)
+endif
+endif
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 all: modules

@@ -6,25 +6,40 @@
 # of the tree of its own so that builds for several kernels do not mix
 # objects.
 #
-#   scripts/build.sh KDIR OUTDIR
+#   scripts/build.sh [--arch arm64] KDIR OUTDIR
 #
 # Fails if the build fails or prints a warning. The log is OUTDIR/build.log.
+#
+# --arch arm64 cross-builds (ARCH=arm64, CROSS_COMPILE from the
+# environment, default aarch64-linux-gnu-) against an arm64 kernel tree,
+# such as scripts/testkernel.sh --arch arm64 gives. Debian's arm64 headers
+# need no option: their Makefile sets both itself.
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+cross=()
+if [ "${1:-}" = --arch ]; then
+	[ "${2:-}" = arm64 ] || die "--arch: only arm64 (x86_64 is the default)"
+	cross=(ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}")
+	shift 2
+fi
+[ $# -eq 2 ] || die "usage: $0 [--arch arm64] KDIR OUTDIR"
 kdir=$1
 mkdir -p "$2"
 out=$(realpath "$2")
 [ -f "$kdir/Makefile" ] || die "no kernel build directory at $kdir"
-
+# A tree of the other arch would fail later, and less clearly.
+if [ ${#cross[@]} -gt 0 ] && ! grep -qx CONFIG_ARM64=y "$kdir/.config"; then
+	die "--arch arm64: $kdir is not an arm64 kernel tree"
+fi
 
 rsync -a --delete --delete-excluded --exclude .git --exclude /build --exclude '*.o' \
 	--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' \
 	--exclude build.log "$MSTAT_TOP/" "$out/"
-if ! { make -C "$kdir" M="$out" W=1 modules &&
-	make -C "$kdir" M="$out/tests" W=1 \
+if ! { make -C "$kdir" ${cross[@]+"${cross[@]}"} M="$out" W=1 modules &&
+	make -C "$kdir" ${cross[@]+"${cross[@]}"} M="$out/tests" W=1 \
 		KBUILD_EXTRA_SYMBOLS="$out/Module.symvers" modules; } \
 	>"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
