@@ -198,3 +198,113 @@ mstat_build_tools() {
 			-o "$out/$name" $srcs) || return
 	done
 }
+
+## Guests, queued and collected
+
+# Up to mstat_guest_jobs guests (scripts/guest.sh) run at once, in the
+# background; mstat_guests lists them, in the order they were queued, for
+# collect_guests. Each leaves in $MSTAT_LOGS: NAME.console (the serial
+# console), NAME.log (guest.sh's messages), NAME.rc ("STATUS SECONDS").
+mstat_guest_jobs=${GUEST_JOBS:-$(nproc)}
+mstat_guests=()
+
+# guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
+# --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH or
+# --timeout=SECONDS is that option of guest.sh, any other is a module to
+# load.
+guest() {
+	local name=$1 kernel=$2 script=$3 a args=()
+	shift 3
+	for a; do
+		case $a in
+		--file=*)	args+=(--file "${a#--file=}") ;;
+		--smp=*)	args+=(--smp "${a#--smp=}") ;;
+		--tcg=*)	args+=(--tcg "${a#--tcg=}") ;;
+		--append=*)	args+=(--append "${a#--append=}") ;;
+		--arch=*)	args+=(--arch "${a#--arch=}") ;;
+		--timeout=*)	args+=(--timeout "${a#--timeout=}") ;;
+		*)		args+=(--ko "$a") ;;
+		esac
+	done
+	mkdir -p "$MSTAT_LOGS"
+	while [ "$(jobs -rp | wc -l)" -ge "$mstat_guest_jobs" ]; do
+		wait -n
+	done
+	(
+		start=$SECONDS
+		"$MSTAT_TOP/scripts/guest.sh" --kernel "$kernel" \
+			--script "$script" --log "$MSTAT_LOGS/$name.console" \
+			"${args[@]}" >"$MSTAT_LOGS/$name.log" 2>&1
+		echo "$? $((SECONDS - start))" >"$MSTAT_LOGS/$name.rc"
+	) &
+	mstat_guests+=("$name")
+}
+
+# collect NAME: the guest's exit status and time (boot and run, under
+# qemu's TCG emulation), a clean console, and its "ok"/"not ok" lines if
+# it prints any (then also that their number is the "# checks=N" it
+# announced: kernel messages may garble a line).
+collect() {
+	local name=$1 logs=$MSTAT_LOGS rc secs want got
+	local con=$logs/$1.console rel=${MSTAT_LOGS#"$MSTAT_TOP"/}
+	read -r rc secs <"$logs/$name.rc" 2>/dev/null || rc=1 secs=0
+	if [ "$rc" -eq 0 ]; then
+		ok "$name ($secs s TCG)"
+	else
+		not_ok "$name ($secs s TCG, exit $rc), console: $rel/$name.console"
+		tail -n 20 "$logs/$name.log" | show
+	fi
+	t "$name-console-clean" "$MSTAT_TOP/scripts/console-check.sh" "$con"
+	tr -d '\r' <"$con" 2>/dev/null | grep -E '^(not )?ok ' >"$logs/$name.checks"
+	want=$(tr -d '\r' <"$con" 2>/dev/null |
+	       sed -n 's/^# checks=\([0-9]*\) failed=[0-9]*$/\1/p' | tail -n 1)
+	[ -n "$want" ] || return 0
+	relay "$logs/$name.checks" "$name"
+	got=$(wc -l <"$logs/$name.checks")
+	if [ "$want" -eq "$got" ]; then
+		ok "$name-checks-reported ($got)"
+	else
+		not_ok "$name-checks-reported: $got of $want, console: $rel/$name.console"
+	fi
+}
+
+# collect_kunit NAME: one test per KUnit case, as kunit.py parsed them
+# (scripts/ktap.sh).
+collect_kunit() {
+	local name=$1 logs=$MSTAT_LOGS suite np nf rc
+	local rel=${MSTAT_LOGS#"$MSTAT_TOP"/}
+	"$MSTAT_TOP/scripts/ktap.sh" "$logs/$name.console" "$logs/$name-ktap" \
+		>"$logs/$name-ktap.log" 2>&1
+	rc=$?
+	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
+		"$logs/$name-ktap.log" >"$logs/$name-ktap.summary"
+	while read -r suite np nf; do
+		tally "$np" "$nf"
+		echo "# KUnit: $name $suite passed=$np failed=$nf"
+	done <"$logs/$name-ktap.summary"
+	if [ "$rc" -eq 0 ] && [ -s "$logs/$name-ktap.summary" ]; then
+		ok "$name-kunit-parse"
+	else
+		not_ok "$name-kunit-parse, log: $rel/$name-ktap.log"
+		tail -n 30 "$logs/$name-ktap.log" | show
+	fi
+}
+
+# collect_guests: wait for every queued guest, then collect each, in the
+# order queued; a NAME ending in -kunit also gets collect_kunit, one in
+# -kunit-busted scripts/kunit-busted-check.sh.
+collect_guests() {
+	local name
+	wait
+	for name in ${mstat_guests[@]+"${mstat_guests[@]}"}; do
+		collect "$name"
+		case $name in
+		*-kunit) collect_kunit "$name" ;;
+		*-kunit-busted)
+			"$MSTAT_TOP/scripts/kunit-busted-check.sh" \
+				"$MSTAT_LOGS/$name.console" \
+				>"$MSTAT_LOGS/$name-check.log" 2>&1
+			relay "$MSTAT_LOGS/$name-check.log" "$name" ;;
+		esac
+	done
+}

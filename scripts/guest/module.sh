@@ -299,11 +299,14 @@ check trace-mstat-snapshot grep -q 'mstat_snapshot: gen=[0-9]' $T/trace
 check trace-mstat-source grep -q 'mstat_source: source=cache enabled=0' $T/trace
 cp $T/trace /tmp/trace
 
-# No raw kernel address anywhere (hashed %p is 00000000xxxxxxxx).
+# No raw kernel address anywhere (hashed %p is 00000000xxxxxxxx). Kernel
+# addresses start with fff: x86-64's at ffff8880..., arm64's linear map
+# at fff0... when the CPU has 52-bit VAs (Debian's arm64 kernel on qemu's
+# -cpu max: "52-bit Virtual Addressing (LPA2)"), ffff... otherwise.
 cat /proc/mstat >/tmp/mstat.now
 : >/tmp/sites
 [ -e /proc/mstat_sites ] && cat /proc/mstat_sites >/tmp/sites
-raw=$(grep -l -E 'ffff[0-9a-f]{12}' /tmp/mstat.now /tmp/m7 /tmp/ev.kmalloc \
+raw=$(grep -l -E 'fff[0-9a-f]{13}' /tmp/mstat.now /tmp/m7 /tmp/ev.kmalloc \
 	/tmp/ev.big /tmp/history /tmp/internals $D/events_dropped \
 	/tmp/trace /tmp/sites 2>/dev/null)
 [ -z "$raw" ] || diag "raw addresses in: $raw"
