@@ -10,9 +10,10 @@
 #
 #   scripts/check.sh            (make check)
 #
-# Host work runs first, one thing at a time; then the guests, GUEST_JOBS
-# (default: the number of CPUs) at a time, each on single-threaded TCG
-# but the torture; then every result is counted, in a fixed order.
+# Host work runs first, one thing at a time; then the x86 guests,
+# GUEST_JOBS (default: the number of CPUs) at a time (guest and
+# collect_guests, scripts/lib.sh), and every result is counted in a fixed
+# order; then arm64, its builds and guests (scripts/arm64.sh).
 #
 # Logs: build/logs/. Test kernels are cached in $MSTAT_CACHE.
 set -uo pipefail
@@ -25,87 +26,11 @@ logs=$MSTAT_TOP/build/logs
 MSTAT_LOGS=$logs
 rm -rf "$logs"
 mkdir -p "$logs"
-jobs_max=${GUEST_JOBS:-$(nproc)}
-queued=()
 
 # The end: the time taken, then "N passed, N failed".
 end() {
 	echo "total time $SECONDS s"
 	summary
-}
-
-# guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
-# --file=SRC:DEST, --smp=N, --tcg=MODE or --append=CMDLINE is that option
-# of guest.sh, any other is a module to load.
-guest() {
-	local name=$1 kernel=$2 script=$3 a args=()
-	shift 3
-	for a; do
-		case $a in
-		--file=*)	args+=(--file "${a#--file=}") ;;
-		--smp=*)	args+=(--smp "${a#--smp=}") ;;
-		--tcg=*)	args+=(--tcg "${a#--tcg=}") ;;
-		--append=*)	args+=(--append "${a#--append=}") ;;
-		*)		args+=(--ko "$a") ;;
-		esac
-	done
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n
-	done
-	(
-		start=$SECONDS
-		scripts/guest.sh --kernel "$kernel" --script "$script" \
-			--log "$logs/$name.console" "${args[@]}" \
-			>"$logs/$name.log" 2>&1
-		echo "$? $((SECONDS - start))" >"$logs/$name.rc"
-	) &
-	queued+=("$name")
-}
-
-# collect NAME: the guest's exit status, a clean console, and its
-# "ok"/"not ok" lines if it prints any (then also that their number is
-# the "# checks=N" it announced: kernel messages may garble a line).
-collect() {
-	local name=$1 con=$logs/$1.console rc secs want got
-	read -r rc secs <"$logs/$name.rc" 2>/dev/null || rc=1 secs=0
-	if [ "$rc" -eq 0 ]; then
-		ok "$name ($secs s)"
-	else
-		not_ok "$name ($secs s, exit $rc), console: build/logs/$name.console"
-		tail -n 20 "$logs/$name.log" | show
-	fi
-	t "$name-console-clean" scripts/console-check.sh "$con"
-	tr -d '\r' <"$con" 2>/dev/null | grep -E '^(not )?ok ' >"$logs/$name.checks"
-	want=$(tr -d '\r' <"$con" 2>/dev/null |
-	       sed -n 's/^# checks=\([0-9]*\) failed=[0-9]*$/\1/p' | tail -n 1)
-	[ -n "$want" ] || return 0
-	relay "$logs/$name.checks" "$name"
-	got=$(wc -l <"$logs/$name.checks")
-	if [ "$want" -eq "$got" ]; then
-		ok "$name-checks-reported ($got)"
-	else
-		not_ok "$name-checks-reported: $got of $want, console: build/logs/$name.console"
-	fi
-}
-
-# collect_kunit NAME: one test per KUnit case, as kunit.py parsed them.
-collect_kunit() {
-	local name=$1 suite np nf rc
-	scripts/ktap.sh "$logs/$name.console" "$logs/$name-ktap" \
-		>"$logs/$name-ktap.log" 2>&1
-	rc=$?
-	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
-		"$logs/$name-ktap.log" >"$logs/$name-ktap.summary"
-	while read -r suite np nf; do
-		tally "$np" "$nf"
-		echo "# KUnit: $name $suite passed=$np failed=$nf"
-	done <"$logs/$name-ktap.summary"
-	if [ "$rc" -eq 0 ] && [ -s "$logs/$name-ktap.summary" ]; then
-		ok "$name-kunit-parse"
-	else
-		not_ok "$name-kunit-parse, log: build/logs/$name-ktap.log"
-		tail -n 30 "$logs/$name-ktap.log" | show
-	fi
 }
 
 ## Host work
@@ -241,16 +166,11 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 		build/debug/tests/kunit/mstat_core_kunit.ko --tcg=multi
 fi
 
-wait
-for name in "${queued[@]}"; do
-	collect "$name"
-	case $name in
-	*-kunit) collect_kunit "$name" ;;
-	*-kunit-busted)
-		scripts/kunit-busted-check.sh "$logs/$name.console" \
-			>"$logs/$name-check.log" 2>&1
-		relay "$logs/$name-check.log" "$name" ;;
-	esac
-done
+collect_guests
+
+# 10. arm64: mstat cross-built, then its KUnit suites, the torture and
+# the module test in qemu-system-aarch64 guests (scripts/arm64.sh).
+scripts/arm64.sh >"$logs/arm64.log" 2>&1
+relay "$logs/arm64.log"
 
 end
