@@ -85,16 +85,22 @@ t() {
 }
 
 # relay LOG [PREFIX]: the "ok"/"not ok"/"skip" lines of a sub-suite's
-# output, counted here as tests, PREFIX ": " before their names; its
-# other lines stay in LOG.
+# output, counted here as tests, PREFIX ": " before their names, and its
+# "# KUnit: NAME SUITE passed=N failed=N" lines (collect_kunit's), whose
+# cases are tallied here too; its other lines stay in LOG.
 relay() {
-	local line pre=${2:+$2: }
+	local line pre=${2:+$2: } np nf
 	while IFS= read -r line; do
 		case $line in
 		"ok "*)		ok "$pre${line#ok }" ;;
 		"not ok "*)	not_ok "$pre${line#not ok }" ;;
 		"skip "*)	mstat_skipped=$((mstat_skipped + 1))
 				echo "skip $pre${line#skip }" ;;
+		"# KUnit: "*" passed="*" failed="*)
+				np=${line##* passed=} np=${np%% *}
+				nf=${line##* failed=} nf=${nf%% *}
+				tally "$np" "$nf"
+				echo "$line" ;;
 		esac
 	done <"$1"
 }
