@@ -219,17 +219,17 @@ mstat_guests=()
 # --timeout=SECONDS is that option of guest.sh, any other is a module to
 # load.
 guest() {
-	local name=$1 kernel=$2 script=$3 a args=()
+	local name=$1 kernel=$2 script=$3 a guest_args=()
 	shift 3
 	for a; do
 		case $a in
-		--file=*)	args+=(--file "${a#--file=}") ;;
-		--smp=*)	args+=(--smp "${a#--smp=}") ;;
-		--tcg=*)	args+=(--tcg "${a#--tcg=}") ;;
-		--append=*)	args+=(--append "${a#--append=}") ;;
-		--arch=*)	args+=(--arch "${a#--arch=}") ;;
-		--timeout=*)	args+=(--timeout "${a#--timeout=}") ;;
-		*)		args+=(--ko "$a") ;;
+		--file=*)	guest_args+=(--file "${a#--file=}") ;;
+		--smp=*)	guest_args+=(--smp "${a#--smp=}") ;;
+		--tcg=*)	guest_args+=(--tcg "${a#--tcg=}") ;;
+		--append=*)	guest_args+=(--append "${a#--append=}") ;;
+		--arch=*)	guest_args+=(--arch "${a#--arch=}") ;;
+		--timeout=*)	guest_args+=(--timeout "${a#--timeout=}") ;;
+		*)		guest_args+=(--ko "$a") ;;
 		esac
 	done
 	mkdir -p "$MSTAT_LOGS"
@@ -240,7 +240,7 @@ guest() {
 		start=$SECONDS
 		"$MSTAT_TOP/scripts/guest.sh" --kernel "$kernel" \
 			--script "$script" --log "$MSTAT_LOGS/$name.console" \
-			"${args[@]}" >"$MSTAT_LOGS/$name.log" 2>&1
+			"${guest_args[@]}" >"$MSTAT_LOGS/$name.log" 2>&1
 		echo "$? $((SECONDS - start))" >"$MSTAT_LOGS/$name.rc"
 	) &
 	mstat_guests+=("$name")
