@@ -13,7 +13,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 out=$1
-args=$2
+read -ra targs <<<"$2"
 MSTAT_LOGS=$(realpath "$out")/logs
 # After an "ok", the torture's last line: its verdict and figures.
 MSTAT_T_SHOW=1
@@ -25,17 +25,16 @@ export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1 ${UBSAN_OPTIONS:-}"
 
 # Every sync mode under each build; then the broken readers, which must
 # be caught (exit 1): no grace period (RCU), no wait (IPI).
-# shellcheck disable=SC2086 # $args: the torture's options
 {
 for sync in rcu rcu_expedited ipi; do
-	t "torture_$sync" "$out/torture" $args --sync $sync
+	t "torture_$sync" "$out/torture" "${targs[@]}" --sync "$sync"
 done
-t torture_tsan_rcu "$out/torture-tsan" $args --sync rcu
-t torture_tsan_ipi "$out/torture-tsan" $args --sync ipi
-t torture_asan_ubsan_rcu "$out/torture-asan" $args --sync rcu
-t torture_asan_ubsan_ipi "$out/torture-asan" $args --sync ipi
-t torture_catches_rcu_nowait exits 1 "$out/torture" $args --sync rcu --broken nowait
-t torture_catches_ipi_nowait exits 1 "$out/torture" $args --sync ipi --broken nowait
-t torture_tsan_catches_rcu_nowait exits 1 "$out/torture-tsan" $args --sync rcu --broken nowait
+t torture_tsan_rcu "$out/torture-tsan" "${targs[@]}" --sync rcu
+t torture_tsan_ipi "$out/torture-tsan" "${targs[@]}" --sync ipi
+t torture_asan_ubsan_rcu "$out/torture-asan" "${targs[@]}" --sync rcu
+t torture_asan_ubsan_ipi "$out/torture-asan" "${targs[@]}" --sync ipi
+t torture_catches_rcu_nowait exits 1 "$out/torture" "${targs[@]}" --sync rcu --broken nowait
+t torture_catches_ipi_nowait exits 1 "$out/torture" "${targs[@]}" --sync ipi --broken nowait
+t torture_tsan_catches_rcu_nowait exits 1 "$out/torture-tsan" "${targs[@]}" --sync rcu --broken nowait
 }
 finish
