@@ -12,6 +12,8 @@
 #   make check        set up and run every test (what CI runs)
 #   make bench        benchmarks; figures into build/bench/RESULTS.md
 #   make stress       long runs (1000 load cycles, long tortures)
+#   make fresh        make run and make check in a root debootstrap just
+#                     made, from nothing (about an hour)
 #   make clean
 ifeq ($(ARCH),arm64)
 MSTAT_CACHE ?= /var/cache/mstat
@@ -49,4 +51,7 @@ bench:
 stress:
 	scripts/stress.sh
 
-.PHONY: all modules install clean run check bench stress
+fresh:
+	scripts/fresh.sh
+
+.PHONY: all modules install clean run check bench stress fresh

@@ -47,12 +47,11 @@ mkdir -p "$logs"
 # 1. Set-up: the cross compiler, qemu-system-aarch64, Debian's arm64
 # kernel, headers, busybox and zlib.
 if [ -z "${KSRC:-}" ] && ! mstat_setup_env; then
-	not_ok "arm64-setup, log: build/logs/setup.log"
+	not_ok "arm64-setup, log: $mstat_setup_log"
 	finish
 fi
 if [ -z "${KA64_REL:-}" ]; then
-	not_ok "arm64-setup: no KA64_* from scripts/setup.sh, log: build/logs/setup.log"
-	grep -E 'arm64|error' "$MSTAT_TOP/build/logs/setup.log" | tail -n 10 | show
+	not_ok "arm64-setup: ${KA64_ERROR:-no KA64_* from scripts/setup.sh}"
 	finish
 fi
 ok "arm64-setup ($KA64_REL)"

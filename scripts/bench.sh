@@ -15,7 +15,7 @@ cd "$MSTAT_TOP"
 out=build/bench
 mkdir -p "$out"
 res=$out/RESULTS.md
-mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
+mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
 make -s -C tests/userspace build/bench >/dev/null
 bench=tests/userspace/build/bench
 

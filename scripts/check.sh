@@ -37,10 +37,12 @@ end() {
 
 # 1. Set-up: packages, kernel images and headers, the kernel source.
 if ! mstat_setup_env; then
-	not_ok "setup, log: build/logs/setup.log"
+	not_ok "setup, log: $mstat_setup_log"
 	end
 fi
 ok setup
+# The arm64 set-up's first run, from no arm64 package lists.
+t setup-arm64-nolists scripts/setup-test.sh "${K612_REL%-amd64}"
 
 # 2. Test kernels (cached): KUnit + KASAN + lockdep..., and KCSAN.
 kb_debug='' kb_kcsan=''

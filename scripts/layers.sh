@@ -37,7 +37,7 @@ fi
 
 top=${1:-$MSTAT_TOP}
 doc=$top/docs/ARCHITECTURE.md
-declare -A layer
+declare -A layer=()
 unplaced=0
 
 # Rows "| N | name | `file` `file` ... | ... |" of the layer table.
@@ -68,7 +68,7 @@ done
 
 # No include climbs; collect the unit graph on the way.
 climbs=0
-declare -A edges
+declare -A edges=()
 for f in "${srcs[@]}"; do
 	[ -n "${layer[$f]:-}" ] || continue
 	dir=$(dirname "$f")
@@ -90,7 +90,7 @@ done
 [ "$climbs" -eq 0 ] && ok "layers-include (no include climbs)"
 
 # No cycle between units: depth-first search, colouring units.
-declare -A colour
+declare -A colour=()
 cycle=
 visit() {
 	local u=$1 v

@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cd "$MSTAT_TOP"
-mstat_setup_env || die "set-up failed; log: build/logs/setup.log"
+mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
 scripts/build.sh "$K612_KDIR" build/6.12
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/show.sh \
 	--ko build/6.12/mstat.ko --log build/logs/run.console >/dev/null || {

@@ -8,10 +8,12 @@
 # Prints, as its last lines, shell assignments the other scripts source:
 #   K61_REL K61_VMLINUZ K61_KDIR K612_REL K612_VMLINUZ K612_KDIR
 #   K612RT_REL K612RT_VMLINUZ K612RT_KDIR (the PREEMPT_RT flavour) KSRC
-# and, if the arm64 set-up succeeded (scripts/arm64.sh says so if not):
+# and, if the arm64 set-up succeeded:
 #   KA64_REL KA64_VMLINUZ KA64_KDIR (Debian's arm64 kernel of the same
 #   6.12 release) KA64_BUSYBOX KA64_ZLIB (a root with usr/include and
 #   usr/lib/aarch64-linux-gnu/libz.a, for the static mstat tool)
+# or, if it failed, KA64_ERROR: its last message (scripts/arm64.sh
+# reports it).
 #
 #   scripts/setup.sh            everything
 #   scripts/setup.sh --arm64 REL  only the arm64 part, for 6.12 release
@@ -114,7 +116,7 @@ setup_arm64() {
 	local dir=$MSTAT_CACHE/arm64 kdir img hdrs common busybox zlib
 	local pkgs=("linux-headers-$rel:arm64" busybox-static:arm64
 		    zlib1g-dev:arm64) p v
-	local -A ver
+	local -A ver=()
 
 	# libc6-dev-arm64-cross is only recommended by the compiler, but the
 	# static tools of the guests link against it.
@@ -236,9 +238,19 @@ main() {
 	EOT
 
 	# arm64 (scripts/arm64.sh): a failure here leaves the KA64_* unset
-	# and the x86 tests unharmed.
-	"$0" --arm64 "${K612_REL%-amd64}" ||
-		log "arm64 set-up failed: scripts/arm64.sh will report it"
+	# and the x86 tests unharmed; KA64_ERROR is its last message, which
+	# scripts/arm64.sh puts in its "not ok" line. Its messages also go to
+	# this script's stderr, the caller's set-up log.
+	local err rc=0
+	err=$(mktemp)
+	"$0" --arm64 "${K612_REL%-amd64}" 2> >(tee "$err" >&2) || rc=$?
+	wait $! 2>/dev/null || true
+	if [ "$rc" -ne 0 ]; then
+		log "arm64 set-up failed (exit $rc): scripts/arm64.sh will report it"
+		printf 'KA64_ERROR=%q\n' \
+			"$(grep -v '^$' "$err" | tail -n 1 || true) (exit $rc)"
+	fi
+	rm -f "$err"
 }
 
 main "$@"

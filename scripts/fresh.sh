@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make fresh: the README's two commands on a machine that has nothing.
+# Builds a pristine Debian 12 root with debootstrap, clones this tree's
+# committed HEAD into it (with ../shared beside it, as CI has it), and
+# runs there, in a chroot with /proc, /sys and /dev bound and an empty
+# /var/cache/mstat:
+#
+#	apt-get install make	(the one thing the README assumes)
+#	make run		must show /proc/mstat
+#	make check		must end with "N passed, 0 failed"
+#
+# So every package, package list (arm64's among them), kernel and test
+# kernel is fetched or built from nothing, whatever this host has. The
+# root's apt reaches the registry this host's apt does: its sources and
+# the Acquire settings it needs are copied in, nothing else is.
+#
+#   scripts/fresh.sh		(make fresh; about an hour on 2 CPUs)
+#
+# The root is $MSTAT_FRESH_ROOT (default /var/tmp/mstat-fresh), remade
+# each run and left in place afterwards for a look (its mounts are not).
+# Logs and times: build/fresh/. Prints one line per step ("ok NAME
+# (N s)" or "not ok NAME"), then "N passed, N failed". Not part of make
+# check: it takes as long as a cold make check, plus debootstrap.
+set -uo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+root=${MSTAT_FRESH_ROOT:-/var/tmp/mstat-fresh}
+out=$MSTAT_TOP/build/fresh
+MSTAT_LOGS=$out
+suite=bookworm
+
+[ "$(id -u)" -eq 0 ] || die "fresh.sh: run as root (debootstrap, chroot)"
+case $root in
+/|/usr|/var|/tmp|/root|/home) die "MSTAT_FRESH_ROOT=$root: not a root to remake" ;;
+esac
+
+# The host's Debian mirror, from a one-line or a deb822 source.
+host_mirror() {
+	{
+		sed -nE 's/^deb +(\[[^]]*\] +)?([^ ]+) +bookworm +.*/\2/p' \
+			/etc/apt/sources.list 2>/dev/null
+		awk '/^URIs:/ { u = $2 } /^Suites:.*\<bookworm\>/ && u { print u; exit }' \
+			/etc/apt/sources.list.d/*.sources 2>/dev/null
+	} | head -n 1
+}
+
+# The chroot's mounts, undone in reverse order (--rbind'ed /dev has its
+# own submounts).
+unmount_root() {
+	local m
+	for m in dev sys proc; do
+		mountpoint -q "$root/$m" && umount -R "$root/$m"
+	done
+	return 0
+}
+trap unmount_root EXIT
+
+# in_root CMD: run the shell command CMD as root in the fresh root, with a
+# clean environment (CI=true, as CI's run has).
+in_root() {
+	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		CI=true /bin/bash -c "$1"
+}
+
+# step NAME CMD...: one timed step, its output in build/fresh/NAME.log.
+step() {
+	local name=$1 start=$SECONDS rc=0
+	shift
+	"$@" >"$out/$name.log" 2>&1 || rc=$?
+	echo "$name $rc $((SECONDS - start))" >>"$out/times"
+	if [ "$rc" -eq 0 ]; then
+		ok "$name ($((SECONDS - start)) s)"
+	else
+		not_ok "$name ($((SECONDS - start)) s, exit $rc), log: build/fresh/$name.log"
+		tail -n 20 "$out/$name.log" | show
+	fi
+	return "$rc"
+}
+
+make_root() {
+	local mirror f
+	mirror=$(host_mirror)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	if ! command -v debootstrap >/dev/null; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq debootstrap >/dev/null || return
+	fi
+	unmount_root
+	rm -rf "$root"
+	mkdir -p "$root"
+	log "debootstrap $suite $root $mirror"
+	debootstrap "$suite" "$root" "$mirror" || return
+
+	# apt as this host has it: its sources and the Acquire settings that
+	# reach the registry (proxy, validity of a snapshot's Release).
+	rm -f "$root"/etc/apt/sources.list "$root"/etc/apt/sources.list.d/*
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && cp "$f" "$root$f"
+	done
+	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
+		[ -f "$f" ] && grep -qE 'Proxy|Check-Valid-Until|Check-Date' "$f" &&
+			cp "$f" "$root$f"
+	done
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+
+	mount -t proc proc "$root/proc" &&
+	mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
+	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" ||
+		return
+
+	# The tree as CI gets it: a clone of what is committed, with
+	# ../shared beside it.
+	git clone -q "$MSTAT_TOP" "$root/root/mstat" || return
+	if [ -d "$MSTAT_TOP/../shared" ]; then
+		cp -a "$MSTAT_TOP/../shared" "$root/root/shared"
+	fi
+	in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make'
+}
+
+# make run must print /proc/mstat: its version line and a class table.
+make_run() {
+	in_root 'cd /root/mstat && make run' || return
+	grep -q '^# class size ' "$out/make-run.log" ||
+		{ echo "no /proc/mstat class table in make run's output"; return 1; }
+}
+
+# make check, as .ci/run runs it: its last line must say 0 failed.
+make_check() {
+	local line
+	in_root 'cd /root/mstat && bash .ci/run'
+	line=$(tail -n 1 "$out/make-check.log")
+	echo "last line: $line"
+	[[ $line =~ ^[0-9]+\ passed,\ 0\ failed ]]
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+start=$SECONDS
+{
+	echo "# scripts/fresh.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -m)"
+	echo "# HEAD $(git -C "$MSTAT_TOP" rev-parse --short HEAD)"
+} | tee "$out/summary"
+if step debootstrap make_root; then
+	step make-run make_run
+	step make-check make_check
+	grep -E '^(not ok|ok arm64-setup|[0-9]+ passed)' "$out/make-check.log" |
+		show
+fi
+echo "# fresh total $((SECONDS - start)) s" | tee -a "$out/summary"
+cat "$out/times" >>"$out/summary"
+summary
