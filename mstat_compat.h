@@ -51,4 +51,11 @@
 #define MSTAT_KUNIT_CASE_PARAM_SLOW(fn, gen)	KUNIT_CASE_PARAM(fn, gen)
 #endif
 
+/*
+ * kvfree_rcu_barrier(), which waits until every kfree_rcu() and
+ * kvfree_rcu() made so far has freed its object, came in 6.12.
+ */
+#define MSTAT_HAVE_KVFREE_RCU_BARRIER \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+
 #endif /* _MSTAT_COMPAT_H */

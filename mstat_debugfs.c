@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "mstat_bulk.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
@@ -196,13 +197,19 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 	struct mstat_core *c = &mstat_core;
 	unsigned int nwords = mstat_nr_words(c);
 	unsigned int slot, w;
-	unsigned long seq;
+	unsigned long seq, missed;
+	bool bulk_alloc, bulk_free;
 	int cpu;
 
 	seq_printf(m, "generation %llu\n", mstat_generation(c));
 	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
 	seq_printf(m, "words_per_slot %u\n", nwords);
+	missed = mstat_bulk_show(&bulk_alloc, &bulk_free);
+	seq_printf(m, "kmalloc_twice_sites %u\n", mstat_twice_sites());
+	seq_printf(m, "bulk_alloc_counted %d\n", bulk_alloc);
+	seq_printf(m, "bulk_alloc_missed %lu\n", missed);
+	seq_printf(m, "bulk_free_counted %d\n", bulk_free);
 	for_each_possible_cpu(cpu) {
 		seq = mstat_cpu_seq(c, cpu);
 		seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",

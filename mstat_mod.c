@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "mstat_bulk.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
@@ -121,6 +122,7 @@ static int __init mstat_init(void)
 	if (err)
 		goto err_profile;
 	mstat_debugfs_init();
+	mstat_bulk_init();
 	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
 		if (!on[i])
 			continue;
@@ -133,6 +135,7 @@ static int __init mstat_init(void)
 
 err_sources:
 	mstat_sources_exit();
+	mstat_bulk_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 err_profile:
@@ -148,6 +151,7 @@ static void __exit mstat_exit(void)
 {
 	/* No probe may run once the core and the buffers are freed. */
 	mstat_sources_exit();
+	mstat_bulk_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 	mstat_profile_exit();

@@ -28,11 +28,21 @@
  * Page events have no call site: inside a probe, _RET_IP_ names the
  * tracepoint's dispatcher, and the page allocator's caller is not passed.
  * The event stream prints their site as "-".
+ *
+ * Counted once: some kernels (6.12) trace one kmalloc above
+ * KMALLOC_MAX_CACHE_SIZE whose size is not a compile-time constant twice,
+ * once in __kmalloc_large_node() with a call site inside the slab
+ * allocator, once more with the real caller; the kfree is traced once.
+ * Which kernels do is learnt at load from what the running kernel does
+ * (mstat_twice_learn()), not from its version: the inner events' call
+ * sites are then skipped. The bulk APIs, which trace nothing per object,
+ * are counted by mstat_bulk.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kfence.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
@@ -71,6 +81,33 @@ size_t mstat_kfree_size(const void *ptr)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_kfree_size);
 
+/*
+ * The call sites of the kernel's inner, second kmalloc event of one large
+ * kmalloc, one per copy of the inlined __do_kmalloc_node() (kmalloc,
+ * kmalloc_node, kmalloc_track_caller); set before any probe is
+ * registered, read only after.
+ */
+#define MSTAT_TWICE_MAX	4
+static unsigned long mstat_twice_site[MSTAT_TWICE_MAX];
+static unsigned int mstat_twice_nr;
+
+/*
+ * Whether a large kmalloc event is the kernel's inner one. A build with
+ * MSTAT_BROKEN_COUNTS (a test's, never a product's) counts it: the
+ * ground-truth test must catch that.
+ */
+static __always_inline bool mstat_kmalloc_inner(unsigned long call_site)
+{
+	unsigned int i;
+
+	if (IS_ENABLED(MSTAT_BROKEN_COUNTS))
+		return false;
+	for (i = 0; i < mstat_twice_nr; i++)
+		if (call_site == mstat_twice_site[i])
+			return true;
+	return false;
+}
+
 /* Tracepoint probes. */
 
 /* kmalloc whose bytes_alloc is not what kfree will see: see below. */
@@ -99,10 +136,12 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 	 * kfree: the size of the class of bytes_req, unless KASAN or slab
 	 * debugging added metadata to it (or kmalloc's smallest caches are
 	 * not mstat's classes). For a large kmalloc it is its pages, which
-	 * ksize() gives too.
+	 * ksize() gives too; such an event may be the kernel's inner one.
 	 */
-	if (unlikely(c != MSTAT_CLASS_LARGE &&
-		     bytes_alloc != mstat_class_size[c])) {
+	if (unlikely(c == MSTAT_CLASS_LARGE)) {
+		if (mstat_kmalloc_inner(call_site))
+			return;
+	} else if (unlikely(bytes_alloc != mstat_class_size[c])) {
 		mstat_kmalloc_slow(bytes_req, gfp_flags, (unsigned long)ptr,
 				   call_site);
 		return;
@@ -294,6 +333,105 @@ static void mstat_tp_lookup(struct tracepoint *tp, void *priv)
 				mstat_tps[src][i].tp = tp;
 }
 
+/* What the learning probe saw: the kmalloc events of one task. */
+struct mstat_twice_seen {
+	struct task_struct *task;
+	unsigned int nr;
+	struct {
+		unsigned long site;
+		const void *ptr;
+	} ev[8];
+};
+
+static void mstat_probe_twice(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct mstat_twice_seen *seen = data;
+
+	if (READ_ONCE(seen->task) != current || seen->nr == ARRAY_SIZE(seen->ev))
+		return;
+	seen->ev[seen->nr].site = call_site;
+	seen->ev[seen->nr].ptr = ptr;
+	seen->nr++;
+}
+
+/*
+ * Make one large kmalloc through each exported entry that inlines
+ * __do_kmalloc_node(), with a size the compiler cannot see, while a probe
+ * of our own records this task's kmalloc events. An event for one of
+ * those objects whose call site is outside this module is an inner one.
+ * noinline: kmalloc_track_caller()'s call site is our caller, in this
+ * module too.
+ */
+static noinline int mstat_twice_learn(struct tracepoint *tp)
+{
+	static struct mstat_twice_seen seen;
+	size_t size = KMALLOC_MAX_CACHE_SIZE + 1;
+	unsigned int i, j, k, outer = 0;
+	void *obj[3];
+	int err;
+
+	OPTIMIZER_HIDE_VAR(size);
+	memset(&seen, 0, sizeof(seen));
+	err = tracepoint_probe_register(tp, mstat_probe_twice, &seen);
+	if (err)
+		return err;
+	WRITE_ONCE(seen.task, current);
+	obj[0] = kmalloc(size, GFP_KERNEL);
+	obj[1] = kmalloc_node(size, GFP_KERNEL, NUMA_NO_NODE);
+	obj[2] = kmalloc_track_caller(size, GFP_KERNEL);
+	WRITE_ONCE(seen.task, NULL);
+	tracepoint_probe_unregister(tp, mstat_probe_twice, &seen);
+	tracepoint_synchronize_unregister();
+
+	for (i = 0; i < seen.nr; i++) {
+		for (j = 0; j < ARRAY_SIZE(obj); j++)
+			if (obj[j] && seen.ev[i].ptr == obj[j])
+				break;
+		if (j == ARRAY_SIZE(obj))
+			continue;
+		if (within_module(seen.ev[i].site, THIS_MODULE)) {
+			outer++;
+			continue;
+		}
+		for (k = 0; k < mstat_twice_nr; k++)
+			if (mstat_twice_site[k] == seen.ev[i].site)
+				break;
+		if (k == mstat_twice_nr && k < MSTAT_TWICE_MAX)
+			mstat_twice_site[mstat_twice_nr++] = seen.ev[i].site;
+	}
+	for (j = 0; j < ARRAY_SIZE(obj); j++) {
+		if (!obj[j])
+			err = -ENOMEM;
+		kfree(obj[j]);
+	}
+	if (err) {
+		pr_err("cannot learn how large kmallocs are traced: %d\n", err);
+		return err;
+	}
+	if (outer != ARRAY_SIZE(obj)) {
+		pr_err("large kmalloc: %u events from this module for %zu allocations\n",
+		       outer, ARRAY_SIZE(obj));
+		return -EIO;
+	}
+	if (mstat_twice_nr)
+		pr_info("this kernel traces a large kmalloc twice (%u sites): counting it once\n",
+			mstat_twice_nr);
+	return 0;
+}
+
+/**
+ * mstat_twice_sites() - how many inner large-kmalloc events are skipped
+ *
+ * Return: the number of call sites whose kmalloc events are the kernel's
+ * second of one allocation (0 where every kmalloc is traced once).
+ */
+unsigned int mstat_twice_sites(void)
+{
+	return mstat_twice_nr;
+}
+
 /**
  * mstat_sources_init() - find the kmem tracepoints
  *
@@ -331,7 +469,7 @@ int mstat_sources_init(void)
 			}
 		}
 	}
-	return 0;
+	return mstat_twice_learn(mstat_tps[MSTAT_SRC_KMALLOC][0].tp);
 }
 
 /**

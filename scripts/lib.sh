@@ -173,6 +173,7 @@ mstat_tools=(
 	"evpoll tests/helpers/evpoll.c"
 	"readlat tests/helpers/readlat.c"
 	"mstat-fuzz tests/fuzz/mstat-fuzz.c"
+	"truth tests/helpers/truth.c"
 )
 
 # mstat_check ARGS...: the invariant checker, on the host.

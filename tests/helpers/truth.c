@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * truth - judge mstat's counts against a known truth, in a guest: for each
+ * pattern of the mstat_truth module (tests/truth/mstat_truth.c), read
+ * /proc/mstat, run the pattern (N allocations and N frees through one
+ * kernel API), read /proc/mstat again; then take IDLE windows as long as
+ * the run, each between two reads as well, with a sleep instead of the
+ * pattern. Every row the module says it touched (a source, a size class,
+ * a page order) is judged on its allocations and its frees:
+ *
+ *	error = counted - truth,	background = max |idle delta|
+ *	pass iff |error| <= 2 * background
+ *
+ * so a row that nothing else touches must be exact, and a double count
+ * or a missed free (an error of N) fails wherever the background is
+ * smaller than N / 2.
+ *
+ *	truth [-n N] [-i IDLE] [-x PATTERN] [PATTERN...]
+ *
+ * Prints "ok truth-PATTERN" or "not ok truth-PATTERN: ROW ..." per
+ * pattern, and per row a "# row" line with the figures (truth, counted,
+ * idle background). -x PATTERN: that pattern must fail (a broken build's
+ * test): ok if it does. Exits 1 if a check failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RUN	"/sys/kernel/debug/mstat_truth/run"
+#define PATS	"/sys/kernel/debug/mstat_truth/patterns"
+#define MAXROWS	8
+#define MAXPATS	64
+#define MAXIDLE	8
+
+struct counts {
+	long long allocs, frees;
+};
+
+static char snapbuf[1 << 17];
+
+/* Read all of @path into snapbuf; one open is one snapshot. */
+static int slurp(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[len] = '\0';
+	return 0;
+}
+
+/*
+ * The row @row of the /proc/mstat text @t: "SRC" (SRC_allocs,
+ * SRC_frees), "class:SIZE" or "order:N" (that table row's first two
+ * counts). Returns 0, or -1 if it is not there.
+ */
+static int row_counts(const char *t, const char *row, struct counts *c)
+{
+	char key[64], pat[80];
+	const char *p, *arg = strchr(row, ':');
+	int n;
+
+	if (!arg) {
+		snprintf(key, sizeof(key), "\n%s_allocs ", row);
+		p = strstr(t, key);
+		if (!p || sscanf(p + strlen(key), "%lld", &c->allocs) != 1)
+			return -1;
+		snprintf(key, sizeof(key), "\n%s_frees ", row);
+		p = strstr(t, key);
+		if (!p || sscanf(p + strlen(key), "%lld", &c->frees) != 1)
+			return -1;
+		return 0;
+	}
+	n = (int)(arg - row);
+	snprintf(pat, sizeof(pat), "\n%.*s %s ", n, row, arg + 1);
+	p = strstr(t, pat);
+	if (!p || sscanf(p + strlen(pat), "%lld %lld", &c->allocs,
+			 &c->frees) != 2)
+		return -1;
+	return 0;
+}
+
+struct row {
+	char name[32];
+	struct counts truth, run, idle[MAXIDLE];
+};
+
+static struct row rows[MAXROWS];
+static int nrows;
+static char before[1 << 17], after[1 << 17];
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+/* Read /proc/mstat, write @cmd to the run file, read /proc/mstat again. */
+static int window(const char *cmd)
+{
+	int err;
+
+	err = slurp("/proc/mstat", before, sizeof(before));
+	if (err)
+		return err;
+	err = write_str(RUN, cmd);
+	if (err)
+		return err;
+	return slurp("/proc/mstat", after, sizeof(after));
+}
+
+static int delta(const char *row, struct counts *d)
+{
+	struct counts a, b;
+
+	if (row_counts(before, row, &a) || row_counts(after, row, &b))
+		return -1;
+	d->allocs = b.allocs - a.allocs;
+	d->frees = b.frees - a.frees;
+	return 0;
+}
+
+static long long llabs_(long long v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Run @pat, then @nidle idle windows; judge. Returns 1 if it passed. */
+static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
+{
+	char cmd[96], *line, *save;
+	unsigned long long ns = 0;
+	int i, k, pass = 1;
+
+	snprintf(cmd, sizeof(cmd), "%s %ld", pat, n);
+	if (window(cmd)) {
+		snprintf(why, wlen, "run failed: %s", strerror(errno));
+		return 0;
+	}
+	/* What the module says it did. */
+	if (slurp(RUN, snapbuf, sizeof(snapbuf))) {
+		snprintf(why, wlen, "cannot read %s", RUN);
+		return 0;
+	}
+	nrows = 0;
+	for (line = strtok_r(snapbuf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct row *r = &rows[nrows];
+
+		if (sscanf(line, "pattern %*s n %*d ns %llu", &ns) == 1)
+			continue;
+		if (nrows < MAXROWS &&
+		    sscanf(line, "row %31s allocs %lld frees %lld", r->name,
+			   &r->truth.allocs, &r->truth.frees) == 3)
+			nrows++;
+	}
+	for (i = 0; i < nrows; i++) {
+		if (delta(rows[i].name, &rows[i].run)) {
+			snprintf(why, wlen, "no row %.31s in /proc/mstat",
+				 rows[i].name);
+			return 0;
+		}
+	}
+	for (k = 0; k < nidle; k++) {
+		snprintf(cmd, sizeof(cmd), "idle %llu", ns);
+		if (window(cmd)) {
+			snprintf(why, wlen, "idle window failed");
+			return 0;
+		}
+		for (i = 0; i < nrows; i++)
+			delta(rows[i].name, &rows[i].idle[k]);
+	}
+
+	why[0] = '\0';
+	for (i = 0; i < nrows; i++) {
+		struct row *r = &rows[i];
+		long long bga = 0, bgf = 0, ea, ef;
+		int ok;
+
+		for (k = 0; k < nidle; k++) {
+			if (llabs_(r->idle[k].allocs) > bga)
+				bga = llabs_(r->idle[k].allocs);
+			if (llabs_(r->idle[k].frees) > bgf)
+				bgf = llabs_(r->idle[k].frees);
+		}
+		ea = r->run.allocs - r->truth.allocs;
+		ef = r->run.frees - r->truth.frees;
+		ok = llabs_(ea) <= 2 * bga && llabs_(ef) <= 2 * bgf;
+		printf("# row %s %s: allocs truth %lld counted %lld (error %+lld, idle %lld); frees truth %lld counted %lld (error %+lld, idle %lld); live truth %lld counted %lld; %s\n",
+		       pat, r->name, r->truth.allocs, r->run.allocs, ea, bga,
+		       r->truth.frees, r->run.frees, ef, bgf,
+		       r->truth.allocs - r->truth.frees,
+		       r->run.allocs - r->run.frees,
+		       ok ? (ea || ef ? "within background" : "exact") :
+		       "WRONG");
+		if (!ok) {
+			size_t l = strlen(why);
+
+			snprintf(why + l, wlen - l, "%s%.31s allocs %+lld frees %+lld",
+				 l ? ", " : "", r->name, ea, ef);
+			pass = 0;
+		}
+	}
+	printf("# pattern %s: %ld, %llu ns (guest clock)\n", pat, n, ns);
+	return pass;
+}
+
+int main(int argc, char **argv)
+{
+	char *pats[MAXPATS], *xfail[MAXPATS], why[512], *line, *save;
+	int npats = 0, nx = 0, nidle = 3, failed = 0, opt, i, j, pass, want;
+	long n = 4000;
+
+	while ((opt = getopt(argc, argv, "n:i:x:")) != -1) {
+		switch (opt) {
+		case 'n':
+			n = atol(optarg);
+			break;
+		case 'i':
+			nidle = atoi(optarg);
+			break;
+		case 'x':
+			if (nx < MAXPATS)
+				xfail[nx++] = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: truth [-n N] [-i IDLE] [-x PATTERN] [PATTERN...]\n");
+			return 2;
+		}
+	}
+	if (n < 1 || nidle < 1 || nidle > MAXIDLE) {
+		fprintf(stderr, "truth: -n 1.., -i 1..%d\n", MAXIDLE);
+		return 2;
+	}
+	for (i = optind; i < argc && npats < MAXPATS; i++)
+		pats[npats++] = argv[i];
+	if (!npats) {
+		static char list[4096];
+
+		if (slurp(PATS, list, sizeof(list))) {
+			printf("not ok truth-patterns: cannot read %s\n", PATS);
+			return 1;
+		}
+		for (line = strtok_r(list, "\n", &save); line && npats < MAXPATS;
+		     line = strtok_r(NULL, "\n", &save))
+			pats[npats++] = line;
+	}
+	for (i = 0; i < npats; i++) {
+		want = 1;
+		for (j = 0; j < nx; j++)
+			if (!strcmp(xfail[j], pats[i]))
+				want = 0;
+		pass = judge(pats[i], n, nidle, why, sizeof(why));
+		if (pass == want) {
+			printf("ok truth-%s%s\n", pats[i],
+			       want ? "" : " (fails, as it must)");
+		} else {
+			printf("not ok truth-%s: %s\n", pats[i],
+			       want ? why : "passed, but must fail");
+			failed++;
+		}
+		fflush(stdout);
+	}
+	return failed ? 1 : 0;
+}

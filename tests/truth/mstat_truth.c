@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat_truth - a known truth to count against: allocations and frees
+ * made through every kernel API that allocates slab objects or pages, a
+ * known number of each, in sizes, caches and orders that tell them apart
+ * from background traffic. The judge is outside (tests/helpers/truth.c):
+ * it reads /proc/mstat around each run, and around an idle window as long
+ * as the run, and compares what mstat counted with what this module says
+ * it did.
+ *
+ *	/sys/kernel/debug/mstat_truth/patterns	(read) one pattern a line
+ *	/sys/kernel/debug/mstat_truth/run	(write) "PATTERN N": make N
+ *		allocations and N frees of that pattern, then return; or
+ *		"idle NS": sleep NS nanoseconds, allocating nothing;
+ *						(read) what the last run did:
+ *		"pattern NAME n N ns NS", then one line per row it touched,
+ *		"row ROW allocs A frees F" (ROW: a source, "class:SIZE" or
+ *		"order:N", as /proc/mstat names them)
+ *
+ * The truth is what the kernel's own return values say happened: an
+ * allocation that failed is not counted, a kvmalloc() that fell back to
+ * vmalloc is not a kmalloc. Objects are made and freed in batches of
+ * TRUTH_BATCH, so that the bulk APIs see real batches and the working set
+ * stays small. A pattern that frees through RCU waits until those frees
+ * are done (kvfree_rcu_barrier() where the kernel has it).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/ktime.h>
+#include <linux/mempool.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "mstat.h"
+#include "mstat_compat.h"
+
+#define TRUTH_BATCH	32
+#define TRUTH_MAX_N	100000
+#define TRUTH_MAX_ROWS	8
+
+/*
+ * The sizes: small objects of 700 bytes (the 1024 class; 1000 for the
+ * cache's), large ones of 12000 (above KMALLOC_MAX_CACHE_SIZE wherever
+ * pages are 4 KiB or 8 KiB: the "large" class, pages of order 2).
+ */
+#define TRUTH_SMALL	700
+#define TRUTH_CACHE_OBJ	1000
+#define TRUTH_LARGE	12000
+
+struct truth_row {
+	const char *row;
+	unsigned long allocs;
+	unsigned long frees;
+};
+
+struct truth_result {
+	const char *pattern;
+	unsigned long n;
+	u64 ns;
+	int nr_rows;
+	struct truth_row rows[TRUTH_MAX_ROWS];
+};
+
+static struct kmem_cache *truth_cache;
+static DEFINE_MUTEX(truth_lock);
+static struct truth_result truth_last;
+static void *truth_objs[TRUTH_BATCH];
+static char truth_src[TRUTH_LARGE];
+
+/* Record that @row saw @allocs allocations and @frees frees. */
+static void truth_add(struct truth_result *r, const char *row,
+		      unsigned long allocs, unsigned long frees)
+{
+	int i;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		if (!strcmp(r->rows[i].row, row)) {
+			r->rows[i].allocs += allocs;
+			r->rows[i].frees += frees;
+			return;
+		}
+	}
+	if (WARN_ON_ONCE(r->nr_rows == TRUTH_MAX_ROWS))
+		return;
+	r->rows[r->nr_rows++] = (struct truth_row){ row, allocs, frees };
+}
+
+/* A large kmalloc object: the kmalloc source, its class, its pages. */
+static void truth_add_large(struct truth_result *r, unsigned long allocs,
+			    unsigned long frees)
+{
+	truth_add(r, "kmalloc", allocs, frees);
+	truth_add(r, "class:large", allocs, frees);
+	truth_add(r, "order:2", allocs, frees);
+}
+
+static void truth_add_small(struct truth_result *r, const char *src,
+			    unsigned long allocs, unsigned long frees)
+{
+	truth_add(r, src, allocs, frees);
+	truth_add(r, "class:1024", allocs, frees);
+}
+
+/* A size the compiler cannot see: kmalloc()'s out-of-line path. */
+static size_t truth_var(size_t size)
+{
+	OPTIMIZER_HIDE_VAR(size);
+	return size;
+}
+
+/*
+ * Each pattern makes @n allocations and frees them, batch by batch, and
+ * records what succeeded. Returns 0 or -ENOMEM (the rows then say what
+ * was done before the failure).
+ */
+typedef int (*truth_fn)(struct truth_result *r, unsigned long n);
+
+/* Run @alloc into truth_objs[] a batch at a time, then @release them. */
+#define TRUTH_LOOP(r, n, alloc, release, row_fn, ...)			\
+({									\
+	unsigned long __done = 0;					\
+	int __i, __k, __err = 0;					\
+									\
+	while (__done < (n) && !__err) {				\
+		__k = min_t(unsigned long, TRUTH_BATCH, (n) - __done);	\
+		for (__i = 0; __i < __k; __i++) {			\
+			truth_objs[__i] = (alloc);			\
+			if (!truth_objs[__i]) {				\
+				__err = -ENOMEM;			\
+				break;					\
+			}						\
+		}							\
+		__k = __i;						\
+		for (__i = 0; __i < __k; __i++)				\
+			release(truth_objs[__i]);			\
+		row_fn(r, ##__VA_ARGS__, __k, __k);			\
+		__done += __k;						\
+		cond_resched();						\
+	}								\
+	__err;								\
+})
+
+static void truth_add_kmalloc_small(struct truth_result *r,
+				    unsigned long a, unsigned long f)
+{
+	truth_add_small(r, "kmalloc", a, f);
+}
+
+static void truth_add_cache(struct truth_result *r, unsigned long a,
+			    unsigned long f)
+{
+	truth_add_small(r, "cache", a, f);
+}
+
+static int truth_kmalloc_small_const(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, kmalloc(TRUTH_SMALL, GFP_KERNEL), kfree,
+			  truth_add_kmalloc_small);
+}
+
+static int truth_kmalloc_small_var(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, kmalloc(truth_var(TRUTH_SMALL), GFP_KERNEL),
+			  kfree, truth_add_kmalloc_small);
+}
+
+static int truth_kmalloc_large_const(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, kmalloc(TRUTH_LARGE, GFP_KERNEL), kfree,
+			  truth_add_large);
+}
+
+static int truth_kmalloc_large_var(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, kmalloc(truth_var(TRUTH_LARGE), GFP_KERNEL),
+			  kfree, truth_add_large);
+}
+
+static int truth_kmalloc_node_large(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, kmalloc_node(truth_var(TRUTH_LARGE),
+					     GFP_KERNEL, NUMA_NO_NODE),
+			  kfree, truth_add_large);
+}
+
+static int truth_kmemdup_large(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, kmemdup(truth_src, TRUTH_LARGE, GFP_KERNEL),
+			  kfree, truth_add_large);
+}
+
+/* kvmalloc: a kmalloc unless it fell back to vmalloc (not counted). */
+static int truth_kvmalloc_large(struct truth_result *r, unsigned long n)
+{
+	unsigned long i, km = 0;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = kvmalloc(truth_var(TRUTH_LARGE), GFP_KERNEL);
+		if (!p)
+			break;
+		if (!is_vmalloc_addr(p))
+			km++;
+		kvfree(p);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add_large(r, km, km);
+	return i == n ? 0 : -ENOMEM;
+}
+
+/* krealloc() from 700 bytes to 12000: two allocations, two frees. */
+static int truth_krealloc_grow(struct truth_result *r, unsigned long n)
+{
+	unsigned long i;
+	void *p, *q;
+
+	for (i = 0; i < n; i++) {
+		p = kmalloc(truth_var(TRUTH_SMALL), GFP_KERNEL);
+		if (!p)
+			break;
+		q = krealloc(p, truth_var(TRUTH_LARGE), GFP_KERNEL);
+		if (!q) {
+			kfree(p);
+			truth_add_kmalloc_small(r, 1, 1);
+			break;
+		}
+		kfree(q);
+		truth_add_kmalloc_small(r, 1, 1);
+		truth_add_large(r, 1, 1);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	return i == n ? 0 : -ENOMEM;
+}
+
+static void *truth_cache_alloc(void)
+{
+	return kmem_cache_alloc(truth_cache, GFP_KERNEL);
+}
+
+static void truth_cache_free(void *p)
+{
+	kmem_cache_free(truth_cache, p);
+}
+
+static int truth_cache_single(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, truth_cache_alloc(), truth_cache_free,
+			  truth_add_cache);
+}
+
+/* kfree() of an object that kmem_cache_alloc() gave: still the cache's. */
+static int truth_cache_kfree(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, truth_cache_alloc(), kfree, truth_add_cache);
+}
+
+static int truth_cache_bulk(struct truth_result *r, unsigned long n)
+{
+	unsigned long done = 0;
+	int k, got;
+
+	while (done < n) {
+		k = min_t(unsigned long, TRUTH_BATCH, n - done);
+		got = kmem_cache_alloc_bulk(truth_cache, GFP_KERNEL, k,
+					    truth_objs);
+		if (!got)
+			return -ENOMEM;
+		kmem_cache_free_bulk(truth_cache, got, truth_objs);
+		truth_add_cache(r, got, got);
+		done += got;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Single allocations, bulk frees. */
+static int truth_cache_free_bulk(struct truth_result *r, unsigned long n)
+{
+	unsigned long done = 0;
+	int i, k;
+
+	while (done < n) {
+		k = min_t(unsigned long, TRUTH_BATCH, n - done);
+		for (i = 0; i < k; i++) {
+			truth_objs[i] = truth_cache_alloc();
+			if (!truth_objs[i])
+				break;
+		}
+		kmem_cache_free_bulk(truth_cache, i, truth_objs);
+		truth_add_cache(r, i, i);
+		if (i < k)
+			return -ENOMEM;
+		done += k;
+		cond_resched();
+	}
+	return 0;
+}
+
+static int truth_kfree_bulk(struct truth_result *r, unsigned long n)
+{
+	unsigned long done = 0;
+	int i, k;
+
+	while (done < n) {
+		k = min_t(unsigned long, TRUTH_BATCH, n - done);
+		for (i = 0; i < k; i++) {
+			truth_objs[i] = kmalloc(truth_var(TRUTH_SMALL),
+						GFP_KERNEL);
+			if (!truth_objs[i])
+				break;
+		}
+		kfree_bulk(i, truth_objs);
+		truth_add_kmalloc_small(r, i, i);
+		if (i < k)
+			return -ENOMEM;
+		done += k;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Wait until every kfree_rcu()/kvfree_rcu() made so far has freed.
+ * Without kvfree_rcu_barrier() (before 6.12), wait out the batching:
+ * a batch waits at most KFREE_DRAIN_JIFFIES (5 s in 6.1), then a grace
+ * period, then the work that frees it.
+ */
+static void truth_kvfree_rcu_wait(void)
+{
+#if MSTAT_HAVE_KVFREE_RCU_BARRIER
+	kvfree_rcu_barrier();
+#else
+	msleep(5500);
+	rcu_barrier();
+	msleep(500);
+	rcu_barrier();
+#endif
+}
+
+struct truth_rcu_obj {
+	struct rcu_head rcu;
+	char data[TRUTH_SMALL - sizeof(struct rcu_head)];
+};
+
+static int truth_kfree_rcu(struct truth_result *r, unsigned long n)
+{
+	struct truth_rcu_obj *p;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		p = kmalloc(sizeof(*p), GFP_KERNEL);
+		if (!p)
+			break;
+		kfree_rcu(p, rcu);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_kvfree_rcu_wait();
+	truth_add_kmalloc_small(r, i, i);
+	return i == n ? 0 : -ENOMEM;
+}
+
+struct truth_rcu_large {
+	struct rcu_head rcu;
+	char data[TRUTH_LARGE - sizeof(struct rcu_head)];
+};
+
+static int truth_kvfree_rcu(struct truth_result *r, unsigned long n)
+{
+	struct truth_rcu_large *p;
+	unsigned long i, km = 0;
+
+	for (i = 0; i < n; i++) {
+		p = kvmalloc(sizeof(*p), GFP_KERNEL);
+		if (!p)
+			break;
+		if (!is_vmalloc_addr(p))
+			km++;
+		kvfree_rcu(p, rcu);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_kvfree_rcu_wait();
+	truth_add_large(r, km, km);
+	return i == n ? 0 : -ENOMEM;
+}
+
+/*
+ * A kmalloc mempool of 4 reserved elements: its creation allocates them,
+ * its destruction frees them; in between each mempool_alloc() is a
+ * kmalloc() (the pool is full, so its reserve is not used) and each
+ * mempool_free() a kfree().
+ */
+static int truth_mempool(struct truth_result *r, unsigned long n)
+{
+	mempool_t *pool;
+	unsigned long i;
+	void *p;
+
+	pool = mempool_create_kmalloc_pool(4, TRUTH_SMALL);
+	if (!pool)
+		return -ENOMEM;
+	truth_add_kmalloc_small(r, 4, 0);
+	for (i = 0; i < n; i++) {
+		p = mempool_alloc(pool, GFP_KERNEL);
+		mempool_free(p, pool);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add_kmalloc_small(r, n, n);
+	mempool_destroy(pool);
+	truth_add_kmalloc_small(r, 0, 4);
+	return 0;
+}
+
+static void *truth_page_alloc(unsigned int order)
+{
+	return alloc_pages(GFP_KERNEL, order);
+}
+
+static void truth_page_free0(void *p)
+{
+	__free_pages(p, 0);
+}
+
+static void truth_page_free4(void *p)
+{
+	__free_pages(p, 4);
+}
+
+static void truth_add_pages(struct truth_result *r, const char *order,
+			    unsigned long a, unsigned long f)
+{
+	truth_add(r, "page", a, f);
+	truth_add(r, order, a, f);
+}
+
+static int truth_pages0(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, truth_page_alloc(0), truth_page_free0,
+			  truth_add_pages, "order:0");
+}
+
+static int truth_pages4(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, truth_page_alloc(4), truth_page_free4,
+			  truth_add_pages, "order:4");
+}
+
+static void *truth_gfp1(void)
+{
+	return (void *)__get_free_pages(GFP_KERNEL, 1);
+}
+
+static void truth_free_gfp1(void *p)
+{
+	free_pages((unsigned long)p, 1);
+}
+
+static int truth_get_free_pages(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, truth_gfp1(), truth_free_gfp1,
+			  truth_add_pages, "order:1");
+}
+
+/* mstat's own API: 700 bytes requested, 1024 handed out. */
+static int truth_api(struct truth_result *r, unsigned long n)
+{
+	unsigned long i, a = 0, f = 0;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		err = mstat_account_alloc(TRUTH_SMALL, 1024, _THIS_IP_);
+		if (err)
+			break;
+		a++;
+		err = mstat_account_free(1024, _THIS_IP_);
+		if (!err)
+			f++;
+	}
+	truth_add_small(r, "api", a, f);
+	return err;
+}
+
+static const struct {
+	const char *name;
+	truth_fn fn;
+} truth_patterns[] = {
+	{ "kmalloc_small_const", truth_kmalloc_small_const },
+	{ "kmalloc_small_var", truth_kmalloc_small_var },
+	{ "kmalloc_large_const", truth_kmalloc_large_const },
+	{ "kmalloc_large_var", truth_kmalloc_large_var },
+	{ "kmalloc_node_large", truth_kmalloc_node_large },
+	{ "kvmalloc_large", truth_kvmalloc_large },
+	{ "kmemdup_large", truth_kmemdup_large },
+	{ "krealloc_grow", truth_krealloc_grow },
+	{ "cache", truth_cache_single },
+	{ "cache_kfree", truth_cache_kfree },
+	{ "cache_bulk", truth_cache_bulk },
+	{ "cache_free_bulk", truth_cache_free_bulk },
+	{ "kfree_bulk", truth_kfree_bulk },
+	{ "kfree_rcu", truth_kfree_rcu },
+	{ "kvfree_rcu_large", truth_kvfree_rcu },
+	{ "mempool", truth_mempool },
+	{ "pages_order0", truth_pages0 },
+	{ "pages_order4", truth_pages4 },
+	{ "get_free_pages_order1", truth_get_free_pages },
+	{ "api", truth_api },
+};
+
+static int truth_patterns_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(truth_patterns); i++)
+		seq_printf(m, "%s\n", truth_patterns[i].name);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(truth_patterns);
+
+static int truth_run_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	mutex_lock(&truth_lock);
+	if (truth_last.pattern) {
+		seq_printf(m, "pattern %s n %lu ns %llu\n", truth_last.pattern,
+			   truth_last.n, truth_last.ns);
+		for (i = 0; i < truth_last.nr_rows; i++)
+			seq_printf(m, "row %s allocs %lu frees %lu\n",
+				   truth_last.rows[i].row,
+				   truth_last.rows[i].allocs,
+				   truth_last.rows[i].frees);
+	}
+	mutex_unlock(&truth_lock);
+	return 0;
+}
+
+static int truth_run_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, truth_run_show, NULL);
+}
+
+/* "PATTERN N" or "idle NS". */
+static ssize_t truth_run_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char buf[64], name[40];
+	unsigned long long n;
+	struct truth_result *r = &truth_last;
+	ktime_t t0;
+	int i, err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%39s %llu", name, &n) != 2)
+		return -EINVAL;
+
+	if (!strcmp(name, "idle")) {
+		if (n > 60ULL * NSEC_PER_SEC)
+			return -EINVAL;
+		/* Sleep on the stack's hrtimer: nothing is allocated. */
+		usleep_range(n / NSEC_PER_USEC, n / NSEC_PER_USEC + 10);
+		return len;
+	}
+	if (!n || n > TRUTH_MAX_N)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(truth_patterns); i++)
+		if (!strcmp(name, truth_patterns[i].name))
+			break;
+	if (i == ARRAY_SIZE(truth_patterns))
+		return -EINVAL;
+
+	mutex_lock(&truth_lock);
+	memset(r, 0, sizeof(*r));
+	r->pattern = truth_patterns[i].name;
+	r->n = n;
+	t0 = ktime_get();
+	err = truth_patterns[i].fn(r, n);
+	r->ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
+	mutex_unlock(&truth_lock);
+	if (err)
+		pr_err("%s: %d after part of %llu\n", name, err, n);
+	return err ?: len;
+}
+
+static const struct file_operations truth_run_fops = {
+	.owner = THIS_MODULE,
+	.open = truth_run_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = truth_run_write,
+};
+
+static struct dentry *truth_dir;
+
+/* A constructor keeps SLUB from merging the cache with another. */
+static void truth_ctor(void *obj)
+{
+}
+
+static int __init truth_init(void)
+{
+	truth_cache = kmem_cache_create("mstat_truth", TRUTH_CACHE_OBJ, 0, 0,
+					truth_ctor);
+	if (!truth_cache)
+		return -ENOMEM;
+	truth_dir = debugfs_create_dir("mstat_truth", NULL);
+	debugfs_create_file("patterns", 0444, truth_dir, NULL,
+			    &truth_patterns_fops);
+	debugfs_create_file("run", 0600, truth_dir, NULL, &truth_run_fops);
+	return 0;
+}
+
+static void __exit truth_exit(void)
+{
+	debugfs_remove_recursive(truth_dir);
+	kmem_cache_destroy(truth_cache);
+}
+
+module_init(truth_init);
+module_exit(truth_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mstat's ground truth: known allocations through every kernel API");
