@@ -7,12 +7,12 @@
  *
  *  - kmem_cache_alloc_bulk(s, gfp, size, p): a kretprobe; its entry
  *    handler keeps s, gfp and p, its return handler counts the objects
- *    p[0..ret-1] it returned, each an allocation of the cache source,
- *    sized as the kmem_cache_alloc probe sizes them;
+ *    p[0..ret-1] it returned, each as the kmem_cache_alloc probe counts
+ *    one;
  *  - kmem_cache_free_bulk(s, size, p): a kprobe at entry, where every
- *    p[i] is still allocated; with a cache, each a free of the cache
- *    source; without one (kfree_bulk()), each a free of the kmalloc
- *    source, sized as the kfree probe sizes them.
+ *    p[i] is still allocated; with a cache, each as the kmem_cache_free
+ *    probe counts one; without one (kfree_bulk()), each as the kfree
+ *    probe does.
  *
  * Each object is one write section of the hot path, as a traced event
  * is. The functions are found by name in the running kernel (with 6.10's
@@ -35,9 +35,7 @@
 #include <linux/slab.h>
 
 #include "mstat_bulk.h"
-#include "mstat_count.h"
 #include "mstat_sources.h"
-#include "mstat_stats.h"
 
 #if IS_ENABLED(CONFIG_KRETPROBES) && \
 	IS_ENABLED(CONFIG_HAVE_REGS_AND_STACK_ACCESS_API)
@@ -66,16 +64,11 @@ static int mstat_bulk_alloc_ret(struct kretprobe_instance *ri,
 	struct mstat_bulk_call *call = (void *)ri->data;
 	long i, n = (int)regs_return_value(regs);
 	unsigned long site = get_kretprobe_retaddr(ri);
-	size_t size;
-	unsigned int c;
 
 	if (n <= 0 || !call->s || !mstat_source_enabled(MSTAT_SRC_CACHE))
 		return 0;
-	size = kmem_cache_size(call->s);
-	c = mstat_size_class(size);
 	for (i = 0; i < n; i++)
-		mstat_hot_alloc(MSTAT_SRC_CACHE, c, size, size, call->gfp,
-				(unsigned long)call->p[i], site);
+		mstat_count_cache_alloc(call->s, call->p[i], call->gfp, site);
 	return 0;
 }
 
@@ -84,8 +77,6 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
 	size_t i, n = regs_get_kernel_argument(regs, 1);
 	void **p = (void **)regs_get_kernel_argument(regs, 2);
-	size_t size;
-	void *obj;
 
 	/* A test build that must fail the ground-truth test. */
 	if (IS_ENABLED(MSTAT_BROKEN_COUNTS))
@@ -93,24 +84,15 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	if (s) {
 		if (!mstat_source_enabled(MSTAT_SRC_CACHE))
 			return 0;
-		size = kmem_cache_size(s);
 		for (i = 0; i < n; i++)
 			if (p[i])
-				mstat_hot_free(MSTAT_SRC_CACHE,
-					       mstat_size_class(size), size,
-					       (unsigned long)p[i], 0);
+				mstat_count_cache_free(s, p[i], 0);
 		return 0;
 	}
 	if (!mstat_source_enabled(MSTAT_SRC_KMALLOC))
 		return 0;
-	for (i = 0; i < n; i++) {
-		obj = p[i];
-		size = mstat_kfree_size(obj);
-		if (size)
-			mstat_hot_free(MSTAT_SRC_KMALLOC,
-				       mstat_size_class(size), size,
-				       (unsigned long)obj, 0);
-	}
+	for (i = 0; i < n; i++)
+		mstat_count_kfree(p[i], 0);
 	return 0;
 }
 

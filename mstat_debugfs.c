@@ -18,6 +18,7 @@
 #include "mstat_bulk.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
+#include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_stream.h"
@@ -210,6 +211,7 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 	seq_printf(m, "bulk_alloc_counted %d\n", bulk_alloc);
 	seq_printf(m, "bulk_alloc_missed %lu\n", missed);
 	seq_printf(m, "bulk_free_counted %d\n", bulk_free);
+	seq_printf(m, "slab_layout %s\n", mstat_slab_state());
 	for_each_possible_cpu(cpu) {
 		seq = mstat_cpu_seq(c, cpu);
 		seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",

@@ -19,6 +19,7 @@
 #include "mstat_bulk.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
+#include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_stream.h"
@@ -107,6 +108,9 @@ static int __init mstat_init(void)
 	if (err)
 		return err;
 	err = mstat_sources_init();
+	if (err)
+		return err;
+	err = mstat_slab_init();
 	if (err)
 		return err;
 	err = mstat_stats_init(sync_mode);

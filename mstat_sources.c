@@ -50,6 +50,7 @@
 
 #include "mstat_compat.h"
 #include "mstat_count.h"
+#include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_trace.h"
@@ -160,31 +161,146 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 #define MSTAT_KFREE_CLASS_ONLY	(KMALLOC_MIN_SIZE <= 8 && \
 				 KMALLOC_MAX_CACHE_SIZE <= 8192)
 
-static void mstat_probe_kfree(void *data, unsigned long call_site,
-			      const void *ptr)
+/* A cache's object freed with kfree(): counted where it was allocated. */
+static noinline void mstat_kfree_cross(const void *ptr, size_t size,
+				       unsigned long site)
 {
+	mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
+		       (unsigned long)ptr, site);
+}
+
+/*
+ * One kfree() of a live object. With the slab layout known, the object's
+ * cache says its size and its source: a kmalloc cache's object size is
+ * its class's (a KFENCE object's too), a large kmalloc is its folio, and
+ * an object of another cache is counted against the cache source, where
+ * kmem_cache_alloc() counted it. Without, ksize() sizes it.
+ */
+static __always_inline void __mstat_count_kfree(const void *ptr,
+						unsigned long site)
+{
+	struct folio *folio;
+	const void *cache;
 	size_t size;
 
-	if (MSTAT_KFREE_CLASS_ONLY) {
-		if (ZERO_OR_NULL_PTR(ptr))
-			return;
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	if (static_branch_likely(&mstat_slab_known)) {
+		cache = mstat_slab_cache_of(ptr, &folio);
+		if (unlikely(!cache)) {
+			size = folio_size(folio);
+		} else {
+			size = mstat_slab_size(cache);
+			if (unlikely(!mstat_slab_is_kmalloc(cache))) {
+				mstat_kfree_cross(ptr, size, site);
+				return;
+			}
+		}
+	} else if (MSTAT_KFREE_CLASS_ONLY) {
 		size = ksize(ptr);
 	} else {
 		size = __mstat_kfree_size(ptr);
 	}
 	if (size)
 		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
-			       (unsigned long)ptr, call_site);
+			       (unsigned long)ptr, site);
+}
+
+/**
+ * mstat_count_kfree() - count one kfree() of a live object
+ * @ptr: the object (NULL and ZERO_SIZE_PTR count nothing)
+ * @site: its call site, for the recorders
+ *
+ * As the kfree probe counts it; for kfree_bulk().
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_kfree(const void *ptr, unsigned long site)
+{
+	__mstat_count_kfree(ptr, site);
+}
+
+static void mstat_probe_kfree(void *data, unsigned long call_site,
+			      const void *ptr)
+{
+	__mstat_count_kfree(ptr, call_site);
+}
+
+/* The cache's object size; its source: kmalloc for kmalloc's caches. */
+static __always_inline size_t mstat_cache_size(struct kmem_cache *s,
+					       bool *kmalloc)
+{
+	if (static_branch_likely(&mstat_slab_known)) {
+		*kmalloc = mstat_slab_is_kmalloc(s);
+		return mstat_slab_size(s);
+	}
+	*kmalloc = false;
+	return kmem_cache_size(s);
+}
+
+/**
+ * mstat_count_cache_free() - count one kmem_cache_free() of a live object
+ * @s: its cache
+ * @ptr: the object
+ * @site: its call site, for the recorders
+ *
+ * As the kmem_cache_free probe counts it; for kmem_cache_free_bulk().
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
+			    unsigned long site)
+{
+	bool km;
+	size_t size = mstat_cache_size(s, &km);
+
+	if (unlikely(km))
+		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+			       (unsigned long)ptr, site);
+	else
+		mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
+			       (unsigned long)ptr, site);
+}
+
+/**
+ * mstat_count_cache_alloc() - count one allocation from a cache
+ * @s: the cache
+ * @ptr: the object
+ * @gfp: the allocation's flags
+ * @site: its call site, for the recorders
+ *
+ * As the kmem_cache_alloc probe counts it; for kmem_cache_alloc_bulk().
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
+			     gfp_t gfp, unsigned long site)
+{
+	bool km;
+	size_t size = mstat_cache_size(s, &km);
+
+	if (unlikely(km))
+		mstat_hot_alloc(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+				size, gfp, (unsigned long)ptr, site);
+	else
+		mstat_hot_alloc(MSTAT_SRC_CACHE, mstat_size_class(size), size,
+				size, gfp, (unsigned long)ptr, site);
 }
 
 static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 				    const void *ptr, struct kmem_cache *s,
 				    gfp_t gfp_flags, int node)
 {
-	size_t size = kmem_cache_size(s);
+	bool km;
+	size_t size;
 
 	if (unlikely(!ptr)) {
 		mstat_count_failure(MSTAT_SRC_CACHE, 0);
+		return;
+	}
+	size = mstat_cache_size(s, &km);
+	if (unlikely(km)) {
+		mstat_count_cache_alloc(s, ptr, gfp_flags, call_site);
 		return;
 	}
 	mstat_hot_alloc(MSTAT_SRC_CACHE, mstat_size_class(size), size, size,
@@ -195,11 +311,17 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr,
 				   const struct kmem_cache *s)
 {
+	struct kmem_cache *c = (struct kmem_cache *)s;
+	bool km;
 	size_t size;
 
 	if (!ptr)
 		return;
-	size = kmem_cache_size((struct kmem_cache *)s);
+	size = mstat_cache_size(c, &km);
+	if (unlikely(km)) {
+		mstat_count_cache_free(c, ptr, call_site);
+		return;
+	}
 	mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
 		       (unsigned long)ptr, call_site);
 }

@@ -6,6 +6,7 @@
 #ifndef _MSTAT_SOURCES_H
 #define _MSTAT_SOURCES_H
 
+#include <linux/gfp.h>
 #include <linux/types.h>
 
 #include "mstat_stats.h"
@@ -14,6 +15,12 @@ int mstat_source_set(enum mstat_source src, bool on);
 bool mstat_source_enabled(enum mstat_source src);
 size_t mstat_kfree_size(const void *ptr);
 unsigned int mstat_twice_sites(void);
+struct kmem_cache;
+void mstat_count_kfree(const void *ptr, unsigned long site);
+void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
+			     gfp_t gfp, unsigned long site);
+void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
+			    unsigned long site);
 int mstat_sources_init(void);
 void mstat_sources_exit(void);
 

@@ -65,6 +65,11 @@ t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
 t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 [ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
+# A build that must fail the ground-truth test: it counts the large
+# kmalloc the kernel traces twice twice, ignores bulk frees and never
+# uses the slab layout (MSTAT_BROKEN_COUNTS).
+t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
+	scripts/build.sh "$K612_KDIR" build/6.12-broken
 # The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
 # compat path of a 6.1 KUnit kernel compiles and links.
 t build-6.1-kunit-compat scripts/compat-build.sh "$K61_KDIR" build/6.1-kunit
@@ -115,13 +120,31 @@ for v in 6.1 6.12; do
 		"build/$v/mstat.ko"
 	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
 		"build/$v/mstat.ko" "${helpers[@]}"
+	guest "guest-$v-truth" "${!vmlinuz}" scripts/guest/truth.sh \
+		"build/$v/mstat.ko" "build/$v/tests/truth/mstat_truth.ko" \
+		--file=build/tools/truth:/mstat/truth
 done
+
+# 7a. The ground-truth test's own test: the broken build must fail it, on
+# each pattern whose count it breaks.
+if [ -f build/6.12-broken/mstat.ko ]; then
+	broken=(kmalloc_large_var kmemdup_large kvmalloc_large cache_kfree
+		cache_bulk cache_free_bulk kfree_bulk kfree_rcu)
+	guest guest-6.12-truth-broken "$K612_VMLINUZ" scripts/guest/truth.sh \
+		build/6.12-broken/mstat.ko \
+		build/6.12-broken/tests/truth/mstat_truth.ko \
+		--file=build/tools/truth:/mstat/truth \
+		"--append=TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\""
+fi
 
 # 7b. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the
 # kernel torture, on four vCPUs.
 if [ -f build/6.12rt/mstat.ko ]; then
 	guest guest-6.12rt-module "$K612RT_VMLINUZ" scripts/guest/module.sh \
 		build/6.12rt/mstat.ko "${helpers[@]}"
+	guest guest-6.12rt-truth "$K612RT_VMLINUZ" scripts/guest/truth.sh \
+		build/6.12rt/mstat.ko build/6.12rt/tests/truth/mstat_truth.ko \
+		--file=build/tools/truth:/mstat/truth
 	guest guest-6.12rt-torture "$K612RT_VMLINUZ" scripts/guest/torture.sh \
 		build/6.12rt/mstat.ko build/6.12rt/tests/torture/mstat_torture.ko \
 		--smp=4 --tcg=multi
@@ -159,6 +182,15 @@ for k in debug kcsan; do
 		scripts/guest/torture.sh "build/$k/mstat.ko" \
 		"build/$k/tests/torture/mstat_torture.ko" --smp=4 --tcg=multi
 done
+
+# 9a. The ground-truth test on the debug kernel (KASAN, lockdep,
+# kmemleak).
+if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+	guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/truth.sh build/debug/mstat.ko \
+		build/debug/tests/truth/mstat_truth.ko \
+		--file=build/tools/truth:/mstat/truth
+fi
 
 # 9b. The KUnit suites' own test, on the debug kernel: mstat_core's cases
 # with a reader that does not wait must fail, cleanly.

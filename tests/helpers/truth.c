@@ -13,7 +13,8 @@
  *
  * so a row that nothing else touches must be exact, and a double count
  * or a missed free (an error of N) fails wherever the background is
- * smaller than N / 2.
+ * smaller than N / 2. A pattern that fails is run again, up to TRIES
+ * times in all (see main()).
  *
  *	truth [-n N] [-i IDLE] [-x PATTERN] [PATTERN...]
  *
@@ -34,6 +35,7 @@
 #define MAXROWS	8
 #define MAXPATS	64
 #define MAXIDLE	8
+#define TRIES	3
 
 struct counts {
 	long long allocs, frees;
@@ -225,7 +227,7 @@ static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 int main(int argc, char **argv)
 {
 	char *pats[MAXPATS], *xfail[MAXPATS], why[512], *line, *save;
-	int npats = 0, nx = 0, nidle = 3, failed = 0, opt, i, j, pass, want;
+	int npats = 0, nx = 0, nidle = 3, failed = 0, opt, i, j, t, pass, want;
 	long n = 4000;
 
 	while ((opt = getopt(argc, argv, "n:i:x:")) != -1) {
@@ -267,10 +269,21 @@ int main(int argc, char **argv)
 		for (j = 0; j < nx; j++)
 			if (!strcmp(xfail[j], pats[i]))
 				want = 0;
-		pass = judge(pats[i], n, nidle, why, sizeof(why));
+		/*
+		 * Background that no idle window saw (a deferred free of the
+		 * boot's, a timer's work) can land in one run: a pattern
+		 * has TRIES runs to come within the background. A counting
+		 * bug misses by N in every one.
+		 */
+		for (t = 1; t <= TRIES; t++) {
+			pass = judge(pats[i], n, nidle, why, sizeof(why));
+			if (pass)
+				break;
+		}
 		if (pass == want) {
 			printf("ok truth-%s%s\n", pats[i],
-			       want ? "" : " (fails, as it must)");
+			       !want ? " (fails, as it must)" :
+			       t > 1 ? " (after a run off by background)" : "");
 		} else {
 			printf("not ok truth-%s: %s\n", pats[i],
 			       want ? why : "passed, but must fail");

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The slab allocator's layout, found and validated at load (layer 4; see
+ * mstat_slab.h for what it is for).
+ *
+ * Three offsets, each searched for among the first words of the struct,
+ * and taken only if exactly one offset fits every known case:
+ *
+ *  - the cache pointer in a slab's head page: for objects of two caches
+ *    mstat creates, the word that equals the cache's pointer (6.1: 24,
+ *    after the slab list; 6.12: 8);
+ *  - the flags in struct kmem_cache: the u32 that holds the flags mstat
+ *    created its caches with and not SLAB_KMALLOC, and SLAB_KMALLOC in
+ *    every one of kmalloc's caches (kmalloc_caches[][], exported);
+ *  - the object size in struct kmem_cache: the u32 that equals
+ *    kmem_cache_size() for mstat's caches (odd sizes, so that the
+ *    slot size and the in-use size differ from it) and for kmalloc's.
+ *
+ * Then, as a check of all three together, kmalloc objects of four sizes
+ * must be found in a kmalloc cache of their class's size. Every read of
+ * the search goes through copy_from_kernel_nofault(): a wrong guess reads
+ * a wrong value, never faults. If any step fails, the layout stays
+ * unknown, the log says why, and so does debugfs' internals.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "mstat_slab.h"
+
+struct mstat_slab_layout mstat_slab __read_mostly;
+DEFINE_STATIC_KEY_FALSE(mstat_slab_known);
+
+static const char *mstat_slab_why = "not looked for";
+
+/* How far into each struct the search goes, in bytes. */
+#define MSTAT_SLAB_SPAN_PAGE	64
+#define MSTAT_SLAB_SPAN_CACHE	96
+#define MSTAT_SLAB_OBJS		4
+
+/* mstat's own two caches: odd sizes, known flags, never merged (ctor). */
+static const struct {
+	const char *name;
+	unsigned int size;
+	slab_flags_t flags;
+} mstat_slab_probe[2] = {
+	{ "mstat_layout_a", 1001, SLAB_HWCACHE_ALIGN },
+	{ "mstat_layout_b", 203, SLAB_RECLAIM_ACCOUNT },
+};
+
+static void mstat_slab_ctor(void *obj)
+{
+}
+
+static bool mstat_read_ulong(const void *base, unsigned int off,
+			     unsigned long *val)
+{
+	return !copy_from_kernel_nofault(val, (const char *)base + off,
+					 sizeof(*val));
+}
+
+static bool mstat_read_u32(const void *base, unsigned int off, u32 *val)
+{
+	return !copy_from_kernel_nofault(val, (const char *)base + off,
+					 sizeof(*val));
+}
+
+struct mstat_slab_known_set {
+	struct kmem_cache *cache[2];
+	void *obj[2][MSTAT_SLAB_OBJS];
+};
+
+/* The one offset in a head page that holds every object's cache. */
+static int mstat_slab_find_cache(struct mstat_slab_known_set *k)
+{
+	unsigned int off, i, j, found = 0, at = 0;
+	unsigned long w;
+	struct folio *folio;
+
+	for (off = 0; off + sizeof(w) <= MSTAT_SLAB_SPAN_PAGE; off += sizeof(w)) {
+		bool fits = true;
+
+		for (i = 0; i < 2 && fits; i++) {
+			for (j = 0; j < MSTAT_SLAB_OBJS && fits; j++) {
+				folio = virt_to_folio(k->obj[i][j]);
+				fits = folio_test_slab(folio) &&
+				       mstat_read_ulong(folio, off, &w) &&
+				       w == (unsigned long)k->cache[i];
+			}
+		}
+		if (fits) {
+			found++;
+			at = off;
+		}
+	}
+	if (found != 1)
+		return -ENOENT;
+	mstat_slab.cache = at;
+	return 0;
+}
+
+/* Every kmalloc cache there is, for @fn(cache, arg); false stops. */
+static bool mstat_slab_each_kmalloc(bool (*fn)(struct kmem_cache *, unsigned int),
+				    unsigned int off)
+{
+	unsigned int t, i;
+	struct kmem_cache *s;
+	int n = 0;
+
+	for (t = 0; t < NR_KMALLOC_TYPES; t++) {
+		for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+			s = kmalloc_caches[t][i];
+			if (!s)
+				continue;
+			if (!fn(s, off))
+				return false;
+			n++;
+		}
+	}
+	return n > 0;
+}
+
+static bool mstat_slab_flags_kmalloc(struct kmem_cache *s, unsigned int off)
+{
+	u32 w;
+
+	return mstat_read_u32(s, off, &w) && (w & (__force u32)SLAB_KMALLOC);
+}
+
+static bool mstat_slab_size_fits(struct kmem_cache *s, unsigned int off)
+{
+	u32 w;
+
+	return mstat_read_u32(s, off, &w) && w == kmem_cache_size(s);
+}
+
+static int mstat_slab_find_fields(struct mstat_slab_known_set *k)
+{
+	unsigned int off, i, nflags = 0, nsize = 0, fo = 0, so = 0;
+	u32 w, want;
+
+	for (off = 0; off + sizeof(u32) <= MSTAT_SLAB_SPAN_CACHE;
+	     off += sizeof(u32)) {
+		bool fits = true;
+
+		for (i = 0; i < 2 && fits; i++) {
+			want = (__force u32)mstat_slab_probe[i].flags;
+			fits = mstat_read_u32(k->cache[i], off, &w) &&
+			       (w & want) == want &&
+			       !(w & (__force u32)SLAB_KMALLOC);
+		}
+		if (fits && mstat_slab_each_kmalloc(mstat_slab_flags_kmalloc, off)) {
+			nflags++;
+			fo = off;
+		}
+
+		fits = true;
+		for (i = 0; i < 2 && fits; i++)
+			fits = mstat_read_u32(k->cache[i], off, &w) &&
+			       w == mstat_slab_probe[i].size &&
+			       w == kmem_cache_size(k->cache[i]);
+		if (fits && mstat_slab_each_kmalloc(mstat_slab_size_fits, off)) {
+			nsize++;
+			so = off;
+		}
+	}
+	if (nflags != 1) {
+		mstat_slab_why = nflags ? "cache flags: more than one offset fits" :
+					  "cache flags: no offset fits";
+		return -ENOENT;
+	}
+	if (nsize != 1) {
+		mstat_slab_why = nsize ? "object size: more than one offset fits" :
+					 "object size: no offset fits";
+		return -ENOENT;
+	}
+	mstat_slab.flags = fo;
+	mstat_slab.size = so;
+	return 0;
+}
+
+/* The three together, on kmalloc objects of four classes. */
+static int mstat_slab_check_kmalloc(void)
+{
+	static const size_t sizes[] = { 8, 96, 1000, 4096 };
+	struct folio *folio;
+	const void *s;
+	unsigned int i;
+	size_t size;
+	void *obj;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sizes) && !err; i++) {
+		size = sizes[i];
+		OPTIMIZER_HIDE_VAR(size);
+		obj = kmalloc(size, GFP_KERNEL);
+		if (!obj)
+			return -ENOMEM;
+		s = mstat_slab_cache_of(obj, &folio);
+		if (!s || !mstat_slab_is_kmalloc(s) ||
+		    mstat_slab_size(s) != kmalloc_size_roundup(size))
+			err = -EINVAL;
+		kfree(obj);
+	}
+	if (err)
+		mstat_slab_why = "kmalloc objects not found in kmalloc caches of their size";
+	return err;
+}
+
+static int mstat_slab_discover(void)
+{
+	struct mstat_slab_known_set k = {};
+	unsigned int i, j;
+	int err = 0;
+
+	for (i = 0; i < 2; i++) {
+		k.cache[i] = kmem_cache_create(mstat_slab_probe[i].name,
+					       mstat_slab_probe[i].size, 0,
+					       mstat_slab_probe[i].flags,
+					       mstat_slab_ctor);
+		if (!k.cache[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (j = 0; j < MSTAT_SLAB_OBJS; j++) {
+			k.obj[i][j] = kmem_cache_alloc(k.cache[i], GFP_KERNEL);
+			if (!k.obj[i][j]) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+	err = mstat_slab_find_cache(&k);
+	if (err) {
+		mstat_slab_why = "no single offset of the cache in a slab's page";
+		goto out;
+	}
+	err = mstat_slab_find_fields(&k);
+	if (!err)
+		err = mstat_slab_check_kmalloc();
+out:
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < MSTAT_SLAB_OBJS; j++)
+			if (k.obj[i][j])
+				kmem_cache_free(k.cache[i], k.obj[i][j]);
+		kmem_cache_destroy(k.cache[i]);
+	}
+	if (err == -ENOMEM)
+		mstat_slab_why = "out of memory while looking";
+	return err;
+}
+
+/**
+ * mstat_slab_init() - find and validate the slab layout
+ *
+ * Turns mstat_slab_known on if every check passed. A build with
+ * MSTAT_BROKEN_COUNTS (a test's) never does: the ground-truth test must
+ * catch the kfree() of a cache's object counted as a kmalloc free.
+ *
+ * Context: process; sleeps. Before any probe that reads the layout.
+ * Return: 0, or -ENOMEM (nothing else is fatal: an unknown layout is
+ * logged, and mstat counts on without it).
+ */
+int mstat_slab_init(void)
+{
+	int err = mstat_slab_discover();
+
+	if (!err && IS_ENABLED(MSTAT_BROKEN_COUNTS)) {
+		mstat_slab_why = "not used (a test build)";
+		err = -EPERM;
+	}
+	if (err) {
+		pr_warn("slab layout unknown (%s): a kfree() of a cache's object counts as a kmalloc free\n",
+			mstat_slab_why);
+		return err == -ENOMEM ? err : 0;
+	}
+	mstat_slab_why = "validated";
+	static_branch_enable(&mstat_slab_known);
+	pr_info("slab layout validated (cache at %u in the page, flags at %u, object size at %u)\n",
+		mstat_slab.cache, mstat_slab.flags, mstat_slab.size);
+	return 0;
+}
+
+/**
+ * mstat_slab_state() - "validated", or why the layout is unknown
+ *
+ * Return: a constant string.
+ */
+const char *mstat_slab_state(void)
+{
+	return mstat_slab_why;
+}
