@@ -243,8 +243,8 @@ main() {
 	# this script's stderr, the caller's set-up log.
 	local err rc=0
 	err=$(mktemp)
-	"$0" --arm64 "${K612_REL%-amd64}" 2> >(tee "$err" >&2) || rc=$?
-	wait $! 2>/dev/null || true
+	"$0" --arm64 "${K612_REL%-amd64}" 2>"$err" || rc=$?
+	cat "$err" >&2
 	if [ "$rc" -ne 0 ]; then
 		log "arm64 set-up failed (exit $rc): scripts/arm64.sh will report it"
 		printf 'KA64_ERROR=%q\n' \
