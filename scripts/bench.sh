@@ -165,8 +165,22 @@ real CPUs). 200,000 pairs of 8..240 B per variant; a warm-up round
 discarded, then three rounds. See scripts/guest/icount-bench.sh for the
 variants and tests/bench/mstat_probe_bench.c for the floor.
 EOT
+# MSTAT_BENCH_BASE=REF: mstat as of git REF too, as a baseline in the
+# same rounds (variants base-*).
+base=()
+if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
+	rm -rf "$out/base"
+	mkdir -p "$out/base"
+	git archive "$MSTAT_BENCH_BASE" | tar -x -C "$out/base"
+	make -s -C "$K612_KDIR" M="$MSTAT_TOP/$out/base" modules >"$out/base.log" 2>&1 ||
+		die "cannot build MSTAT_BENCH_BASE=$MSTAT_BENCH_BASE, log: $out/base.log"
+	cp "$out/base/mstat.ko" "$out/mstat_base.ko"
+	base=(--ko "$out/mstat_base.ko")
+	echo "Baseline (variants base-*): mstat at $(git rev-parse --short "$MSTAT_BENCH_BASE")." >>"$res"
+fi
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh \
 	--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
+	${base[@]+"${base[@]}"} \
 	--smp 1 --icount on --log "$out/icount-bench.console" >/dev/null
 {
 	echo

@@ -11,8 +11,11 @@
 # bytes_req, kfree by CPU); mstat with the kmalloc source alone and the
 # profile off; mstat by default (every source, profile at its default
 # rate); mstat by default with the event stream on for kmalloc (nobody
-# reading it: once the ring is full, events are dropped). A warm-up round
-# first, discarded; then RUNS rounds, interleaved. Prints
+# reading it: once the ring is full, events are dropped); and, if a
+# baseline build of mstat is copied in as mstat_base.ko (make bench with
+# MSTAT_BENCH_BASE=REF), its kmalloc-only and default variants, measured
+# in the same rounds. A warm-up round first, discarded; then RUNS rounds,
+# interleaved. Prints
 #   icount: run=N variant=V insns_per_pair=X
 set -u
 . ./lib.sh
@@ -50,6 +53,17 @@ variant() {
 		x=$(b mode=none)
 		rmmod mstat
 		;;
+	base-kmalloc-noprofile)
+		insmod ./mstat_base.ko enable_cache=0 enable_page=0 \
+			enable_api=0 profile_rate=0 || exit 1
+		x=$(b mode=none)
+		rmmod mstat
+		;;
+	base-default)
+		insmod ./mstat_base.ko || exit 1
+		x=$(b mode=none)
+		rmmod mstat
+		;;
 	mstat-default-stream)
 		insmod ./mstat.ko || exit 1
 		echo 1 >$D/events_sources
@@ -63,6 +77,8 @@ variant() {
 
 variants="none empty floor ftrace-hist mstat-kmalloc-noprofile mstat-default
 	  mstat-default-stream"
+[ -f ./mstat_base.ko ] &&
+	variants="$variants base-kmalloc-noprofile base-default"
 for v in $variants; do
 	variant "$v" 0 >/dev/null
 done
