@@ -23,7 +23,7 @@
 #include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.0"
+#define MSTAT_FORMAT_VERSION	"1.1"
 #define MSTAT_SITES_FORMAT_VERSION	"1.0"
 
 struct mstat_proc_snap {
@@ -100,6 +100,26 @@ static void mstat_show_classes(struct seq_file *m,
 	}
 }
 
+/* Format 1.1: the kmalloc source alone, per size class. */
+static void mstat_show_kmalloc_classes(struct seq_file *m,
+				       const struct mstat_stats *st)
+{
+	int i;
+
+	seq_puts(m, "# kmalloc_class size allocs frees live_objects live_bytes\n");
+	for (i = 0; i < MSTAT_NR_CLASSES; i++) {
+		const struct mstat_kclass_stats *c = &st->kcls[i];
+
+		if (i == MSTAT_CLASS_LARGE)
+			seq_puts(m, "kmalloc_class large");
+		else
+			seq_printf(m, "kmalloc_class %u", mstat_class_size[i]);
+		seq_printf(m, " %llu %llu %lld %lld\n", c->allocs, c->frees,
+			   (s64)(c->allocs - c->frees),
+			   (s64)(c->bytes_alloc - c->bytes_freed));
+	}
+}
+
 static void mstat_show_orders(struct seq_file *m,
 			      const struct mstat_stats *st)
 {
@@ -142,6 +162,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "gfp_atomic_allocs %llu\n", st->gfp[MSTAT_GFP_ATOMIC]);
 	mstat_show_classes(m, st);
 	mstat_show_orders(m, st);
+	mstat_show_kmalloc_classes(m, st);
 	return 0;
 }
 

@@ -28,10 +28,13 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "mstat_compat.h"
 #include "mstat_slab.h"
 
 struct mstat_slab_layout mstat_slab __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(mstat_slab);
 DEFINE_STATIC_KEY_FALSE(mstat_slab_known);
+EXPORT_SYMBOL_IF_KUNIT(mstat_slab_known);
 
 static const char *mstat_slab_why = "not looked for";
 
@@ -292,3 +295,4 @@ const char *mstat_slab_state(void)
 {
 	return mstat_slab_why;
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_slab_state);

@@ -87,6 +87,12 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 				}
 				continue;
 			}
+			if (src == MSTAT_SRC_KMALLOC) {
+				st->kcls[c].allocs = e->allocs;
+				st->kcls[c].frees = e->frees;
+				st->kcls[c].bytes_alloc = ba;
+				st->kcls[c].bytes_freed = bf;
+			}
 			st->cls[c].allocs += e->allocs;
 			st->cls[c].frees += e->frees;
 			st->cls[c].bytes_req += br;

@@ -13,6 +13,8 @@
  *	sum over size classes	= sum over the slab-level sources
  *				  (kmalloc, cache, api), for allocs, frees
  *				  and bytes;
+ *	sum over kmalloc classes = the kmalloc source, for allocs, frees
+ *				  and bytes;
  *	sum over contexts	= allocs + frees of all sources;
  *	sum over GFP kinds	= allocs of all sources.
  */
@@ -64,6 +66,9 @@ enum mstat_gfp {
  * @cls: per size class (slab-level sources): events and bytes; @bytes_req
  *	is what callers asked for, so bytes_alloc - bytes_req is the
  *	internal fragmentation
+ * @kcls: the kmalloc source alone, per size class: what kmalloc's own
+ *	caches hold (the kmalloc-N rows of /proc/slabinfo) and its large
+ *	allocations
  * @order: per page order: allocations, frees, failures
  * @ctx: allocations and frees per context
  * @gfp: allocations per GFP kind
@@ -84,6 +89,12 @@ struct mstat_stats {
 		u64 bytes_alloc;
 		u64 bytes_freed;
 	} cls[MSTAT_NR_CLASSES];
+	struct mstat_kclass_stats {
+		u64 allocs;
+		u64 frees;
+		u64 bytes_alloc;
+		u64 bytes_freed;
+	} kcls[MSTAT_NR_CLASSES];
 	struct mstat_order_stats {
 		u64 allocs;
 		u64 frees;

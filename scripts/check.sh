@@ -158,6 +158,13 @@ if [ -f build/6.12/mstat.ko ]; then
 		"--append=isolcpus=1 nohz_full=1"
 fi
 
+# 7d. mstat against the allocator's own counts: per kmalloc class, the
+# change in live objects against /proc/slabinfo's, under a mixed workload.
+if [ -f build/6.12/mstat.ko ]; then
+	guest guest-6.12-reconcile "$K612_VMLINUZ" scripts/guest/reconcile.sh \
+		build/6.12/mstat.ko --file=build/tools/reconcile:/mstat/reconcile
+fi
+
 # 8. Fuzzing every debugfs control (1e5 inputs), read-only parameters,
 # and load/unload cycles under load, on 6.12.
 if [ -f build/6.12/mstat.ko ]; then

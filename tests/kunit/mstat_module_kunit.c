@@ -12,6 +12,7 @@
 
 #include "mstat.h"
 #include "mstat_compat.h"
+#include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 
@@ -127,6 +128,47 @@ static void mstat_kfree_size_kmalloc(struct kunit *test)
 	kfree(big);
 }
 
+static void mstat_slab_ctor(void *obj)
+{
+}
+
+/*
+ * The slab layout found at load: an object's cache, whether it is one of
+ * kmalloc's, its object size, for a cache of our own, kmalloc objects
+ * and a large kmalloc.
+ */
+static void mstat_slab_layout_reads(struct kunit *test)
+{
+	struct kmem_cache *s;
+	struct folio *folio;
+	void *obj, *km, *big;
+
+	KUNIT_ASSERT_STREQ(test, mstat_slab_state(), "validated");
+	s = kmem_cache_create("mstat_kunit_layout", 333, 0, 0, mstat_slab_ctor);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	obj = kmem_cache_alloc(s, GFP_KERNEL);
+	km = kmalloc(100, GFP_KERNEL);
+	big = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
+	if (obj && km && big) {
+		KUNIT_EXPECT_PTR_EQ(test, mstat_slab_cache_of(obj, &folio),
+				    (const void *)s);
+		KUNIT_EXPECT_FALSE(test, mstat_slab_is_kmalloc(s));
+		KUNIT_EXPECT_EQ(test, mstat_slab_size(s), 333U);
+		KUNIT_EXPECT_TRUE(test,
+				  mstat_slab_is_kmalloc(mstat_slab_cache_of(km, &folio)));
+		KUNIT_EXPECT_EQ(test, mstat_slab_size(mstat_slab_cache_of(km, &folio)),
+				128U);
+		KUNIT_EXPECT_NULL(test, mstat_slab_cache_of(big, &folio));
+	} else {
+		KUNIT_FAIL(test, "allocation failed");
+	}
+	kfree(big);
+	kfree(km);
+	if (obj)
+		kmem_cache_free(s, obj);
+	kmem_cache_destroy(s);
+}
+
 /* Allocations in a kthread of our own land in the right classes. */
 struct alloc_ctx {
 	struct kmem_cache *cache;
@@ -240,6 +282,18 @@ static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
 	KUNIT_EXPECT_EQ(test, xf, all_f);
 	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_SLEEP] + st->gfp[MSTAT_GFP_ATOMIC],
 			all_a);
+	/* The kmalloc source alone, by class, sums to the source. */
+	allocs = frees = ba = bf = 0;
+	for (i = 0; i < MSTAT_NR_CLASSES; i++) {
+		allocs += st->kcls[i].allocs;
+		frees += st->kcls[i].frees;
+		ba += st->kcls[i].bytes_alloc;
+		bf += st->kcls[i].bytes_freed;
+	}
+	KUNIT_EXPECT_EQ(test, allocs, st->src[MSTAT_SRC_KMALLOC].allocs);
+	KUNIT_EXPECT_EQ(test, frees, st->src[MSTAT_SRC_KMALLOC].frees);
+	KUNIT_EXPECT_EQ(test, ba, st->src[MSTAT_SRC_KMALLOC].bytes_alloc);
+	KUNIT_EXPECT_EQ(test, bf, st->src[MSTAT_SRC_KMALLOC].bytes_freed);
 }
 
 static int churn_thread(void *arg)
@@ -340,6 +394,11 @@ static void mstat_derive_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st->cls[c64].bytes_alloc, 640ULL + 150);
 	KUNIT_EXPECT_EQ(test, st->cls[c64].bytes_freed, 256ULL + 50);
 	KUNIT_EXPECT_EQ(test, st->cls[MSTAT_CLASS_LARGE].allocs, 2ULL);
+	/* kmalloc alone: the cache's 3 allocations are not in it. */
+	KUNIT_EXPECT_EQ(test, st->kcls[c64].allocs, 10ULL);
+	KUNIT_EXPECT_EQ(test, st->kcls[c64].frees, 4ULL);
+	KUNIT_EXPECT_EQ(test, st->kcls[c64].bytes_alloc, 640ULL);
+	KUNIT_EXPECT_EQ(test, st->kcls[MSTAT_CLASS_LARGE].bytes_alloc, 24576ULL);
 	KUNIT_EXPECT_EQ(test, st->order[2].allocs, 5ULL);
 	KUNIT_EXPECT_EQ(test, st->order[2].failures, 1ULL);
 	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].bytes_alloc,
@@ -363,6 +422,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_account_bad_input),
 	KUNIT_CASE(mstat_account_source_disabled),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
+	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),
 	MSTAT_KUNIT_CASE_SLOW(mstat_snapshot_invariants_under_load),
 	{}

@@ -4,7 +4,7 @@
  * snapshot promises, within each read and across reads. It was the
  * separate tool mstat-check; its command line, output and exit status
  * are unchanged, and it reads through the tool's parser (parse.c, in its
- * exact mode: format 1.0's shapes, nothing else).
+ * exact mode: the shapes of format 1.0 and 1.1, nothing else).
  *
  *   mstat check [-n N] [-i MS] [FILE...]
  *   mstat check --selftest
@@ -26,6 +26,11 @@
  *    bytes_requested <= bytes_allocated, and the bytes of every event lie
  *    in the class's size range; the rows sum to slab_allocs, slab_frees,
  *    slab_bytes_requested, slab_bytes_allocated and slab_bytes_freed;
+ *  - from format 1.1, per kmalloc_class row (the kmalloc source alone,
+ *    the same labels as the class rows): live_objects = allocs - frees,
+ *    allocs and frees no more than the class row's, live_bytes =
+ *    live_objects * size below "large"; the rows sum to kmalloc_allocs,
+ *    kmalloc_frees and kmalloc_live_bytes;
  *  - per order row: live_pages = (allocs - frees) << order; the rows sum
  *    to page_allocs, page_frees, page_failures, page_live_pages, and,
  *    in pages of PAGE_SIZE, to page_bytes_allocated and page_bytes_freed;
@@ -79,7 +84,9 @@ static bool dup_line(void *arg, const struct mstat_dup *d)
 
 	check_violation(c, "%s%s appears twice",
 			d->kind == MSTAT_DUP_CLASS ? "class " :
-			d->kind == MSTAT_DUP_ORDER ? "order " : "", d->what);
+			d->kind == MSTAT_DUP_ORDER ? "order " :
+			d->kind == MSTAT_DUP_KCLASS ? "kmalloc_class " : "",
+			d->what);
 	return true;
 }
 
@@ -272,6 +279,53 @@ static void check_classes(struct checker *c)
 	}
 }
 
+/* Format 1.1: the kmalloc source's own class rows. */
+static void check_kclasses(struct checker *c)
+{
+	uint64_t a = 0, f = 0, lb = 0;
+	char what[64];
+	int j, k;
+
+	if (c->cur.minor < 1)
+		return;
+	if (c->cur.nkcls != c->cur.ncls) {
+		check_violation(c, "%d kmalloc_class rows for %d class rows",
+				c->cur.nkcls, c->cur.ncls);
+		return;
+	}
+	for (j = 0; j < c->cur.nkcls; j++) {
+		const struct mstat_class *r = &c->cur.kcls[j];
+		const struct mstat_class *cl = &c->cur.cls[j];
+		uint64_t v[KCLS_NR];
+
+		for (k = 0; k < KCLS_NR; k++)
+			v[k] = r->v[k];
+		if (strcmp(r->name, cl->name))
+			check_violation(c, "kmalloc_class row %d is %s, class row %s",
+					j, r->name, cl->name);
+		snprintf(what, sizeof(what), "kmalloc_class %s live_objects",
+			 r->name);
+		expect(c, what, v[KCLS_LIVE_OBJ], v[KCLS_ALLOCS] - v[KCLS_FREES]);
+		if (r->size) {
+			snprintf(what, sizeof(what),
+				 "kmalloc_class %s live_bytes", r->name);
+			expect(c, what, v[KCLS_LIVE_BYTES],
+			       v[KCLS_LIVE_OBJ] * r->size);
+		}
+		if (v[KCLS_ALLOCS] > (uint64_t)cl->v[CLS_ALLOCS] ||
+		    v[KCLS_FREES] > (uint64_t)cl->v[CLS_FREES])
+			check_violation(c, "kmalloc_class %s counts more than class %s",
+					r->name, cl->name);
+		a += v[KCLS_ALLOCS];
+		f += v[KCLS_FREES];
+		lb += v[KCLS_LIVE_BYTES];
+	}
+	expect(c, "sum of kmalloc_class allocs", a, get(c, "kmalloc_allocs"));
+	expect(c, "sum of kmalloc_class frees", f, get(c, "kmalloc_frees"));
+	expect(c, "sum of kmalloc_class live_bytes", lb,
+	       get(c, "kmalloc_live_bytes"));
+}
+
 static void check_orders(struct checker *c)
 {
 	uint64_t a = 0, f = 0, fail = 0, live = 0, pa = 0, pf = 0;
@@ -398,6 +452,12 @@ static void check_monotonic(struct checker *c)
 					 s->cls[j].v[col]);
 			}
 		}
+	for (i = 0; i < p->nkcls && i < s->nkcls; i++)
+		for (k = KCLS_ALLOCS; k <= KCLS_FREES; k++) {
+			snprintf(what, sizeof(what), "kmalloc_class %s %s",
+				 s->kcls[i].name, mstat_kcls_fields[k]);
+			not_less(c, what, p->kcls[i].v[k], s->kcls[i].v[k]);
+		}
 	for (i = 0; i < p->nord && i < s->nord; i++)
 		for (k = ORD_ALLOCS; k <= ORD_FAILURES; k++) {
 			snprintf(what, sizeof(what), "order %u %s",
@@ -423,6 +483,7 @@ void check_read(struct checker *c, char *buf, size_t len)
 	check_sources(c);
 	check_slab(c);
 	check_classes(c);
+	check_kclasses(c);
 	check_orders(c);
 	check_ctx_gfp(c);
 	if (c->have_prev) {

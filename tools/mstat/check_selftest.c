@@ -19,7 +19,7 @@
 enum bad {
 	GOOD, BAD_LIVE, BAD_SLAB, BAD_CLASS_SUM, BAD_CLASS_SIZE, BAD_ORDER,
 	BAD_PAGE_BYTES, BAD_CTX, BAD_GFP, BAD_VERSION, BAD_PARSE, BAD_MISSING,
-	BAD_DUP, NR_BAD
+	BAD_DUP, BAD_KCLASS, BAD_KCLASS_SUM, NR_BAD
 };
 
 static const char *const bad_name[NR_BAD] = {
@@ -28,6 +28,8 @@ static const char *const bad_name[NR_BAD] = {
 	"order live_pages off by one", "page bytes off by a page",
 	"ctx off by one", "gfp off by one", "version 2.0",
 	"garbage value", "missing api_frees", "duplicate line",
+	"kmalloc_class live_objects off by one",
+	"kmalloc_class allocs off by one",
 };
 
 struct sample {
@@ -59,6 +61,7 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 			enum bad bad, uint64_t page_size)
 {
 	uint64_t cls[SAMPLE_CLASSES][5], slab[5] = { 0 }, src[MSTAT_NR_SRC][6];
+	uint64_t kcls[SAMPLE_CLASSES][5];
 	uint64_t ord[SAMPLE_ORDERS][3], all_a = 0, all_f = 0, pages = 0;
 	struct sample s = { buf, size };
 	size_t i, j;
@@ -74,13 +77,33 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 		for (j = 0; j < 5; j++)
 			slab[j] += cls[i][j];
 	}
-	/* Split the slab totals: cache 1/4, api 1/8, kmalloc the rest. */
-	for (j = 0; j < 5; j++) {
-		src[1][j] = slab[j] / 4;
-		src[3][j] = slab[j] / 8;
-		src[0][j] = slab[j] - src[1][j] - src[3][j];
+	/*
+	 * Split each class: cache 1/4 and api 1/8 of its events (and their
+	 * bytes, whole objects), kmalloc the rest: the kmalloc_class rows.
+	 */
+	memset(src, 0, sizeof(src));
+	for (i = 0; i < SAMPLE_CLASSES; i++) {
+		uint64_t sz = sample_size[i] ? sample_size[i] : 20000;
+		uint64_t a = cls[i][0], f = cls[i][1], r = cls[i][2];
+
+		for (j = 1; j < MSTAT_NR_SRC; j += 2) {
+			uint64_t d = j == 1 ? 4 : 8;
+
+			src[j][0] += a / d;
+			src[j][1] += f / d;
+			src[j][2] += r / d;
+			src[j][3] += a / d * sz;
+			src[j][4] += f / d * sz;
+		}
+		kcls[i][0] = a - a / 4 - a / 8;
+		kcls[i][1] = f - f / 4 - f / 8;
+		kcls[i][2] = r - r / 4 - r / 8;
+		kcls[i][3] = kcls[i][0] * sz;
+		kcls[i][4] = kcls[i][1] * sz;
+		for (j = 0; j < 5; j++)
+			src[0][j] += kcls[i][j];
 	}
-	memset(src[2], 0, sizeof(src[2]));
+
 	for (i = 0; i < SAMPLE_ORDERS; i++) {
 		ord[i][0] = (SAMPLE_ORDERS - i) * 2 * k;
 		ord[i][1] = (SAMPLE_ORDERS - i) * k;
@@ -100,7 +123,7 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 		all_f += src[i][1];
 	}
 
-	put(&s, "mstat - version: %s\n", bad == BAD_VERSION ? "2.0" : "1.0");
+	put(&s, "mstat - version: %s\n", bad == BAD_VERSION ? "2.0" : "1.1");
 	put(&s, "generation %" PRIu64 "\nsnapshot_wait_ns 0\nsnapshot_waited_cpus 0\n",
 	    gen);
 	for (i = 0; i < MSTAT_NR_SRC; i++) {
@@ -166,6 +189,21 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 		    (int64_t)((ord[i][0] - ord[i][1]) << i) +
 		    (bad == BAD_ORDER && i == 3),
 		    bad == BAD_PARSE && i == 5 ? "x" : "");
+	put(&s, "# kmalloc_class size allocs frees live_objects live_bytes\n");
+	for (i = 0; i < SAMPLE_CLASSES; i++) {
+		const uint64_t *v = kcls[i];
+
+		if (sample_size[i])
+			put(&s, "kmalloc_class %u", sample_size[i]);
+		else
+			put(&s, "kmalloc_class large");
+		put(&s, " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 "\n",
+		    v[0] + (bad == BAD_KCLASS_SUM && i == 3), v[1],
+		    (int64_t)(v[0] - v[1]) + (bad == BAD_KCLASS && i == 5) +
+		    (bad == BAD_KCLASS_SUM && i == 3),
+		    (int64_t)(v[3] - v[4]) +
+		    (bad == BAD_KCLASS_SUM && i == 3 ? (int64_t)sample_size[i] : 0));
+	}
 }
 
 /* Check the samples (gen, k) in order; the number of violations. */

@@ -112,7 +112,7 @@ static char *read_input(const char *path, struct timespec *when, size_t *len)
 
 static const char *const dup_kind[] = {
 	[MSTAT_DUP_COUNTER] = "", [MSTAT_DUP_CLASS] = "class ",
-	[MSTAT_DUP_ORDER] = "order ",
+	[MSTAT_DUP_ORDER] = "order ", [MSTAT_DUP_KCLASS] = "kmalloc_class ",
 };
 
 /* Why @path (whose first line starts with @head) did not parse. */

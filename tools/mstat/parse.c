@@ -41,6 +41,10 @@ const char *const mstat_cls_fields[CLS_NR] = {
 	"frag_live_bytes_est",
 };
 
+const char *const mstat_kcls_fields[KCLS_NR] = {
+	"allocs", "frees", "live_objects", "live_bytes",
+};
+
 const char *const mstat_ord_fields[ORD_NR] = {
 	"allocs", "frees", "failures", "live_pages",
 };
@@ -298,6 +302,38 @@ static bool add_class(struct snap_parser *p, char **w, int n)
 	return true;
 }
 
+/*
+ * "kmalloc_class SIZE|large" and KCLS_NR numbers (or more, unless
+ * exact): format 1.1 on.
+ */
+static bool add_kclass(struct snap_parser *p, char **w, int n)
+{
+	struct mstat_snap *s = p->s;
+	struct mstat_class *c = &s->kcls[s->nkcls];
+	int i;
+
+	if (p->exact ? n != 2 + KCLS_NR : n < 2 + KCLS_NR)
+		return stop(p, MSTAT_E_CLASS);
+	if (s->nkcls == MSTAT_MAX_CLASSES)
+		return stop(p, MSTAT_E_TOO_MANY);
+	if (strlen(w[1]) >= sizeof(c->name))
+		return stop(p, MSTAT_E_CLASS);
+	if (!strcmp(w[1], "large"))
+		c->size = 0;
+	else if (!mstat_parse_u64(w[1], &c->size) || !c->size)
+		return stop(p, MSTAT_E_CLASS);
+	for (i = 0; i < s->nkcls; i++)
+		if (!strcmp(s->kcls[i].name, w[1]))
+			return dup(p, MSTAT_DUP_KCLASS, w[1]);
+	memset(c->v, 0, sizeof(c->v));
+	if (!parse_nums(w + 2, KCLS_NR, c->v))
+		return stop(p, MSTAT_E_CLASS);
+	snprintf(c->name, sizeof(c->name), "%s", w[1]);
+	c->line = p->line;
+	s->nkcls++;
+	return true;
+}
+
 /* "order N" and ORD_NR numbers (or more, unless exact); N <= 63. */
 static bool add_order(struct snap_parser *p, char **w, int n)
 {
@@ -341,6 +377,8 @@ static bool parse_line(struct snap_parser *p, char *line)
 		ok = add_class(p, w, n);
 	else if (n && !strcmp(w[0], "order"))
 		ok = add_order(p, w, n);
+	else if (n && !strcmp(w[0], "kmalloc_class") && p->s->minor >= 1)
+		ok = add_kclass(p, w, n);
 	else if (n == 2)
 		ok = add_counter(p, w);
 	else if (!p->exact && p->s->minor > 0)

@@ -10,7 +10,8 @@
  *  - the first line is "<name> - version: MAJOR.MINOR", MAJOR 1;
  *  - every other line ends in '\n' and is either a '#' comment or words
  *    separated by one space each: "name value", "class SIZE|large" and
- *    nine numbers, "order N" and four numbers (for /proc/mstat); one
+ *    nine numbers, "order N" and four numbers, and from format 1.1
+ *    "kmalloc_class SIZE|large" and four numbers (for /proc/mstat); one
  *    "# snapshot N sample_rate R sites N ..." header, then rows of eight
  *    numbers and a site (for /proc/mstat_sites);
  *  - a number is a u64, or '-' and a magnitude up to 2^63 (an s64); both
@@ -64,6 +65,11 @@ enum {
 
 extern const char *const mstat_cls_fields[CLS_NR];
 
+/* Columns of a "kmalloc_class SIZE ..." row after SIZE (format 1.1). */
+enum { KCLS_ALLOCS, KCLS_FREES, KCLS_LIVE_OBJ, KCLS_LIVE_BYTES, KCLS_NR };
+
+extern const char *const mstat_kcls_fields[KCLS_NR];
+
 /* Columns of an "order N ..." row after N. */
 enum { ORD_ALLOCS, ORD_FREES, ORD_FAILURES, ORD_LIVE_PAGES, ORD_NR };
 
@@ -93,7 +99,9 @@ struct mstat_order {
 };
 
 /* A line given again: a checker notes it, keeps the first and goes on. */
-enum mstat_dup_kind { MSTAT_DUP_COUNTER, MSTAT_DUP_CLASS, MSTAT_DUP_ORDER };
+enum mstat_dup_kind {
+	MSTAT_DUP_COUNTER, MSTAT_DUP_CLASS, MSTAT_DUP_ORDER, MSTAT_DUP_KCLASS
+};
 
 struct mstat_dup {
 	enum mstat_dup_kind kind;
@@ -113,6 +121,8 @@ typedef bool mstat_dup_fn(void *arg, const struct mstat_dup *d);
  * @ctr: every "name value" line, in file order
  * @cls: the size-class rows, in file order
  * @ord: the page-order rows, in file order
+ * @kcls: the kmalloc source's size-class rows (format 1.1 on), in file
+ *	order; v[] holds KCLS_NR columns
  * @src: the per-source lines, by source and SRC_* (mstat_snap_index())
  * @gen: its generation (mstat_snap_index())
  * @when: CLOCK_MONOTONIC right after the open that took it
@@ -127,6 +137,8 @@ struct mstat_snap {
 	int ncls;
 	struct mstat_order ord[MSTAT_MAX_ORDERS];
 	int nord;
+	struct mstat_class kcls[MSTAT_MAX_CLASSES];
+	int nkcls;
 	long long src[MSTAT_NR_SRC][SRC_NR];
 	long long gen;
 	struct timespec when;
