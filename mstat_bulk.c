@@ -36,6 +36,7 @@
 
 #include "mstat_bulk.h"
 #include "mstat_sources.h"
+#include "mstat_stats.h"
 
 #if IS_ENABLED(CONFIG_KRETPROBES) && \
 	IS_ENABLED(CONFIG_HAVE_REGS_AND_STACK_ACCESS_API)
@@ -53,7 +54,7 @@ static int mstat_bulk_alloc_entry(struct kretprobe_instance *ri,
 	struct mstat_bulk_call *call = (void *)ri->data;
 
 	call->s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
-	call->gfp = (gfp_t)regs_get_kernel_argument(regs, 1);
+	call->gfp = (__force gfp_t)regs_get_kernel_argument(regs, 1);
 	call->p = (void **)regs_get_kernel_argument(regs, 3);
 	return 0;
 }
@@ -79,7 +80,7 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	void **p = (void **)regs_get_kernel_argument(regs, 2);
 
 	/* A test build that must fail the ground-truth test. */
-	if (IS_ENABLED(MSTAT_BROKEN_COUNTS))
+	if (MSTAT_COUNTS_BROKEN)
 		return 0;
 	if (s) {
 		if (!mstat_source_enabled(MSTAT_SRC_CACHE))

@@ -30,6 +30,7 @@
 
 #include "mstat_compat.h"
 #include "mstat_slab.h"
+#include "mstat_stats.h"
 
 struct mstat_slab_layout mstat_slab __read_mostly;
 EXPORT_SYMBOL_IF_KUNIT(mstat_slab);
@@ -258,9 +259,9 @@ out:
 /**
  * mstat_slab_init() - find and validate the slab layout
  *
- * Turns mstat_slab_known on if every check passed. A build with
- * MSTAT_BROKEN_COUNTS (a test's) never does: the ground-truth test must
- * catch the kfree() of a cache's object counted as a kmalloc free.
+ * Turns mstat_slab_known on if every check passed. A broken test build
+ * (MSTAT_COUNTS_BROKEN) never does: the ground-truth test must catch the
+ * kfree() of a cache's object counted as a kmalloc free.
  *
  * Context: process; sleeps. Before any probe that reads the layout.
  * Return: 0, or -ENOMEM (nothing else is fatal: an unknown layout is
@@ -270,7 +271,7 @@ int mstat_slab_init(void)
 {
 	int err = mstat_slab_discover();
 
-	if (!err && IS_ENABLED(MSTAT_BROKEN_COUNTS)) {
+	if (!err && MSTAT_COUNTS_BROKEN) {
 		mstat_slab_why = "not used (a test build)";
 		err = -EPERM;
 	}

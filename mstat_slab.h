@@ -42,8 +42,8 @@ DECLARE_STATIC_KEY_FALSE(mstat_slab_known);
  * page of its own). The object must be allocated (a free's probe runs
  * before the free).
  */
-static __always_inline const void *mstat_slab_cache_of(const void *obj,
-							struct folio **folio)
+static __always_inline const void *
+mstat_slab_cache_of(const void *obj, struct folio **folio)
 {
 	*folio = virt_to_folio(obj);
 	if (unlikely(!folio_test_slab(*folio)))

@@ -93,15 +93,15 @@ static unsigned long mstat_twice_site[MSTAT_TWICE_MAX];
 static unsigned int mstat_twice_nr;
 
 /*
- * Whether a large kmalloc event is the kernel's inner one. A build with
- * MSTAT_BROKEN_COUNTS (a test's, never a product's) counts it: the
- * ground-truth test must catch that.
+ * Whether a large kmalloc event is the kernel's inner one. A broken test
+ * build (MSTAT_COUNTS_BROKEN) counts it: the ground-truth test must
+ * catch that.
  */
 static __always_inline bool mstat_kmalloc_inner(unsigned long call_site)
 {
 	unsigned int i;
 
-	if (IS_ENABLED(MSTAT_BROKEN_COUNTS))
+	if (MSTAT_COUNTS_BROKEN)
 		return false;
 	for (i = 0; i < mstat_twice_nr; i++)
 		if (call_site == mstat_twice_site[i])

@@ -192,6 +192,18 @@ static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
 	return src == MSTAT_SRC_PAGE ? PAGE_SIZE << c : mstat_class_size[c];
 }
 
+/*
+ * A test build that must fail the ground-truth test (scripts/check.sh
+ * builds one with KCFLAGS=-DMSTAT_BROKEN_COUNTS=1; a product never is):
+ * it counts both events of a large kmalloc the kernel traces twice,
+ * ignores the bulk frees and never uses the slab layout.
+ */
+#ifdef MSTAT_BROKEN_COUNTS
+#define MSTAT_COUNTS_BROKEN	true
+#else
+#define MSTAT_COUNTS_BROKEN	false
+#endif
+
 /* The core that keeps the cells; set up by mstat_stats_init(). */
 extern struct mstat_core mstat_core;
 extern const char *const mstat_source_name[MSTAT_NR_SOURCES];

@@ -65,8 +65,8 @@ t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
 t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 [ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
-# A build that must fail the ground-truth test: it counts the large
-# kmalloc the kernel traces twice twice, ignores bulk frees and never
+# A build that must fail the ground-truth test: it counts both events of
+# a large kmalloc the kernel traces twice, ignores bulk frees and never
 # uses the slab layout (MSTAT_BROKEN_COUNTS).
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
 	scripts/build.sh "$K612_KDIR" build/6.12-broken

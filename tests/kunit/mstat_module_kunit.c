@@ -283,7 +283,10 @@ static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
 	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_SLEEP] + st->gfp[MSTAT_GFP_ATOMIC],
 			all_a);
 	/* The kmalloc source alone, by class, sums to the source. */
-	allocs = frees = ba = bf = 0;
+	allocs = 0;
+	frees = 0;
+	ba = 0;
+	bf = 0;
 	for (i = 0; i < MSTAT_NR_CLASSES; i++) {
 		allocs += st->kcls[i].allocs;
 		frees += st->kcls[i].frees;

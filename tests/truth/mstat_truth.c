@@ -129,11 +129,11 @@ typedef int (*truth_fn)(struct truth_result *r, unsigned long n);
 /* Run @alloc into truth_objs[] a batch at a time, then @release them. */
 #define TRUTH_LOOP(r, n, alloc, release, row_fn, ...)			\
 ({									\
-	unsigned long __done = 0;					\
+	unsigned long __done = 0, __n = (n);				\
 	int __i, __k, __err = 0;					\
 									\
-	while (__done < (n) && !__err) {				\
-		__k = min_t(unsigned long, TRUTH_BATCH, (n) - __done);	\
+	while (__done < __n && !__err) {				\
+		__k = min_t(unsigned long, TRUTH_BATCH, __n - __done);	\
 		for (__i = 0; __i < __k; __i++) {			\
 			truth_objs[__i] = (alloc);			\
 			if (!truth_objs[__i]) {				\
