@@ -2,8 +2,11 @@
 /*
  * The bulk APIs (layer 4): kmem_cache_alloc_bulk(), kmem_cache_free_bulk()
  * and kfree_bulk() trace no event per object, on 6.1 as on 6.12, and
- * kfree_rcu()/kvfree_rcu() free their batches through kfree_bulk(). So
- * mstat counts them from probes on the exported functions themselves:
+ * kfree_rcu()/kvfree_rcu() free their batches through kfree_bulk();
+ * alloc_pages_bulk(), through which vmalloc() gets its pages, traces none
+ * for the pages it takes from the per-CPU lists (their frees are traced,
+ * one by one). So mstat counts them from probes on the exported functions
+ * themselves (alloc_pages_bulk(): see mstat_bulk_pages_ret()):
  *
  *  - kmem_cache_alloc_bulk(s, gfp, size, p): a kretprobe; its entry
  *    handler keeps s, gfp and p, its return handler counts the objects
@@ -97,6 +100,70 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * alloc_pages_bulk(gfp, nid, nodemask, nr_pages, list, array): order-0
+ * pages taken from the per-CPU lists trace no mm_page_alloc (vmalloc()
+ * gets its pages this way). The entry handler counts the pages already
+ * in the array (or on the list), the return handler counts them again:
+ * the new ones are the difference. When the bulk path cannot be used it
+ * falls back to the single-page allocator, for one page, which is
+ * traced: one new page where one was asked for is that page, and is not
+ * counted here again.
+ */
+struct mstat_bulk_pages_call {
+	struct list_head *list;
+	struct page **array;
+	unsigned long pre;
+	int nr;
+	gfp_t gfp;
+};
+
+static unsigned long mstat_bulk_pages_held(struct mstat_bulk_pages_call *call)
+{
+	struct list_head *pos;
+	unsigned long n = 0;
+	int i;
+
+	if (call->array) {
+		for (i = 0; i < call->nr; i++)
+			n += !!call->array[i];
+	} else if (call->list) {
+		list_for_each(pos, call->list)
+			n++;
+	}
+	return n;
+}
+
+static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	struct mstat_bulk_pages_call *call = (void *)ri->data;
+
+	call->gfp = (__force gfp_t)regs_get_kernel_argument(regs, 0);
+	call->nr = (int)regs_get_kernel_argument(regs, 3);
+	call->list = (struct list_head *)regs_get_kernel_argument(regs, 4);
+	call->array = (struct page **)regs_get_kernel_argument(regs, 5);
+	call->pre = call->nr > 0 ? mstat_bulk_pages_held(call) : 0;
+	return 0;
+}
+
+static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct mstat_bulk_pages_call *call = (void *)ri->data;
+	unsigned long i, n;
+
+	if (call->nr <= 0 || !mstat_source_enabled(MSTAT_SRC_PAGE))
+		return 0;
+	n = mstat_bulk_pages_held(call) - call->pre;
+	/* The single-page fallback's page was traced. */
+	if (n == 1)
+		return 0;
+	for (i = 0; i < n; i++)
+		mstat_count_page_alloc(call->gfp);
+	return 0;
+}
+
 /* The allocator's name for each, newest first. */
 static const char *const mstat_bulk_alloc_names[] = {
 	"kmem_cache_alloc_bulk_noprof", "kmem_cache_alloc_bulk",
@@ -108,12 +175,41 @@ static struct kretprobe mstat_bulk_alloc_rp = {
 	.data_size = sizeof(struct mstat_bulk_call),
 };
 
+static const char *const mstat_bulk_pages_names[] = {
+	"alloc_pages_bulk_noprof", "__alloc_pages_bulk",
+};
+
+static struct kretprobe mstat_bulk_pages_rp = {
+	.entry_handler = mstat_bulk_pages_entry,
+	.handler = mstat_bulk_pages_ret,
+	.data_size = sizeof(struct mstat_bulk_pages_call),
+};
+
 static struct kprobe mstat_bulk_free_kp = {
 	.symbol_name = "kmem_cache_free_bulk",
 	.pre_handler = mstat_bulk_free_entry,
 };
 
-static bool mstat_bulk_alloc_on, mstat_bulk_free_on;
+static bool mstat_bulk_alloc_on, mstat_bulk_free_on, mstat_bulk_pages_on;
+
+/* Register @rp on the first of @names the kernel has. */
+static int mstat_kretprobe_first(struct kretprobe *rp,
+				 const char *const *names, unsigned int n)
+{
+	unsigned int i;
+	int err = -ENOENT;
+
+	/* Enough for every CPU's task to sleep in it a few deep. */
+	rp->maxactive = max(64U, 8 * num_possible_cpus());
+	for (i = 0; i < n; i++) {
+		rp->kp.symbol_name = names[i];
+		rp->kp.addr = NULL;
+		err = register_kretprobe(rp);
+		if (err != -ENOENT && err != -EINVAL)
+			break;
+	}
+	return err;
+}
 
 /**
  * mstat_bulk_init() - probe the bulk APIs
@@ -125,22 +221,19 @@ static bool mstat_bulk_alloc_on, mstat_bulk_free_on;
  */
 void mstat_bulk_init(void)
 {
-	unsigned int i;
-	int err = -ENOENT;
+	int err;
 
-	/* Enough for every CPU's task to sleep in it a few deep. */
-	mstat_bulk_alloc_rp.maxactive = max(64U, 8 * num_possible_cpus());
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_alloc_names); i++) {
-		mstat_bulk_alloc_rp.kp.symbol_name = mstat_bulk_alloc_names[i];
-		mstat_bulk_alloc_rp.kp.addr = NULL;
-		err = register_kretprobe(&mstat_bulk_alloc_rp);
-		if (err != -ENOENT && err != -EINVAL)
-			break;
-	}
+	err = mstat_kretprobe_first(&mstat_bulk_alloc_rp, mstat_bulk_alloc_names,
+				    ARRAY_SIZE(mstat_bulk_alloc_names));
 	mstat_bulk_alloc_on = !err;
 	if (err)
 		pr_warn("kmem_cache_alloc_bulk() not counted: kretprobe: %d\n",
 			err);
+	err = mstat_kretprobe_first(&mstat_bulk_pages_rp, mstat_bulk_pages_names,
+				    ARRAY_SIZE(mstat_bulk_pages_names));
+	mstat_bulk_pages_on = !err;
+	if (err)
+		pr_warn("alloc_pages_bulk() not counted: kretprobe: %d\n", err);
 	err = register_kprobe(&mstat_bulk_free_kp);
 	mstat_bulk_free_on = !err;
 	if (err)
@@ -159,22 +252,29 @@ void mstat_bulk_exit(void)
 		unregister_kprobe(&mstat_bulk_free_kp);
 	if (mstat_bulk_alloc_on)
 		unregister_kretprobe(&mstat_bulk_alloc_rp);
+	if (mstat_bulk_pages_on)
+		unregister_kretprobe(&mstat_bulk_pages_rp);
 	mstat_bulk_free_on = false;
 	mstat_bulk_alloc_on = false;
+	mstat_bulk_pages_on = false;
 }
 
 /**
  * mstat_bulk_show() - the probes' state, for debugfs' internals
  * @alloc: set to whether kmem_cache_alloc_bulk() is counted
  * @free: set to whether kmem_cache_free_bulk() is counted
+ * @pages: set to whether alloc_pages_bulk() is counted
  *
- * Return: the kretprobe's missed returns (allocations not counted).
+ * Return: the kretprobes' missed returns (calls whose allocations were
+ * not counted).
  */
-unsigned long mstat_bulk_show(bool *alloc, bool *free)
+unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
 {
 	*alloc = mstat_bulk_alloc_on;
 	*free = mstat_bulk_free_on;
-	return mstat_bulk_alloc_on ? READ_ONCE(mstat_bulk_alloc_rp.nmissed) : 0;
+	*pages = mstat_bulk_pages_on;
+	return (mstat_bulk_alloc_on ? READ_ONCE(mstat_bulk_alloc_rp.nmissed) : 0) +
+	       (mstat_bulk_pages_on ? READ_ONCE(mstat_bulk_pages_rp.nmissed) : 0);
 }
 
 #else /* no kretprobes */
@@ -188,10 +288,11 @@ void mstat_bulk_exit(void)
 {
 }
 
-unsigned long mstat_bulk_show(bool *alloc, bool *free)
+unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
 {
 	*alloc = false;
 	*free = false;
+	*pages = false;
 	return 0;
 }
 

@@ -2,7 +2,8 @@
 /*
  * The bulk APIs' probes (mstat_bulk.c, layer 4): kmem_cache_alloc_bulk(),
  * kmem_cache_free_bulk() and kfree_bulk(), which trace nothing per
- * object, counted in the cache and kmalloc sources.
+ * object, counted in the cache and kmalloc sources; alloc_pages_bulk(),
+ * in the page source.
  */
 #ifndef _MSTAT_BULK_H
 #define _MSTAT_BULK_H
@@ -11,6 +12,6 @@
 
 void mstat_bulk_init(void);
 void mstat_bulk_exit(void);
-unsigned long mstat_bulk_show(bool *alloc, bool *free);
+unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages);
 
 #endif /* _MSTAT_BULK_H */

@@ -199,18 +199,19 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 	unsigned int nwords = mstat_nr_words(c);
 	unsigned int slot, w;
 	unsigned long seq, missed;
-	bool bulk_alloc, bulk_free;
+	bool bulk_alloc, bulk_free, bulk_pages;
 	int cpu;
 
 	seq_printf(m, "generation %llu\n", mstat_generation(c));
 	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
 	seq_printf(m, "words_per_slot %u\n", nwords);
-	missed = mstat_bulk_show(&bulk_alloc, &bulk_free);
+	missed = mstat_bulk_show(&bulk_alloc, &bulk_free, &bulk_pages);
 	seq_printf(m, "kmalloc_twice_sites %u\n", mstat_twice_sites());
 	seq_printf(m, "bulk_alloc_counted %d\n", bulk_alloc);
 	seq_printf(m, "bulk_alloc_missed %lu\n", missed);
 	seq_printf(m, "bulk_free_counted %d\n", bulk_free);
+	seq_printf(m, "bulk_pages_counted %d\n", bulk_pages);
 	seq_printf(m, "slab_layout %s\n", mstat_slab_state());
 	for_each_possible_cpu(cpu) {
 		seq = mstat_cpu_seq(c, cpu);

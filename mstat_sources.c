@@ -340,6 +340,19 @@ static void mstat_probe_page_alloc(void *data, struct page *page,
 			gfp_flags, (unsigned long)page, 0);
 }
 
+/**
+ * mstat_count_page_alloc() - count one order-0 page the kernel did not trace
+ * @gfp: the allocation's flags
+ *
+ * For alloc_pages_bulk().
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_page_alloc(gfp_t gfp)
+{
+	mstat_hot_alloc(MSTAT_SRC_PAGE, 0, PAGE_SIZE, PAGE_SIZE, gfp, 0, 0);
+}
+
 static void mstat_probe_page_free(void *data, struct page *page,
 				  unsigned int order)
 {

@@ -21,6 +21,7 @@ void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
 			     gfp_t gfp, unsigned long site);
 void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
 			    unsigned long site);
+void mstat_count_page_alloc(gfp_t gfp);
 int mstat_sources_init(void);
 void mstat_sources_exit(void);
 

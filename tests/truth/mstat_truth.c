@@ -476,6 +476,28 @@ static int truth_get_free_pages(struct truth_result *r, unsigned long n)
 			  truth_add_pages, "order:1");
 }
 
+/*
+ * vmalloc() of four pages: order-0 pages from the page allocator (in
+ * bulk, through alloc_pages_bulk(), where it can), freed one by one by
+ * vfree().
+ */
+static int truth_vmalloc(struct truth_result *r, unsigned long n)
+{
+	unsigned long i;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = vmalloc(4 * PAGE_SIZE);
+		if (!p)
+			break;
+		vfree(p);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add_pages(r, "order:0", 4 * i, 4 * i);
+	return i == n ? 0 : -ENOMEM;
+}
+
 /* mstat's own API: 700 bytes requested, 1024 handed out. */
 static int truth_api(struct truth_result *r, unsigned long n)
 {
@@ -518,6 +540,7 @@ static const struct {
 	{ "pages_order0", truth_pages0 },
 	{ "pages_order4", truth_pages4 },
 	{ "get_free_pages_order1", truth_get_free_pages },
+	{ "vmalloc_pages", truth_vmalloc },
 	{ "api", truth_api },
 };
 
