@@ -14,16 +14,21 @@
  *  - kmalloc: the tracepoint's bytes_alloc, the slab's object size, when
  *    it is the size of the class of the bytes requested (always, but with
  *    KASAN or slab debugging, whose metadata it includes; then
- *    kmalloc_size_roundup() of the bytes requested); kfree: ksize() of the
- *    object, which is still allocated when the tracepoint fires, rounded
- *    up the same way (ksize() of a KFENCE object is the requested size,
- *    and under KASAN the cache's object size, never its padded slot
- *    size);
- *  - kmem_cache_alloc/free: kmem_cache_size() of the cache passed;
+ *    kmalloc_size_roundup() of the bytes requested); kfree: the object
+ *    size of the cache the object lives in (mstat_slab.h; the object is
+ *    still allocated when the tracepoint fires), which for kmalloc's
+ *    caches is the class's size, KFENCE objects and KASAN included; a
+ *    large kmalloc's folio size; and where the slab layout is unknown,
+ *    ksize() rounded up the same way;
+ *  - kmem_cache_alloc/free: the object size of the cache passed;
  *  - pages: PAGE_SIZE << order.
  *
- * Each probe inlines the hot path for its source, with no call but
- * ksize() on kfree.
+ * An object counts in the source of the cache it lives in: a kfree() of
+ * a kmem_cache object is a free of the cache source, a kmem_cache_alloc()
+ * from one of kmalloc's caches an allocation of the kmalloc source.
+ *
+ * Each probe inlines the hot path for its source, with no call on the
+ * common path (ksize() on kfree where the slab layout is unknown).
  *
  * Page events have no call site: inside a probe, _RET_IP_ names the
  * tracepoint's dispatcher, and the page allocator's caller is not passed.
