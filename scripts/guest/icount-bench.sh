@@ -27,6 +27,15 @@ b() {
 	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
 }
 
+# with KO ARGS...: the bench with mstat (KO, loaded with ARGS) on.
+with() {
+	local ko="$1"
+	shift
+	insmod "$ko" "$@" || exit 1
+	b mode=none
+	rmmod mstat
+}
+
 # variant NAME RUN: one measurement of NAME.
 variant() {
 	local x
@@ -43,27 +52,15 @@ variant() {
 		echo '!hist:keys=common_cpu' >$T/events/kmem/kfree/trigger
 		;;
 	mstat-kmalloc-noprofile)
-		insmod ./mstat.ko enable_cache=0 enable_page=0 enable_api=0 \
-			profile_rate=0 || exit 1
-		x=$(b mode=none)
-		rmmod mstat
-		;;
+		x=$(with ./mstat.ko enable_cache=0 enable_page=0 enable_api=0 \
+			profile_rate=0) ;;
 	mstat-default)
-		insmod ./mstat.ko || exit 1
-		x=$(b mode=none)
-		rmmod mstat
-		;;
+		x=$(with ./mstat.ko) ;;
 	base-kmalloc-noprofile)
-		insmod ./mstat_base.ko enable_cache=0 enable_page=0 \
-			enable_api=0 profile_rate=0 || exit 1
-		x=$(b mode=none)
-		rmmod mstat
-		;;
+		x=$(with ./mstat_base.ko enable_cache=0 enable_page=0 \
+			enable_api=0 profile_rate=0) ;;
 	base-default)
-		insmod ./mstat_base.ko || exit 1
-		x=$(b mode=none)
-		rmmod mstat
-		;;
+		x=$(with ./mstat_base.ko) ;;
 	mstat-default-stream)
 		insmod ./mstat.ko || exit 1
 		echo 1 >$D/events_sources

@@ -286,8 +286,15 @@ static int truth_cache_bulk(struct truth_result *r, unsigned long n)
 	return 0;
 }
 
-/* Single allocations, bulk frees. */
-static int truth_cache_free_bulk(struct truth_result *r, unsigned long n)
+/*
+ * Single allocations by @alloc, freed a batch at a time by @free_bulk;
+ * @row_fn records them.
+ */
+static int truth_free_bulk(struct truth_result *r, unsigned long n,
+			   void *(*alloc)(void),
+			   void (*free_bulk)(size_t nr, void **objs),
+			   void (*row_fn)(struct truth_result *r,
+					  unsigned long a, unsigned long f))
 {
 	unsigned long done = 0;
 	int i, k;
@@ -295,12 +302,12 @@ static int truth_cache_free_bulk(struct truth_result *r, unsigned long n)
 	while (done < n) {
 		k = min_t(unsigned long, TRUTH_BATCH, n - done);
 		for (i = 0; i < k; i++) {
-			truth_objs[i] = truth_cache_alloc();
+			truth_objs[i] = alloc();
 			if (!truth_objs[i])
 				break;
 		}
-		kmem_cache_free_bulk(truth_cache, i, truth_objs);
-		truth_add_cache(r, i, i);
+		free_bulk(i, truth_objs);
+		row_fn(r, i, i);
 		if (i < k)
 			return -ENOMEM;
 		done += k;
@@ -309,27 +316,31 @@ static int truth_cache_free_bulk(struct truth_result *r, unsigned long n)
 	return 0;
 }
 
+static void truth_cache_free_bulk_fn(size_t nr, void **objs)
+{
+	kmem_cache_free_bulk(truth_cache, nr, objs);
+}
+
+static int truth_cache_free_bulk(struct truth_result *r, unsigned long n)
+{
+	return truth_free_bulk(r, n, truth_cache_alloc,
+			       truth_cache_free_bulk_fn, truth_add_cache);
+}
+
+static void *truth_kmalloc_small(void)
+{
+	return kmalloc(truth_var(TRUTH_SMALL), GFP_KERNEL);
+}
+
+static void truth_kfree_bulk_fn(size_t nr, void **objs)
+{
+	kfree_bulk(nr, objs);
+}
+
 static int truth_kfree_bulk(struct truth_result *r, unsigned long n)
 {
-	unsigned long done = 0;
-	int i, k;
-
-	while (done < n) {
-		k = min_t(unsigned long, TRUTH_BATCH, n - done);
-		for (i = 0; i < k; i++) {
-			truth_objs[i] = kmalloc(truth_var(TRUTH_SMALL),
-						GFP_KERNEL);
-			if (!truth_objs[i])
-				break;
-		}
-		kfree_bulk(i, truth_objs);
-		truth_add_kmalloc_small(r, i, i);
-		if (i < k)
-			return -ENOMEM;
-		done += k;
-		cond_resched();
-	}
-	return 0;
+	return truth_free_bulk(r, n, truth_kmalloc_small, truth_kfree_bulk_fn,
+			       truth_add_kmalloc_small);
 }
 
 /*

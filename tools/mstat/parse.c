@@ -274,16 +274,20 @@ static bool add_counter(struct snap_parser *p, char **w)
 	return true;
 }
 
-/* "class SIZE|large" and CLS_NR numbers (or more, unless exact). */
-static bool add_class(struct snap_parser *p, char **w, int n)
+/*
+ * A size-class row, "WORD SIZE|large" and @ncols numbers (or more, unless
+ * exact), into @rows[*@nrows]; @kind names a duplicate.
+ */
+static bool add_class_row(struct snap_parser *p, char **w, int n,
+			  struct mstat_class *rows, int *nrows, int ncols,
+			  enum mstat_dup_kind kind)
 {
-	struct mstat_snap *s = p->s;
-	struct mstat_class *c = &s->cls[s->ncls];
+	struct mstat_class *c = &rows[*nrows];
 	int i;
 
-	if (p->exact ? n != 2 + CLS_NR : n < 2 + CLS_NR)
+	if (p->exact ? n != 2 + ncols : n < 2 + ncols)
 		return stop(p, MSTAT_E_CLASS);
-	if (s->ncls == MSTAT_MAX_CLASSES)
+	if (*nrows == MSTAT_MAX_CLASSES)
 		return stop(p, MSTAT_E_TOO_MANY);
 	if (strlen(w[1]) >= sizeof(c->name))
 		return stop(p, MSTAT_E_CLASS);
@@ -291,47 +295,30 @@ static bool add_class(struct snap_parser *p, char **w, int n)
 		c->size = 0;
 	else if (!mstat_parse_u64(w[1], &c->size) || !c->size)
 		return stop(p, MSTAT_E_CLASS);
-	for (i = 0; i < s->ncls; i++)
-		if (!strcmp(s->cls[i].name, w[1]))
-			return dup(p, MSTAT_DUP_CLASS, w[1]);
-	if (!parse_nums(w + 2, CLS_NR, c->v))
+	for (i = 0; i < *nrows; i++)
+		if (!strcmp(rows[i].name, w[1]))
+			return dup(p, kind, w[1]);
+	memset(c->v, 0, sizeof(c->v));
+	if (!parse_nums(w + 2, ncols, c->v))
 		return stop(p, MSTAT_E_CLASS);
 	snprintf(c->name, sizeof(c->name), "%s", w[1]);
 	c->line = p->line;
-	s->ncls++;
+	(*nrows)++;
 	return true;
 }
 
-/*
- * "kmalloc_class SIZE|large" and KCLS_NR numbers (or more, unless
- * exact): format 1.1 on.
- */
+/* "class SIZE|large" and CLS_NR numbers. */
+static bool add_class(struct snap_parser *p, char **w, int n)
+{
+	return add_class_row(p, w, n, p->s->cls, &p->s->ncls, CLS_NR,
+			     MSTAT_DUP_CLASS);
+}
+
+/* "kmalloc_class SIZE|large" and KCLS_NR numbers: format 1.1 on. */
 static bool add_kclass(struct snap_parser *p, char **w, int n)
 {
-	struct mstat_snap *s = p->s;
-	struct mstat_class *c = &s->kcls[s->nkcls];
-	int i;
-
-	if (p->exact ? n != 2 + KCLS_NR : n < 2 + KCLS_NR)
-		return stop(p, MSTAT_E_CLASS);
-	if (s->nkcls == MSTAT_MAX_CLASSES)
-		return stop(p, MSTAT_E_TOO_MANY);
-	if (strlen(w[1]) >= sizeof(c->name))
-		return stop(p, MSTAT_E_CLASS);
-	if (!strcmp(w[1], "large"))
-		c->size = 0;
-	else if (!mstat_parse_u64(w[1], &c->size) || !c->size)
-		return stop(p, MSTAT_E_CLASS);
-	for (i = 0; i < s->nkcls; i++)
-		if (!strcmp(s->kcls[i].name, w[1]))
-			return dup(p, MSTAT_DUP_KCLASS, w[1]);
-	memset(c->v, 0, sizeof(c->v));
-	if (!parse_nums(w + 2, KCLS_NR, c->v))
-		return stop(p, MSTAT_E_CLASS);
-	snprintf(c->name, sizeof(c->name), "%s", w[1]);
-	c->line = p->line;
-	s->nkcls++;
-	return true;
+	return add_class_row(p, w, n, p->s->kcls, &p->s->nkcls, KCLS_NR,
+			     MSTAT_DUP_KCLASS);
 }
 
 /* "order N" and ORD_NR numbers (or more, unless exact); N <= 63. */
