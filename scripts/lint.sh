@@ -32,6 +32,12 @@ cd "$MSTAT_TOP" || exit 1
 
 mapfile -t srcs < <(git ls-files '*.c' '*.h' | grep -v -e '^tools/' \
 	-e '^tests/userspace/' -e '^tests/helpers/' -e '^tests/fuzz/')
+mapfile -t shs < <(git ls-files '*.sh' .ci/run)
+# No file to look at is a failure, not a pass (git missing, say).
+if [ ${#srcs[@]} -lt 10 ] || [ ${#shs[@]} -lt 10 ]; then
+	not_ok "lint-files: ${#srcs[@]} C files, ${#shs[@]} shell scripts from git ls-files"
+	finish
+fi
 
 cp_out=$(perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
 	--show-types -f "${srcs[@]}" 2>&1 | grep -v '^total' |
@@ -45,7 +51,6 @@ kd_out=$(perl "$ksrc/scripts/kernel-doc" -none -Wall "${srcs[@]}" 2>&1)
 [ -n "$kd_out" ] && show <<<"$kd_out"
 check kernel-doc [ -z "$kd_out" ]
 
-mapfile -t shs < <(git ls-files '*.sh' .ci/run)
 sc_out=$(shellcheck -x "${shs[@]}" 2>&1)
 [ -n "$sc_out" ] && show <<<"$sc_out"
 check shellcheck [ -z "$sc_out" ]

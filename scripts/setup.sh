@@ -28,7 +28,7 @@ set -euo pipefail
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
-	   golang-go libgmp10 zlib1g-dev shellcheck)
+	   golang-go libgmp10 zlib1g-dev shellcheck git)
 
 apt_updated=
 apt_update_once() {
