@@ -59,6 +59,28 @@ noinline void mstat_count_failure(enum mstat_source src, unsigned int order)
 }
 
 /**
+ * mstat_count_cache_failure() - count one failed allocation from a cache
+ * @cache: the cache
+ *
+ * In the cache's row, or without one in the cache source's class 0 cell.
+ *
+ * Context: any but NMI.
+ */
+noinline void mstat_count_cache_failure(const void *cache)
+{
+	struct mstat_section s;
+	int r;
+
+	mstat_write_begin(&mstat_core, &s);
+	r = mstat_cache_row_of(cache);
+	if (r >= 0)
+		mstat_add(&s, struct mstat_slot, row[r].failures, 1);
+	else
+		mstat_cell_add(&s, MSTAT_SRC_CACHE, 0, failures, 1);
+	mstat_write_end(&mstat_core, &s);
+}
+
+/**
  * mstat_count_alloc() - count one allocation event
  * @src: the source
  * @req: bytes requested

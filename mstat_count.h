@@ -17,6 +17,7 @@
 #include <linux/preempt.h>
 #include <linux/types.h>
 
+#include "mstat_caches.h"
 #include "mstat_core/mstat_core.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
@@ -26,6 +27,7 @@ void mstat_extras(unsigned int slot, bool alloc, bool sample, bool sampled,
 		  bool stream, enum mstat_source src, unsigned long ptr,
 		  size_t size, unsigned long site);
 void mstat_count_failure(enum mstat_source src, unsigned int order);
+void mstat_count_cache_failure(const void *cache);
 void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long site);
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
@@ -50,8 +52,10 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
 	mstat_add(s, struct mstat_cells, cell[src][c].field, val)
 
 /**
- * mstat_hot_alloc() - count one allocation, as one write section
+ * __mstat_hot_alloc() - count one allocation, as one write section
  * @src: the source; a constant, so that only the adds it needs are left
+ * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
+ *	of the cell, if it has one (mstat_caches.h)
  * @c: its cell: the size class, or for %MSTAT_SRC_PAGE the order
  * @req: bytes requested
  * @alloc: bytes allocated
@@ -61,22 +65,29 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
  *
  * Context: any but NMI.
  */
-static __always_inline void mstat_hot_alloc(enum mstat_source src,
-					    unsigned int c, size_t req,
-					    size_t alloc, gfp_t gfp,
-					    unsigned long ptr,
-					    unsigned long site)
+static __always_inline void __mstat_hot_alloc(enum mstat_source src,
+					      const void *cache,
+					      unsigned int c, size_t req,
+					      size_t alloc, gfp_t gfp,
+					      unsigned long ptr,
+					      unsigned long site)
 {
 	enum mstat_gfp g = gfpflags_allow_blocking(gfp);
 	struct mstat_section s;
 	bool sample, stream;
+	int r;
 
 	mstat_write_begin(&mstat_core, &s);
-	mstat_cell_add(&s, src, c, allocs, 1);
-	if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
-		mstat_cell_add(&s, src, c, bytes_req, req);
-	if (!mstat_cell_fixed(src, c))
-		mstat_cell_add(&s, src, c, bytes_alloc, alloc);
+	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
+	if (r >= 0) {
+		mstat_add(&s, struct mstat_slot, row[r].allocs, 1);
+	} else {
+		mstat_cell_add(&s, src, c, allocs, 1);
+		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
+			mstat_cell_add(&s, src, c, bytes_req, req);
+		if (!mstat_cell_fixed(src, c))
+			mstat_cell_add(&s, src, c, bytes_alloc, alloc);
+	}
 	mstat_add(&s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
 	if (static_branch_unlikely(&mstat_extras_key)) {
 		sample = src != MSTAT_SRC_PAGE && mstat_profile_due(alloc);
@@ -90,8 +101,10 @@ static __always_inline void mstat_hot_alloc(enum mstat_source src,
 }
 
 /**
- * mstat_hot_free() - count one free, as one write section
+ * __mstat_hot_free() - count one free, as one write section
  * @src: the source, a constant
+ * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
+ *	of the cell, if it has one
  * @c: its cell
  * @size: bytes the object occupied
  * @ptr: the object, for the recorders
@@ -99,18 +112,25 @@ static __always_inline void mstat_hot_alloc(enum mstat_source src,
  *
  * Context: any but NMI.
  */
-static __always_inline void mstat_hot_free(enum mstat_source src,
-					   unsigned int c, size_t size,
-					   unsigned long ptr,
-					   unsigned long site)
+static __always_inline void __mstat_hot_free(enum mstat_source src,
+					     const void *cache,
+					     unsigned int c, size_t size,
+					     unsigned long ptr,
+					     unsigned long site)
 {
 	struct mstat_section s;
 	bool sampled, stream;
+	int r;
 
 	mstat_write_begin(&mstat_core, &s);
-	mstat_cell_add(&s, src, c, frees, 1);
-	if (!mstat_cell_fixed(src, c))
-		mstat_cell_add(&s, src, c, bytes_freed, size);
+	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
+	if (r >= 0) {
+		mstat_add(&s, struct mstat_slot, row[r].frees, 1);
+	} else {
+		mstat_cell_add(&s, src, c, frees, 1);
+		if (!mstat_cell_fixed(src, c))
+			mstat_cell_add(&s, src, c, bytes_freed, size);
+	}
 	mstat_add(&s, struct mstat_cells, ctx_frees[mstat_context()], 1);
 	if (static_branch_unlikely(&mstat_extras_key)) {
 		sampled = src != MSTAT_SRC_PAGE && ptr &&
@@ -123,6 +143,43 @@ static __always_inline void mstat_hot_free(enum mstat_source src,
 				     mstat_cell_size(src, c) : size, site);
 	}
 	mstat_write_end(&mstat_core, &s);
+}
+
+/* The sources without a cache. */
+static __always_inline void mstat_hot_alloc(enum mstat_source src,
+					    unsigned int c, size_t req,
+					    size_t alloc, gfp_t gfp,
+					    unsigned long ptr,
+					    unsigned long site)
+{
+	__mstat_hot_alloc(src, NULL, c, req, alloc, gfp, ptr, site);
+}
+
+static __always_inline void mstat_hot_free(enum mstat_source src,
+					   unsigned int c, size_t size,
+					   unsigned long ptr,
+					   unsigned long site)
+{
+	__mstat_hot_free(src, NULL, c, size, ptr, site);
+}
+
+/* The cache source: the cache's row counts the event, if it has one. */
+static __always_inline void mstat_hot_cache_alloc(const void *cache,
+						  size_t size, gfp_t gfp,
+						  unsigned long ptr,
+						  unsigned long site)
+{
+	__mstat_hot_alloc(MSTAT_SRC_CACHE, cache, mstat_size_class(size),
+			  size, size, gfp, ptr, site);
+}
+
+static __always_inline void mstat_hot_cache_free(const void *cache,
+						 size_t size,
+						 unsigned long ptr,
+						 unsigned long site)
+{
+	__mstat_hot_free(MSTAT_SRC_CACHE, cache, mstat_size_class(size), size,
+			 ptr, site);
 }
 
 #endif /* _MSTAT_COUNT_H */

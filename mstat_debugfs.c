@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "mstat_bulk.h"
+#include "mstat_caches.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
@@ -135,6 +136,20 @@ static int mstat_sync_set(int arg, u64 val)
 	return mstat_set_sync(&mstat_core, val);
 }
 
+static u64 mstat_per_cache_get(int arg)
+{
+	return static_key_enabled(&mstat_caches_key);
+}
+
+static int mstat_per_cache_set(int arg, u64 val)
+{
+	int err = mstat_caches_enable(val);
+
+	if (err)
+		pr_warn_ratelimited("debugfs per_cache: no table to count in (cache_rows=0)\n");
+	return err;
+}
+
 static const struct mstat_ctl mstat_ctls[] = {
 	{ "enable_kmalloc", 0600, 1, MSTAT_SRC_KMALLOC, mstat_enable_get,
 	  mstat_enable_set },
@@ -154,6 +169,7 @@ static const struct mstat_ctl mstat_ctls[] = {
 	  mstat_profile_rate_get, mstat_profile_rate_set },
 	{ "sync_mode", 0600, MSTAT_NR_SYNC - 1, 0, mstat_sync_get,
 	  mstat_sync_set },
+	{ "per_cache", 0600, 1, 0, mstat_per_cache_get, mstat_per_cache_set },
 };
 
 static ssize_t mstat_ctl_read(struct file *file, char __user *ubuf,
@@ -213,6 +229,22 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 	seq_printf(m, "bulk_free_counted %d\n", bulk_free);
 	seq_printf(m, "bulk_pages_counted %d\n", bulk_pages);
 	seq_printf(m, "slab_layout %s\n", mstat_slab_state());
+	seq_printf(m, "cache_name_offset %d\n", READ_ONCE(mstat_caches.name_off));
+	seq_printf(m, "cache_gone_marks %d\n", !!mstat_caches.kmem_cache);
+	seq_printf(m, "cache_rows_used %d of %u\n",
+		   atomic_read(&mstat_caches.used), mstat_caches.nr_rows);
+	/* The index: where each row's cache hashes, where its entry is. */
+	for (w = 0; w < MSTAT_CACHE_INDEX; w++) {
+		u32 e = READ_ONCE(mstat_cache_index[w]);
+		unsigned long key;
+
+		if (!e)
+			continue;
+		key = READ_ONCE(mstat_cache_key[e - 1]);
+		seq_printf(m, "cache_index %u row %u hash %u gone %lu\n", w, e,
+			   mstat_cache_hash((void *)(key & ~MSTAT_CACHE_GONE)),
+			   key & MSTAT_CACHE_GONE);
+	}
 	for_each_possible_cpu(cpu) {
 		seq = mstat_cpu_seq(c, cpu);
 		seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",

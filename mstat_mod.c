@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 
 #include "mstat_bulk.h"
+#include "mstat_caches.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
@@ -64,6 +65,14 @@ static uint profile_addrs = 16384;
 module_param(profile_addrs, uint, 0444);
 MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 64 to 1048576 (default 16384)");
 
+static uint cache_rows = 256;
+module_param(cache_rows, uint, 0444);
+MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 2048 (default 256; 0: no table)");
+
+static bool per_cache = true;
+module_param(per_cache, bool, 0444);
+MODULE_PARM_DESC(per_cache, "Count per slab cache from load (default: on; debugfs per_cache switches it; no effect with cache_rows=0)");
+
 static int __init mstat_check_params(void)
 {
 	if (sync_mode >= MSTAT_NR_SYNC) {
@@ -83,6 +92,11 @@ static int __init mstat_check_params(void)
 	if (profile_rate > MSTAT_PROFILE_RATE_MAX) {
 		pr_err("profile_rate=%lu: must be at most %llu\n", profile_rate,
 		       MSTAT_PROFILE_RATE_MAX);
+		return -EINVAL;
+	}
+	if (cache_rows > MSTAT_CACHE_ROWS_MAX) {
+		pr_err("cache_rows=%u: must be at most %u\n", cache_rows,
+		       MSTAT_CACHE_ROWS_MAX);
 		return -EINVAL;
 	}
 	if (profile_buckets < 64 || profile_buckets > 65536 ||
@@ -110,12 +124,15 @@ static int __init mstat_init(void)
 	err = mstat_sources_init();
 	if (err)
 		return err;
+	err = mstat_caches_init(cache_rows, per_cache);
+	if (err)
+		return err;
 	err = mstat_slab_init();
 	if (err)
-		return err;
-	err = mstat_stats_init(sync_mode);
+		goto err_caches;
+	err = mstat_stats_init(sync_mode, mstat_caches_slot_size());
 	if (err)
-		return err;
+		goto err_caches;
 	err = mstat_stream_init(events_per_cpu);
 	if (err)
 		goto err_core;
@@ -148,6 +165,8 @@ err_events:
 	mstat_stream_exit();
 err_core:
 	mstat_stats_exit();
+err_caches:
+	mstat_caches_exit();
 	return err;
 }
 
@@ -161,6 +180,7 @@ static void __exit mstat_exit(void)
 	mstat_profile_exit();
 	mstat_stream_exit();
 	mstat_stats_exit();
+	mstat_caches_exit();
 }
 
 module_init(mstat_init);

@@ -17,18 +17,20 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "mstat_caches.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.1"
+#define MSTAT_FORMAT_VERSION	"1.2"
 #define MSTAT_SITES_FORMAT_VERSION	"1.0"
 
 struct mstat_proc_snap {
 	struct mstat_snapshot snap;
 	struct mstat_stats st;
+	struct mstat_caches_snap *cs;
 };
 
 static void mstat_show_source(struct seq_file *m, enum mstat_source i,
@@ -135,6 +137,59 @@ static void mstat_show_orders(struct seq_file *m,
 	}
 }
 
+/*
+ * A cache's name as one word: bytes outside '!'..'~', and the backslash,
+ * as a backslash and three octal digits; "-" if unknown, so a cache named
+ * "-" is "\055".
+ */
+static void mstat_show_cache_name(struct seq_file *m, const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+
+	if (!*p) {
+		seq_putc(m, '-');
+		return;
+	}
+	if (!strcmp(name, "-")) {
+		seq_puts(m, "\\055");
+		return;
+	}
+	for (; *p; p++) {
+		if (*p < '!' || *p > '~' || *p == '\\')
+			seq_printf(m, "\\%03o", *p);
+		else
+			seq_putc(m, *p);
+	}
+}
+
+/* Format 1.2: the per-cache table, then its overflow row. */
+static void mstat_show_caches(struct seq_file *m,
+			      const struct mstat_caches_snap *cs)
+{
+	const struct mstat_cell *o = &cs->over;
+	unsigned int i;
+
+	seq_printf(m, "caches_enabled %d\n", cs->enabled);
+	seq_printf(m, "caches_rows %u\n", cs->nr_rows);
+	seq_printf(m, "caches_used %u\n", cs->used);
+	seq_printf(m, "caches_named %d\n", cs->named);
+	seq_printf(m, "# caches: %s\n", mstat_caches_names_why());
+	seq_puts(m, "# cache id object_size allocs frees failures live_objects live_bytes state name\n");
+	for (i = 0; i < cs->n; i++) {
+		const struct mstat_cache_stat *c = &cs->row[i];
+		s64 live = c->allocs - c->frees;
+
+		seq_printf(m, "cache %u %u %llu %llu %llu %lld %lld %s ", c->id,
+			   c->size, c->allocs, c->frees, c->failures, live,
+			   live * c->size, c->gone ? "gone" : "live");
+		mstat_show_cache_name(m, c->name);
+		seq_putc(m, '\n');
+	}
+	seq_printf(m, "cache_overflow %llu %llu %llu %lld %lld\n", o->allocs,
+		   o->frees, o->failures, (s64)(o->allocs - o->frees),
+		   (s64)(o->bytes_alloc - o->bytes_freed));
+}
+
 static int mstat_proc_show(struct seq_file *m, void *v)
 {
 	const struct mstat_proc_snap *ps = m->private;
@@ -163,6 +218,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	mstat_show_classes(m, st);
 	mstat_show_orders(m, st);
 	mstat_show_kmalloc_classes(m, st);
+	mstat_show_caches(m, ps->cs);
 	return 0;
 }
 
@@ -175,19 +231,30 @@ static int mstat_proc_open(struct inode *inode, struct file *file)
 	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
 	if (!ps)
 		return -ENOMEM;
-	err = mstat_stats_read(&ps->snap, &ps->st);
-	if (!err)
-		err = single_open_size(file, mstat_proc_show, ps, 8192);
-	if (err)
+	ps->cs = mstat_caches_alloc();
+	if (!ps->cs) {
 		kfree(ps);
+		return -ENOMEM;
+	}
+	err = mstat_caches_read(&ps->snap, &ps->st, ps->cs);
+	/* A cache row is at most about 400 bytes, its name escaped. */
+	if (!err)
+		err = single_open_size(file, mstat_proc_show, ps,
+				       8192 + ps->cs->n * 400);
+	if (err) {
+		kvfree(ps->cs);
+		kfree(ps);
+	}
 	return err;
 }
 
 static int mstat_proc_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
+	struct mstat_proc_snap *ps = m->private;
 
-	kfree(m->private);
+	kvfree(ps->cs);
+	kfree(ps);
 	return single_release(inode, file);
 }
 

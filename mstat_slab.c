@@ -21,6 +21,25 @@
  * the search goes through copy_from_kernel_nofault(): a wrong guess reads
  * a wrong value, never faults. If any step fails, the layout stays
  * unknown, the log says why, and so does debugfs' internals.
+ *
+ * For the per-cache table (mstat_caches.h), two more, each on its own:
+ *
+ *  - the name in struct kmem_cache: the one word, within the struct,
+ *    that points at "mstat_layout_a" in mstat's first cache, at
+ *    "mstat_layout_b" in its second, and at a name that starts with
+ *    "kmalloc-" in every one of kmalloc's normal caches (or the first of
+ *    two, where the second is three words on: the name of the cache's
+ *    kobject, after the list of caches, holds the same); found, it is
+ *    checked once more on all of them, and the cache of struct kmem_cache
+ *    objects must be named "kmem_cache" through it. Strings are read
+ *    with mstat_string_nofault();
+ *  - the cache that struct kmem_cache objects come from (whose frees mark
+ *    a row gone): the cache of both of mstat's caches' structs, and of
+ *    a kmalloc cache's, through the slab's cache offset.
+ *
+ * Without the name, rows have ids and no names; without the cache of
+ * caches, no row is marked gone. Both are logged, and said in
+ * /proc/mstat.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,6 +47,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
@@ -42,6 +62,7 @@ static const char *mstat_slab_why = "not looked for";
 /* How far into each struct the search goes, in bytes. */
 #define MSTAT_SLAB_SPAN_PAGE	64
 #define MSTAT_SLAB_SPAN_CACHE	96
+#define MSTAT_SLAB_SPAN_NAME	512
 #define MSTAT_SLAB_OBJS		4
 
 /* mstat's own two caches: odd sizes, known flags, never merged (ctor). */
@@ -213,6 +234,151 @@ static int mstat_slab_check_kmalloc(void)
 	return err;
 }
 
+/* The string a name pointer at @off of @cache points at, or "". */
+static void mstat_slab_name_at(const void *cache, unsigned int off,
+			       char *buf, size_t size)
+{
+	unsigned long p;
+
+	buf[0] = '\0';
+	if (mstat_read_ulong(cache, off, &p))
+		mstat_string_nofault(buf, (const char *)p, size);
+}
+
+static bool mstat_slab_name_kmalloc(struct kmem_cache *s, unsigned int off)
+{
+	char buf[16];
+
+	mstat_slab_name_at(s, off, buf, sizeof(buf));
+	return !strncmp(buf, "kmalloc-", 8);
+}
+
+/* Whether the name at @off fits mstat's caches and kmalloc's. */
+static bool mstat_slab_name_fits(struct mstat_slab_known_set *k,
+				 unsigned int off)
+{
+	char buf[MSTAT_CACHE_NAME_LEN];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		mstat_slab_name_at(k->cache[i], off, buf, sizeof(buf));
+		if (strcmp(buf, mstat_slab_probe[i].name))
+			return false;
+	}
+	for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+		if (kmalloc_caches[KMALLOC_NORMAL][i] &&
+		    !mstat_slab_name_kmalloc(kmalloc_caches[KMALLOC_NORMAL][i],
+					     off))
+			return false;
+	return true;
+}
+
+/*
+ * The name's offset, for the per-cache table; -1 and why if none. A
+ * broken test build (MSTAT_COUNTS_BROKEN) validates the offset after the
+ * one found, which must fail: rows then have ids and no names.
+ */
+static int mstat_slab_find_name(struct mstat_slab_known_set *k,
+				const char **why)
+{
+	unsigned int off, span, found = 0, at = 0, second = 0;
+
+	span = min_t(size_t, ksize(k->cache[0]), MSTAT_SLAB_SPAN_NAME);
+	for (off = 0; off + sizeof(long) <= span; off += sizeof(long)) {
+		if (!mstat_slab_name_fits(k, off))
+			continue;
+		if (!found++)
+			at = off;
+		else
+			second = off;
+	}
+	/*
+	 * With sysfs, the cache's kobject follows its name and its list
+	 * node, and the kobject's name, its first word, is the same string
+	 * for caches that are never merged (mstat's, and kmalloc's where
+	 * they are not): the one other offset that may fit, three words on.
+	 */
+	if (found == 2 && second == at + 3 * sizeof(long))
+		found = 1;
+	if (found != 1) {
+		*why = found ? "names: more than one offset fits" :
+			       "names: no offset fits";
+		return -1;
+	}
+	if (MSTAT_COUNTS_BROKEN)
+		at += sizeof(long);
+	/* Found on all of them: now validated on all of them again. */
+	if (!mstat_slab_name_fits(k, at)) {
+		*why = "names: the offset found does not validate";
+		return -1;
+	}
+	*why = "names: validated on mstat's two caches and kmalloc's";
+	return at;
+}
+
+/* The cache of a slab object, through the cache offset found, or NULL. */
+static const void *mstat_slab_read_cache_of(const void *obj)
+{
+	struct folio *folio = virt_to_folio(obj);
+	unsigned long w;
+
+	if (!folio_test_slab(folio) ||
+	    !mstat_read_ulong(folio, mstat_slab.cache, &w))
+		return NULL;
+	return (const void *)w;
+}
+
+/*
+ * The cache that struct kmem_cache objects come from: the one cache that
+ * holds mstat's two caches' structs and kmalloc's first's, named
+ * "kmem_cache" (if the name is known). NULL if not found.
+ */
+static const void *mstat_slab_find_kmem_cache(struct mstat_slab_known_set *k,
+					      int name_off)
+{
+	const void *kc = mstat_slab_read_cache_of(k->cache[0]);
+	char buf[16];
+	unsigned int i;
+
+	if (!kc || mstat_slab_read_cache_of(k->cache[1]) != kc)
+		return NULL;
+	for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		if (!kmalloc_caches[KMALLOC_NORMAL][i])
+			continue;
+		if (mstat_slab_read_cache_of(kmalloc_caches[KMALLOC_NORMAL][i]) != kc)
+			return NULL;
+		break;
+	}
+	if (name_off >= 0) {
+		mstat_slab_name_at(kc, name_off, buf, sizeof(buf));
+		if (strcmp(buf, "kmem_cache"))
+			return NULL;
+	}
+	return kc;
+}
+
+/* What the per-cache table can have: names, and gone marks. */
+static void mstat_slab_for_caches(struct mstat_slab_known_set *k,
+				  bool cache_found)
+{
+	const char *why;
+	int name_off = mstat_slab_find_name(k, &why);
+	const void *kc = NULL;
+
+	mstat_caches_set_names(name_off, why);
+	if (name_off < 0)
+		pr_warn("per-cache rows have no names (%s)\n", why);
+	else
+		pr_info("cache names at %d in struct kmem_cache (%s)\n",
+			name_off, why);
+	if (cache_found)
+		kc = mstat_slab_find_kmem_cache(k, name_off);
+	if (kc)
+		mstat_caches_set_kmem_cache(kc);
+	else
+		pr_warn("cache of struct kmem_cache not found: a destroyed cache's row is not marked gone\n");
+}
+
 static int mstat_slab_discover(void)
 {
 	struct mstat_slab_known_set k = {};
@@ -237,6 +403,7 @@ static int mstat_slab_discover(void)
 		}
 	}
 	err = mstat_slab_find_cache(&k);
+	mstat_slab_for_caches(&k, !err);
 	if (err) {
 		mstat_slab_why = "no single offset of the cache in a slab's page";
 		goto out;

@@ -167,11 +167,10 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 				 KMALLOC_MAX_CACHE_SIZE <= 8192)
 
 /* A cache's object freed with kfree(): counted where it was allocated. */
-static noinline void mstat_kfree_cross(const void *ptr, size_t size,
-				       unsigned long site)
+static noinline void mstat_kfree_cross(const void *cache, const void *ptr,
+				       size_t size, unsigned long site)
 {
-	mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
-		       (unsigned long)ptr, site);
+	mstat_hot_cache_free(cache, size, (unsigned long)ptr, site);
 }
 
 /*
@@ -197,7 +196,7 @@ static __always_inline void __mstat_count_kfree(const void *ptr,
 		} else {
 			size = mstat_slab_size(cache);
 			if (unlikely(!mstat_slab_is_kmalloc(cache))) {
-				mstat_kfree_cross(ptr, size, site);
+				mstat_kfree_cross(cache, ptr, size, site);
 				return;
 			}
 		}
@@ -263,8 +262,7 @@ void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
 		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
 			       (unsigned long)ptr, site);
 	else
-		mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
-			       (unsigned long)ptr, site);
+		mstat_hot_cache_free(s, size, (unsigned long)ptr, site);
 }
 
 /**
@@ -288,8 +286,7 @@ void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
 		mstat_hot_alloc(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
 				size, gfp, (unsigned long)ptr, site);
 	else
-		mstat_hot_alloc(MSTAT_SRC_CACHE, mstat_size_class(size), size,
-				size, gfp, (unsigned long)ptr, site);
+		mstat_hot_cache_alloc(s, size, gfp, (unsigned long)ptr, site);
 }
 
 static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
@@ -300,7 +297,7 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 	size_t size;
 
 	if (unlikely(!ptr)) {
-		mstat_count_failure(MSTAT_SRC_CACHE, 0);
+		mstat_count_cache_failure(s);
 		return;
 	}
 	size = mstat_cache_size(s, &km);
@@ -308,8 +305,8 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 		mstat_count_cache_alloc(s, ptr, gfp_flags, call_site);
 		return;
 	}
-	mstat_hot_alloc(MSTAT_SRC_CACHE, mstat_size_class(size), size, size,
-			gfp_flags, (unsigned long)ptr, call_site);
+	mstat_hot_cache_alloc(s, size, gfp_flags, (unsigned long)ptr,
+			      call_site);
 }
 
 static void mstat_probe_cache_free(void *data, unsigned long call_site,
@@ -322,13 +319,15 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 
 	if (!ptr)
 		return;
+	/* A struct kmem_cache freed: its cache is gone (mstat_caches.h). */
+	if (unlikely(s == mstat_caches.kmem_cache))
+		mstat_cache_gone(ptr);
 	size = mstat_cache_size(c, &km);
 	if (unlikely(km)) {
 		mstat_count_cache_free(c, ptr, call_site);
 		return;
 	}
-	mstat_hot_free(MSTAT_SRC_CACHE, mstat_size_class(size), size,
-		       (unsigned long)ptr, call_site);
+	mstat_hot_cache_free(c, size, (unsigned long)ptr, call_site);
 }
 
 static void mstat_probe_page_alloc(void *data, struct page *page,

@@ -12,7 +12,6 @@
 
 #include "mstat_compat.h"
 #include "mstat_stats.h"
-#include "mstat_trace.h"
 
 const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1] = {
 	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
@@ -133,13 +132,16 @@ char *mstat_site_name(char *buf, size_t size, unsigned long site)
 /**
  * mstat_stats_init() - set up the core that keeps the cells
  * @sync: how its reader waits for writers, an &enum mstat_sync
+ * @size: bytes of one slot: struct mstat_cells first, then whatever the
+ *	per-cache table adds (mstat_caches_slot_size())
  *
  * Context: process; sleeps.
  * Return: 0, -EINVAL for a bad @sync, or -ENOMEM.
  */
-int mstat_stats_init(unsigned int sync)
+int mstat_stats_init(unsigned int sync, size_t size)
 {
-	int err = mstat_core_init(&mstat_core, sizeof(struct mstat_cells));
+	int err = mstat_core_init(&mstat_core,
+				  max(size, sizeof(struct mstat_cells)));
 
 	if (err)
 		return err;
@@ -158,31 +160,3 @@ void mstat_stats_exit(void)
 {
 	mstat_core_destroy(&mstat_core);
 }
-
-/* Under the reader's lock, right after the fold: the totals are a cut. */
-static void mstat_stats_derive_fn(const u64 *total, void *st)
-{
-	mstat_stats_derive((const struct mstat_cells *)total, st);
-}
-
-/**
- * mstat_stats_read() - take a consistent snapshot of every counter
- * @snap: its generation and wait figures
- * @st: the counters
- *
- * Emits the mstat:mstat_snapshot trace event.
- *
- * Context: process; sleeps.
- * Return: 0, or -EINTR if a signal arrived while waiting for another
- * reader.
- */
-int mstat_stats_read(struct mstat_snapshot *snap, struct mstat_stats *st)
-{
-	int err = mstat_read_with(&mstat_core, snap, mstat_stats_derive_fn, st);
-
-	if (!err)
-		trace_mstat_snapshot(snap->gen, snap->wait_ns,
-				     snap->waited_cpus, snap->latency_ns);
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(mstat_stats_read);

@@ -220,8 +220,7 @@ DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
 char *mstat_site_name(char *buf, size_t size, unsigned long site);
-int mstat_stats_init(unsigned int sync);
+int mstat_stats_init(unsigned int sync, size_t size);
 void mstat_stats_exit(void);
-int mstat_stats_read(struct mstat_snapshot *snap, struct mstat_stats *st);
 
 #endif /* _MSTAT_STATS_H */

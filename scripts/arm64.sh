@@ -71,7 +71,7 @@ fi
 t arm64-build-stock-W1 scripts/build.sh "$KA64_KDIR" build/arm64-stock
 [ -n "$kb" ] &&
 	t arm64-build-debug-W1 scripts/build.sh --arch arm64 "$kb" build/arm64-debug
-t arm64-build-tools mstat_build_tools --arch arm64 mstat runas write1 evpoll truth
+t arm64-build-tools mstat_build_tools --arch arm64 mstat runas write1 evpoll truth caches
 
 # 4. Guests. KUnit on multi-threaded TCG, for true parallelism (the
 # suites toggle no tracepoint under load, see guest.sh). The torture on
@@ -111,6 +111,12 @@ if [ -f build/arm64-stock/mstat.ko ] && [ -x build/arm64-tools/mstat ]; then
 		build/arm64-stock/tests/truth/mstat_truth.ko \
 		--file=build/arm64-tools/truth:/mstat/truth \
 		--arch=arm64 --timeout=600
+	guest arm64-stock-caches "$KA64_VMLINUZ" scripts/guest/caches.sh \
+		build/arm64-stock/mstat.ko \
+		build/arm64-stock/tests/caches/mstat_cachetest.ko \
+		--file=build/arm64-tools/caches:/mstat/caches \
+		--file=build/arm64-tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-a"' --arch=arm64 --timeout=600
 fi
 
 collect_guests

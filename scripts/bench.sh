@@ -211,6 +211,11 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh
 				printf "| %s | %d | %.2fx | %+d |\n", name, med[name],
 					med[name] / med["floor"], med[name] - med["empty"]
 			}
+			if (med["mstat-cache-nopercache"])
+				printf "\nkmem_cache_alloc+kmem_cache_free pair: no probe %d, mstat (cache source alone) per-cache off %d, on %d: on/off %.3fx\n",
+					med["cache-none"], med["mstat-cache-nopercache"],
+					med["mstat-cache-percache"],
+					med["mstat-cache-percache"] / med["mstat-cache-nopercache"]
 		}'
 } | tee -a "$res"
 log "results: $res"

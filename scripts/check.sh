@@ -67,7 +67,7 @@ t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
 # A build that must fail the ground-truth test: it counts both events of
 # a large kmalloc the kernel traces twice, ignores bulk frees and never
-# uses the slab layout (MSTAT_BROKEN_COUNTS).
+# uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset.
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
 	scripts/build.sh "$K612_KDIR" build/6.12-broken
 # The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
@@ -123,6 +123,11 @@ for v in 6.1 6.12; do
 	guest "guest-$v-truth" "${!vmlinuz}" scripts/guest/truth.sh \
 		"build/$v/mstat.ko" "build/$v/tests/truth/mstat_truth.ko" \
 		--file=build/tools/truth:/mstat/truth
+	guest "guest-$v-caches" "${!vmlinuz}" scripts/guest/caches.sh \
+		"build/$v/mstat.ko" "build/$v/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-a"'
 done
 
 # 7a. The ground-truth test's own test: the broken build must fail it, on
@@ -135,6 +140,14 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		build/6.12-broken/tests/truth/mstat_truth.ko \
 		--file=build/tools/truth:/mstat/truth \
 		"--append=TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\""
+	# Its names' offset is off by a word: validation must refuse it, and
+	# every row count on, by id, with no name.
+	guest guest-6.12-caches-broken "$K612_VMLINUZ" scripts/guest/caches.sh \
+		build/6.12-broken/mstat.ko \
+		build/6.12-broken/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-n -a"'
 fi
 
 # 7b. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the
@@ -145,6 +158,12 @@ if [ -f build/6.12rt/mstat.ko ]; then
 	guest guest-6.12rt-truth "$K612RT_VMLINUZ" scripts/guest/truth.sh \
 		build/6.12rt/mstat.ko build/6.12rt/tests/truth/mstat_truth.ko \
 		--file=build/tools/truth:/mstat/truth
+	guest guest-6.12rt-caches "$K612RT_VMLINUZ" scripts/guest/caches.sh \
+		build/6.12rt/mstat.ko \
+		build/6.12rt/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-a"'
 	guest guest-6.12rt-torture "$K612RT_VMLINUZ" scripts/guest/torture.sh \
 		build/6.12rt/mstat.ko build/6.12rt/tests/torture/mstat_torture.ko \
 		--smp=4 --tcg=multi
@@ -201,6 +220,14 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 		build/debug/tests/truth/mstat_truth.ko \
 		--file=build/tools/truth:/mstat/truth --tcg=multi \
 		'--append=TRUTH_ARGS="-r cache -r page -r order:0"'
+	# Every row exact here too (kmemleak's own objects are its cache's
+	# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
+	# the re-created cache's address is not required to be the same.
+	guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/caches.sh build/debug/mstat.ko \
+		build/debug/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat --tcg=multi
 fi
 
 # 9b. The KUnit suites' own test, on the debug kernel: mstat_core's cases

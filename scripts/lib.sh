@@ -174,6 +174,7 @@ mstat_tools=(
 	"readlat tests/helpers/readlat.c"
 	"mstat-fuzz tests/fuzz/mstat-fuzz.c"
 	"truth tests/helpers/truth.c"
+	"caches tests/helpers/caches.c"
 	"reconcile tests/helpers/reconcile.c"
 )
 

@@ -12,10 +12,15 @@
 # profile off; mstat by default (every source, profile at its default
 # rate); mstat by default with the event stream on for kmalloc (nobody
 # reading it: once the ring is full, events are dropped); and, if a
+# the kmem_cache_alloc+kmem_cache_free pair (loop=cache), with no probe
+# and with mstat's cache source alone, per-cache counting off and on;
+# and, if a
 # baseline build of mstat is copied in as mstat_base.ko (make bench with
-# MSTAT_BENCH_BASE=REF), its kmalloc-only and default variants, measured
+# MSTAT_BENCH_BASE=REF), its kmalloc-only, default and cache-source-only
+# variants, measured
 # in the same rounds. A warm-up round first, discarded; then RUNS rounds,
-# interleaved. Prints
+# interleaved (ICOUNT_VARIANTS="V..." on the kernel command line: only
+# those variants). Prints
 #   icount: run=N variant=V insns_per_pair=X
 set -u
 . ./lib.sh
@@ -24,15 +29,17 @@ runs=${ICOUNT_RUNS:-3}
 b() {
 	insmod ./mstat_probe_bench.ko "$@" || exit 1
 	rmmod mstat_probe_bench
-	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
+	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* loop=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
 }
 
-# with KO ARGS...: the bench with mstat (KO, loaded with ARGS) on.
+# with KO ARGS...: the bench with mstat (KO, loaded with ARGS) on; the
+# bench's own arguments in $bench (default: the kmalloc loop).
 with() {
 	local ko="$1"
 	shift
 	insmod "$ko" "$@" || exit 1
-	b mode=none
+	# shellcheck disable=SC2086 # arguments, split
+	b mode=none ${bench:-}
 	rmmod mstat
 }
 
@@ -61,6 +68,17 @@ variant() {
 			enable_api=0 profile_rate=0) ;;
 	base-default)
 		x=$(with ./mstat_base.ko) ;;
+	base-cache)
+		x=$(bench=loop=cache with ./mstat_base.ko enable_kmalloc=0 \
+			enable_page=0 enable_api=0 profile_rate=0) ;;
+	cache-none)
+		x=$(b mode=none loop=cache) ;;
+	mstat-cache-percache)
+		x=$(bench=loop=cache with ./mstat.ko enable_kmalloc=0 \
+			enable_page=0 enable_api=0 profile_rate=0) ;;
+	mstat-cache-nopercache)
+		x=$(bench=loop=cache with ./mstat.ko enable_kmalloc=0 \
+			enable_page=0 enable_api=0 profile_rate=0 per_cache=0) ;;
 	mstat-default-stream)
 		insmod ./mstat.ko || exit 1
 		echo 1 >$D/events_sources
@@ -73,9 +91,13 @@ variant() {
 }
 
 variants="none empty floor ftrace-hist mstat-kmalloc-noprofile mstat-default
-	  mstat-default-stream"
+	  mstat-default-stream cache-none mstat-cache-nopercache
+	  mstat-cache-percache"
 [ -f ./mstat_base.ko ] &&
-	variants="$variants base-kmalloc-noprofile base-default"
+	variants="$variants base-kmalloc-noprofile base-default base-cache"
+# ICOUNT_VARIANTS="V..." on the kernel command line: only those.
+only=$(sed -n 's/.*ICOUNT_VARIANTS="\([^"]*\)".*/\1/p' /proc/cmdline)
+[ -n "$only" ] && variants=$only
 for v in $variants; do
 	variant "$v" 0 >/dev/null
 done

@@ -10,7 +10,7 @@ set -u
 b() {
 	insmod ./mstat_probe_bench.ko "$@" || exit 1
 	rmmod mstat_probe_bench
-	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
+	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* loop=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
 }
 m() {
 	insmod ./mstat.ko "$@" || exit 1

@@ -14,7 +14,10 @@
  *
  * Loading it runs the loop once and prints one line:
  *	mstat_probe_bench: mode=M pairs=N ns_per_pair=X
- * Sizes cycle through 8..240 bytes, on one CPU with migration off. Under
+ * Sizes cycle through 8..240 bytes, on one CPU with migration off. With
+ * loop=cache the pairs are kmem_cache_alloc() and kmem_cache_free() of a
+ * cache of its own instead (mode=none only): the cost of the cache
+ * source, and of its per-cache rows, over the same loop. Under
  * qemu -icount shift=0 a guest ns is one instruction: X is then the
  * instructions per pair, loop and interrupts included.
  */
@@ -38,6 +41,10 @@ MODULE_PARM_DESC(mode, "none (whatever is registered), empty (add an empty probe
 static uint pairs = 200000;
 module_param(pairs, uint, 0444);
 MODULE_PARM_DESC(pairs, "kmalloc/kfree pairs to time (1000 to 10000000)");
+
+static char *loop = "kmalloc";
+module_param(loop, charp, 0444);
+MODULE_PARM_DESC(loop, "kmalloc (kmalloc/kfree pairs) or cache (kmem_cache_alloc/free pairs)");
 
 static void bench_probe_kmalloc(void *data, unsigned long call_site,
 				const void *ptr, size_t bytes_req,
@@ -95,27 +102,38 @@ typedef void (*kmalloc_probe_t)(void *data, unsigned long call_site,
 typedef void (*kfree_probe_t)(void *data, unsigned long call_site,
 			      const void *ptr);
 
-static u64 bench_loop(void)
+static u64 bench_loop(struct kmem_cache *cache)
 {
 	u64 t0, t1;
 	uint i;
 
 	migrate_disable();
 	t0 = ktime_get_ns();
-	for (i = 0; i < pairs; i++) {
-		void *p = kmalloc(8 + (i % 30) * 8, GFP_KERNEL);
+	if (cache) {
+		for (i = 0; i < pairs; i++)
+			kmem_cache_free(cache, kmem_cache_alloc(cache, GFP_KERNEL));
+	} else {
+		for (i = 0; i < pairs; i++) {
+			void *p = kmalloc(8 + (i % 30) * 8, GFP_KERNEL);
 
-		kfree(p);
+			kfree(p);
+		}
 	}
 	t1 = ktime_get_ns();
 	migrate_enable();
 	return t1 - t0;
 }
 
+static void bench_ctor(void *obj)
+{
+}
+
 static int __init bench_init(void)
 {
 	bool floor = !strcmp(mode, "floor");
 	bool empty = !strcmp(mode, "empty");
+	bool on_cache = !strcmp(loop, "cache");
+	struct kmem_cache *cache = NULL;
 	kmalloc_probe_t pk = floor ? floor_probe_kmalloc : bench_probe_kmalloc;
 	kfree_probe_t pf = floor ? floor_probe_kfree : bench_probe_kfree;
 	u64 ns;
@@ -127,6 +145,18 @@ static int __init bench_init(void)
 		       mode, pairs);
 		return -EINVAL;
 	}
+	if ((!on_cache && strcmp(loop, "kmalloc")) ||
+	    (on_cache && strcmp(mode, "none"))) {
+		pr_err("loop=%s mode=%s: want loop kmalloc, or cache with mode none\n",
+		       loop, mode);
+		return -EINVAL;
+	}
+	if (on_cache) {
+		/* A constructor: never merged, the cache is ours alone. */
+		cache = kmem_cache_create("mstat_bench", 200, 0, 0, bench_ctor);
+		if (!cache)
+			return -ENOMEM;
+	}
 	if (empty || floor) {
 		err = register_trace_kmalloc(pk, NULL);
 		if (err)
@@ -137,14 +167,15 @@ static int __init bench_init(void)
 			return err;
 		}
 	}
-	ns = bench_loop();
+	ns = bench_loop(cache);
+	kmem_cache_destroy(cache);
 	if (empty || floor) {
 		unregister_trace_kfree(pf, NULL);
 		unregister_trace_kmalloc(pk, NULL);
 		tracepoint_synchronize_unregister();
 	}
-	pr_info("mode=%s pairs=%u ns_per_pair=%llu\n", mode, pairs,
-		div_u64(ns, pairs));
+	pr_info("mode=%s loop=%s pairs=%u ns_per_pair=%llu\n", mode, loop,
+		pairs, div_u64(ns, pairs));
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include "mstat.h"
+#include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
@@ -19,10 +20,15 @@
 static struct mstat_stats *snap_stats(struct kunit *test)
 {
 	struct mstat_stats *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	struct mstat_caches_snap *cs = mstat_caches_alloc();
 	struct mstat_snapshot snap;
+	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
-	KUNIT_ASSERT_EQ(test, mstat_stats_read(&snap, st), 0);
+	KUNIT_ASSERT_NOT_NULL(test, cs);
+	err = mstat_caches_read(&snap, st, cs);
+	kvfree(cs);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	return st;
 }
 

@@ -31,6 +31,14 @@
  *    allocs and frees no more than the class row's, live_bytes =
  *    live_objects * size below "large"; the rows sum to kmalloc_allocs,
  *    kmalloc_frees and kmalloc_live_bytes;
+ *  - from format 1.2, the per-cache table: per cache row, live_objects =
+ *    allocs - frees, live_bytes = live_objects * object_size; for the
+ *    overflow row, live_objects = allocs - frees; the rows and the
+ *    overflow sum to cache_allocs, cache_frees, cache_failures,
+ *    cache_live_objects and cache_live_bytes; rows <= caches_used <=
+ *    caches_rows; ids unique; across reads, a row keeps its name and
+ *    size, its allocs, frees and failures never decrease, a gone row
+ *    never lives again, and caches_used never decreases;
  *  - per order row: live_pages = (allocs - frees) << order; the rows sum
  *    to page_allocs, page_frees, page_failures, page_live_pages, and,
  *    in pages of PAGE_SIZE, to page_bytes_allocated and page_bytes_freed;
@@ -85,7 +93,8 @@ static bool dup_line(void *arg, const struct mstat_dup *d)
 	check_violation(c, "%s%s appears twice",
 			d->kind == MSTAT_DUP_CLASS ? "class " :
 			d->kind == MSTAT_DUP_ORDER ? "order " :
-			d->kind == MSTAT_DUP_KCLASS ? "kmalloc_class " : "",
+			d->kind == MSTAT_DUP_KCLASS ? "kmalloc_class " :
+			d->kind == MSTAT_DUP_CACHE ? "cache " : "",
 			d->what);
 	return true;
 }
@@ -326,6 +335,51 @@ static void check_kclasses(struct checker *c)
 	       get(c, "kmalloc_live_bytes"));
 }
 
+/* Format 1.2: the per-cache table adds up to the cache source. */
+static void check_caches(struct checker *c)
+{
+	static const char *const total[CACHE_NR] = {
+		"cache_allocs", "cache_frees", "cache_failures",
+		"cache_live_objects", "cache_live_bytes",
+	};
+	const struct mstat_snap *s = &c->cur;
+	uint64_t sum[CACHE_NR], v[CACHE_NR], used;
+	char what[96];
+	int j, k;
+
+	if (s->minor < 2)
+		return;
+	if (!s->has_caches) {
+		check_violation(c, "no cache_overflow row");
+		return;
+	}
+	for (k = 0; k < CACHE_NR; k++)
+		sum[k] = s->over[k];
+	expect(c, "cache_overflow live_objects", s->over[CACHE_LIVE_OBJ],
+	       (uint64_t)s->over[CACHE_ALLOCS] - (uint64_t)s->over[CACHE_FREES]);
+	for (j = 0; j < s->ncache; j++) {
+		const struct mstat_cache *r = &s->cache[j];
+
+		for (k = 0; k < CACHE_NR; k++) {
+			v[k] = r->v[k];
+			sum[k] += v[k];
+		}
+		snprintf(what, sizeof(what), "cache %llu live_objects", r->id);
+		expect(c, what, v[CACHE_LIVE_OBJ], v[CACHE_ALLOCS] - v[CACHE_FREES]);
+		snprintf(what, sizeof(what), "cache %llu live_bytes", r->id);
+		expect(c, what, v[CACHE_LIVE_BYTES], v[CACHE_LIVE_OBJ] * r->size);
+	}
+	for (k = 0; k < CACHE_NR; k++) {
+		snprintf(what, sizeof(what), "sum of cache rows %s",
+			 mstat_cache_fields[k]);
+		expect(c, what, sum[k], get(c, "%s", total[k]));
+	}
+	used = get(c, "caches_used");
+	if ((uint64_t)s->ncache > used || used > get(c, "caches_rows"))
+		check_violation(c, "%d cache rows, caches_used %" PRIu64 ", caches_rows %" PRIu64,
+				s->ncache, used, get(c, "caches_rows"));
+}
+
 static void check_orders(struct checker *c)
 {
 	uint64_t a = 0, f = 0, fail = 0, live = 0, pa = 0, pf = 0;
@@ -408,6 +462,8 @@ static int cumulative(const char *name)
 		"_bytes_requested", "_bytes_allocated", "_bytes_freed" };
 	size_t i;
 
+	if (!strcmp(name, "caches_used"))
+		return 1;
 	for (i = 0; i < ARRAY_SIZE(suf); i++)
 		if (has_affix(name, "", suf[i]))
 			return 1;
@@ -420,6 +476,36 @@ static void not_less(struct checker *c, const char *what, uint64_t prev,
 	if (cur < prev)
 		check_violation(c, "%s decreased: %" PRIu64 " -> %" PRIu64, what,
 				prev, cur);
+}
+
+/* Across reads: a row is one cache, its counts only grow. */
+static void check_caches_monotonic(struct checker *c)
+{
+	const struct mstat_snap *p = &c->prev, *s = &c->cur;
+	char what[96];
+	int i, j, k;
+
+	for (i = 0; i < p->ncache; i++)
+		for (j = 0; j < s->ncache; j++) {
+			const struct mstat_cache *a = &p->cache[i], *b = &s->cache[j];
+
+			if (a->id != b->id)
+				continue;
+			if (a->size != b->size || a->named != b->named ||
+			    strcmp(a->name, b->name))
+				check_violation(c, "cache %llu changed from %s (%llu B) to %s (%llu B)",
+						a->id, a->named ? a->name : "-",
+						a->size, b->named ? b->name : "-",
+						b->size);
+			if (a->gone && !b->gone)
+				check_violation(c, "cache %llu was gone, is live",
+						a->id);
+			for (k = CACHE_ALLOCS; k <= CACHE_FAILURES; k++) {
+				snprintf(what, sizeof(what), "cache %llu %s",
+					 b->id, mstat_cache_fields[k]);
+				not_less(c, what, a->v[k], b->v[k]);
+			}
+		}
 }
 
 static void check_monotonic(struct checker *c)
@@ -464,6 +550,7 @@ static void check_monotonic(struct checker *c)
 				 s->ord[i].n, mstat_ord_fields[k]);
 			not_less(c, what, p->ord[i].v[k], s->ord[i].v[k]);
 		}
+	check_caches_monotonic(c);
 }
 
 void check_read(struct checker *c, char *buf, size_t len)
@@ -484,6 +571,7 @@ void check_read(struct checker *c, char *buf, size_t len)
 	check_slab(c);
 	check_classes(c);
 	check_kclasses(c);
+	check_caches(c);
 	check_orders(c);
 	check_ctx_gfp(c);
 	if (c->have_prev) {

@@ -45,6 +45,10 @@ const char *const mstat_kcls_fields[KCLS_NR] = {
 	"allocs", "frees", "live_objects", "live_bytes",
 };
 
+const char *const mstat_cache_fields[CACHE_NR] = {
+	"allocs", "frees", "failures", "live_objects", "live_bytes",
+};
+
 const char *const mstat_ord_fields[ORD_NR] = {
 	"allocs", "frees", "failures", "live_pages",
 };
@@ -321,6 +325,83 @@ static bool add_kclass(struct snap_parser *p, char **w, int n)
 			     MSTAT_DUP_KCLASS);
 }
 
+/*
+ * A cache's name as the module writes it: "-" for none, else bytes in
+ * '!'..'~' with a backslash and three octal digits for any other byte
+ * (and the backslash). Into @out, decoded; false if malformed.
+ */
+static bool decode_cache_name(const char *w, struct mstat_cache *c)
+{
+	size_t n = 0;
+	unsigned int v;
+
+	c->named = strcmp(w, "-") != 0;
+	c->name[0] = '\0';
+	if (!c->named)
+		return true;
+	for (; *w; w++) {
+		if (n == sizeof(c->name) - 1)
+			return false;
+		if ((unsigned char)*w < '!' || (unsigned char)*w > '~')
+			return false;
+		if (*w != '\\') {
+			c->name[n++] = *w;
+			continue;
+		}
+		if (w[1] < '0' || w[1] > '3' || w[2] < '0' || w[2] > '7' ||
+		    w[3] < '0' || w[3] > '7')
+			return false;
+		v = (w[1] - '0') * 64 + (w[2] - '0') * 8 + (w[3] - '0');
+		if (!v)
+			return false;
+		c->name[n++] = (char)v;
+		w += 3;
+	}
+	c->name[n] = '\0';
+	return n > 0;
+}
+
+/* "cache ID SIZE", CACHE_NR numbers, "live"|"gone" and NAME: format 1.2. */
+static bool add_cache(struct snap_parser *p, char **w, int n)
+{
+	struct mstat_snap *s = p->s;
+	struct mstat_cache *c = &s->cache[s->ncache];
+	char what[24];
+	int i;
+
+	if (n != 5 + CACHE_NR)
+		return stop(p, MSTAT_E_CACHE);
+	if (s->ncache == MSTAT_MAX_CACHES)
+		return stop(p, MSTAT_E_TOO_MANY);
+	if (!mstat_parse_u64(w[1], &c->id) || !c->id ||
+	    !mstat_parse_u64(w[2], &c->size) || !c->size ||
+	    !parse_nums(w + 3, CACHE_NR, c->v) ||
+	    (strcmp(w[3 + CACHE_NR], "live") && strcmp(w[3 + CACHE_NR], "gone")) ||
+	    !decode_cache_name(w[4 + CACHE_NR], c))
+		return stop(p, MSTAT_E_CACHE);
+	c->gone = !strcmp(w[3 + CACHE_NR], "gone");
+	for (i = 0; i < s->ncache; i++) {
+		if (s->cache[i].id == c->id) {
+			snprintf(what, sizeof(what), "%llu", c->id);
+			return dup(p, MSTAT_DUP_CACHE, what);
+		}
+	}
+	c->line = p->line;
+	s->ncache++;
+	return true;
+}
+
+/* "cache_overflow" and CACHE_NR numbers: format 1.2. */
+static bool add_cache_overflow(struct snap_parser *p, char **w, int n)
+{
+	if (n != 1 + CACHE_NR || !parse_nums(w + 1, CACHE_NR, p->s->over))
+		return stop(p, MSTAT_E_CACHE);
+	if (p->s->has_caches)
+		return dup(p, MSTAT_DUP_CACHE, "overflow");
+	p->s->has_caches = true;
+	return true;
+}
+
 /* "order N" and ORD_NR numbers (or more, unless exact); N <= 63. */
 static bool add_order(struct snap_parser *p, char **w, int n)
 {
@@ -366,6 +447,10 @@ static bool parse_line(struct snap_parser *p, char *line)
 		ok = add_order(p, w, n);
 	else if (n && !strcmp(w[0], "kmalloc_class") && p->s->minor >= 1)
 		ok = add_kclass(p, w, n);
+	else if (n && !strcmp(w[0], "cache") && p->s->minor >= 2)
+		ok = add_cache(p, w, n);
+	else if (n && !strcmp(w[0], "cache_overflow") && p->s->minor >= 2)
+		ok = add_cache_overflow(p, w, n);
 	else if (n == 2)
 		ok = add_counter(p, w);
 	else if (!p->exact && p->s->minor > 0)

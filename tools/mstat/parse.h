@@ -10,8 +10,11 @@
  *  - the first line is "<name> - version: MAJOR.MINOR", MAJOR 1;
  *  - every other line ends in '\n' and is either a '#' comment or words
  *    separated by one space each: "name value", "class SIZE|large" and
- *    nine numbers, "order N" and four numbers, and from format 1.1
- *    "kmalloc_class SIZE|large" and four numbers (for /proc/mstat); one
+ *    nine numbers, "order N" and four numbers, from format 1.1
+ *    "kmalloc_class SIZE|large" and four numbers, from format 1.2
+ *    "cache ID SIZE" and five numbers, "live" or "gone" and a name (one
+ *    word: bytes outside '!'..'~' and the backslash as "\ooo", "-" for
+ *    none), and "cache_overflow" and five numbers (for /proc/mstat); one
  *    "# snapshot N sample_rate R sites N ..." header, then rows of eight
  *    numbers and a site (for /proc/mstat_sites);
  *  - a number is a u64, or '-' and a magnitude up to 2^63 (an s64); both
@@ -35,7 +38,9 @@
 #define MSTAT_MAX_COUNTERS	256
 #define MSTAT_MAX_CLASSES	32
 #define MSTAT_MAX_ORDERS	32
+#define MSTAT_MAX_CACHES	2048	/* the module's largest table */
 #define MSTAT_NAME_MAX		64	/* a counter's name, NUL included */
+#define MSTAT_CACHE_NAME_MAX	64	/* a cache's name, decoded, NUL included */
 #define MSTAT_LABEL_MAX		16	/* a class's label, NUL included */
 
 /* The four sources, in the order the file lists them. */
@@ -70,6 +75,14 @@ enum { KCLS_ALLOCS, KCLS_FREES, KCLS_LIVE_OBJ, KCLS_LIVE_BYTES, KCLS_NR };
 
 extern const char *const mstat_kcls_fields[KCLS_NR];
 
+/* Columns of a "cache ID SIZE ..." row after SIZE, and of "cache_overflow". */
+enum {
+	CACHE_ALLOCS, CACHE_FREES, CACHE_FAILURES, CACHE_LIVE_OBJ,
+	CACHE_LIVE_BYTES, CACHE_NR
+};
+
+extern const char *const mstat_cache_fields[CACHE_NR];
+
 /* Columns of an "order N ..." row after N. */
 enum { ORD_ALLOCS, ORD_FREES, ORD_FAILURES, ORD_LIVE_PAGES, ORD_NR };
 
@@ -98,9 +111,30 @@ struct mstat_order {
 	int line;
 };
 
+/**
+ * struct mstat_cache - one row of the per-cache table (format 1.2)
+ * @id: the row's id, unique for the module's life
+ * @size: the cache's object size
+ * @v: CACHE_NR columns
+ * @gone: the cache was destroyed
+ * @named: the module knew its name (the row's name was not "-")
+ * @name: the name, decoded; "" if not @named
+ * @line: where it was
+ */
+struct mstat_cache {
+	unsigned long long id;
+	unsigned long long size;
+	long long v[CACHE_NR];
+	bool gone;
+	bool named;
+	char name[MSTAT_CACHE_NAME_MAX];
+	int line;
+};
+
 /* A line given again: a checker notes it, keeps the first and goes on. */
 enum mstat_dup_kind {
-	MSTAT_DUP_COUNTER, MSTAT_DUP_CLASS, MSTAT_DUP_ORDER, MSTAT_DUP_KCLASS
+	MSTAT_DUP_COUNTER, MSTAT_DUP_CLASS, MSTAT_DUP_ORDER, MSTAT_DUP_KCLASS,
+	MSTAT_DUP_CACHE
 };
 
 struct mstat_dup {
@@ -123,6 +157,10 @@ typedef bool mstat_dup_fn(void *arg, const struct mstat_dup *d);
  * @ord: the page-order rows, in file order
  * @kcls: the kmalloc source's size-class rows (format 1.1 on), in file
  *	order; v[] holds KCLS_NR columns
+ * @cache: the per-cache rows (format 1.2 on), in file order
+ * @ncache: how many
+ * @over: the "cache_overflow" row's CACHE_NR columns
+ * @has_caches: the file has the per-cache table (its overflow row)
  * @src: the per-source lines, by source and SRC_* (mstat_snap_index())
  * @gen: its generation (mstat_snap_index())
  * @when: CLOCK_MONOTONIC right after the open that took it
@@ -139,6 +177,10 @@ struct mstat_snap {
 	int nord;
 	struct mstat_class kcls[MSTAT_MAX_CLASSES];
 	int nkcls;
+	struct mstat_cache cache[MSTAT_MAX_CACHES];
+	int ncache;
+	long long over[CACHE_NR];
+	bool has_caches;
 	long long src[MSTAT_NR_SRC][SRC_NR];
 	long long gen;
 	struct timespec when;
@@ -174,6 +216,7 @@ enum mstat_perr {
 	MSTAT_E_COUNTER,	/* a malformed "name value" line */
 	MSTAT_E_CLASS,		/* a malformed class row */
 	MSTAT_E_ORDER,		/* a malformed order row */
+	MSTAT_E_CACHE,		/* a malformed cache or cache_overflow row */
 	MSTAT_E_TOO_MANY,	/* more lines of a kind than MSTAT_MAX_* */
 	MSTAT_E_DUP,		/* a line given twice, @dup says which */
 	MSTAT_E_SITES_HEADER,	/* no or a malformed "# snapshot ..." line */
@@ -199,7 +242,7 @@ struct mstat_perror {
 	struct mstat_dup dup;
 };
 
-#define MSTAT_PARSE_EXACT	1u	/* format 1.0's shapes, nothing else */
+#define MSTAT_PARSE_EXACT	1u	/* the shapes of the file's minor, nothing else */
 
 bool mstat_parse_num(const char *s, long long *v);
 bool mstat_parse_u64(const char *s, unsigned long long *v);

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-cache statistics (layer 1, see docs/ARCHITECTURE.md): a bounded
+ * table of the slab caches the cache source has seen, in the same
+ * snapshot as every other counter.
+ *
+ * Each cache that kmem_cache_alloc() or kmem_cache_free() names gets a
+ * row the first time an event names it: an id (the order rows were
+ * claimed in, from 1, never reused while the module is loaded), its
+ * object size and its name, read once, at the claim. The table is
+ * preallocated at load (the cache_rows parameter) and never grows.
+ *
+ * An event of a cache with a row adds to its row only: one counter. The
+ * snapshot derives the cache source's size-class cells from the rows
+ * (each row's class is that of its object size, its bytes its events
+ * times that size) and adds them to the cells' own counts, which are
+ * then those of the events without a row, because the table is full or
+ * per-cache counting is off: the overflow row. So, in every snapshot,
+ * exactly:
+ *
+ *	sum over rows + overflow = the cache source, for allocations,
+ *				   frees, failures, live objects and bytes;
+ *	live bytes of a row	 = its live objects * its object size.
+ *
+ * and the event with a row costs the lookup and one add, where the
+ * class's size, two adds and its bytes were.
+ *
+ * The rows are the allocator's real caches: a cache that SLUB merged
+ * into another (kmem_cache_create() handing back an existing cache) is
+ * that cache, named as /proc/slabinfo names it. A cache that is
+ * destroyed keeps its row, marked gone, with its final counts; the
+ * moment is the free of its struct kmem_cache, which the cache source
+ * sees too, after the last object of the cache and before the address
+ * can be handed to a new cache, which then claims a row of its own.
+ *
+ * Lookup is by the cache's address: an index of twice as many entries as
+ * the largest table, open addressing with a bounded linear probe (a cache's entry is
+ * one of the MSTAT_CACHE_PROBES after its hash), that a probe reads
+ * without a lock. A claim fills the row first and publishes it with a
+ * cmpxchg() of the index entry (fully ordered); a lookup reads the entry
+ * and then, through it, the row (an address dependency), so it never
+ * sees a row before its fields. The entry of a gone row matches no
+ * cache any more, and a claim may take it over: SLUB hands a destroyed
+ * cache's address to the next cache it creates, and a module that is
+ * loaded and unloaded in a loop would otherwise fill that address's
+ * probe window with gone rows.
+ */
+#ifndef _MSTAT_CACHES_H
+#define _MSTAT_CACHES_H
+
+#include <linux/bits.h>
+#include <linux/hash.h>
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+#include "mstat_core/mstat_core.h"
+#include "mstat_stats.h"
+
+/* A name as the table keeps it, NUL included; longer names are cut. */
+#define MSTAT_CACHE_NAME_LEN	64
+/* Index entries a lookup tries before it gives up on a row. */
+#define MSTAT_CACHE_PROBES	8
+/* The largest table the cache_rows parameter may ask for. */
+#define MSTAT_CACHE_ROWS_MAX	2048
+/* Set in a row's key once its cache's struct kmem_cache was freed. */
+#define MSTAT_CACHE_GONE	1UL
+/* The index: a fixed size, twice the largest table, for constant maths. */
+#define MSTAT_CACHE_INDEX_BITS	12
+#define MSTAT_CACHE_INDEX	BIT(MSTAT_CACHE_INDEX_BITS)
+
+/**
+ * struct mstat_cache_cell - what a section adds to for one row
+ * @allocs: allocations
+ * @frees: frees
+ * @failures: failed allocations
+ */
+struct mstat_cache_cell {
+	u64 allocs;
+	u64 frees;
+	u64 failures;
+};
+
+/**
+ * struct mstat_slot - the whole of one core slot: the cells, then one
+ *	cell per table row
+ * @cells: the cells of struct mstat_cells, first, so that sections can
+ *	add to them as a struct mstat_cells; the cache source's hold the
+ *	events without a row
+ * @row: the table's rows, mstat_caches.nr_rows of them
+ */
+struct mstat_slot {
+	struct mstat_cells cells;
+	struct mstat_cache_cell row[];
+};
+
+/**
+ * struct mstat_cache_row - a row's identity, written once by its claim
+ *	(its key is mstat_cache_key[] of its index)
+ * @id: the row's id, its index + 1
+ * @size: the cache's object size, kmem_cache_size()
+ * @name: its name, or "" if it could not be read
+ */
+struct mstat_cache_row {
+	u32 id;
+	u32 size;
+	char name[MSTAT_CACHE_NAME_LEN];
+};
+
+/**
+ * struct mstat_caches - the table
+ * @nr_rows: rows; 0 when there is no table
+ * @used: rows claimed so far (at most @nr_rows)
+ * @row: the rows' identities
+ * @name_off: offset of the name pointer in struct kmem_cache, or -1
+ *	while names are unknown
+ * @kmem_cache: the cache that struct kmem_cache objects come from, or
+ *	NULL while unknown (then no row is marked gone)
+ */
+struct mstat_caches {
+	unsigned int nr_rows;
+	atomic_t used;
+	struct mstat_cache_row *row;
+	int name_off;
+	const void *kmem_cache;
+};
+
+extern struct mstat_caches mstat_caches;
+DECLARE_STATIC_KEY_FALSE(mstat_caches_key);
+
+/*
+ * The index and the keys, static so that a lookup finds them at constant
+ * addresses: mstat_cache_index[] holds a row's index + 1, or 0 (empty);
+ * mstat_cache_key[row] is its cache's address, | %MSTAT_CACHE_GONE once
+ * the cache was destroyed, 0 for a row whose claim lost a race (it never
+ * counts anything).
+ */
+extern u32 mstat_cache_index[MSTAT_CACHE_INDEX];
+extern unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];
+
+static __always_inline unsigned int mstat_cache_hash(const void *cache)
+{
+	return hash_ptr(cache, MSTAT_CACHE_INDEX_BITS);
+}
+
+int mstat_cache_claim(const void *cache);
+void mstat_cache_gone(const void *cache);
+
+/**
+ * mstat_cache_row() - the row of a cache, claimed on first sight
+ * @cache: the struct kmem_cache
+ *
+ * Context: inside a write section of mstat_core (a claim must be over
+ * before any reader can see the row's counts); any but NMI.
+ * Return: the row's index, or -1: count in the overflow row.
+ */
+static __always_inline int mstat_cache_row(const void *cache)
+{
+	unsigned int h = mstat_cache_hash(cache);
+	unsigned int i;
+	u32 e;
+
+	for (i = 0; i < MSTAT_CACHE_PROBES; i++) {
+		e = READ_ONCE(mstat_cache_index[h]);
+		if (unlikely(!e))
+			break;
+		/* The entry, then the key it names: an address dependency. */
+		if (likely(READ_ONCE(mstat_cache_key[e - 1]) ==
+			   (unsigned long)cache))
+			return e - 1;
+		h = (h + 1) % MSTAT_CACHE_INDEX;
+	}
+	return mstat_cache_claim(cache);
+}
+
+/**
+ * mstat_cache_row_of() - the row an event of @cache counts in, if any
+ * @cache: the cache, or NULL
+ *
+ * Context: inside a write section of mstat_core.
+ * Return: the row's index, or -1: the event counts in the cache source's
+ * size-class cells, as without the table.
+ */
+static __always_inline int mstat_cache_row_of(const void *cache)
+{
+	if (static_branch_likely(&mstat_caches_key) && cache)
+		return mstat_cache_row(cache);
+	return -1;
+}
+
+/**
+ * struct mstat_cache_stat - one row of a snapshot
+ * @id: the row's id
+ * @size: object size
+ * @gone: the cache was destroyed
+ * @allocs: allocations
+ * @frees: frees
+ * @failures: failed allocations
+ * @name: the name, "" if unknown
+ */
+struct mstat_cache_stat {
+	u32 id;
+	u32 size;
+	bool gone;
+	u64 allocs;
+	u64 frees;
+	u64 failures;
+	char name[MSTAT_CACHE_NAME_LEN];
+};
+
+/**
+ * struct mstat_caches_snap - the table as of one snapshot
+ * @nr_rows: the table's size
+ * @used: rows claimed
+ * @enabled: per-cache counting was on at the read
+ * @named: names could be read
+ * @over: the overflow row (allocs, frees, failures, bytes_alloc and
+ *	bytes_freed)
+ * @cells: scratch: the cells with the rows added, which the snapshot's
+ *	counters are derived from
+ * @n: rows with any count (rows without are left out)
+ * @row: those rows, by id
+ */
+struct mstat_caches_snap {
+	unsigned int nr_rows;
+	unsigned int used;
+	bool enabled;
+	bool named;
+	struct mstat_cell over;
+	struct mstat_cells cells;
+	unsigned int n;
+	struct mstat_cache_stat row[];
+};
+
+int mstat_string_nofault(char *buf, const char *src, size_t size);
+int mstat_caches_init(unsigned int rows, bool enabled);
+void mstat_caches_exit(void);
+size_t mstat_caches_slot_size(void);
+void mstat_caches_set_names(int name_off, const char *why);
+void mstat_caches_set_kmem_cache(const void *kmem_cache);
+const char *mstat_caches_names_why(void);
+int mstat_caches_enable(bool on);
+struct mstat_caches_snap *mstat_caches_alloc(void);
+int mstat_caches_read(struct mstat_snapshot *snap, struct mstat_stats *st,
+		      struct mstat_caches_snap *cs);
+
+#endif /* _MSTAT_CACHES_H */

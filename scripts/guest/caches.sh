@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Guest side of the per-cache test: mstat's cache rows against what the
+# mstat_cachetest module (tests/caches/) did, caches of known names made,
+# used, destroyed, re-created, merged, named alike and escaped, and more
+# of them than the table holds (mstat loaded with cache_rows=128). The
+# test module is loaded first: objects it allocated before mstat are
+# freed after. tests/helpers/caches.c, copied in as ./caches, judges;
+# CACHES_ARGS on the kernel command line go to it ("-n": names must be
+# off, a broken build's test; "-a": the re-created cache must reuse the
+# address).
+set -u
+. ./lib.sh
+
+args=$(sed -n 's/.*CACHES_ARGS="\([^"]*\)".*/\1/p' /proc/cmdline)
+check insmod-cachetest insmod ./mstat_cachetest.ko
+check insmod-mstat insmod ./mstat.ko cache_rows=128
+cat /proc/mstat >/tmp/before
+check cachetest-run sh -c 'echo 1 >/sys/kernel/debug/mstat_cachetest/run'
+cat /proc/mstat >/tmp/after
+cat /sys/kernel/debug/mstat_cachetest/run >/tmp/expect
+# shellcheck disable=SC2086 # options, split
+./caches $args /tmp/before /tmp/after /tmp/expect >/tmp/caches.out 2>&1
+relay /tmp/caches.out
+# The judge's own test: one allocation too many in one row must fail it,
+# and so must names, where a build has none.
+awk '$1 == "cache" && $3 == 3003 { $4++ } { print }' /tmp/after >/tmp/after-bad
+# shellcheck disable=SC2086 # options, split
+check judge-catches-count sh -c "! ./caches $args /tmp/before /tmp/after-bad /tmp/expect >/dev/null"
+case " $args " in
+*" -n "*)
+	check judge-catches-no-names sh -c '! ./caches /tmp/before /tmp/after /tmp/expect >/dev/null' ;;
+esac
+if mstat_check /tmp/after; then
+	ok mstat-check-after
+else
+	not_ok mstat-check-after
+	show /tmp/after
+fi
+diag "the table as /proc/mstat has it:"
+grep -E '^(caches_|# caches|cache_overflow|cache [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+ -?[0-9]+ [a-z]+ (mstat|-|kmem_cache|dentry|inode_cache|kmalloc))' \
+	/tmp/after | grep -v 'mstat_ct_many_' >/tmp/table
+show /tmp/table
+grep "^cache_" "$D/internals" >/tmp/internals
+show /tmp/internals
+check rmmod-cachetest rmmod mstat_cachetest
+check rmmod-mstat rmmod mstat
+finish
