@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mstat --json: the snapshot as one JSON object: every counter, the
- * sources, the class and order tables.
+ * sources, the class and order tables, and (format 1.2) the per-cache
+ * table.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -62,7 +63,55 @@ static void mstat_json_tables(const struct mstat_snap *s)
 		mstat_json_fields(mstat_ord_fields, s->ord[i].v, ORD_NR);
 		printf("}%s\n", i + 1 < s->nord ? "," : "");
 	}
-	printf("  ]\n");
+	printf("  ]%s\n", s->has_caches ? "," : "");
+}
+
+/*
+ * A cache name as a JSON string: quote, backslash and control bytes
+ * escaped; other bytes as they are, bytes of 0x80 and up as \u00XX (a
+ * name is bytes, not necessarily UTF-8).
+ */
+static void mstat_json_string(const char *v)
+{
+	putchar('"');
+	for (; *v; v++) {
+		unsigned char ch = *v;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void mstat_json_caches(const struct mstat_snap *s)
+{
+	int i;
+
+	printf("  \"caches\": {\"enabled\": %s, \"rows\": %lld, \"used\": %lld, \"named\": %s,\n",
+	       mstat_get(s, "caches_enabled") ? "true" : "false",
+	       mstat_get(s, "caches_rows"), mstat_get(s, "caches_used"),
+	       mstat_get(s, "caches_named") ? "true" : "false");
+	printf("    \"table\": [\n");
+	for (i = 0; i < s->ncache; i++) {
+		const struct mstat_cache *c = &s->cache[i];
+
+		printf("      {\"id\": %llu, \"name\": ", c->id);
+		if (c->named)
+			mstat_json_string(c->name);
+		else
+			printf("null");
+		printf(", \"object_size\": %llu, ", c->size);
+		mstat_json_fields(mstat_cache_fields, c->v, CACHE_NR);
+		printf(", \"state\": \"%s\"}%s\n", c->gone ? "gone" : "live",
+		       i + 1 < s->ncache ? "," : "");
+	}
+	printf("    ],\n    \"overflow\": {");
+	mstat_json_fields(mstat_cache_fields, s->over, CACHE_NR);
+	printf("}\n  }\n");
 }
 
 void mstat_json(const struct mstat_snap *s)
@@ -72,6 +121,8 @@ void mstat_json(const struct mstat_snap *s)
 	mstat_json_counters(s);
 	mstat_json_sources(s);
 	mstat_json_tables(s);
+	if (s->has_caches)
+		mstat_json_caches(s);
 	printf("}\n");
 }
 

@@ -5,10 +5,13 @@
  *
  *   mstat [-f FILE] [--json]		the snapshot in /proc/mstat, readable
  *					(show.c) or as one JSON object (json.c)
- *   mstat top [-d SECS] [-n ITER] [-f FILE]...
+ *   mstat top [-d SECS] [-n ITER] [-f FILE]... [--caches [--sort allocs|live]]
  *					rates per second from successive
- *					snapshots, like slabtop (top.c)
- *   mstat prom [-f FILE] [-o FILE]	Prometheus text format (prom.c)
+ *					snapshots, like slabtop (top.c); by
+ *					slab cache with --caches
+ *   mstat prom [-f FILE] [-o FILE] [--cache-include RE]
+ *	[--cache-exclude RE] [--cache-max N]
+ *					Prometheus text format (prom.c)
  *   mstat pprof [-f FILE] [-o FILE]	/proc/mstat_sites as a gzipped pprof
  *					profile (pprof.c, gzip.c)
  *   mstat check [-n N] [-i MS] [FILE...] | --selftest
@@ -36,9 +39,10 @@
 static void mstat_usage(FILE *f)
 {
 	fputs("usage: mstat [-f FILE] [--json]          the snapshot in /proc/mstat\n"
-	      "       mstat top [-d SECS] [-n ITER] [-f FILE]...\n"
+	      "       mstat top [-d SECS] [-n ITER] [-f FILE]... [--caches [--sort allocs|live]]\n"
 	      "                                         rates per second, like slabtop\n"
-	      "       mstat prom [-f FILE] [-o FILE]     Prometheus text format\n"
+	      "       mstat prom [-f FILE] [-o FILE] [--cache-include RE] [--cache-exclude RE]\n"
+	      "                  [--cache-max N]        Prometheus text format\n"
 	      "       mstat pprof [-f FILE] [-o FILE]    /proc/mstat_sites as a pprof profile\n"
 	      "       mstat check [-n N] [-i MS] [FILE...] | --selftest\n"
 	      "                                         check the snapshot invariants\n"
@@ -49,6 +53,12 @@ static void mstat_usage(FILE *f)
 	      "  -n ITER  print ITER frames and exit (default: until interrupted)\n"
 	      "  -o FILE  write FILE (atomically, by rename) instead of standard output\n"
 	      "  --json   print the snapshot as one JSON object\n"
+	      "  -c, --caches  top: per slab cache (format 1.2), sorted by allocations/s,\n"
+	      "           or with --sort live by live bytes\n"
+	      "  --cache-include RE, --cache-exclude RE  prom: only the caches whose\n"
+	      "           name matches (does not match) the POSIX extended regex RE\n"
+	      "  --cache-max N  prom: at most N caches, those with the most live bytes\n"
+	      "           (default 200; 0: none)\n"
 	      "\n"
 	      "Exit status: 0; 1 on missing, unreadable or bad input; 2 on usage errors.\n"
 	      "mstat check: 0 if every invariant holds; 1 on a violation or bad input;\n"
@@ -124,6 +134,32 @@ static int mstat_set_cmd(struct mstat_opts *o, const char *a)
 	return mstat_bad_usage("unexpected argument", a);
 }
 
+/* A long option with an argument: 0, an exit status, or 1 if not one. */
+static int mstat_long_arg(struct mstat_opts *o, const char *a, const char *v)
+{
+	unsigned long long n;
+
+	if (!strcmp(a, "--sort")) {
+		if (strcmp(v, "allocs") && strcmp(v, "live"))
+			return mstat_bad_usage("--sort wants allocs or live, got", v);
+		o->sort_live = !strcmp(v, "live");
+		return 0;
+	}
+	if (!strcmp(a, "--cache-include")) {
+		o->cache_include = v;
+	} else if (!strcmp(a, "--cache-exclude")) {
+		o->cache_exclude = v;
+	} else if (!strcmp(a, "--cache-max")) {
+		if (!mstat_parse_u64(v, &n) || n > 1000000)
+			return mstat_bad_usage("--cache-max wants 0 to 1000000, got", v);
+		o->cache_max = n;
+	} else {
+		return 1;
+	}
+	o->cache_opts_set = true;
+	return 0;
+}
+
 /* Which options go with which command. */
 static int mstat_check_opts(struct mstat_opts *o)
 {
@@ -135,6 +171,12 @@ static int mstat_check_opts(struct mstat_opts *o)
 		return mstat_bad_usage("-o goes with prom and pprof only", NULL);
 	if (o->nfile > 1 && o->cmd != CMD_TOP)
 		return mstat_bad_usage("several -f go with mstat top only", NULL);
+	if ((o->caches || o->sort_set) && o->cmd != CMD_TOP)
+		return mstat_bad_usage("--caches and --sort go with mstat top only", NULL);
+	if (o->sort_set && !o->caches)
+		return mstat_bad_usage("--sort goes with --caches", NULL);
+	if (o->cache_opts_set && o->cmd != CMD_PROM)
+		return mstat_bad_usage("--cache-* go with mstat prom only", NULL);
 	if (!o->nfile)
 		o->file[o->nfile++] = o->cmd == CMD_PPROF ? MSTAT_SITES_PROC :
 							   MSTAT_PROC;
@@ -154,6 +196,20 @@ static int mstat_parse_args(struct mstat_opts *o, int argc, char **argv)
 		if (!strcmp(a, "--json")) {
 			o->json = true;
 			continue;
+		}
+		if (!strcmp(a, "--caches") || !strcmp(a, "-c")) {
+			o->caches = true;
+			continue;
+		}
+		if (!strncmp(a, "--", 2) && i + 1 < argc) {
+			err = mstat_long_arg(o, a, argv[i + 1]);
+			if (err != 1) {
+				if (err)
+					return err;
+				o->sort_set = o->sort_set || !strcmp(a, "--sort");
+				i++;
+				continue;
+			}
 		}
 		if (a[0] != '-')
 			err = mstat_set_cmd(o, a);
@@ -184,8 +240,13 @@ static int mstat_one_snapshot(const struct mstat_opts *o)
 			mstat_snap_free(s);
 			return EXIT_INPUT;
 		}
-		mstat_prom(f, s);
-		err = mstat_out_close(f, o->out, tmp);
+		err = mstat_prom(f, s, o);
+		if (!err) {
+			err = mstat_out_close(f, o->out, tmp);
+		} else if (o->out) {
+			fclose(f);
+			remove(tmp);
+		}
 	} else {
 		if (o->json)
 			mstat_json(s);
@@ -199,7 +260,7 @@ static int mstat_one_snapshot(const struct mstat_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct mstat_opts o = { .delay = 2 };
+	struct mstat_opts o = { .delay = 2, .cache_max = 200 };
 	int err;
 
 	/* The checker keeps the command line it had as mstat-check. */

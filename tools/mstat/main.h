@@ -48,6 +48,13 @@ struct mstat_opts {
 	double delay;
 	long iters;
 	bool delay_set, iters_set;
+	bool caches;			/* top --caches */
+	bool sort_live;			/* top --sort live */
+	bool sort_set;
+	const char *cache_include;	/* prom --cache-include */
+	const char *cache_exclude;	/* prom --cache-exclude */
+	long cache_max;			/* prom --cache-max */
+	bool cache_opts_set;
 };
 
 /* util.c */
@@ -99,7 +106,16 @@ void mstat_sites_free(struct mstat_sites *ss);
 /* Output formats of one snapshot. */
 void mstat_show(const struct mstat_snap *s);		/* show.c */
 void mstat_json(const struct mstat_snap *s);		/* json.c */
-void mstat_prom(FILE *f, const struct mstat_snap *s);	/* prom.c */
+int mstat_prom(FILE *f, const struct mstat_snap *s,
+	       const struct mstat_opts *o);			/* prom.c */
+void mstat_show_caches(const struct mstat_snap *s, int rows);	/* show.c */
+/*
+ * A cache row's name for people: its name (control bytes, bytes of 0x7f
+ * and up and the backslash as \ooo), or "#ID" if it has none; @len at
+ * least 4 * MSTAT_CACHE_NAME_MAX.
+ */
+const char *mstat_cache_label(char *buf, size_t len,
+			      const struct mstat_cache *c);
 
 /* gzip.c: @n bytes at @p, gzipped, appended to @z; false on failure. */
 bool mstat_gzip(struct mstat_buf *z, const void *p, size_t n);

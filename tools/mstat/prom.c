@@ -2,8 +2,21 @@
 /*
  * mstat prom: the snapshot in the Prometheus text exposition format
  * (written atomically with -o).
+ *
+ * Per slab cache (format 1.2), mstat_cache_*{cache="NAME"}: the caches
+ * that are not gone, filtered by --cache-include / --cache-exclude (POSIX
+ * extended regexes on the name) and limited to --cache-max (default 200)
+ * with the most live bytes, as node_exporter's slabinfo collector
+ * filters. A label is unique whatever the names: of the rows exported,
+ * the first (lowest id) of a name is cache="NAME", later ones of the
+ * same name cache="NAME#ID", a row without a name cache="#ID", so that
+ * a duplicate series never fails a scrape.
  */
 #define _POSIX_C_SOURCE 200809L
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "main.h"
 
@@ -176,12 +189,185 @@ static void mstat_prom_snapshot(FILE *f, const struct mstat_snap *s)
 	fprintf(f, "mstat_info{version=\"%s\"} 1\n", s->version);
 }
 
-void mstat_prom(FILE *f, const struct mstat_snap *s)
+/* A label value as the exposition format wants it: \\, \" and \n. */
+static void mstat_prom_label(FILE *f, const char *v)
 {
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			putc(*v, f);
+	}
+}
+
+struct mstat_prom_cache {
+	const struct mstat_cache *c;
+	bool first;	/* the lowest id of its name */
+};
+
+/* Most live bytes first; ties: the lower id. */
+static int mstat_prom_cache_cmp(const void *a, const void *b)
+{
+	const struct mstat_cache *x = ((const struct mstat_prom_cache *)a)->c;
+	const struct mstat_cache *y = ((const struct mstat_prom_cache *)b)->c;
+
+	if (x->v[CACHE_LIVE_BYTES] != y->v[CACHE_LIVE_BYTES])
+		return x->v[CACHE_LIVE_BYTES] < y->v[CACHE_LIVE_BYTES] ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static bool mstat_prom_regex(regex_t *re, const char *pat, const char *opt)
+{
+	char msg[128];
+	int err = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+
+	if (err) {
+		regerror(err, re, msg, sizeof(msg));
+		mstat_err("%s \"%s\": %s", opt, pat, msg);
+		return false;
+	}
+	return true;
+}
+
+/* The per-cache series; 0, or EXIT_USAGE for a bad regex. */
+static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
+			     const struct mstat_opts *o)
+{
+	static const struct {
+		const char *name, *type;
+		int field;	/* -1: the object size */
+		const char *help;
+	} m[] = {
+		{ "mstat_cache_allocs_total", "counter", CACHE_ALLOCS,
+		  "Allocations from the slab cache." },
+		{ "mstat_cache_frees_total", "counter", CACHE_FREES,
+		  "Frees to the slab cache." },
+		{ "mstat_cache_failures_total", "counter", CACHE_FAILURES,
+		  "Failed allocations from the slab cache." },
+		{ "mstat_cache_live_objects", "gauge", CACHE_LIVE_OBJ,
+		  "Live objects of the slab cache (net since load)." },
+		{ "mstat_cache_live_bytes", "gauge", CACHE_LIVE_BYTES,
+		  "Live bytes of the slab cache (net since load)." },
+		{ "mstat_cache_object_size_bytes", "gauge", -1,
+		  "Object size of the slab cache." },
+	};
+	static const char *const over[CACHE_NR] = {
+		"mstat_cache_overflow_allocs_total",
+		"mstat_cache_overflow_frees_total",
+		"mstat_cache_overflow_failures_total",
+		"mstat_cache_overflow_live_objects",
+		"mstat_cache_overflow_live_bytes",
+	};
+	regex_t inc, exc;
+	bool has_inc = false, has_exc = false;
+	struct mstat_prom_cache *rows;
+	int i, j, n = 0, kept, err = 0;
+	char id[32];
+	size_t k;
+
+	if (!s->has_caches)
+		return 0;
+	if (o && o->cache_include) {
+		has_inc = mstat_prom_regex(&inc, o->cache_include,
+					   "--cache-include");
+		if (!has_inc)
+			return EXIT_USAGE;
+	}
+	if (o && o->cache_exclude) {
+		has_exc = mstat_prom_regex(&exc, o->cache_exclude,
+					   "--cache-exclude");
+		if (!has_exc) {
+			err = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rows = mstat_alloc(NULL, (s->ncache + 1) * sizeof(*rows));
+	for (i = 0; i < s->ncache; i++) {
+		const struct mstat_cache *c = &s->cache[i];
+		bool first = c->named;
+
+		if (c->gone ||
+		    (has_inc && regexec(&inc, c->name, 0, NULL, 0)) ||
+		    (has_exc && !regexec(&exc, c->name, 0, NULL, 0)))
+			continue;
+		/* Rows come in id order: the first of a name is the first kept. */
+		for (j = 0; first && j < n; j++)
+			if (rows[j].c->named && !strcmp(rows[j].c->name, c->name))
+				first = false;
+		rows[n].c = c;
+		rows[n++].first = first;
+	}
+	qsort(rows, n, sizeof(*rows), mstat_prom_cache_cmp);
+	kept = o && n > o->cache_max ? o->cache_max : n;
+	for (k = 0; kept && k < ARRAY_SIZE(m); k++) {
+		mstat_prom_head(f, m[k].name, m[k].type, m[k].help);
+		for (i = 0; i < kept; i++) {
+			const struct mstat_cache *c = rows[i].c;
+
+			fprintf(f, "%s{cache=\"", m[k].name);
+			mstat_prom_label(f, c->named ? c->name : "");
+			if (!rows[i].first) {
+				snprintf(id, sizeof(id), "#%llu", c->id);
+				fputs(id, f);
+			}
+			fprintf(f, "\"} %lld\n", m[k].field < 0 ?
+				(long long)c->size : c->v[m[k].field]);
+		}
+	}
+	free(rows);
+	for (k = 0; k < CACHE_NR; k++) {
+		mstat_prom_head(f, over[k], k < CACHE_LIVE_OBJ ? "counter" :
+				"gauge", "Slab cache events without a row of their own (table full, or per-cache counting off).");
+		fprintf(f, "%s %lld\n", over[k], s->over[k]);
+	}
+	mstat_prom_head(f, "mstat_caches_rows", "gauge",
+			"Rows of the per-cache table.");
+	fprintf(f, "mstat_caches_rows %lld\n", mstat_get(s, "caches_rows"));
+	mstat_prom_head(f, "mstat_caches_used", "gauge",
+			"Rows of the per-cache table taken (rows are not reused).");
+	fprintf(f, "mstat_caches_used %lld\n", mstat_get(s, "caches_used"));
+	mstat_prom_head(f, "mstat_cache_rows_dropped", "gauge",
+			"Caches that passed the filters but were left out by --cache-max.");
+	fprintf(f, "mstat_cache_rows_dropped %d\n", n - kept);
+out:
+	if (has_inc)
+		regfree(&inc);
+	if (has_exc)
+		regfree(&exc);
+	return err;
+}
+
+int mstat_prom(FILE *f, const struct mstat_snap *s, const struct mstat_opts *o)
+{
+	int err;
+
+	/* First, so that a bad regex writes nothing. */
+	if (o && (o->cache_include || o->cache_exclude)) {
+		regex_t re;
+
+		if (o->cache_include) {
+			if (!mstat_prom_regex(&re, o->cache_include,
+					      "--cache-include"))
+				return EXIT_USAGE;
+			regfree(&re);
+		}
+		if (o->cache_exclude) {
+			if (!mstat_prom_regex(&re, o->cache_exclude,
+					      "--cache-exclude"))
+				return EXIT_USAGE;
+			regfree(&re);
+		}
+	}
 	mstat_prom_sources(f, s);
 	mstat_prom_misc(f, s);
 	mstat_prom_classes(f, s);
 	mstat_prom_orders(f, s);
+	err = mstat_prom_caches(f, s, o);
+	if (err)
+		return err;
 	mstat_prom_snapshot(f, s);
+	return 0;
 }
 

@@ -5,6 +5,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "main.h"
 
 static void mstat_show_sources(const struct mstat_snap *s)
@@ -101,6 +104,79 @@ static void mstat_show_orders(const struct mstat_snap *s)
 	}
 }
 
+/* Control bytes, bytes of 0x7f and up and the backslash as \ooo. */
+const char *mstat_cache_label(char *buf, size_t len,
+			      const struct mstat_cache *c)
+{
+	const unsigned char *p = (const unsigned char *)c->name;
+	size_t n = 0;
+
+	if (!c->named) {
+		snprintf(buf, len, "#%llu", c->id);
+		return buf;
+	}
+	for (; *p && n + 5 < len; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
+			n += snprintf(buf + n, len - n, "\\%03o", *p);
+		else
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Most live bytes first; ties: the lower id. */
+static int mstat_cache_live_cmp(const void *a, const void *b)
+{
+	const struct mstat_cache *x = *(const struct mstat_cache *const *)a;
+	const struct mstat_cache *y = *(const struct mstat_cache *const *)b;
+
+	if (x->v[CACHE_LIVE_BYTES] != y->v[CACHE_LIVE_BYTES])
+		return x->v[CACHE_LIVE_BYTES] < y->v[CACHE_LIVE_BYTES] ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/**
+ * mstat_show_caches() - the per-cache table, most live bytes first
+ * @s: a snapshot of format 1.2 (nothing is printed for older ones)
+ * @rows: print at most this many rows, then the overflow row
+ */
+void mstat_show_caches(const struct mstat_snap *s, int rows)
+{
+	const struct mstat_cache **c;
+	char b[6][32], name[4 * MSTAT_CACHE_NAME_MAX + 24];
+	int i;
+
+	if (!s->has_caches)
+		return;
+	c = mstat_alloc(NULL, (s->ncache + 1) * sizeof(*c));
+	for (i = 0; i < s->ncache; i++)
+		c[i] = &s->cache[i];
+	qsort(c, s->ncache, sizeof(*c), mstat_cache_live_cmp);
+	printf("\n%-24s %8s %14s %14s %14s %11s\n", "cache", "objsize",
+	       "allocs", "frees", "live objects", "live bytes");
+	for (i = 0; i < s->ncache && i < rows; i++) {
+		mstat_cache_label(name, sizeof(name), c[i]);
+		if (c[i]->gone)
+			strcat(name, " (gone)");
+		printf("%-24s %8llu %14s %14s %14s %11s\n", name, c[i]->size,
+		       mstat_count(b[0], c[i]->v[CACHE_ALLOCS]),
+		       mstat_count(b[1], c[i]->v[CACHE_FREES]),
+		       mstat_count(b[2], c[i]->v[CACHE_LIVE_OBJ]),
+		       mstat_bytes(b[3], c[i]->v[CACHE_LIVE_BYTES]));
+	}
+	printf("%-24s %8s %14s %14s %14s %11s\n", "(overflow)", "",
+	       mstat_count(b[0], s->over[CACHE_ALLOCS]),
+	       mstat_count(b[1], s->over[CACHE_FREES]),
+	       mstat_count(b[2], s->over[CACHE_LIVE_OBJ]),
+	       mstat_bytes(b[3], s->over[CACHE_LIVE_BYTES]));
+	printf("caches: %d shown of %d, table %s of %s rows used, names %s\n",
+	       i, s->ncache, mstat_count(b[4], mstat_get(s, "caches_used")),
+	       mstat_count(b[5], mstat_get(s, "caches_rows")),
+	       mstat_get(s, "caches_named") ? "yes" : "no");
+	free(c);
+}
+
 void mstat_show(const struct mstat_snap *s)
 {
 	char b[3][32];
@@ -113,5 +189,6 @@ void mstat_show(const struct mstat_snap *s)
 	mstat_show_misc(s);
 	mstat_show_classes(s);
 	mstat_show_orders(s);
+	mstat_show_caches(s, 20);
 }
 

@@ -91,6 +91,29 @@ make_bad_inputs() {
 	sed -e 's/^kmalloc_live_objects 80$/kmalloc_live_objects -20/' \
 		-e 's/^snapshot_wait_ns 0$/snapshot_wait_ns 1234567/' \
 		testdata/mstat-1.0.txt >"$tmp/chk/neg.txt"
+	# Format 1.2's per-cache table, each invariant broken once.
+	cp testdata/mstat-1.2.txt "$tmp/chk/c-a.txt"
+	cp testdata/mstat-1.2-b.txt "$tmp/chk/c-b.txt"
+	sed 's/^cache 28 3201 7 3 0 4 12804 /cache 28 3201 7 3 0 5 12804 /' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-live.txt"
+	sed 's/^cache 28 3201 7 3 0 4 12804 /cache 28 3201 7 3 0 4 12805 /' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-bytes.txt"
+	sed 's/^cache 28 3201 7 3 0 4 12804 /cache 28 3201 8 3 0 5 16005 /' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-sum.txt"
+	sed 's/^cache_overflow 38 30 0 8 3304$/cache_overflow 38 30 0 9 3304/' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-over.txt"
+	sed '/^cache_overflow /d' testdata/mstat-1.2.txt >"$tmp/chk/c-noover.txt"
+	sed 's/^caches_rows 128$/caches_rows 100/' testdata/mstat-1.2.txt \
+		>"$tmp/chk/c-used.txt"
+	sed 's/^cache 29 3203 9 4 0 5 16015 live mstat_ct_dup$/cache 28 3203 9 4 0 5 16015 live mstat_ct_dup/' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-dupid.txt"
+	sed 's/live mstat\\040ct"q\\134x\\011$/live mstat\\9ct/' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-escape.txt"
+	sed 's/ live mstat_ct_00$/ live mstat_ct_0x/' testdata/mstat-1.2-b.txt \
+		>"$tmp/chk/c-b-renamed.txt"
+	sed 's/ live mstat_ct_00$/ gone mstat_ct_00/' testdata/mstat-1.2.txt \
+		>"$tmp/chk/c-a-gone.txt"
+	sed '1s/1\.2$/1.1/' testdata/mstat-1.2.txt >"$tmp/chk/c-v11.txt"
 }
 
 # A sites file of N made-up rows (a third in modules): a profile over
@@ -356,6 +379,136 @@ usage() {
 		build/mstat --help | grep -q '^usage: mstat'
 }
 
+# check_catches NAME FILE... PATTERN: mstat check FILE... exits 1 and
+# says PATTERN (an extended regex).
+check_catches() {
+	local pattern=${*: -1} out
+
+	out=$(cd "$tmp/chk" && "$here/build/mstat" check "${@:1:$#-1}")
+	echo "exit $? (want 1): $out"
+	(cd "$tmp/chk" && ! "$here/build/mstat" check "${@:1:$#-1}" >/dev/null) &&
+		grep -Eq "$pattern" <<<"$out"
+}
+
+# Format 1.2: the per-cache table, through every output and the checker.
+caches_show() {
+	same testdata/expected/show-1.2.txt 0 build/mstat -f testdata/mstat-1.2.txt
+}
+
+caches_json() {
+	same testdata/expected/json-1.2.json 0 build/mstat --json -f testdata/mstat-1.2.txt &&
+		{ ! command -v python3 >/dev/null ||
+		  build/mstat --json -f testdata/mstat-1.2.txt | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["caches"]
+names = [r["name"] for r in c["table"]]
+assert "mstat ct\"q\\x\t" in names, names
+assert c["overflow"]["allocs"] == 38 and len(c["table"]) == 128
+'; }
+}
+
+caches_prom() {
+	build/mstat prom -f testdata/mstat-1.2.txt -o "$tmp/c.prom" &&
+		diff -u testdata/expected/prom-1.2.prom "$tmp/c.prom" &&
+		{ ! command -v promtool >/dev/null ||
+		  promtool check metrics <"$tmp/c.prom"; } &&
+		# No series twice, whatever the names.
+		[ -z "$(grep -v '^#' "$tmp/c.prom" | sed 's/ [^ ]*$//' | sort | uniq -d)" ] &&
+		grep -qx 'mstat_cache_live_objects{cache="mstat_ct_dup"} 4' "$tmp/c.prom" &&
+		grep -qx 'mstat_cache_live_objects{cache="mstat_ct_dup#29"} 5' "$tmp/c.prom" &&
+		grep -qxF 'mstat_cache_frees_total{cache="mstat ct\"q\\x'$'\t''"} 1' "$tmp/c.prom" &&
+		! grep -q 'mstat_ct_pre' "$tmp/c.prom"
+}
+
+# The filters and the limit, as node_exporter's slabinfo collector has.
+caches_prom_filters() {
+	local n live
+
+	live=$(grep -c '^cache [0-9].* live [^ ]*$' testdata/mstat-1.2.txt)
+	n=$(build/mstat prom -f testdata/mstat-1.2.txt --cache-max 3 |
+		grep -c '^mstat_cache_live_bytes{') &&
+		[ "$n" -eq 3 ] &&
+		build/mstat prom -f testdata/mstat-1.2.txt --cache-max 3 |
+		grep -qx "mstat_cache_rows_dropped $((live - 3))" &&
+		n=$(build/mstat prom -f testdata/mstat-1.2.txt --cache-include '^mstat_ct_0' |
+		grep -c '^mstat_cache_allocs_total{') && [ "$n" -eq 8 ] &&
+		! build/mstat prom -f testdata/mstat-1.2.txt --cache-exclude 'mstat' |
+		grep -q '^mstat_cache_allocs_total{cache="mstat' &&
+		[ "$(build/mstat prom -f testdata/mstat-1.2.txt --cache-max 0 |
+		grep -c '^mstat_cache_allocs_total{')" -eq 0 ] &&
+		expect_err 2 'cache-include "\(": ' build/mstat prom -f testdata/mstat-1.2.txt \
+		--cache-include '(' -o "$tmp/never2.prom" &&
+		test ! -e "$tmp/never2.prom" &&
+		expect_err 2 'cache-max wants' build/mstat prom --cache-max x &&
+		expect_err 2 'go with mstat prom only' build/mstat --cache-max 3 &&
+		expect_err 2 'sort goes with --caches' build/mstat top --sort live &&
+		expect_err 2 'sort wants allocs or live' build/mstat top --caches --sort x
+}
+
+# The busiest cache of a -> b first; with --sort live, the largest.
+caches_top() {
+	local busy large
+
+	busy=$(awk '$1 == "cache" { if (FILENAME ~ /-b/) { d = $4 - a[$2]
+			if (d > best) { best = d; name = $NF } } else a[$2] = $4 }
+		END { print name }' testdata/mstat-1.2.txt testdata/mstat-1.2-b.txt)
+	large=$(awk '$1 == "cache" && $9 == "live" && $8 > best { best = $8; name = $NF }
+		END { print name }' testdata/mstat-1.2-b.txt)
+	echo "busiest $busy, largest $large"
+	build/mstat top --caches -n 1 -d 0.1 -f testdata/mstat-1.2.txt \
+		-f testdata/mstat-1.2-b.txt >"$tmp/ctop.txt" &&
+		cat "$tmp/ctop.txt" &&
+		sed -n 4p "$tmp/ctop.txt" | grep -q "^$busy " &&
+		grep -q '^(overflow) ' "$tmp/ctop.txt" &&
+		grep -q '^caches: 25 rows shown of 128, table 128 of 128 rows used, names yes, sorted by allocations/s$' "$tmp/ctop.txt" &&
+		build/mstat top -c --sort live -n 1 -d 0.1 -f testdata/mstat-1.2.txt \
+		-f testdata/mstat-1.2-b.txt >"$tmp/ctop2.txt" &&
+		sed -n 4p "$tmp/ctop2.txt" | grep -q "^$large " &&
+		expect_err 1 'format 1\.0 has no per-cache table' \
+		build/mstat top --caches -n 1 -d 0.1 -f testdata/mstat-1.0.txt
+}
+
+caches_tests() {
+	t caches_show caches_show
+	t caches_json caches_json
+	t caches_prom caches_prom
+	t caches_prom_filters caches_prom_filters
+	t caches_top caches_top
+	t caches_check_good check_files check-good-1.2.txt 0 \
+		"$here/build/mstat" check c-a.txt c-b.txt
+	t caches_check_catches_live check_catches c-live.txt 'cache 28 live_objects is 5, expected 4'
+	t caches_check_catches_bytes check_catches c-bytes.txt 'cache 28 live_bytes is 12805, expected 12804'
+	t caches_check_catches_sum check_catches c-sum.txt 'sum of cache rows allocs is 5204, expected 5203'
+	t caches_check_catches_overflow check_catches c-over.txt 'cache_overflow live_objects is 9, expected 8'
+	t caches_check_catches_no_overflow check_catches c-noover.txt 'no cache_overflow row'
+	t caches_check_catches_used check_catches c-used.txt 'caches_used 128, caches_rows 100'
+	t caches_check_catches_dup_id check_catches c-dupid.txt 'cache 28 appears twice'
+	t caches_check_catches_escape check_catches c-escape.txt 'does not parse'
+	t caches_check_catches_renamed check_catches c-a.txt c-b-renamed.txt 'cache [0-9]+ changed from mstat_ct_00'
+	t caches_check_catches_alive check_catches c-a-gone.txt c-b.txt 'was gone, is live'
+	t caches_check_catches_backwards check_catches c-b.txt c-a.txt 'cache [0-9]+ allocs decreased'
+	t caches_check_catches_in_1_1 check_catches c-v11.txt 'does not parse'
+	if git -C "$here" cat-file -e "$old_reader_ref" 2>/dev/null; then
+		t caches_old_reader old_reader
+	else
+		skip caches_old_reader "no git history here (needs $old_reader_ref)"
+	fi
+}
+
+# The tool as it was before format 1.2 reads a 1.2 file: the cache lines
+# are of shapes it does not know, which a later minor may add.
+old_reader_ref=b1040ea
+old_reader() {
+	mkdir -p "$tmp/old" &&
+		git -C "$here" archive "$old_reader_ref" . | tar -x -C "$tmp/old" &&
+		make -s -C "$tmp/old" mstat &&
+		"$tmp/old/build/mstat" -f testdata/mstat-1.2.txt >"$tmp/old.txt" &&
+		grep -q '^cache ' "$tmp/old.txt" &&
+		"$tmp/old/build/mstat" --json -f testdata/mstat-1.2.txt >/dev/null &&
+		"$tmp/old/build/mstat" prom -f testdata/mstat-1.2.txt >/dev/null &&
+		! "$tmp/old/build/mstat" check testdata/mstat-1.2.txt >/dev/null
+}
+
 guest_live() {
 	./capture.sh "$tmp/capture"
 	local rc=$?
@@ -385,6 +538,7 @@ else
 	skip pprof_go "no go tool pprof (optional; Debian: golang-go)"
 fi
 check_tests
+caches_tests
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mstat top: rates per second from successive snapshots, like slabtop.
- * Frame k compares snapshot k with k + 1.
+ * Frame k compares snapshot k with k + 1. With --caches (format 1.2), per
+ * slab cache: rows matched by id (a row new in the later snapshot counts
+ * from zero), sorted by allocations per second or, with --sort live, by
+ * live bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -125,8 +128,77 @@ static void mstat_top_orders(const struct mstat_snap *a,
 	}
 }
 
+#define MSTAT_TOP_CACHES	25
+
+struct mstat_cache_rate {
+	const struct mstat_cache *c;
+	double allocs, frees;
+};
+
+static bool mstat_top_by_live;
+
+static int mstat_cache_rate_cmp(const void *a, const void *b)
+{
+	const struct mstat_cache_rate *x = a, *y = b;
+
+	if (mstat_top_by_live &&
+	    x->c->v[CACHE_LIVE_BYTES] != y->c->v[CACHE_LIVE_BYTES])
+		return x->c->v[CACHE_LIVE_BYTES] < y->c->v[CACHE_LIVE_BYTES] ?
+		       1 : -1;
+	if (x->allocs != y->allocs)
+		return x->allocs < y->allocs ? 1 : -1;
+	return x->c->id < y->c->id ? -1 : x->c->id > y->c->id;
+}
+
+/* The per-cache view: rows matched by id, the busiest first. */
+static void mstat_top_caches(const struct mstat_snap *a,
+			     const struct mstat_snap *b, double dt)
+{
+	struct mstat_cache_rate *r;
+	char n[4 * MSTAT_CACHE_NAME_MAX + 24], c[5][32];
+	int i, j;
+
+	r = mstat_alloc(NULL, (b->ncache + 1) * sizeof(*r));
+	for (i = 0; i < b->ncache; i++) {
+		const struct mstat_cache *y = &b->cache[i], *x = NULL;
+
+		for (j = 0; j < a->ncache && !x; j++)
+			if (a->cache[j].id == y->id)
+				x = &a->cache[j];
+		r[i].c = y;
+		r[i].allocs = (y->v[CACHE_ALLOCS] -
+			       (x ? x->v[CACHE_ALLOCS] : 0)) / dt;
+		r[i].frees = (y->v[CACHE_FREES] -
+			      (x ? x->v[CACHE_FREES] : 0)) / dt;
+	}
+	qsort(r, b->ncache, sizeof(*r), mstat_cache_rate_cmp);
+	printf("%-24s %8s %12s %12s %14s %11s\n", "cache", "objsize",
+	       "allocs/s", "frees/s", "live objects", "live bytes");
+	for (i = 0; i < b->ncache && i < MSTAT_TOP_CACHES; i++) {
+		mstat_cache_label(n, sizeof(n), r[i].c);
+		if (r[i].c->gone)
+			strcat(n, " (gone)");
+		printf("%-24s %8llu %12s %12s %14s %11s\n", n, r[i].c->size,
+		       mstat_rate(c[0], r[i].allocs),
+		       mstat_rate(c[1], r[i].frees),
+		       mstat_count(c[2], r[i].c->v[CACHE_LIVE_OBJ]),
+		       mstat_bytes(c[3], r[i].c->v[CACHE_LIVE_BYTES]));
+	}
+	printf("%-24s %8s %12s %12s %14s %11s\n", "(overflow)", "",
+	       mstat_rate(c[0], (b->over[CACHE_ALLOCS] - a->over[CACHE_ALLOCS]) / dt),
+	       mstat_rate(c[1], (b->over[CACHE_FREES] - a->over[CACHE_FREES]) / dt),
+	       mstat_count(c[2], b->over[CACHE_LIVE_OBJ]),
+	       mstat_bytes(c[3], b->over[CACHE_LIVE_BYTES]));
+	printf("\ncaches: %d rows shown of %d, table %lld of %lld rows used, names %s, sorted by %s\n",
+	       i, b->ncache, mstat_get(b, "caches_used"),
+	       mstat_get(b, "caches_rows"),
+	       mstat_get(b, "caches_named") ? "yes" : "no",
+	       mstat_top_by_live ? "live bytes" : "allocations/s");
+	free(r);
+}
+
 static void mstat_top_frame(const struct mstat_snap *a,
-			    const struct mstat_snap *b, bool tty)
+			    const struct mstat_snap *b, bool tty, bool caches)
 {
 	double dt = mstat_elapsed(&a->when, &b->when);
 	char clock[16] = "", g[32];
@@ -141,6 +213,10 @@ static void mstat_top_frame(const struct mstat_snap *a,
 	if (mstat_went_back(a, b) || dt <= 0) {
 		printf("counters went back (module reloaded or reset): %s\n",
 		       "rates from the next frame");
+		return;
+	}
+	if (caches) {
+		mstat_top_caches(a, b, dt);
 		return;
 	}
 	mstat_top_sources(a, b, dt);
@@ -169,6 +245,13 @@ int do_top(const struct mstat_opts *o)
 	a = mstat_snap_read(o->file[0]);
 	if (!a)
 		return EXIT_INPUT;
+	if (o->caches && !a->has_caches) {
+		mstat_err("%s: format %s has no per-cache table (1.2 on)",
+			  o->file[0], a->version);
+		mstat_snap_free(a);
+		return EXIT_INPUT;
+	}
+	mstat_top_by_live = o->sort_live;
 	for (k = 0; !o->iters || k < o->iters; k++) {
 		mstat_sleep(o->delay);
 		b = mstat_snap_read(o->file[k + 1 < o->nfile ? k + 1 : o->nfile - 1]);
@@ -178,7 +261,7 @@ int do_top(const struct mstat_opts *o)
 		}
 		if (k && !tty)
 			putchar('\n');
-		mstat_top_frame(a, b, tty);
+		mstat_top_frame(a, b, tty, o->caches && b->has_caches);
 		if (fflush(stdout)) {
 			mstat_snap_free(a);
 			mstat_snap_free(b);
