@@ -19,8 +19,10 @@ if [ "${1:-}" = --selftest ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$tmp/"
-	sed -i 's|^#include "mstat_trace.h"|&\n#include "mstat_count.h"|' \
+	sed -i 's|^#include "mstat_stats.h"|&\n#include "mstat_count.h"|' \
 		"$tmp/mstat_stats.c"
+	grep -q '^#include "mstat_count.h"' "$tmp/mstat_stats.c" ||
+		not_ok "layers-selftest: the climbing include was not planted"
 	touch "$tmp/mstat_unplaced.c"
 	out=$("$0" "$tmp")
 	for want in 'not ok layers-placed: mstat_unplaced.c' \
