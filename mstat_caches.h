@@ -33,17 +33,22 @@
  * sees too, after the last object of the cache and before the address
  * can be handed to a new cache, which then claims a row of its own.
  *
- * Lookup is by the cache's address: an index of twice as many entries as
- * the largest table, open addressing with a bounded linear probe (a cache's entry is
- * one of the MSTAT_CACHE_PROBES after its hash), that a probe reads
- * without a lock. A claim fills the row first and publishes it with a
- * cmpxchg() of the index entry (fully ordered); a lookup reads the entry
- * and then, through it, the row (an address dependency), so it never
- * sees a row before its fields. The entry of a gone row matches no
- * cache any more, and a claim may take it over: SLUB hands a destroyed
- * cache's address to the next cache it creates, and a module that is
- * loaded and unloaded in a loop would otherwise fill that address's
- * probe window with gone rows.
+ * Lookup is by the cache's address: an index of twice as many entries
+ * as the largest table, open addressing with a bounded linear probe (a
+ * cache's entry is one of the MSTAT_CACHE_PROBES after its hash), that a
+ * probe reads without a lock. A claim fills the row first and publishes
+ * it with a cmpxchg() of the index entry (fully ordered); a lookup reads
+ * the entry and then, through it, the row (an address dependency), so it
+ * never sees a row before its fields
+ * (mstat_core/litmus/caches-publish.litmus). A reader prints a row only
+ * if the cut holds counts of it, which a section added after it found
+ * the row, so its name is the claim's even if the claim's own section is
+ * still open (mstat_core/litmus/caches-reader.litmus; both "Never", and
+ * "Sometimes" with the entry published by WRITE_ONCE()). The entry of a
+ * gone row matches no cache any more, and a claim may take it over: SLUB
+ * hands a destroyed cache's address to the next cache it creates, and a
+ * module that is loaded and unloaded in a loop would otherwise fill that
+ * address's probe window with gone rows.
  */
 #ifndef _MSTAT_CACHES_H
 #define _MSTAT_CACHES_H

@@ -570,6 +570,76 @@ def reuse_test(name, result, flip, about):
     return name + '.litmus', '\n'.join(out) + '\n'
 
 
+CACHES_PUBLISH_ABOUT = [
+    'The per-cache table\'s index (mstat_caches.h). A claim writes the '
+    'row\'s key (and its size and name) and then publishes the row with '
+    'a cmpxchg() of its index entry, which is fully ordered; a lookup '
+    'reads the entry and then, at an address that depends on it, the '
+    'key. Bad outcome: the lookup found the entry and read the key from '
+    'before the claim.',
+]
+
+CACHES_READER_ABOUT = [
+    'The per-cache table\'s rows in a snapshot (mstat_caches_read()). '
+    'P0 claims a row inside a section that may have loaded either slot: '
+    'it writes the row\'s name, then publishes the row (cmpxchg). P1, a '
+    'section of another CPU, finds the row through the index and adds to '
+    'its count in the slot it loaded, at an address that depends on the '
+    'entry; here it adds only if it loaded the old slot (cur 0). P2, the '
+    'reader, flips cur, waits a grace period, and reads the old slot\'s '
+    'count and then the row\'s name, with nothing between the two loads. '
+    'Bad outcome: the reader counts the row (c = 1) and reads its name '
+    'from before the claim. A row is printed only if its counts in the '
+    'cut are not all zero, so this is the case that matters: its name is '
+    'always the claim\'s.',
+]
+
+
+def caches_test(name, result, publish, reader, about):
+    """The index's publication, against a lookup or a reader."""
+    head = ['Result: %s' % result, '', GENERATED, '']
+    head += wrap(about)
+    body = ['{', '\tindex=z;', '}', '']
+    if not reader:
+        body += ['P0(int *key, int **index, int *z)', '{']
+        if 'cmpxchg' in publish:
+            body += ['\tint *r;', '']
+        body += ['\tWRITE_ONCE(*key, 1);\t/* the row\'s key */',
+                 '\t%s\t/* publish the entry */' % (publish % 'key'),
+                 '}', '',
+                 'P1(int **index)', '{', '\tint *e;', '\tint k;', '',
+                 '\te = READ_ONCE(*index);\t/* mstat_cache_row() */',
+                 '\tk = READ_ONCE(*e);\t/* the key, through the entry */',
+                 '}', '', 'exists (1:e=key /\\ 1:k=0)']
+    else:
+        body += ['P0(int *name, int **index, int *z, int *c)', '{']
+        if 'cmpxchg' in publish:
+            body += ['\tint *r;', '']
+        body += ['\trcu_read_lock();\t/* mstat_write_begin() */',
+                 '\tWRITE_ONCE(*name, 1);\t/* the row\'s name */',
+                 '\t%s\t/* publish the entry */' % (publish % 'c'),
+                 '\trcu_read_unlock();', '}', '',
+                 'P1(int **index, int *cur)', '{', '\tint *e;', '\tint s;',
+                 '',
+                 '\trcu_read_lock();\t/* mstat_write_begin() */',
+                 '\ts = READ_ONCE(*cur);',
+                 '\te = READ_ONCE(*index);\t/* mstat_cache_row() */',
+                 '\tif (s == 0)',
+                 '\t\tWRITE_ONCE(*e, 1);\t/* the row\'s count, old slot */',
+                 '\trcu_read_unlock();', '}', '',
+                 'P2(int *c, int *name, int *cur)', '{', '\tint rc;',
+                 '\tint rn;', '',
+                 '\tWRITE_ONCE(*cur, 1);\t/* the flip */',
+                 '\tsynchronize_rcu();',
+                 '\trc = READ_ONCE(*c);\t/* the fold */',
+                 '\trn = READ_ONCE(*name);\t/* mstat_caches_read_fn() */',
+                 '}', '', 'exists (2:rc=1 /\\ 2:rn=0)']
+    out = ['C %s' % name, '', '(*']
+    out += [(' * ' + l).rstrip() for l in head]
+    out += [' *)', ''] + body
+    return name + '.litmus', '\n'.join(out) + '\n'
+
+
 def tests():
     """Every distinct test, in order, with the cases it stands for."""
     seen = {}
@@ -585,6 +655,18 @@ def tests():
         'Deliberately broken: the flip as WRITE_ONCE(). Nothing orders the '
         'clear before it: the section can see the new cur and the old '
         'count.'])
+    cmpx = 'r = cmpxchg(index, z, %s);'
+    plain = 'WRITE_ONCE(*index, %s);'
+    broken = ['Deliberately broken: the entry published with WRITE_ONCE(), '
+              'which orders nothing before it.']
+    yield caches_test('caches-publish', 'Never', cmpx, False,
+                      CACHES_PUBLISH_ABOUT)
+    yield caches_test('broken-caches-publish-plain', 'Sometimes', plain,
+                      False, CACHES_PUBLISH_ABOUT + broken)
+    yield caches_test('caches-reader', 'Never', cmpx, True,
+                      CACHES_READER_ABOUT)
+    yield caches_test('broken-caches-reader-plain', 'Sometimes', plain, True,
+                      CACHES_READER_ABOUT + broken)
 
 
 def main(argv):
