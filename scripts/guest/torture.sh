@@ -9,17 +9,21 @@ set -u
 . ./lib.sh
 secs=${TORTURE_SECONDS:-20}
 insmod ./mstat.ko || exit 1
-# run NAME WANT PARAM...: one run of mstat_torture, whose verdict in the
-# kernel log must contain WANT.
+# verdict PARAM...: one run of mstat_torture; prints its verdict line from
+# the kernel log; fails if the module does not load.
+verdict() {
+	insmod ./mstat_torture.ko "$@" || return 1
+	dmesg | grep 'mstat_torture: \(SUCCESS\|FAILURE\)' | tail -n 1
+	rmmod mstat_torture
+}
+# run NAME WANT PARAM...: one run, whose verdict must contain WANT.
 run() {
 	local name="$1" want="$2" line
 	shift 2
-	if ! insmod ./mstat_torture.ko "$@"; then
+	if ! line=$(verdict "$@"); then
 		not_ok "$name: insmod"
 		return
 	fi
-	line=$(dmesg | grep 'mstat_torture: \(SUCCESS\|FAILURE\)' | tail -n 1)
-	rmmod mstat_torture
 	diag "$line"
 	case $line in
 	*"$want "*)	ok "$name" ;;
@@ -53,12 +57,10 @@ must_fail() {
 	local name="$1" i line
 	shift
 	for i in 1 2 3; do
-		if ! insmod ./mstat_torture.ko "$@"; then
+		if ! line=$(verdict "$@"); then
 			not_ok "$name: insmod"
 			return
 		fi
-		line=$(dmesg | grep 'mstat_torture: \(SUCCESS\|FAILURE\)' | tail -n 1)
-		rmmod mstat_torture
 		diag "run $i: $line"
 		case $line in
 		*"mstat_torture: FAILURE "*)
