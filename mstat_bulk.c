@@ -20,11 +20,17 @@
  * Each object is one write section of the hot path, as a traced event
  * is. The functions are found by name in the running kernel (with 6.10's
  * allocation profiling the allocator is kmem_cache_alloc_bulk_noprof());
- * kprobes are allowed under lockdown. If they cannot be registered, mstat
- * still loads and counts everything else, and says so in the log and in
- * debugfs' internals. A kretprobe whose instances run out (more tasks
- * sleeping in kmem_cache_alloc_bulk() at once than it holds) misses
- * returns: debugfs' internals show how many.
+ * kprobes are allowed under lockdown. If the kernel has no such function
+ * or will not let it be probed, mstat still loads and counts everything
+ * else, and says so in the log and in debugfs' internals; any other
+ * error (no memory) fails the load. A kretprobe whose instances run out
+ * (more tasks sleeping in kmem_cache_alloc_bulk() at once than it holds)
+ * misses returns: debugfs' internals show how many.
+ *
+ * And on a kernel with fail_page_alloc (fault injection), the page
+ * allocations it fails: they return before the mm_page_alloc event that
+ * reports every other failure, so a kretprobe on should_fail_alloc_page()
+ * counts them (see mstat_fail_page_ret()).
  *
  * Not counted: a kmem_cache_alloc_bulk() that fails after it allocated
  * part of the batch frees that part through kmem_cache_free_bulk() and
@@ -38,6 +44,7 @@
 #include <linux/slab.h>
 
 #include "mstat_bulk.h"
+#include "mstat_count.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 
@@ -190,7 +197,41 @@ static struct kprobe mstat_bulk_free_kp = {
 	.pre_handler = mstat_bulk_free_entry,
 };
 
+/*
+ * should_fail_alloc_page(gfp, order), on a kernel with fail_page_alloc
+ * (fault injection): a page allocation it fails returns NULL from
+ * prepare_alloc_pages(), before the mm_page_alloc event that reports
+ * every other failure. The entry handler keeps the order, the return
+ * handler counts a failure of that order when it said "fail". On other
+ * kernels the function does not exist and nothing is registered.
+ */
+static int mstat_fail_page_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	*(unsigned int *)ri->data = regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+static int mstat_fail_page_ret(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	/* A bool: only the low byte of the return register is defined. */
+	if ((u8)regs_return_value(regs) && mstat_source_enabled(MSTAT_SRC_PAGE))
+		mstat_count_failure(MSTAT_SRC_PAGE,
+				    mstat_order_cell(*(unsigned int *)ri->data));
+	return 0;
+}
+
+static const char *const mstat_fail_page_names[] = { "should_fail_alloc_page" };
+
+static struct kretprobe mstat_fail_page_rp = {
+	.entry_handler = mstat_fail_page_entry,
+	.handler = mstat_fail_page_ret,
+	.data_size = sizeof(unsigned int),
+};
+
 static bool mstat_bulk_alloc_on, mstat_bulk_free_on, mstat_bulk_pages_on;
+static bool mstat_fail_page_on;
 
 /* Register @rp on the first of @names the kernel has. */
 static int mstat_kretprobe_first(struct kretprobe *rp,
@@ -211,34 +252,68 @@ static int mstat_kretprobe_first(struct kretprobe *rp,
 	return err;
 }
 
+/*
+ * Whether @err from registering a probe means the kernel has no such
+ * function to probe (or forbids probing it): that API then goes
+ * uncounted, with a log line. Any other error (no memory) fails the load.
+ */
+static bool mstat_probe_absent(int err)
+{
+	return err == -ENOENT || err == -EINVAL || err == -EOPNOTSUPP ||
+	       err == -EACCES;
+}
+
 /**
- * mstat_bulk_init() - probe the bulk APIs
+ * mstat_bulk_init() - probe the bulk APIs, and fail_page_alloc's failures
  *
- * A probe that cannot be registered leaves that API uncounted, with a
- * log line; mstat works on without it.
+ * A function the kernel does not have, or does not let us probe, leaves
+ * that API uncounted, with a log line; mstat works on without it. Any
+ * other error undoes what was registered.
  *
  * Context: process; sleeps. After mstat_stats_init().
+ * Return: 0 or a negative errno (-ENOMEM).
  */
-void mstat_bulk_init(void)
+int mstat_bulk_init(void)
 {
 	int err;
 
 	err = mstat_kretprobe_first(&mstat_bulk_alloc_rp, mstat_bulk_alloc_names,
 				    ARRAY_SIZE(mstat_bulk_alloc_names));
 	mstat_bulk_alloc_on = !err;
+	if (err && !mstat_probe_absent(err))
+		goto fail;
 	if (err)
 		pr_warn("kmem_cache_alloc_bulk() not counted: kretprobe: %d\n",
 			err);
 	err = mstat_kretprobe_first(&mstat_bulk_pages_rp, mstat_bulk_pages_names,
 				    ARRAY_SIZE(mstat_bulk_pages_names));
 	mstat_bulk_pages_on = !err;
+	if (err && !mstat_probe_absent(err))
+		goto fail;
 	if (err)
 		pr_warn("alloc_pages_bulk() not counted: kretprobe: %d\n", err);
 	err = register_kprobe(&mstat_bulk_free_kp);
 	mstat_bulk_free_on = !err;
+	if (err && !mstat_probe_absent(err))
+		goto fail;
 	if (err)
 		pr_warn("kmem_cache_free_bulk(), kfree_bulk() not counted: kprobe: %d\n",
 			err);
+	/* A test build that must fail the failure-counting test skips it. */
+	err = MSTAT_COUNTS_BROKEN ? -ENOENT :
+	      mstat_kretprobe_first(&mstat_fail_page_rp, mstat_fail_page_names,
+				    ARRAY_SIZE(mstat_fail_page_names));
+	mstat_fail_page_on = !err;
+	if (err && !mstat_probe_absent(err))
+		goto fail;
+	if (!err)
+		pr_info("fail_page_alloc in this kernel: its injected failures counted\n");
+	return 0;
+
+fail:
+	pr_err("cannot probe the bulk APIs: %d\n", err);
+	mstat_bulk_exit();
+	return err;
 }
 
 /**
@@ -254,6 +329,9 @@ void mstat_bulk_exit(void)
 		unregister_kretprobe(&mstat_bulk_alloc_rp);
 	if (mstat_bulk_pages_on)
 		unregister_kretprobe(&mstat_bulk_pages_rp);
+	if (mstat_fail_page_on)
+		unregister_kretprobe(&mstat_fail_page_rp);
+	mstat_fail_page_on = false;
 	mstat_bulk_free_on = false;
 	mstat_bulk_alloc_on = false;
 	mstat_bulk_pages_on = false;
@@ -274,14 +352,16 @@ unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
 	*free = mstat_bulk_free_on;
 	*pages = mstat_bulk_pages_on;
 	return (mstat_bulk_alloc_on ? READ_ONCE(mstat_bulk_alloc_rp.nmissed) : 0) +
-	       (mstat_bulk_pages_on ? READ_ONCE(mstat_bulk_pages_rp.nmissed) : 0);
+	       (mstat_bulk_pages_on ? READ_ONCE(mstat_bulk_pages_rp.nmissed) : 0) +
+	       (mstat_fail_page_on ? READ_ONCE(mstat_fail_page_rp.nmissed) : 0);
 }
 
 #else /* no kretprobes */
 
-void mstat_bulk_init(void)
+int mstat_bulk_init(void)
 {
 	pr_warn("the bulk APIs are not counted: no kretprobes in this kernel\n");
+	return 0;
 }
 
 void mstat_bulk_exit(void)

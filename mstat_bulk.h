@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-void mstat_bulk_init(void);
+int mstat_bulk_init(void);
 void mstat_bulk_exit(void);
 unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages);
 

@@ -76,7 +76,13 @@ static u64 mstat_enable_get(int src)
 
 static int mstat_enable_set(int src, u64 val)
 {
-	return mstat_source_set(src, val);
+	int err = mstat_source_set(src, val);
+
+	/*
+	 * A test build that must fail the fault test (scripts/guest/faults.sh)
+	 * says a switch that failed was made.
+	 */
+	return MSTAT_COUNTS_BROKEN ? 0 : err;
 }
 
 static int mstat_reset_set(int arg, u64 val)
@@ -292,25 +298,48 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(mstat_history);
 
+/* Count what debugfs could not create. */
+static void mstat_debugfs_made(struct dentry *d, unsigned int *missing)
+{
+	if (IS_ERR(d))
+		(*missing)++;
+}
+
 /**
  * mstat_debugfs_init() - create /sys/kernel/debug/mstat/
  *
- * debugfs is optional: failures leave the module working without it.
+ * debugfs is optional: failures leave the module working without it, or
+ * without some of its files, and say so in the log.
  */
 void mstat_debugfs_init(void)
 {
-	unsigned int i;
+	unsigned int i, missing = 0;
 
 	mstat_dir = debugfs_create_dir("mstat", NULL);
-	debugfs_create_file("internals", 0400, mstat_dir, NULL,
-			    &mstat_internals_fops);
-	debugfs_create_file("history", 0400, mstat_dir, NULL,
-			    &mstat_history_fops);
+	if (IS_ERR(mstat_dir)) {
+		/* Without debugfs (or locked down) there is nothing to say. */
+		if (PTR_ERR(mstat_dir) != -ENODEV && PTR_ERR(mstat_dir) != -EPERM)
+			pr_warn("debugfs: no mstat directory (%ld): no controls, internals or events\n",
+				PTR_ERR(mstat_dir));
+		return;
+	}
+	mstat_debugfs_made(debugfs_create_file("internals", 0400, mstat_dir,
+					       NULL, &mstat_internals_fops),
+			   &missing);
+	mstat_debugfs_made(debugfs_create_file("history", 0400, mstat_dir,
+					       NULL, &mstat_history_fops),
+			   &missing);
 	for (i = 0; i < ARRAY_SIZE(mstat_ctls); i++)
-		debugfs_create_file(mstat_ctls[i].name, mstat_ctls[i].mode,
-				    mstat_dir, (void *)&mstat_ctls[i],
-				    &mstat_ctl_fops);
-	mstat_stream_debugfs(mstat_dir);
+		mstat_debugfs_made(debugfs_create_file(mstat_ctls[i].name,
+						       mstat_ctls[i].mode,
+						       mstat_dir,
+						       (void *)&mstat_ctls[i],
+						       &mstat_ctl_fops),
+				   &missing);
+	mstat_debugfs_made(mstat_stream_debugfs(mstat_dir), &missing);
+	if (missing)
+		pr_warn("debugfs: %u of mstat's files not created (no memory)\n",
+			missing);
 }
 
 /**

@@ -133,7 +133,9 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 	unsigned int c = mstat_size_class(bytes_req);
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
-		if (!ptr)
+		/* A failed large kmalloc is traced twice too (6.12). */
+		if (!ptr && !(c == MSTAT_CLASS_LARGE &&
+			      mstat_kmalloc_inner(call_site)))
 			mstat_count_failure(MSTAT_SRC_KMALLOC, 0);
 		return;		/* kmalloc(0): nothing allocated */
 	}

@@ -263,10 +263,13 @@ static const struct file_operations mstat_events_fops = {
  * @dir: mstat's debugfs directory
  *
  * Removed with @dir.
+ *
+ * Return: its dentry, or an ERR_PTR() (debugfs_create_file()'s).
  */
-void mstat_stream_debugfs(struct dentry *dir)
+struct dentry *mstat_stream_debugfs(struct dentry *dir)
 {
-	debugfs_create_file("events", 0400, dir, NULL, &mstat_events_fops);
+	return debugfs_create_file("events", 0400, dir, NULL,
+				   &mstat_events_fops);
 }
 
 /**

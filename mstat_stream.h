@@ -46,6 +46,6 @@ void mstat_stream_set_min_size(u64 size);
 u64 mstat_stream_dropped(void);
 int mstat_stream_init(unsigned int per_cpu);
 void mstat_stream_exit(void);
-void mstat_stream_debugfs(struct dentry *dir);
+struct dentry *mstat_stream_debugfs(struct dentry *dir);
 
 #endif /* _MSTAT_STREAM_H */

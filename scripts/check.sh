@@ -70,6 +70,11 @@ t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 # uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset.
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
 	scripts/build.sh "$K612_KDIR" build/6.12-broken
+# The same on the debug kernel, for the fault tests: it also leaks on an
+# init failure path, reports a failed control write as done, and does not
+# count fail_page_alloc's failures.
+[ -n "$kb_debug" ] && t build-debug-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
+	scripts/build.sh "$kb_debug" build/debug-broken
 # The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
 # compat path of a 6.1 KUnit kernel compiles and links.
 t build-6.1-kunit-compat scripts/compat-build.sh "$K61_KDIR" build/6.1-kunit
@@ -241,6 +246,27 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
 		build/debug/tests/kunit/mstat_core_kunit.ko --tcg=multi
+fi
+
+# 9c. Faults (scripts/guest/faults.sh), on the debug kernel's fault
+# injection: every allocation of mstat's init failed in turn, failures
+# injected into reads and control writes under load, failures counted
+# against the truth, the OOM killer at work; and the broken build, whose
+# bug each part must catch.
+if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+	faults=(--file=build/tools/faultio:/mstat/faultio
+		--file=build/tools/truth:/mstat/truth
+		--file=build/tools/mstat:/mstat/mstat --timeout=1500
+		--tcg=multi)
+	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/faults.sh build/debug/mstat.ko \
+		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
+		--append=nokaslr
+	[ -f build/debug-broken/mstat.ko ] &&
+	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/faults.sh build/debug-broken/mstat.ko \
+		build/debug-broken/tests/truth/mstat_truth.ko "${faults[@]}" \
+		'--append=nokaslr FAULTS="broken"'
 fi
 
 collect_guests

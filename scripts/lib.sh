@@ -176,6 +176,7 @@ mstat_tools=(
 	"truth tests/helpers/truth.c"
 	"caches tests/helpers/caches.c"
 	"reconcile tests/helpers/reconcile.c"
+	"faultio tests/helpers/faultio.c"
 )
 
 # mstat_check ARGS...: the invariant checker, on the host.

@@ -19,6 +19,13 @@
  * smaller than N / 2. A pattern that fails is run again, up to TRIES
  * times in all (see main()).
  *
+ * A failure pattern ("fail_...", on a kernel with fault injection; see
+ * the module) also says how many of its allocations failed, per source
+ * and page order: those rows' failures are judged the same way, on every
+ * kernel (nothing allocates beside a failed allocation), and a failure
+ * pattern in which nothing failed fails. Failure patterns run only when
+ * named: without fault injection set up, nothing of theirs fails.
+ *
  *	truth [-n N] [-i IDLE] [-x PATTERN] [-r ROW] [PATTERN...]
  *
  * Prints "ok truth-PATTERN" or "not ok truth-PATTERN: ROW ..." per
@@ -44,7 +51,8 @@
 #define TRIES	3
 
 struct counts {
-	long long allocs, frees;
+	long long allocs, frees, fails;
+	int has_fails;		/* the row has a failures count */
 };
 
 static char snapbuf[1 << 17];
@@ -70,8 +78,9 @@ static int slurp(const char *path, char *buf, size_t size)
 
 /*
  * The row @row of the /proc/mstat text @t: "SRC" (SRC_allocs,
- * SRC_frees), "class:SIZE" or "order:N" (that table row's first two
- * counts). Returns 0, or -1 if it is not there.
+ * SRC_frees, SRC_failures), "class:SIZE" (that table row's first two
+ * counts) or "order:N" (its first three: allocs, frees, failures).
+ * Returns 0, or -1 if it is not there.
  */
 static int row_counts(const char *t, const char *row, struct counts *c)
 {
@@ -88,14 +97,22 @@ static int row_counts(const char *t, const char *row, struct counts *c)
 		p = strstr(t, key);
 		if (!p || sscanf(p + strlen(key), "%lld", &c->frees) != 1)
 			return -1;
+		snprintf(key, sizeof(key), "\n%s_failures ", row);
+		p = strstr(t, key);
+		c->has_fails = p && sscanf(p + strlen(key), "%lld",
+					   &c->fails) == 1;
 		return 0;
 	}
 	n = (int)(arg - row);
 	snprintf(pat, sizeof(pat), "\n%.*s %s ", n, row, arg + 1);
 	p = strstr(t, pat);
-	if (!p || sscanf(p + strlen(pat), "%lld %lld", &c->allocs,
-			 &c->frees) != 2)
+	if (!p)
 		return -1;
+	n = sscanf(p + strlen(pat), "%lld %lld %lld", &c->allocs, &c->frees,
+		   &c->fails);
+	if (n < 2)
+		return -1;
+	c->has_fails = n == 3 && !strncmp(row, "order:", 6);
 	return 0;
 }
 
@@ -154,6 +171,8 @@ static int delta(const char *row, struct counts *d)
 		return -1;
 	d->allocs = b.allocs - a.allocs;
 	d->frees = b.frees - a.frees;
+	d->fails = b.fails - a.fails;
+	d->has_fails = a.has_fails && b.has_fails;
 	return 0;
 }
 
@@ -167,6 +186,7 @@ static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 {
 	char cmd[96], *line, *save;
 	unsigned long long ns = 0, slack = 0;
+	long long truth_fails = 0;
 	int i, k, pass = 1;
 
 	snprintf(cmd, sizeof(cmd), "%s %ld", pat, n);
@@ -187,10 +207,14 @@ static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 		if (sscanf(line, "pattern %*s n %*d ns %llu slack %llu", &ns,
 			   &slack) >= 1)
 			continue;
+		r->truth.fails = 0;
 		if (nrows < MAXROWS &&
-		    sscanf(line, "row %31s allocs %lld frees %lld", r->name,
-			   &r->truth.allocs, &r->truth.frees) == 3)
+		    sscanf(line, "row %31s allocs %lld frees %lld fails %lld",
+			   r->name, &r->truth.allocs, &r->truth.frees,
+			   &r->truth.fails) >= 3) {
+			truth_fails += r->truth.fails;
 			nrows++;
+		}
 	}
 	for (i = 0; i < nrows; i++) {
 		if (delta(rows[i].name, &rows[i].run)) {
@@ -244,6 +268,37 @@ static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 				 l ? ", " : "", r->name, ea, ef);
 			pass = 0;
 		}
+		/*
+		 * Failures are judged on every kernel: no debugging
+		 * allocates beside an allocation that failed.
+		 */
+		if (r->run.has_fails) {
+			long long bgx = 0, ex = r->run.fails - r->truth.fails;
+
+			for (k = 0; k < nidle; k++)
+				if (llabs_(r->idle[k].fails) > bgx)
+					bgx = llabs_(r->idle[k].fails);
+			ok = llabs_(ex) <= 2 * bgx;
+			printf("# fails %s %s: truth %lld counted %lld (error %+lld, idle %lld); %s\n",
+			       pat, r->name, r->truth.fails, r->run.fails, ex,
+			       bgx, ok ? (ex ? "within background" : "exact") :
+			       "WRONG");
+			if (!ok) {
+				size_t l = strlen(why);
+
+				snprintf(why + l, wlen - l, "%s%.31s failures %+lld",
+					 l ? ", " : "", r->name, ex);
+				pass = 0;
+			}
+		}
+	}
+	/* A failure pattern in which nothing failed tested nothing. */
+	if (!strncmp(pat, "fail_", 5) && !truth_fails) {
+		size_t l = strlen(why);
+
+		snprintf(why + l, wlen - l, "%sno allocation failed (fault injection not set up?)",
+			 l ? ", " : "");
+		pass = 0;
 	}
 	printf("# pattern %s: %ld, %llu ns (guest clock), slack %llu\n", pat,
 	       n, ns, slack);
@@ -290,9 +345,11 @@ int main(int argc, char **argv)
 			printf("not ok truth-patterns: cannot read %s\n", PATS);
 			return 1;
 		}
+		/* Failure patterns need fault injection set up: named only. */
 		for (line = strtok_r(list, "\n", &save); line && npats < MAXPATS;
 		     line = strtok_r(NULL, "\n", &save))
-			pats[npats++] = line;
+			if (strncmp(line, "fail_", 5))
+				pats[npats++] = line;
 	}
 	for (i = 0; i < npats; i++) {
 		want = 1;

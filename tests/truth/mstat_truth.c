@@ -64,6 +64,7 @@ struct truth_row {
 	const char *row;
 	unsigned long allocs;
 	unsigned long frees;
+	unsigned long fails;
 };
 
 struct truth_result {
@@ -81,9 +82,10 @@ static struct truth_result truth_last;
 static void *truth_objs[TRUTH_BATCH];
 static char truth_src[TRUTH_LARGE];
 
-/* Record that @row saw @allocs allocations and @frees frees. */
-static void truth_add(struct truth_result *r, const char *row,
-		      unsigned long allocs, unsigned long frees)
+/* Record that @row saw @allocs allocations, @frees frees, @fails failures. */
+static void truth_add_fails(struct truth_result *r, const char *row,
+			    unsigned long allocs, unsigned long frees,
+			    unsigned long fails)
 {
 	int i;
 
@@ -91,12 +93,19 @@ static void truth_add(struct truth_result *r, const char *row,
 		if (!strcmp(r->rows[i].row, row)) {
 			r->rows[i].allocs += allocs;
 			r->rows[i].frees += frees;
+			r->rows[i].fails += fails;
 			return;
 		}
 	}
 	if (WARN_ON_ONCE(r->nr_rows == TRUTH_MAX_ROWS))
 		return;
-	r->rows[r->nr_rows++] = (struct truth_row){ row, allocs, frees };
+	r->rows[r->nr_rows++] = (struct truth_row){ row, allocs, frees, fails };
+}
+
+static void truth_add(struct truth_result *r, const char *row,
+		      unsigned long allocs, unsigned long frees)
+{
+	truth_add_fails(r, row, allocs, frees, 0);
 }
 
 /* A large kmalloc object: the kmalloc source, its class, its pages. */
@@ -538,6 +547,115 @@ static int truth_api(struct truth_result *r, unsigned long n)
 	return err;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * Failures, counted against the truth. Before every TRUTH_FAIL_EVERY-th
+ * allocation this task's fail_nth (what /proc/thread-self/fail-nth sets)
+ * is set to 1: the next fault-injection point the task passes fails,
+ * that allocation's own (failslab's in the slab allocator,
+ * fail_page_alloc's in the page allocator). Both must be told to fail
+ * sleeping allocations, and fail_page_alloc order 0
+ * (scripts/guest/faults.sh sets them up). fail_nth is cleared after each
+ * allocation, whether it fired or not, so nothing else this task does is
+ * failed. The truth is what returned NULL; a pattern in which nothing
+ * failed says so ("fails 0" in every row) and the judge fails it.
+ */
+#define TRUTH_FAIL_EVERY	4
+
+#define TRUTH_FAIL_LOOP(n, alloc, release, ok, failed)			\
+({									\
+	unsigned long __i;						\
+	void *__p;							\
+									\
+	for (__i = 0; __i < (n); __i++) {				\
+		if (!(__i % TRUTH_FAIL_EVERY))				\
+			WRITE_ONCE(current->fail_nth, 1);		\
+		__p = (alloc);						\
+		WRITE_ONCE(current->fail_nth, 0);			\
+		if (__p) {						\
+			(ok)++;						\
+			release(__p);					\
+		} else {						\
+			(failed)++;					\
+		}							\
+		if (!(__i % TRUTH_BATCH))				\
+			cond_resched();					\
+	}								\
+})
+
+static int truth_fail_kmalloc_small(struct truth_result *r, unsigned long n)
+{
+	unsigned long ok = 0, failed = 0;
+
+	TRUTH_FAIL_LOOP(n, kmalloc(truth_var(TRUTH_SMALL), GFP_KERNEL), kfree,
+			ok, failed);
+	truth_add_fails(r, "kmalloc", ok, ok, failed);
+	truth_add(r, "class:1024", ok, ok);
+	return 0;
+}
+
+/* Its page allocation fails: a kmalloc failure and one of order 2. */
+static int truth_fail_kmalloc_large(struct truth_result *r, unsigned long n)
+{
+	unsigned long ok = 0, failed = 0;
+
+	TRUTH_FAIL_LOOP(n, kmalloc(truth_var(TRUTH_LARGE), GFP_KERNEL), kfree,
+			ok, failed);
+	truth_add_fails(r, "kmalloc", ok, ok, failed);
+	truth_add(r, "class:large", ok, ok);
+	truth_add_fails(r, "order:2", ok, ok, failed);
+	return 0;
+}
+
+static void truth_cache_free(void *p)
+{
+	kmem_cache_free(truth_cache, p);
+}
+
+static int truth_fail_cache(struct truth_result *r, unsigned long n)
+{
+	unsigned long ok = 0, failed = 0;
+
+	TRUTH_FAIL_LOOP(n, kmem_cache_alloc(truth_cache, GFP_KERNEL),
+			truth_cache_free, ok, failed);
+	truth_add_fails(r, "cache", ok, ok, failed);
+	truth_add(r, "class:1024", ok, ok);
+	return 0;
+}
+
+static void truth_free_page0(struct page *p)
+{
+	__free_pages(p, 0);
+}
+
+static void truth_free_page4(struct page *p)
+{
+	__free_pages(p, 4);
+}
+
+static int truth_fail_pages_order0(struct truth_result *r, unsigned long n)
+{
+	unsigned long ok = 0, failed = 0;
+
+	TRUTH_FAIL_LOOP(n, alloc_pages(GFP_KERNEL, 0), truth_free_page0, ok,
+			failed);
+	truth_add_fails(r, "page", ok, ok, failed);
+	truth_add_fails(r, "order:0", ok, ok, failed);
+	return 0;
+}
+
+static int truth_fail_pages_order4(struct truth_result *r, unsigned long n)
+{
+	unsigned long ok = 0, failed = 0;
+
+	TRUTH_FAIL_LOOP(n, alloc_pages(GFP_KERNEL, 4), truth_free_page4, ok,
+			failed);
+	truth_add_fails(r, "page", ok, ok, failed);
+	truth_add_fails(r, "order:4", ok, ok, failed);
+	return 0;
+}
+#endif /* CONFIG_FAULT_INJECTION */
+
 static const struct {
 	const char *name;
 	truth_fn fn;
@@ -563,6 +681,13 @@ static const struct {
 	{ "get_free_pages_order1", truth_get_free_pages },
 	{ "vmalloc_pages", truth_vmalloc },
 	{ "api", truth_api },
+#ifdef CONFIG_FAULT_INJECTION
+	{ "fail_kmalloc_small", truth_fail_kmalloc_small },
+	{ "fail_kmalloc_large", truth_fail_kmalloc_large },
+	{ "fail_cache", truth_fail_cache },
+	{ "fail_pages_order0", truth_fail_pages_order0 },
+	{ "fail_pages_order4", truth_fail_pages_order4 },
+#endif
 };
 
 static int truth_patterns_show(struct seq_file *m, void *v)
@@ -585,10 +710,11 @@ static int truth_run_show(struct seq_file *m, void *v)
 			   truth_last.pattern, truth_last.n, truth_last.ns,
 			   truth_last.slack);
 		for (i = 0; i < truth_last.nr_rows; i++)
-			seq_printf(m, "row %s allocs %lu frees %lu\n",
+			seq_printf(m, "row %s allocs %lu frees %lu fails %lu\n",
 				   truth_last.rows[i].row,
 				   truth_last.rows[i].allocs,
-				   truth_last.rows[i].frees);
+				   truth_last.rows[i].frees,
+				   truth_last.rows[i].fails);
 	}
 	mutex_unlock(&truth_lock);
 	return 0;

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Guest side of the fault tests, on the debug test kernel (fault injection:
+# failslab, fail_page_alloc, the per-task fail-nth, a stack filter; KASAN,
+# lockdep, kmemleak; booted with nokaslr, so that kernel text lies below
+# the module area). ./faultio (tests/helpers/faultio.c) does the failing
+# calls, ./truth judges counts, ./mstat check judges snapshots.
+#
+#  1. Failures at load: every allocation mstat's init makes fails in turn
+#     (fail-nth N, within the module area's stack, N = 1, 2, ... until a
+#     load passes fewer than N points). Each: insmod fails with a log line
+#     "mstat: not loaded: ..." (or loads, having logged what it went
+#     without), no splat; then a plain insmod works. At the end kmemleak
+#     must find nothing.
+#  2. Failures while running: failslab and fail_page_alloc fail a third
+#     of faultio's allocations while allocation load runs: reads of
+#     /proc/mstat, /proc/mstat_sites, the internals, the history and the
+#     event stream, and writes of the controls. Every read complete or
+#     failed cleanly, every complete /proc/mstat passes `mstat check` in
+#     sequence, every control write took effect iff it succeeded; then
+#     counts are still exact (./truth, injection off).
+#  3. Failures counted as truth: ./truth's failure patterns, whose
+#     allocations fail one in four (fail_nth, set by the module).
+#  4. Memory pressure: a hog the OOM killer kills, three times, while
+#     reads and allocation load run; every read passes `mstat check`, and
+#     mstat unloads afterwards.
+#
+# FAULTS="broken" on the command line: a broken build (MSTAT_BROKEN_COUNTS:
+# it leaks the profile's tables on an init failure path, reports success
+# for a control write that failed, counts a failed large kmalloc twice and
+# does not count fail_page_alloc's failures). Each part must then catch
+# its bug.
+set -u
+. ./lib.sh
+
+mode=$(sed -n 's/.*FAULTS="\([^"]*\)".*/\1/p' /proc/cmdline)
+F=/sys/kernel/debug
+ML=$F/kmemleak
+echo "# console-check allows: oom alloc-failure${mode:+ kmemleak}"
+
+# knob KNOB VALUE: the same knob of failslab and fail_page_alloc.
+knob() {
+	echo "$2" >"$F/failslab/$1" && echo "$2" >"$F/fail_page_alloc/$1"
+}
+if [ ! -d "$F/failslab" ] || [ ! -d "$F/fail_page_alloc" ]; then
+	not_ok "faults-setup: no failslab or fail_page_alloc in this kernel"
+	finish
+fi
+knob ignore-gfp-wait N
+knob verbose 0
+knob probability 0
+echo 0 >"$F/fail_page_alloc/min-order"
+
+## 1. Failures at load
+knob stacktrace-depth 32
+knob require-start 0xffffffffa0000000
+knob require-end 0xffffffffff000000
+[ -w "$ML" ] && echo clear >"$ML"
+n=1 points=0 refused=0 tolerated=0 unlogged=0 relaunch=0
+while [ "$n" -le 1000 ]; do
+	dmesg -c >/dev/null
+	./faultio nth "$n" ./mstat.ko >/tmp/nth 2>&1
+	rc=$?
+	if grep -q 'injected 0' /tmp/nth; then
+		# Fewer than n points: a load with no failure.
+		if [ "$rc" -eq 0 ]; then
+			rmmod mstat
+		else
+			not_ok "faults-init-$n: failed with nothing injected: $(cat /tmp/nth)"
+		fi
+		break
+	fi
+	points=$((points + 1))
+	if [ "$rc" -eq 0 ]; then
+		tolerated=$((tolerated + 1))
+		dmesg | grep 'mstat: ' | grep -v 'mstat: loaded' | show
+		if ! rmmod mstat; then
+			not_ok "faults-init-$n: loaded, and will not unload"
+		fi
+	elif [ "$rc" -eq 1 ]; then
+		refused=$((refused + 1))
+		if ! dmesg | grep -q 'mstat: not loaded: '; then
+			unlogged=$((unlogged + 1))
+			diag "point $n: $(cat /tmp/nth), no log line:"
+			dmesg | tail -n 5 | show
+		fi
+	else
+		not_ok "faults-init-$n: $(cat /tmp/nth)"
+	fi
+	if insmod ./mstat.ko; then
+		rmmod mstat || not_ok "faults-init-$n: the plain load will not unload"
+	else
+		relaunch=$((relaunch + 1))
+		diag "point $n: the plain insmod after it failed"
+	fi
+	n=$((n + 1))
+done
+knob require-start 0
+knob require-end 0xffffffffffffffff
+diag "load: $points failure points reached: $refused refused the load, $tolerated loaded without what failed; $unlogged refusals without a log line; $relaunch plain loads after one failed"
+if [ "$points" -ge 10 ] && [ "$unlogged" -eq 0 ] && [ "$relaunch" -eq 0 ]; then
+	ok "faults-init ($points points, $refused refused, $tolerated tolerated)"
+else
+	not_ok "faults-init: $points points, $unlogged without a log line, $relaunch plain loads failed"
+fi
+if [ -w "$ML" ]; then
+	# kmemleak reports objects unreferenced for more than 5 s.
+	sleep 6
+	echo scan >"$ML"
+	echo scan >"$ML"
+	leaks=$(grep -c 'unreferenced object' "$ML")
+	diag "kmemleak after the failed loads: $leaks unreferenced objects"
+	if [ "$mode" = broken ]; then
+		if [ "$leaks" -gt 0 ]; then
+			ok "faults-init-leak-caught ($leaks objects)"
+		else
+			not_ok "faults-init-leak-caught: the broken build leaked, kmemleak found nothing"
+		fi
+		echo clear >"$ML"
+	elif [ "$leaks" -eq 0 ]; then
+		ok faults-init-no-leak
+	else
+		not_ok "faults-init-no-leak: $leaks objects"
+		head -n 40 "$ML" | show
+	fi
+else
+	not_ok "faults-init-no-leak: no kmemleak"
+fi
+
+## 2. Failures while running
+check insmod-mstat insmod ./mstat.ko
+check insmod-truth insmod ./mstat_truth.ko
+# Allocation load beside: the kernel's own, from walking /proc and /sys.
+(while :; do ls -lR /proc/self /sys/kernel >/dev/null 2>&1; done) &
+load=$!
+knob times 1000000
+knob interval 1
+knob task-filter Y
+knob probability 33
+mkdir -p /tmp/snaps
+# The stream on, so that its reads have events to allocate for.
+ev=$(cat "$D/events_sources")
+echo 15 >"$D/events_sources"
+./faultio read -n 150 -o /tmp/snaps /proc/mstat /proc/mstat_sites \
+	"$D/internals" "$D/history" "$D/events" >/tmp/fio 2>&1
+relay /tmp/fio
+echo "$ev" >"$D/events_sources"
+for c in "sync_mode 1 2 0" "profile_rate 1 0 524288" "per_cache 0 1" \
+	 "enable_page 0 1" "enable_cache 0 1" "events_sources 15 0" \
+	 "events_min_size 4096 0"; do
+	# shellcheck disable=SC2086 # a control and its values, split
+	set -- $c
+	f=$1
+	shift
+	./faultio write -n 60 "$D/$f" "$@" >/tmp/fio 2>&1
+	if [ "$mode" = broken ] && [ "${f#enable_}" != "$f" ]; then
+		# The broken build says a failed switch succeeded.
+		if grep -q "^not ok .* not as reported" /tmp/fio; then
+			ok "faults-write-caught $f"
+		else
+			not_ok "faults-write-caught $f: a failed switch reported as done, not seen"
+		fi
+		show /tmp/fio
+	else
+		relay /tmp/fio
+	fi
+done
+knob probability 0
+knob task-filter N
+kill "$load"
+wait "$load" 2>/dev/null
+nsnap=$(find /tmp/snaps -type f | wc -l)
+# shellcheck disable=SC2046 # the snapshots, in order
+if [ "$nsnap" -gt 0 ] && mstat_check $(find /tmp/snaps -type f | sort) >/tmp/chk 2>&1; then
+	ok "faults-reads-check ($nsnap snapshots read under injection, one sequence)"
+else
+	not_ok "faults-reads-check: $nsnap snapshots"
+	tail -n 20 /tmp/chk | show
+fi
+# No count lost: the truth, with the injection off.
+./truth -r cache -r page -r order:0 -r order:1 -r order:2 \
+	kmalloc_small_var cache pages_order4 >/tmp/truth.out 2>&1
+relay /tmp/truth.out
+
+## 3. Failures counted as truth
+if [ "$mode" = broken ]; then
+	xs="-x fail_kmalloc_large -x fail_pages_order0 -x fail_pages_order4"
+else
+	xs=""
+fi
+# shellcheck disable=SC2086 # options, split
+./truth -n 2000 $xs fail_kmalloc_small fail_kmalloc_large fail_cache \
+	fail_pages_order0 fail_pages_order4 >/tmp/truth.out 2>&1
+relay /tmp/truth.out
+grep '^# fails' /tmp/truth.out >/dev/null || not_ok "faults-truth: no failure figures"
+
+## 4. Memory pressure
+echo -1000 >/proc/self/oom_score_adj
+dmesg -c >/dev/null
+rm -rf /tmp/snaps
+mkdir -p /tmp/snaps
+(while :; do ls -lR /proc/self /sys/kernel >/dev/null 2>&1; done) &
+load=$!
+k=0
+while [ "$k" -lt 3 ]; do
+	./faultio hog &
+	hog=$!
+	i=0
+	while kill -0 "$hog" 2>/dev/null && [ "$i" -lt 200 ]; do
+		cat /proc/mstat >"/tmp/snaps/$(printf '%03d%04d' "$k" "$i")" 2>/dev/null ||
+			rm -f "/tmp/snaps/$(printf '%03d%04d' "$k" "$i")"
+		i=$((i + 1))
+	done
+	wait "$hog" 2>/dev/null
+	k=$((k + 1))
+done
+kill "$load"
+wait "$load" 2>/dev/null
+kills=$(dmesg | grep -c 'Out of memory: Killed process')
+nsnap=$(find /tmp/snaps -type f | wc -l)
+diag "pressure: $kills OOM kills, $nsnap reads of /proc/mstat"
+if [ "$kills" -ge 3 ]; then
+	ok "faults-oom ($kills OOM kills)"
+else
+	not_ok "faults-oom: $kills OOM kills, 3 hogs"
+fi
+# shellcheck disable=SC2046 # the snapshots, in order
+if [ "$nsnap" -gt 0 ] && mstat_check $(find /tmp/snaps -type f | sort) >/tmp/chk 2>&1; then
+	ok "faults-oom-reads-check ($nsnap snapshots)"
+else
+	not_ok "faults-oom-reads-check: $nsnap snapshots"
+	tail -n 20 /tmp/chk | show
+fi
+check rmmod-truth rmmod mstat_truth
+check rmmod-mstat rmmod mstat
+finish
