@@ -23,8 +23,10 @@
 #  - oom: the OOM killer's report, from "invoked oom-killer:" to the end
 #    of its stack dump ("</TASK>");
 #  - alloc-failure: the allocator's report of a failed allocation it was
-#    not told to keep quiet about, "page allocation failure: order:" or
-#    "vmalloc error: size", to the end of its stack dump;
+#    not told to keep quiet about, "page allocation failure: order:",
+#    "vmalloc error: size" or "kmem_cache_create(NAME) failed with
+#    error" (6.12: "__kmem_cache_create_args(NAME)"), to the end of its
+#    stack dump;
 #  - kmemleak: kmemleak's reports (a broken build's test must leak).
 # Each report dropped is counted on stderr. Anything else in those
 # blocks (a BUG, a KASAN report) still fails.
@@ -71,7 +73,7 @@ filter_allowed() {
 		else { if ($0 ~ /<\/TASK>/ || ++n > 200) skip = 0; next }
 	}
 	allowed("oom") && /invoked oom-killer:/ { skip = 1; n = 0; oom++; next }
-	allowed("alloc-failure") && /(page allocation failure: order:|vmalloc error: size)/ {
+	allowed("alloc-failure") && /(page allocation failure: order:|vmalloc error: size|kmem_cache_create[a-z_]*\(.*\) failed with error)/ {
 		skip = 1; n = 0; af++; next
 	}
 	allowed("kmemleak") && /(unreferenced object|suspected memory leak)/ { kl++; next }

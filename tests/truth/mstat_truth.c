@@ -607,11 +607,6 @@ static int truth_fail_kmalloc_large(struct truth_result *r, unsigned long n)
 	return 0;
 }
 
-static void truth_cache_free(void *p)
-{
-	kmem_cache_free(truth_cache, p);
-}
-
 static int truth_fail_cache(struct truth_result *r, unsigned long n)
 {
 	unsigned long ok = 0, failed = 0;
