@@ -187,6 +187,11 @@ fi
 if [ -f build/6.12/mstat.ko ]; then
 	guest guest-6.12-reconcile "$K612_VMLINUZ" scripts/guest/reconcile.sh \
 		build/6.12/mstat.ko --file=build/tools/reconcile:/mstat/reconcile
+	# And one cache of known live objects, step by step (make bench
+	# reports slabinfo's figures beside it).
+	guest guest-6.12-slabinfo "$K612_VMLINUZ" scripts/guest/slabinfo.sh \
+		build/6.12/mstat.ko build/6.12/tests/slabinfo/mstat_slabtest.ko \
+		--file=build/tools/mstat:/mstat/mstat
 fi
 
 # 8. Fuzzing every debugfs control (1e5 inputs), read-only parameters,
