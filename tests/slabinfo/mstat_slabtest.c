@@ -31,7 +31,7 @@
 #include <linux/vmalloc.h>
 
 #define ST_SIZE		200
-#define ST_MAX		(1U << 17)
+#define ST_MAX		131072U
 
 static struct kmem_cache *st_cache;
 static void **st_obj;		/* ST_MAX slots, NULL where freed */
