@@ -194,6 +194,23 @@ if [ -f build/6.12/mstat.ko ]; then
 		--file=build/tools/mstat:/mstat/mstat
 fi
 
+# 7e. The eBPF comparison's programs and loader (tests/bpf/, built by
+# build-tools), so that they cannot rot: the JIT on; each set loads,
+# attaches, counts every pair of a known loop, class by class, and
+# detaches leaving no program loaded; the torn-read reader runs under
+# cross-CPU load. make bench measures them (scripts/guest/icount-bench.sh,
+# scripts/guest/torn.sh).
+if [ -f build/6.12/tests/bench/mstat_probe_bench.ko ] &&
+   [ -f build/6.12/tests/bench/mstat_xload.ko ] &&
+   [ -x build/tools/mstat-bpf ]; then
+	guest guest-6.12-bpf "$K612_VMLINUZ" scripts/guest/bpf.sh \
+		build/6.12/tests/bench/mstat_probe_bench.ko \
+		build/6.12/tests/bench/mstat_xload.ko \
+		--file=build/tools/mstat-bpf:/mstat/mstat-bpf --timeout=300
+else
+	not_ok "guest-6.12-bpf: no mstat-bpf or test modules (build-6.12-W1, build-tools)"
+fi
+
 # 8. Fuzzing every debugfs control (1e5 inputs), read-only parameters,
 # and load/unload cycles under load, on 6.12.
 if [ -f build/6.12/mstat.ko ]; then

@@ -165,7 +165,9 @@ mstat_setup_env() {
 # Built into build/tools/NAME by mstat_build_tools: NAME, then its C
 # sources, one program a line; and "mstat", the tool of tools/mstat (its
 # own Makefile: static, zlib), whose `mstat check` is the invariant
-# checker, run through mstat_check here and in the guests' library.
+# checker, run through mstat_check here and in the guests' library; and
+# "mstat-bpf", the eBPF comparison's loader with its programs built in
+# (tests/bpf/Makefile: clang -target bpf, static against libbpf).
 mstat_tools=(
 	"mstat tools/mstat"
 	"runas tests/helpers/runas.c"
@@ -177,6 +179,7 @@ mstat_tools=(
 	"caches tests/helpers/caches.c"
 	"reconcile tests/helpers/reconcile.c"
 	"faultio tests/helpers/faultio.c"
+	"mstat-bpf tests/bpf"
 )
 
 # mstat_check ARGS...: the invariant checker, on the host.

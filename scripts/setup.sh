@@ -25,10 +25,14 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# clang and libbpf-dev are for the eBPF comparison (tests/bpf/): its
+# programs built with clang -target bpf, its loader static against
+# libbpf.a, libelf-dev's libelf.a and zlib1g-dev's libz.a.
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
-	   golang-go libgmp10 zlib1g-dev shellcheck git)
+	   golang-go libgmp10 zlib1g-dev shellcheck git
+	   clang libbpf-dev)
 
 apt_updated=
 apt_update_once() {

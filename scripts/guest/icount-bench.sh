@@ -8,20 +8,26 @@
 #
 # Variants: no probe; empty probes on kmalloc and kfree; the floor (see
 # tests/bench/mstat_probe_bench.c); ftrace hist triggers (kmalloc by
-# bytes_req, kfree by CPU); mstat with the kmalloc source alone and the
-# profile off; mstat by default (every source, profile at its default
-# rate); mstat by default with the event stream on for kmalloc (nobody
-# reading it: once the ring is full, events are dropped); and, if a
-# the kmem_cache_alloc+kmem_cache_free pair (loop=cache), with no probe
-# and with mstat's cache source alone, per-cache counting off and on;
-# and, if a
-# baseline build of mstat is copied in as mstat_base.ko (make bench with
-# MSTAT_BENCH_BASE=REF), its kmalloc-only, default and cache-source-only
-# variants, measured
-# in the same rounds. A warm-up round first, discarded; then RUNS rounds,
+# bytes_req, kfree by CPU); the eBPF comparison's two program sets
+# (tests/bpf/, loaded by mstat-bpf): ebpf-counters, raw tracepoint
+# programs adding to a per-CPU array by size class, and ebpf-sized, the
+# same plus a hash of pointer to size, memleak's way of sizing a kfree;
+# mstat with the kmalloc source alone and the profile off; mstat by
+# default (every source, profile at its default rate); mstat by default
+# with the event stream on for kmalloc (nobody reading it: once the ring
+# is full, events are dropped); the kmem_cache_alloc+kmem_cache_free pair
+# (loop=cache), with no probe and with mstat's cache source alone,
+# per-cache counting off and on; and, if a baseline build of mstat is
+# copied in as mstat_base.ko (make bench with MSTAT_BENCH_BASE=REF), its
+# kmalloc-only, default and cache-source-only variants, measured in the
+# same rounds. A warm-up round first, discarded; then RUNS rounds,
 # interleaved (ICOUNT_VARIANTS="V..." on the kernel command line: only
-# those variants). Prints
+# those variants; ICOUNT_RUNS=N: N rounds). Prints
 #   icount: run=N variant=V insns_per_pair=X
+# and after each eBPF variant's run what its programs counted of the loop
+# (frees: for ebpf-sized, those it sized; counted_every_pair: allocs and
+# frees at least the loop's pairs; background events come on top):
+#   ebpf: run=N variant=V jit=J pairs=P allocs=A frees=F recursion_misses=M counted_every_pair=yes|no
 set -u
 . ./lib.sh
 runs=${ICOUNT_RUNS:-3}
@@ -30,6 +36,35 @@ b() {
 	insmod ./mstat_probe_bench.ko "$@" || exit 1
 	rmmod mstat_probe_bench
 	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* loop=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
+}
+
+# ebpf SET RUN: the bench with mstat-bpf SET attached; sets x, prints
+# the "ebpf:" line.
+ebpf() {
+	local pid i=0 out=/tmp/ebpf.out jit pairs allocs frees unsized misses
+	local all=no
+	rm -f /tmp/ebpf.ready
+	./mstat-bpf "$1" -r /tmp/ebpf.ready >$out 2>&1 &
+	pid=$!
+	while [ ! -f /tmp/ebpf.ready ] && kill -0 "$pid" 2>/dev/null &&
+	      [ $i -lt 6000 ]; do
+		usleep 10000
+		i=$((i + 1))
+	done
+	[ -f /tmp/ebpf.ready ] || { cat $out; exit 1; }
+	x=$(b mode=none)
+	kill -TERM "$pid"
+	wait "$pid" || { cat $out; exit 1; }
+	jit=$(cat /proc/sys/net/core/bpf_jit_enable)
+	pairs=$(dmesg | sed -n 's/.*mstat_probe_bench: mode=none loop=kmalloc pairs=\([0-9]*\).*/\1/p' | tail -n 1)
+	allocs=$(sed -n 's/^bpf: set=.* allocs=\([0-9]*\).*/\1/p' $out)
+	frees=$(sed -n 's/^bpf: set=.* frees=\([0-9]*\).*/\1/p' $out)
+	unsized=$(sed -n 's/^bpf: set=.* unsized_frees=\([0-9]*\).*/\1/p' $out)
+	misses=$(sed -n 's/^bpf: set=.* recursion_misses=\([0-9]*\).*/\1/p' $out)
+	# The sized set sizes the loop's frees: they are not unsized.
+	[ "$1" = sized ] && frees=$((frees - unsized))
+	[ "$allocs" -ge "$pairs" ] && [ "$frees" -ge "$pairs" ] && all=yes
+	echo "ebpf: run=$2 variant=ebpf-$1 jit=$jit pairs=$pairs allocs=$allocs frees=$frees recursion_misses=$misses counted_every_pair=$all"
 }
 
 # with KO ARGS...: the bench with mstat (KO, loaded with ARGS) on; the
@@ -58,6 +93,8 @@ variant() {
 		echo '!hist:keys=bytes_req' >$T/events/kmem/kmalloc/trigger
 		echo '!hist:keys=common_cpu' >$T/events/kmem/kfree/trigger
 		;;
+	ebpf-counters|ebpf-sized)
+		ebpf "${1#ebpf-}" "$2" ;;
 	mstat-kmalloc-noprofile)
 		x=$(with ./mstat.ko enable_cache=0 enable_page=0 enable_api=0 \
 			profile_rate=0) ;;
@@ -90,7 +127,8 @@ variant() {
 	echo "icount: run=$2 variant=$1 insns_per_pair=$x"
 }
 
-variants="none empty floor ftrace-hist mstat-kmalloc-noprofile mstat-default
+variants="none empty floor ftrace-hist ebpf-counters ebpf-sized
+	  mstat-kmalloc-noprofile mstat-default
 	  mstat-default-stream cache-none mstat-cache-nopercache
 	  mstat-cache-percache"
 [ -f ./mstat_base.ko ] &&
