@@ -233,7 +233,7 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh
 
 cat >>"$res" <<EOT
 
-## 8. /proc/slabinfo against the truth (TCG emulation, quiet guest)
+## 7. /proc/slabinfo against the truth (TCG emulation, quiet guest)
 
 Stock $K612_REL kernel, 2 vCPUs, nothing else running. One cache,
 mstat_slabtest (200 B objects; tests/slabinfo/mstat_slabtest.c), whose
@@ -264,7 +264,7 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/slabinfo.sh \
 } | tee -a "$res"
 cat >>"$res" <<EOT
 
-## 9. Torn reads: eBPF's per-CPU map against /proc/mstat (TCG emulation)
+## 8. Torn reads: eBPF's per-CPU map against /proc/mstat (TCG emulation)
 
 Stock $K612_REL kernel, 3 vCPUs on multi-threaded TCG. mstat_xload's two
 kthreads make kmalloc/kfree pairs of 8..240 B across CPUs: allocated on
