@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The debugfs face (layer 5), /sys/kernel/debug/mstat/: the core's
- * internals, the reader's history, the controls, and (created by
- * mstat_stream.c) the alloc/free event stream. Every write is parsed
- * strictly: bad input gets -EINVAL, one rate-limited log line, and
+ * internals, the reader's history, a file per control of mstat_ctl.c's
+ * table (parsed and set there, as the module parameters are), and
+ * (created by mstat_stream.c) the alloc/free event stream. Every write is
+ * parsed strictly: bad input gets -EINVAL, one rate-limited log line, and
  * changes nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -17,6 +18,7 @@
 
 #include "mstat_bulk.h"
 #include "mstat_caches.h"
+#include "mstat_ctl.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
@@ -26,158 +28,7 @@
 
 static struct dentry *mstat_dir;
 
-/* Longest accepted control write: a u64 in decimal plus a newline. */
-#define MSTAT_CTL_MAX	24
-
-/*
- * Parse a control write into @val: a number as kstrtou64() reads it (base
- * prefix, one trailing newline), at most @max. 0, or -EINVAL with one
- * rate-limited log line for anything else (overflow included).
- */
-static int mstat_ctl_parse(struct file *file, const char __user *ubuf,
-			   size_t count, u64 max, u64 *val)
-{
-	char buf[MSTAT_CTL_MAX + 1];
-	int err = -EINVAL;
-
-	if (count && count <= MSTAT_CTL_MAX) {
-		if (copy_from_user(buf, ubuf, count))
-			return -EFAULT;
-		buf[count] = '\0';
-		/* An embedded NUL would end the string early: refuse it. */
-		if (strlen(buf) == count && !kstrtou64(buf, 0, val) &&
-		    *val <= max)
-			err = 0;
-	}
-	if (err)
-		pr_warn_ratelimited("debugfs %pD: invalid input (%zu bytes); expected 0 to %llu\n",
-				    file, count, max);
-	return err;
-}
-
-/*
- * A numeric control: reads print the value, writes parse one (as
- * mstat_ctl_parse()) and hand it to ->set(), which may refuse it too.
- * @arg tells the per-source files apart.
- */
-struct mstat_ctl {
-	const char *name;
-	umode_t mode;
-	u64 max;
-	int arg;
-	u64 (*get)(int arg);
-	int (*set)(int arg, u64 val);
-};
-
-static u64 mstat_enable_get(int src)
-{
-	return mstat_source_enabled(src);
-}
-
-static int mstat_enable_set(int src, u64 val)
-{
-	int err = mstat_source_set(src, val);
-
-	/*
-	 * A test build that must fail the fault test (scripts/guest/faults.sh)
-	 * says a switch that failed was made.
-	 */
-	return MSTAT_COUNTS_BROKEN ? 0 : err;
-}
-
-static int mstat_reset_set(int arg, u64 val)
-{
-	if (val != 1) {
-		pr_warn_ratelimited("debugfs reset: write 1 to reset\n");
-		return -EINVAL;
-	}
-	return mstat_reset(&mstat_core);
-}
-
-static u64 mstat_ev_sources_get(int arg)
-{
-	return READ_ONCE(mstat_stream_sources);
-}
-
-static int mstat_ev_sources_set(int arg, u64 val)
-{
-	mstat_stream_set_sources(val);
-	return 0;
-}
-
-static u64 mstat_ev_min_get(int arg)
-{
-	return mstat_stream_min_size();
-}
-
-static int mstat_ev_min_set(int arg, u64 val)
-{
-	mstat_stream_set_min_size(val);
-	return 0;
-}
-
-static u64 mstat_ev_dropped_get(int arg)
-{
-	return mstat_stream_dropped();
-}
-
-static u64 mstat_profile_rate_get(int arg)
-{
-	return READ_ONCE(mstat_profile_rate);
-}
-
-static int mstat_profile_rate_set(int arg, u64 val)
-{
-	mstat_profile_set_rate(val);
-	return 0;
-}
-
-static u64 mstat_sync_get(int arg)
-{
-	return mstat_get_sync(&mstat_core);
-}
-
-static int mstat_sync_set(int arg, u64 val)
-{
-	return mstat_set_sync(&mstat_core, val);
-}
-
-static u64 mstat_per_cache_get(int arg)
-{
-	return static_key_enabled(&mstat_caches_key);
-}
-
-static int mstat_per_cache_set(int arg, u64 val)
-{
-	int err = mstat_caches_enable(val);
-
-	if (err)
-		pr_warn_ratelimited("debugfs per_cache: no table to count in (cache_rows=0)\n");
-	return err;
-}
-
-static const struct mstat_ctl mstat_ctls[] = {
-	{ "enable_kmalloc", 0600, 1, MSTAT_SRC_KMALLOC, mstat_enable_get,
-	  mstat_enable_set },
-	{ "enable_cache", 0600, 1, MSTAT_SRC_CACHE, mstat_enable_get,
-	  mstat_enable_set },
-	{ "enable_page", 0600, 1, MSTAT_SRC_PAGE, mstat_enable_get,
-	  mstat_enable_set },
-	{ "enable_api", 0600, 1, MSTAT_SRC_API, mstat_enable_get,
-	  mstat_enable_set },
-	{ "reset", 0200, 1, 0, NULL, mstat_reset_set },
-	{ "events_sources", 0600, BIT(MSTAT_NR_SOURCES) - 1, 0,
-	  mstat_ev_sources_get, mstat_ev_sources_set },
-	{ "events_min_size", 0600, U64_MAX, 0, mstat_ev_min_get,
-	  mstat_ev_min_set },
-	{ "events_dropped", 0400, 0, 0, mstat_ev_dropped_get, NULL },
-	{ "profile_rate", 0600, MSTAT_PROFILE_RATE_MAX, 0,
-	  mstat_profile_rate_get, mstat_profile_rate_set },
-	{ "sync_mode", 0600, MSTAT_NR_SYNC - 1, 0, mstat_sync_get,
-	  mstat_sync_set },
-	{ "per_cache", 0600, 1, 0, mstat_per_cache_get, mstat_per_cache_set },
-};
-
+/* A control's file: reads print its value; writes go to mstat_ctl_store(). */
 static ssize_t mstat_ctl_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -185,9 +36,9 @@ static ssize_t mstat_ctl_read(struct file *file, char __user *ubuf,
 	char buf[MSTAT_CTL_MAX];
 	int len;
 
-	if (!c->get)
-		return -EINVAL;
-	len = snprintf(buf, sizeof(buf), "%llu\n", c->get(c->arg));
+	len = mstat_ctl_show(c, buf, sizeof(buf));
+	if (len < 0)
+		return len;
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -195,14 +46,16 @@ static ssize_t mstat_ctl_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	const struct mstat_ctl *c = file_inode(file)->i_private;
-	u64 val;
+	char buf[MSTAT_CTL_MAX + 1] = "";
 	int err;
 
-	if (!c->set)
-		return -EINVAL;
-	err = mstat_ctl_parse(file, ubuf, count, c->max, &val);
-	if (!err)
-		err = c->set(c->arg, val);
+	/* Longer or empty writes are refused unread. */
+	if (count && count <= MSTAT_CTL_MAX) {
+		if (copy_from_user(buf, ubuf, count))
+			return -EFAULT;
+		buf[count] = '\0';
+	}
+	err = mstat_ctl_store(c, "debugfs", buf, count);
 	return err ?: count;
 }
 
@@ -329,7 +182,7 @@ void mstat_debugfs_init(void)
 	mstat_debugfs_made(debugfs_create_file("history", 0400, mstat_dir,
 					       NULL, &mstat_history_fops),
 			   &missing);
-	for (i = 0; i < ARRAY_SIZE(mstat_ctls); i++)
+	for (i = 0; i < MSTAT_NR_CTLS; i++)
 		mstat_debugfs_made(debugfs_create_file(mstat_ctls[i].name,
 						       mstat_ctls[i].mode,
 						       mstat_dir,

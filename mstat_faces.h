@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The faces (layer 5) that mstat_mod.c sets up: /proc (mstat_proc.c) and
- * debugfs (mstat_debugfs.c). The tracefs events are created by
- * mstat_trace.c; the event stream's file by mstat_stream.c.
+ * debugfs (mstat_debugfs.c). The controls and their module parameters
+ * are mstat_ctl.h's; the tracefs events are created by mstat_trace.c; the
+ * event stream's file by mstat_stream.c.
  */
 #ifndef _MSTAT_FACES_H
 #define _MSTAT_FACES_H

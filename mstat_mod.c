@@ -9,7 +9,8 @@
  * frees == live objects holds exactly.
  *
  * This file (layer 6, the top; see docs/ARCHITECTURE.md) holds the
- * module parameters and sets the layers up in order, and down in reverse.
+ * load-time module parameters (the runtime controls' parameters are
+ * mstat_ctl.c's) and sets the layers up in order, and down in reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,32 +19,13 @@
 
 #include "mstat_bulk.h"
 #include "mstat_caches.h"
+#include "mstat_ctl.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_stream.h"
-
-static bool enable_kmalloc = true;
-module_param(enable_kmalloc, bool, 0444);
-MODULE_PARM_DESC(enable_kmalloc, "Count kmalloc/kfree (default: on)");
-
-static bool enable_cache = true;
-module_param(enable_cache, bool, 0444);
-MODULE_PARM_DESC(enable_cache, "Count kmem_cache_alloc/free (default: on)");
-
-static bool enable_page = true;
-module_param(enable_page, bool, 0444);
-MODULE_PARM_DESC(enable_page, "Count page allocations and frees (default: on)");
-
-static bool enable_api = true;
-module_param(enable_api, bool, 0444);
-MODULE_PARM_DESC(enable_api, "Count what modules report with mstat_account_*() (default: on)");
-
-static uint sync_mode = MSTAT_SYNC_RCU;
-module_param(sync_mode, uint, 0444);
-MODULE_PARM_DESC(sync_mode, "How a read waits for writers: 0 synchronize_rcu, interrupts no CPU (default); 1 synchronize_rcu_expedited; 2 IPIs to every online CPU, lowest latency");
 
 static uint proc_mode = 0400;
 module_param(proc_mode, uint, 0444);
@@ -52,10 +34,6 @@ MODULE_PARM_DESC(proc_mode, "Permissions of /proc/mstat: 0400 (default), 0440 or
 static uint events_per_cpu = 4096;
 module_param(events_per_cpu, uint, 0444);
 MODULE_PARM_DESC(events_per_cpu, "Event stream buffer, records per CPU: 16 to 65536 (default 4096)");
-
-static ulong profile_rate = 512 * 1024;
-module_param(profile_rate, ulong, 0444);
-MODULE_PARM_DESC(profile_rate, "Heap profile: mean bytes between samples; 1: every allocation, 0: off (default 524288)");
 
 static uint profile_buckets = 4096;
 module_param(profile_buckets, uint, 0444);
@@ -69,17 +47,8 @@ static uint cache_rows = 256;
 module_param(cache_rows, uint, 0444);
 MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 2048 (default 256; 0: no table)");
 
-static bool per_cache = true;
-module_param(per_cache, bool, 0444);
-MODULE_PARM_DESC(per_cache, "Count per slab cache from load (default: on; debugfs per_cache switches it; no effect with cache_rows=0)");
-
 static int __init mstat_check_params(void)
 {
-	if (sync_mode >= MSTAT_NR_SYNC) {
-		pr_err("sync_mode=%u: must be 0 (rcu), 1 (rcu_expedited) or 2 (ipi)\n",
-		       sync_mode);
-		return -EINVAL;
-	}
 	if (proc_mode != 0400 && proc_mode != 0440 && proc_mode != 0444) {
 		pr_err("proc_mode=%#o: must be 0400, 0440 or 0444\n", proc_mode);
 		return -EINVAL;
@@ -87,11 +56,6 @@ static int __init mstat_check_params(void)
 	if (events_per_cpu < 16 || events_per_cpu > 65536) {
 		pr_err("events_per_cpu=%u: must be 16 to 65536\n",
 		       events_per_cpu);
-		return -EINVAL;
-	}
-	if (profile_rate > MSTAT_PROFILE_RATE_MAX) {
-		pr_err("profile_rate=%lu: must be at most %llu\n", profile_rate,
-		       MSTAT_PROFILE_RATE_MAX);
 		return -EINVAL;
 	}
 	if (cache_rows > MSTAT_CACHE_ROWS_MAX) {
@@ -110,24 +74,22 @@ static int __init mstat_check_params(void)
 
 static int __init mstat_init(void)
 {
-	const bool on[MSTAT_NR_SOURCES] = {
-		[MSTAT_SRC_KMALLOC]	= enable_kmalloc,
-		[MSTAT_SRC_CACHE]	= enable_cache,
-		[MSTAT_SRC_PAGE]	= enable_page,
-		[MSTAT_SRC_API]		= enable_api,
-	};
 	const char *what;
-	int err, i;
+	int err;
 
+	mstat_ctl_begin();
 	err = mstat_check_params();
-	if (err)
+	if (err) {
+		mstat_ctl_stop();
 		return err;
+	}
 	what = "the sources";
 	err = mstat_sources_init();
 	if (err)
 		goto out;
 	what = "the per-cache table";
-	err = mstat_caches_init(cache_rows, per_cache);
+	err = mstat_caches_init(cache_rows,
+				mstat_ctl_boot(MSTAT_CTL_PER_CACHE));
 	if (err)
 		goto out;
 	what = "the slab layout";
@@ -135,7 +97,8 @@ static int __init mstat_init(void)
 	if (err)
 		goto err_caches;
 	what = "the counters";
-	err = mstat_stats_init(sync_mode, mstat_caches_slot_size());
+	err = mstat_stats_init(mstat_ctl_boot(MSTAT_CTL_SYNC_MODE),
+			       mstat_caches_slot_size());
 	if (err)
 		goto err_caches;
 	what = "the event stream";
@@ -143,7 +106,8 @@ static int __init mstat_init(void)
 	if (err)
 		goto err_core;
 	what = "the heap profile";
-	err = mstat_profile_init(profile_rate, profile_buckets, profile_addrs);
+	err = mstat_profile_init(mstat_ctl_boot(MSTAT_CTL_PROFILE_RATE),
+				 profile_buckets, profile_addrs);
 	if (err)
 		goto err_events;
 	what = "/proc/mstat";
@@ -155,14 +119,11 @@ static int __init mstat_init(void)
 	err = mstat_bulk_init();
 	if (err)
 		goto err_debugfs;
+	/* The sources last, with the stream's settings: mstat_ctl_start(). */
 	what = "a source's tracepoints";
-	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
-		if (!on[i])
-			continue;
-		err = mstat_source_set(i, true);
-		if (err)
-			goto err_sources;
-	}
+	err = mstat_ctl_start();
+	if (err)
+		goto err_sources;
 	pr_info("loaded: /proc/mstat, %u CPUs possible\n", num_possible_cpus());
 	return 0;
 
@@ -186,12 +147,15 @@ err_core:
 err_caches:
 	mstat_caches_exit();
 out:
+	mstat_ctl_stop();
 	pr_err("not loaded: %s: %pe\n", what, ERR_PTR(err));
 	return err;
 }
 
 static void __exit mstat_exit(void)
 {
+	/* No parameter write may reach a layer going down. */
+	mstat_ctl_stop();
 	/* No probe may run once the core and the buffers are freed. */
 	mstat_sources_exit();
 	mstat_bulk_exit();

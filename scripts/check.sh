@@ -211,11 +211,19 @@ else
 	not_ok "guest-6.12-bpf: no mstat-bpf or test modules (build-6.12-W1, build-tools)"
 fi
 
-# 8. Fuzzing every debugfs control (1e5 inputs), read-only parameters,
-# and load/unload cycles under load, on 6.12.
+# 8. Fuzzing every control, through debugfs and through its module
+# parameter (1.25e5 inputs each way), read-only load-time parameters, and
+# load/unload cycles under load, on 6.12; the controls under lockdown
+# (raised to integrity at runtime: an unsigned module cannot load once it
+# is up), and a guest booted with lockdown=integrity, which must refuse
+# the unsigned module.
 if [ -f build/6.12/mstat.ko ]; then
 	guest guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
 		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz
+	guest guest-6.12-lockdown "$K612_VMLINUZ" scripts/guest/lockdown.sh \
+		build/6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat
+	guest guest-6.12-lockdown-boot "$K612_VMLINUZ" scripts/guest/lockdown.sh \
+		build/6.12/mstat.ko --append=lockdown=integrity
 	guest guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
 		build/6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat
 fi

@@ -2,8 +2,10 @@
 # shellcheck shell=sh
 # Guest side of the load/unload test: CYCLES (default 50; `make stress`
 # runs 1000) insmod/rmmod cycles of mstat while an allocating workload
-# and a /proc/mstat reader loop run; each cycle's read must pass the
-# checker. The console check afterwards catches splats.
+# and a /proc/mstat reader loop run, and a writer of the controls' module
+# parameters, which meets mstat loading, loaded and unloading (-EBUSY,
+# set, -ENODEV); each cycle's read must pass the checker. The console
+# check afterwards catches splats.
 set -u
 . ./lib.sh
 n=${CYCLES:-50}
@@ -11,6 +13,16 @@ n=${CYCLES:-50}
 wl=$!
 ( while :; do cat /proc/mstat >/dev/null 2>&1; done ) &
 rd=$!
+P=/sys/module/mstat/parameters
+( while :; do
+	for v in 2 0; do
+		echo $v >$P/sync_mode
+		echo $v >$P/events_sources
+		echo $((v * 512)) >$P/profile_rate
+	done
+	echo 1 >$P/reset
+done 2>/dev/null ) &
+pw=$!
 fails=0 i=0
 while [ "$i" -lt "$n" ]; do
 	i=$((i + 1))
@@ -27,7 +39,7 @@ while [ "$i" -lt "$n" ]; do
 		sleep 0.1
 	done
 done
-kill "$wl" "$rd"
+kill "$wl" "$rd" "$pw"
 wait 2>/dev/null
 if [ "$fails" -eq 0 ]; then
 	ok "load-unload-cycles: $n under load"

@@ -9,14 +9,28 @@
  * must fail with EINVAL and leave the value as it was; a valid one must
  * succeed and the value must be what was written.
  *
- * The model of valid input is mstat_debugfs.c's: kstrtou64() with base 0
- * (0x for hex, a leading 0 for octal, one optional '+', one optional
+ * The model of valid input is mstat_ctl.c's parser: kstrtou64() with base
+ * 0 (0x for hex, a leading 0 for octal, one optional '+', one optional
  * trailing newline), at most 24 bytes, no NUL byte, at most the control's
- * maximum.
+ * maximum; reset takes 1 only.
  *
- * Usage: mstat-fuzz [-n WRITES_PER_FILE] [-s SEED] [DIR]
- *	  (DIR default /sys/kernel/debug/mstat)
- * Prints one "ok NAME" / "not ok NAME" line per control.
+ * With -p, DIR is a module's parameter directory
+ * (/sys/module/mstat/parameters), whose files are sysfs: the same parser
+ * sees what sysfs hands a parameter's set function, and the model says
+ * what that is:
+ *  - an empty write never reaches it: write() returns 0, nothing changes;
+ *  - a write of more than a page is cut to its first page (write()
+ *    returns a page's length when the value is valid: a partial write);
+ *  - the parser gets a C string: what was written up to its first NUL
+ *    byte, so "1\0junk" sets 1 and write() returns all 6 bytes (an
+ *    embedded NUL cannot be seen), while a write that starts with a NUL
+ *    is an empty string, refused with EINVAL.
+ *
+ * Usage: mstat-fuzz [-p] [-n WRITES_PER_FILE] [-s SEED] [DIR]
+ *	  (DIR default /sys/kernel/debug/mstat, with -p
+ *	  /sys/module/mstat/parameters)
+ * Prints one "ok NAME" / "not ok NAME" line per control ("fuzz-NAME",
+ * with -p "fuzz-param-NAME").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,10 +56,13 @@ static const struct control controls[] = {
 	{ "events_min_size", UINT64_MAX, true },
 	{ "profile_rate", 1ULL << 40, true },
 	{ "sync_mode", 2, true },
+	{ "per_cache", 1, true },
 	{ "reset", 1, false },
 };
 
 static uint64_t rng = 88172645463325252ULL;
+static bool params;	/* -p: DIR is sysfs, the parameter model */
+static size_t page_size;
 
 static uint64_t rnd(void)
 {
@@ -109,7 +126,7 @@ static size_t gen_input(char *buf, size_t cap, uint64_t max)
 {
 	size_t len, i;
 
-	switch (rnd() % 8) {
+	switch (rnd() % 9) {
 	case 0:		/* a valid value */
 		return snprintf(buf, cap, rnd() % 2 ? "%llu\n" : "%llu",
 				(unsigned long long)(max == UINT64_MAX ? rnd() :
@@ -131,6 +148,12 @@ static size_t gen_input(char *buf, size_t cap, uint64_t max)
 	case 5:		/* a valid value followed by junk or a NUL */
 		len = snprintf(buf, cap, "%llu", (unsigned long long)(rnd() % 2));
 		buf[len++] = rnd() % 2 ? '\0' : (char)rnd();
+		return len;
+	case 6:		/* a valid value, a NUL, then up to 64 KiB of junk */
+		len = snprintf(buf, cap, "%llu", (unsigned long long)(rnd() % 2));
+		buf[len++] = '\0';
+		for (i = len + rnd() % (cap - len); len < i; len++)
+			buf[len] = (char)rnd();
 		return len;
 	default:	/* binary */
 		len = rnd() % (rnd() % 4 ? 32 : cap);
@@ -181,11 +204,26 @@ static int fuzz_control(int dirfd, const struct control *c, long writes)
 		errno = 0;
 		n = write(fd, buf, len);
 		close(fd);
-		bool ok = model_parse(buf, len, &want) && want <= c->max;
+		/* What reaches the parser, and what a valid write returns. */
+		size_t seen = len, took = len;
+
+		if (params) {
+			took = len < page_size ? len : page_size;
+			seen = strnlen(buf, took);
+		}
+		bool ok = model_parse(buf, seen, &want) && want <= c->max;
+
 		if (!strcmp(c->name, "reset") && ok && want != 1)
 			ok = false;	/* reset takes 1 only */
+		if (params && !len) {
+			/* sysfs returns 0 for an empty write, unparsed. */
+			if (n != 0 && bad++ < 5)
+				printf("# %s: empty write returned %zd errno %d, not 0\n",
+				       c->name, n, errno);
+			continue;
+		}
 		valid += ok;
-		if (ok != (n == (ssize_t)len) || (!ok && errno != EINVAL)) {
+		if (ok != (n == (ssize_t)took) || (!ok && errno != EINVAL)) {
 			if (bad++ < 5)
 				printf("# %s: input of %zu bytes: write returned %zd errno %d, model says %s\n",
 				       c->name, len, n, errno,
@@ -211,13 +249,16 @@ static int fuzz_control(int dirfd, const struct control *c, long writes)
 
 int main(int argc, char **argv)
 {
-	const char *dir = "/sys/kernel/debug/mstat";
+	const char *dir = NULL;
 	long writes = 100000;
 	int opt, dirfd, fails = 0;
 	size_t i;
 
-	while ((opt = getopt(argc, argv, "n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "pn:s:")) != -1) {
 		switch (opt) {
+		case 'p':
+			params = true;
+			break;
 		case 'n':
 			writes = atol(optarg);
 			break;
@@ -225,13 +266,17 @@ int main(int argc, char **argv)
 			rng = strtoull(optarg, NULL, 0) | 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-n WRITES] [-s SEED] [DIR]\n",
+			fprintf(stderr, "usage: %s [-p] [-n WRITES] [-s SEED] [DIR]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	if (optind < argc)
 		dir = argv[optind];
+	else
+		dir = params ? "/sys/module/mstat/parameters" :
+			       "/sys/kernel/debug/mstat";
+	page_size = sysconf(_SC_PAGESIZE);
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (dirfd < 0) {
 		fprintf(stderr, "mstat-fuzz: %s: %s\n", dir, strerror(errno));
@@ -240,7 +285,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(controls) / sizeof(controls[0]); i++) {
 		int bad = fuzz_control(dirfd, &controls[i], writes);
 
-		printf("%sok fuzz-%s\n", bad ? "not " : "", controls[i].name);
+		printf("%sok fuzz-%s%s\n", bad ? "not " : "",
+		       params ? "param-" : "", controls[i].name);
 		fails += bad;
 	}
 	return fails != 0;
