@@ -8,7 +8,7 @@
 #
 #   scripts/arm64.sh
 #
-# Two kernels: the arm64 debug test kernel (tests/kunit/.kunitconfig:
+# Two kernels: the arm64 debug test kernel (kunit/.kunitconfig:
 # KUnit, KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, kmemleak),
 # cross-built from linux-source-6.12 by scripts/testkernel.sh and cached
 # like the x86 ones; and Debian's stock arm64 kernel of the 6.12 release
@@ -58,7 +58,7 @@ ok "arm64-setup ($KA64_REL)"
 
 # 2. The debug test kernel (cached; its build time is in its log).
 start=$SECONDS
-if kb=$(scripts/testkernel.sh --arch arm64 tests/kunit/.kunitconfig \
+if kb=$(scripts/testkernel.sh --arch arm64 kunit/.kunitconfig \
 	2>"$logs/testkernel-debug.log"); then
 	ok "arm64-testkernel-debug ($((SECONDS - start)) s)"
 	sed -n 's/^\[mstat\] \(.*built in .*\)/# \1/p' "$logs/testkernel-debug.log"
@@ -88,10 +88,10 @@ if [ -n "$kb" ] && [ -f build/arm64-debug/mstat.ko ]; then
 	img=$kb/arch/arm64/boot/Image.gz
 	d=build/arm64-debug
 	guest arm64-debug-kunit "$img" scripts/guest/kunit.sh \
-		"$d/mstat.ko" "$d"/tests/kunit/*_kunit.ko \
+		"$d/mstat.ko" "$d"/kunit/*_kunit.ko \
 		--arch=arm64 --tcg=multi --timeout=600
 	guest arm64-debug-kunit-busted "$img" scripts/guest/kunit-busted.sh \
-		"$d/mstat.ko" "$d/tests/kunit/mstat_core_kunit.ko" \
+		"$d/mstat.ko" "$d/kunit/mstat_core_kunit.ko" \
 		--arch=arm64 --tcg=multi --timeout=300
 	guest arm64-debug-torture "$img" scripts/guest/torture.sh \
 		"$d/mstat.ko" "$d/tests/torture/mstat_torture.ko" \

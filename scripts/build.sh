@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build mstat.ko, then the test and bench modules of tests/ (and, on a
-# KUnit kernel, the KUnit suites), with W=1 against one kernel, in a copy
-# of the tree of its own so that builds for several kernels do not mix
-# objects.
+# Build mstat.ko, then the test and bench modules of tests/ and, on a
+# KUnit kernel, the KUnit suites of kunit/, with W=1 against one kernel,
+# in a copy of the tree of its own so that builds for several kernels do
+# not mix objects.
 #
 #   scripts/build.sh [--arch arm64] KDIR OUTDIR
 #
@@ -38,10 +38,12 @@ fi
 rsync -a --delete --delete-excluded --exclude .git --exclude /build --exclude '*.o' \
 	--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' \
 	--exclude build.log "$MSTAT_TOP/" "$out/"
-if ! { make -C "$kdir" ${cross[@]+"${cross[@]}"} M="$out" W=1 modules &&
-	make -C "$kdir" ${cross[@]+"${cross[@]}"} M="$out/tests" W=1 \
-		KBUILD_EXTRA_SYMBOLS="$out/Module.symvers" modules; } \
-	>"$out/build.log" 2>&1; then
+# kbuild ARGS...: one W=1 modules build against $kdir. kunit/ builds
+# nothing on a kernel without KUnit.
+kbuild() { make -C "$kdir" ${cross[@]+"${cross[@]}"} W=1 "$@" modules; }
+syms=KBUILD_EXTRA_SYMBOLS=$out/Module.symvers
+if ! { kbuild M="$out" && kbuild M="$out/tests" "$syms" &&
+	kbuild M="$out/kunit" "$syms"; } >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
 	die "build against $kdir failed"
 fi
@@ -49,4 +51,4 @@ if grep -E 'warning:|error:' "$out/build.log" >&2; then
 	die "build against $kdir printed warnings"
 fi
 # shellcheck disable=SC2012 # names, for the message
-log "built $(cd "$out" && ls ./*.ko tests/*/*.ko 2>/dev/null | tr '\n' ' ')against $kdir"
+log "built $(cd "$out" && ls ./*.ko tests/*/*.ko kunit/*.ko 2>/dev/null | tr '\n' ' ')against $kdir"

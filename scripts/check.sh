@@ -46,13 +46,13 @@ t setup-arm64-nolists scripts/setup-test.sh "${K612_REL%-amd64}"
 
 # 2. Test kernels (cached): KUnit + KASAN + lockdep..., and KCSAN.
 kb_debug='' kb_kcsan=''
-if kb_debug=$(scripts/testkernel.sh tests/kunit/.kunitconfig 2>"$logs/testkernel-debug.log"); then
+if kb_debug=$(scripts/testkernel.sh kunit/.kunitconfig 2>"$logs/testkernel-debug.log"); then
 	ok testkernel-debug
 else
 	not_ok "testkernel-debug, log: build/logs/testkernel-debug.log"
 	kb_debug=''
 fi
-if kb_kcsan=$(scripts/testkernel.sh tests/kunit/kcsan.kunitconfig 2>"$logs/testkernel-kcsan.log"); then
+if kb_kcsan=$(scripts/testkernel.sh kunit/kcsan.kunitconfig 2>"$logs/testkernel-kcsan.log"); then
 	ok testkernel-kcsan
 else
 	not_ok "testkernel-kcsan, log: build/logs/testkernel-kcsan.log"
@@ -238,7 +238,7 @@ for k in debug kcsan; do
 	fi
 	guest "guest-$k-kunit" "${!kb}/arch/x86/boot/bzImage" \
 		scripts/guest/kunit.sh "build/$k/mstat.ko" \
-		"build/$k"/tests/kunit/*_kunit.ko --tcg=multi
+		"build/$k"/kunit/*_kunit.ko --tcg=multi
 	guest "guest-$k-torture" "${!kb}/arch/x86/boot/bzImage" \
 		scripts/guest/torture.sh "build/$k/mstat.ko" \
 		"build/$k/tests/torture/mstat_torture.ko" --smp=4 --tcg=multi
@@ -275,7 +275,7 @@ fi
 if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
-		build/debug/tests/kunit/mstat_core_kunit.ko --tcg=multi
+		build/debug/kunit/mstat_core_kunit.ko --tcg=multi
 fi
 
 # 9c. Faults (scripts/guest/faults.sh), on the debug kernel's fault

@@ -21,7 +21,7 @@ out=$(realpath "$2")
 rsync -a --delete --exclude .git --exclude /build "$MSTAT_TOP/" "$out/"
 kunit=(CONFIG_KUNIT=y KCFLAGS=-DCONFIG_KUNIT=1)
 if ! { make -C "$kdir" M="$out" W=1 "${kunit[@]}" modules &&
-	make -C "$kdir" M="$out/tests" W=1 "${kunit[@]}" \
+	make -C "$kdir" M="$out/kunit" W=1 "${kunit[@]}" \
 		KBUILD_EXTRA_SYMBOLS="$out/Module.symvers" \
 		KBUILD_MODPOST_WARN=1 modules; } >"$out/build.log" 2>&1; then
 	tail -n 30 "$out/build.log" >&2
@@ -35,7 +35,7 @@ if [ -n "$bad" ]; then
 	die "build against $kdir with CONFIG_KUNIT forced printed warnings"
 fi
 n=0
-for ko in "$out"/tests/kunit/*_kunit.ko; do
+for ko in "$out"/kunit/*_kunit.ko; do
 	n=$((n + 1))
 	# Every mstat symbol it needs is exported by mstat.ko, and if in the
 	# KUnit namespace, the module imports that namespace.

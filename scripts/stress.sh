@@ -18,7 +18,7 @@ cycles=${CYCLES:-1000}
 secs=${TORTURE_SECONDS:-600}
 rot=${ROTATIONS:-100000}
 mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
-kb=$(scripts/testkernel.sh tests/kunit/.kunitconfig)
+kb=$(scripts/testkernel.sh kunit/.kunitconfig)
 scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
 scripts/build.sh "$kb" build/debug >/dev/null
 mstat_build_tools mstat

@@ -6,13 +6,14 @@
 #
 #   scripts/testkernel.sh [--arch x86_64|arm64] [KUNITCONFIG]
 #
-# (default: x86_64, tests/kunit/.kunitconfig). arm64 is cross-built with
+# (default: x86_64, kunit/.kunitconfig). arm64 is cross-built with
 # $CROSS_COMPILE (default aarch64-linux-gnu-, Debian's
 # gcc-aarch64-linux-gnu); kunit.py adds its qemu config for the arch (for
 # arm64: the PL011 console of qemu's virt machine).
 #
 # The build directory is $MSTAT_CACHE/kbuild/[ARCH-]<fragment's name>-<sha
-# of fragment + source [+ arch]>, so a warm run does not rebuild; x86_64
+# of fragment + source [+ arch]>, so a warm run does not rebuild (the
+# fragment's file name and content count, not its directory); x86_64
 # keeps the name and key it had before there was an arch, so existing
 # caches stay valid. Prints that directory on stdout; the kernel image is
 # DIR/arch/x86/boot/bzImage or DIR/arch/arm64/boot/Image.gz.
@@ -34,7 +35,7 @@ arm64)	cross=(--cross_compile="${CROSS_COMPILE:-aarch64-linux-gnu-}") ;;
 *)	die "--arch: x86_64 or arm64, not $arch" ;;
 esac
 
-frag=$(realpath "${1:-$MSTAT_TOP/tests/kunit/.kunitconfig}")
+frag=$(realpath "${1:-$MSTAT_TOP/kunit/.kunitconfig}")
 ksrc=${KSRC:-$MSTAT_CACHE/linux-source-6.12}
 [ -f "$ksrc/Makefile" ] || die "no kernel source in $ksrc: run scripts/setup.sh"
 
