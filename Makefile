@@ -35,9 +35,10 @@ modules:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 
+# DKMS runs "make clean" in /usr/src/mstat-VERSION, which has no tests/.
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	$(MAKE) -C tests/userspace clean
+	$(if $(wildcard tests/userspace/Makefile),$(MAKE) -C tests/userspace clean)
 
 run:
 	scripts/run.sh
