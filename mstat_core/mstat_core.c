@@ -59,7 +59,8 @@ static unsigned int mstat_count_busy(struct mstat_core *core)
  * The RCU modes: flip, then wait for a grace period. Every section is a
  * preempt-disabled region, so one that may have loaded the old ->cur has
  * ended, its stores visible here, when synchronize_rcu() returns.
- * Litmus: mstat_core/litmus/rcu+irq-at-*.litmus.
+ * Litmus: mstat_core/litmus/rotation-rcu*.litmus, and gen.py's
+ * rcu+irq-at-*.litmus for every point of a section.
  * Context: process, core->lock held. Return: CPUs seen in a section at
  * the flip (a racy sample, for the statistics only).
  */
@@ -157,7 +158,8 @@ static bool mstat_wait_cpu(struct mstat_core *core, int cpu,
 /*
  * The IPI mode: flip, an IPI round that records where every CPU is, a
  * wait for the sections open then, and a second round if there were any.
- * Litmus: mstat_core/litmus/ipi+ipi-at-*.litmus.
+ * Litmus: mstat_core/litmus/rotation-ipi*.litmus, and gen.py's
+ * ipi+ipi-at-*.litmus for every point of a section.
  * Context: process, core->lock held. Return: the CPUs waited for.
  */
 static unsigned int mstat_wait_ipi(struct mstat_core *core, unsigned int new)

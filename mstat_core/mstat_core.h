@@ -170,13 +170,15 @@
  * Offline CPUs have no open section (sections run with preemption off,
  * which holds off stop_machine()) but keep their slots: the fold covers
  * every possible CPU. The arguments above are checked with the
- * Linux-kernel memory model by the litmus tests in mstat_core/litmus/:
- * rcu+irq-at-*.litmus (a nested interrupt section at every point of a
- * section), ipi+ipi-at-*.litmus (the first IPI at every point of a
- * section, with and without a nested section), each with two counters per
- * section and all "Never"; and the broken variants broken-*.litmus, among
- * them the earlier IPI design, all "Sometimes". The slot the flip hands
- * to writers was cleared by the fold that last used it; the flip is a
+ * Linux-kernel memory model by the litmus tests of mstat_core/litmus/:
+ * rotation-*.litmus to read, and the exhaustive families that its gen.py
+ * writes into build/litmus/ when the tests run, rcu+irq-at-*.litmus (a
+ * nested interrupt section at every point of a section) and
+ * ipi+ipi-at-*.litmus (the first IPI at every point of a section, with
+ * and without a nested section), each with two counters per section and
+ * all "Never"; and the broken variants broken-*.litmus, among them the
+ * earlier IPI design, all "Sometimes". The slot the flip hands to
+ * writers was cleared by the fold that last used it; the flip is a
  * release, so a section that loads the new ->cur adds to the cleared
  * counters (address dependency; reuse.litmus, and broken-reuse-once.litmus
  * without the release).
