@@ -28,11 +28,15 @@ set -euo pipefail
 # clang and libbpf-dev are for the eBPF comparison (tests/bpf/): its
 # programs built with clang -target bpf, its loader static against
 # libbpf.a, libelf-dev's libelf.a and zlib1g-dev's libz.a.
+# prometheus-node-exporter (with prometheus, which also gives promtool),
+# curl and iproute2 (ss) are for the exporter's test with the real
+# servers (scripts/prom-test.sh): both servers started on 127.0.0.1,
+# queried over HTTP, their sockets listed.
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
 	   golang-go libgmp10 zlib1g-dev shellcheck git
-	   clang libbpf-dev)
+	   clang libbpf-dev prometheus-node-exporter curl iproute2)
 
 apt_updated=
 apt_update_once() {
