@@ -109,6 +109,17 @@ relay "$logs/dkms.log"
 make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
 relay "$logs/tools-mstat.log" tools/mstat
 
+# 6a. The exporter with the real servers (scripts/prom-test.sh): a 6.12
+# guest's `mstat prom -o` textfiles, one after another, through Debian's
+# prometheus-node-exporter into prometheus, both on 127.0.0.1; PromQL's
+# samples and rates against the textfiles. Then the same textfiles with
+# one tampered: every value and rate check must catch it.
+scripts/prom-test.sh >"$logs/prom-test.log" 2>&1
+relay "$logs/prom-test.log"
+MSTAT_PROM_TAMPER=1 scripts/prom-test.sh --from build/logs/prom-test \
+	>"$logs/prom-test-tampered.log" 2>&1
+relay "$logs/prom-test-tampered.log" prom-test-tampered
+
 ## Guests
 
 helpers=()
