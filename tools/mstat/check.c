@@ -48,19 +48,21 @@
  * Prints one line per violation and a summary line; exits 0 if all
  * holds, 1 on any violation or parse error, 2 on usage, open or read
  * errors. --selftest checks a built-in good sample passes and corrupted
- * ones fail (check_selftest.c).
+ * ones fail (check_selftest.c; main.c dispatches it).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "input.h"
 
 static const char *const slab_sources[] = { "kmalloc", "cache", "api" };
 #define NR_SLAB		3
@@ -652,8 +654,6 @@ int do_check(int argc, char **argv)
 	ssize_t len;
 	int i, nfiles, r;
 
-	if (argc == 2 && !strcmp(argv[1], "--selftest"))
-		return check_selftest() ? 1 : 0;
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (!strcmp(argv[i], "--")) {
 			i++;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mstat check: the invariants of /proc/mstat, within each read and across
- * reads (check.c), and the self-test that shows it catches their
- * violations (check_selftest.c).
+ * reads (check.c). Its self-test, which shows it catches their
+ * violations, is check_selftest.c's.
  */
 #ifndef MSTAT_CHECK_H
 #define MSTAT_CHECK_H
@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "main.h"
+#include "parse.h"
+#include "util.h"
 
 /* What it prints begins so, as it did when it was mstat-check. */
 #define CHECK_TAG	"mstat-check: "
@@ -45,7 +46,10 @@ void check_violation(struct checker *c, const char *fmt, ...)
 /* One read: parse and check @buf (NUL-terminated, modified), remember it. */
 void check_read(struct checker *c, char *buf, size_t len);
 
-/* 0 if the good samples pass and every corrupted one fails. */
-int check_selftest(void);
+/*
+ * mstat check [-n N] [-i MS] [FILE...], @argv[0] being "check": the exit
+ * status of mstat-check, which it replaces.
+ */
+int do_check(int argc, char **argv);
 
 #endif /* MSTAT_CHECK_H */

@@ -10,9 +10,11 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "check_selftest.h"
 
 /* Self-test: a generated good sample, and corruptions of it. */
 

@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <zlib.h>
 
-#include "main.h"
+#include "gzip.h"
 
 bool mstat_gzip(struct mstat_buf *z, const void *p, size_t n)
 {

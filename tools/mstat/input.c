@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "main.h"
+#include "input.h"
+#include "util.h"
 
 char *mstat_slurp(const char *path, size_t max, struct timespec *when,
 		  size_t *len, enum mstat_read_fail *how)

@@ -6,7 +6,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "main.h"
+#include <stdio.h>
+
+#include "json.h"
 
 static void mstat_json_fields(const char *const *names, const long long *v,
 			      int n)

@@ -19,7 +19,26 @@
  *					across them (check.c)
  *
  * Every file is read by the one parser, parse.c. This file parses the
- * options and dispatches; main.h says which file holds what.
+ * options and dispatches, and nothing calls into it. The files, each
+ * x.c with its x.h, from the commands down:
+ *
+ *   main.c      options and dispatch (show, --json, prom; top, pprof,
+ *               check)
+ *   top.c       mstat top: rates from successive snapshots
+ *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
+ *   check_selftest.c  mstat check --selftest, which drives check.c
+ *   check.c     mstat check: the snapshot invariants, across reads
+ *   show.c      the snapshot as text        json.c  ... as JSON
+ *   prom.c      ... in Prometheus's text format
+ *   gzip.c      the gzip container, through zlib
+ *   input.c     reading a file in one open(); the tool's read errors
+ *   util.c      errors, memory, numbers for people, output files
+ *   parse.c     the parser of /proc/mstat and /proc/mstat_sites
+ *   opts.h      the options main.c parses for the commands (no .c)
+ *
+ * A file includes and calls only files below it in this list (or beside
+ * it, as the formats are): no two units depend on each other, by include
+ * or by call.
  *
  * Exit status: 0; 1 if the input is missing, unreadable, of an unknown
  * major format version, truncated or malformed, or output fails; 2 on a
@@ -29,10 +48,21 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "main.h"
+#include "check.h"
+#include "check_selftest.h"
+#include "input.h"
+#include "json.h"
+#include "opts.h"
+#include "parse.h"
+#include "pprof.h"
+#include "prom.h"
+#include "show.h"
+#include "top.h"
+#include "util.h"
 
 /* Commands and options */
 
@@ -264,6 +294,9 @@ int main(int argc, char **argv)
 	int err;
 
 	/* The checker keeps the command line it had as mstat-check. */
+	if (argc == 3 && !strcmp(argv[1], "check") &&
+	    !strcmp(argv[2], "--selftest"))
+		return check_selftest() ? 1 : 0;
 	if (argc > 1 && !strcmp(argv[1], "check"))
 		return do_check(argc - 1, argv + 1);
 	err = mstat_parse_args(&o, argc, argv);

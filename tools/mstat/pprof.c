@@ -8,11 +8,15 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "main.h"
+#include "gzip.h"
+#include "input.h"
+#include "pprof.h"
+#include "util.h"
 
 /* Protocol buffers, by hand */
 

@@ -15,10 +15,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "main.h"
+#include "prom.h"
+#include "util.h"
 
 static void mstat_prom_head(FILE *f, const char *name, const char *type,
 			    const char *help)

@@ -5,10 +5,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "main.h"
+#include "show.h"
+#include "util.h"
 
 static void mstat_show_sources(const struct mstat_snap *s)
 {

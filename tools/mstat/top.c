@@ -9,11 +9,15 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "main.h"
+#include "input.h"
+#include "show.h"
+#include "top.h"
+#include "util.h"
 
 struct mstat_rate {
 	char name[32];

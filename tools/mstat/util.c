@@ -8,11 +8,14 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "main.h"
+#include "parse.h"
+#include "util.h"
 
 void mstat_err(const char *fmt, ...)
 {

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The options of every command but check, which has its own: main.c
+ * parses them, the commands and formats read them. A header alone, so
+ * that they sit below both.
+ */
+#ifndef MSTAT_OPTS_H
+#define MSTAT_OPTS_H
+
+#include <stdbool.h>
+
+#define MSTAT_MAX_FILES		16
+
+enum mstat_cmd { CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF };
+
+struct mstat_opts {
+	enum mstat_cmd cmd;
+	bool cmd_set;
+	bool json;
+	const char *file[MSTAT_MAX_FILES];
+	int nfile;
+	const char *out;
+	double delay;
+	long iters;
+	bool delay_set, iters_set;
+	bool caches;			/* top --caches */
+	bool sort_live;			/* top --sort live */
+	bool sort_set;
+	const char *cache_include;	/* prom --cache-include */
+	const char *cache_exclude;	/* prom --cache-exclude */
+	long cache_max;			/* prom --cache-max */
+	bool cache_opts_set;
+};
+
+#endif /* MSTAT_OPTS_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every file of the mstat tool may use (util.c): one-line errors,
+ * the exit statuses, memory that never fails (out of memory exits), a
+ * growing byte buffer, numbers for people, output files written beside
+ * their target and renamed over it. It calls nothing of the tool but
+ * parse.h's types.
+ */
+#ifndef MSTAT_UTIL_H
+#define MSTAT_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+#define MSTAT_PRINTF(a, b)	__attribute__((format(printf, a, b)))
+
+enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+struct mstat_class;
+
+/* "mstat: " and the message, on one line of stderr. */
+void mstat_err(const char *fmt, ...) MSTAT_PRINTF(1, 2);
+/* realloc(), or exit with EXIT_INPUT after a message. */
+void *mstat_alloc(void *old, size_t n);
+/* The @n bytes at @s, NUL-terminated, in memory of their own. */
+char *mstat_strdup(const char *s, size_t n);
+
+/* A growing byte buffer. */
+struct mstat_buf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+void mstat_buf_put(struct mstat_buf *b, const void *d, size_t n);
+
+/* Numbers for people, into @buf of 32 bytes. */
+const char *mstat_count(char *buf, long long v);	/* "1,234,567" */
+const char *mstat_bytes(char *buf, double v);		/* "3.2 KiB" */
+const char *mstat_class_label(char *buf, const struct mstat_class *c);
+const char *mstat_rate(char *buf, double r);
+
+/* Standard output if @path is NULL, else @tmp, renamed to @path. */
+FILE *mstat_out_open(const char *path, char *tmp, size_t len);
+int mstat_out_close(FILE *f, const char *path, const char *tmp);
+
+#endif /* MSTAT_UTIL_H */
