@@ -37,8 +37,8 @@
  *   opts.h      the options main.c parses for the commands (no .c)
  *
  * A file includes and calls only files below it in this list (or beside
- * it, as the formats are): no two units depend on each other, by include
- * or by call.
+ * it, as the formats are): scripts/layers.sh checks that no two units
+ * depend on each other, by include or by call.
  *
  * Exit status: 0; 1 if the input is missing, unreadable, of an unknown
  * major format version, truncated or malformed, or output fails; 2 on a
