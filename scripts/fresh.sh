@@ -38,34 +38,10 @@ case $root in
 /|/usr|/var|/tmp|/root|/home) die "MSTAT_FRESH_ROOT=$root: not a root to remake" ;;
 esac
 
-# The host's Debian mirror, from a one-line or a deb822 source.
-host_mirror() {
-	{
-		sed -nE 's/^deb +(\[[^]]*\] +)?([^ ]+) +bookworm +.*/\2/p' \
-			/etc/apt/sources.list 2>/dev/null
-		awk '/^URIs:/ { u = $2 } /^Suites:.*\<bookworm\>/ && u { print u; exit }' \
-			/etc/apt/sources.list.d/*.sources 2>/dev/null
-	} | head -n 1
-}
+trap 'mstat_root_umount "$root"' EXIT
 
-# The chroot's mounts, undone in reverse order (--rbind'ed /dev has its
-# own submounts).
-unmount_root() {
-	local m
-	for m in dev sys proc; do
-		mountpoint -q "$root/$m" && umount -R "$root/$m"
-	done
-	return 0
-}
-trap unmount_root EXIT
-
-# in_root CMD: run the shell command CMD as root in the fresh root, with a
-# clean environment (CI=true, as CI's run has).
-in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		CI=true /bin/bash -c "$1"
-}
+# in_root CMD: run the shell command CMD as root in the fresh root.
+in_root() { mstat_in_root "$root" "$1"; }
 
 # step NAME CMD...: one timed step, its output in build/fresh/NAME.log.
 step() {
@@ -83,36 +59,8 @@ step() {
 }
 
 make_root() {
-	local mirror f
-	mirror=$(host_mirror)
-	mirror=${mirror:-http://deb.debian.org/debian}
-	if ! command -v debootstrap >/dev/null; then
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq debootstrap >/dev/null || return
-	fi
-	unmount_root
-	rm -rf "$root"
-	mkdir -p "$root"
-	log "debootstrap $suite $root $mirror"
-	debootstrap "$suite" "$root" "$mirror" || return
-
-	# apt as this host has it: its sources and the Acquire settings that
-	# reach the registry (proxy, validity of a snapshot's Release).
-	rm -f "$root"/etc/apt/sources.list "$root"/etc/apt/sources.list.d/*
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		 /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && cp "$f" "$root$f"
-	done
-	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
-		[ -f "$f" ] && grep -qE 'Proxy|Check-Valid-Until|Check-Date' "$f" &&
-			cp "$f" "$root$f"
-	done
-	cp /etc/resolv.conf "$root/etc/resolv.conf"
-
-	mount -t proc proc "$root/proc" &&
-	mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
-	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" ||
-		return
+	mstat_debootstrap "$suite" "$root" "$(mstat_host_mirror "$suite")" &&
+		mstat_root_mount "$root" || return
 
 	# The tree as CI gets it: a clone of what is committed, with
 	# ../shared beside it.

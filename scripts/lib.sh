@@ -160,6 +160,83 @@ mstat_setup_env() {
 	set +a
 }
 
+## Debian roots, for a chroot (scripts/fresh.sh, scripts/deb-test.sh)
+
+# mstat_host_mirror SUITE: this host's Debian mirror for SUITE, from a
+# one-line or a deb822 source; http://deb.debian.org/debian if it has none.
+mstat_host_mirror() {
+	local m
+	m=$({
+		sed -nE "s/^deb +(\[[^]]*\] +)?([^ ]+) +$1 +.*/\2/p" \
+			/etc/apt/sources.list 2>/dev/null
+		awk -v suite="$1" '
+			/^$/ { u = "" }
+			/^URIs:/ { u = $2 }
+			/^Suites:/ && u {
+				for (i = 2; i <= NF; i++)
+					if ($i == suite) { print u; exit }
+			}' /etc/apt/sources.list.d/*.sources 2>/dev/null
+	} | head -n 1)
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# mstat_debootstrap SUITE ROOT MIRROR: a pristine Debian root in ROOT,
+# remade. Its apt reaches the registry this host's apt does: the host's
+# sources, the Acquire settings that reach the registry (proxy, validity
+# of a snapshot's Release) and resolv.conf are copied in, nothing else.
+mstat_debootstrap() {
+	local suite=$1 root=$2 mirror=$3 f
+	case $root in
+	/|/usr|/var|/tmp|/root|/home|'') log "$root: not a root to remake"; return 1 ;;
+	esac
+	if ! command -v debootstrap >/dev/null; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq debootstrap >/dev/null || return
+	fi
+	mstat_root_umount "$root" || return
+	rm -rf --one-file-system "$root"
+	mkdir -p "$root"
+	log "debootstrap $suite $root $mirror"
+	debootstrap "$suite" "$root" "$mirror" || return
+	rm -f "$root"/etc/apt/sources.list "$root"/etc/apt/sources.list.d/*
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && cp "$f" "$root$f"
+	done
+	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
+		[ -f "$f" ] && grep -qE 'Proxy|Check-Valid-Until|Check-Date' "$f" &&
+			cp "$f" "$root$f"
+	done
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+}
+
+# mstat_root_mount ROOT: /proc, and /sys and /dev bound, for a chroot.
+mstat_root_mount() {
+	mount -t proc proc "$1/proc" &&
+	mount --rbind /sys "$1/sys" && mount --make-rslave "$1/sys" &&
+	mount --rbind /dev "$1/dev" && mount --make-rslave "$1/dev"
+}
+
+# mstat_root_umount ROOT: the mounts undone, in reverse order (--rbind'ed
+# /dev has its own submounts); fails if one is left.
+mstat_root_umount() {
+	local m
+	for m in dev sys proc; do
+		mountpoint -q "$1/$m" && umount -R "$1/$m"
+	done
+	for m in dev sys proc; do
+		! mountpoint -q "$1/$m" || { log "$1/$m: still mounted"; return 1; }
+	done
+}
+
+# mstat_in_root ROOT CMD: the shell command CMD as root in ROOT, with a
+# clean environment (CI=true, as CI's run has).
+mstat_in_root() {
+	chroot "$1" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		CI=true /bin/bash -c "$2"
+}
+
 ## The static programs the guests run
 
 # Built into build/tools/NAME by mstat_build_tools: NAME, then its C
