@@ -14,6 +14,8 @@
 #   make stress       long runs (1000 load cycles, long tortures)
 #   make fresh        make run and make check in a root debootstrap just
 #                     made, from nothing (about an hour)
+#   make deb          the Debian packages mstat-dkms and mstat, built by
+#                     dpkg-buildpackage, into build/deb/ (scripts/deb.sh)
 #   make clean
 ifeq ($(ARCH),arm64)
 MSTAT_CACHE ?= /var/cache/mstat
@@ -55,4 +57,7 @@ stress:
 fresh:
 	scripts/fresh.sh
 
-.PHONY: all modules install clean run check bench stress fresh
+deb:
+	scripts/deb.sh
+
+.PHONY: all modules install clean run check bench stress fresh deb
