@@ -99,13 +99,17 @@ relay "$logs/layers-selftest.log"
 t build-tools mstat_build_tools
 t mstat-check-selftest mstat_check --selftest
 
-# 6. The kernel's own style checks, DKMS builds, the mstat tool (its
-# parsers, promtool, protoc, and a guest of its own).
+# 6. The kernel's own style checks, DKMS builds, the Debian packages, the
+# mstat tool (its parsers, promtool, protoc, and a guest of its own).
 scripts/lint.sh "$KSRC" "$K612_KDIR" ${kb_debug:+"$kb_debug"} \
 	>"$logs/lint.log" 2>&1
 relay "$logs/lint.log"
 scripts/dkms-test.sh "$K61_REL" "$K612_REL" >"$logs/dkms.log" 2>&1
 relay "$logs/dkms.log"
+# The Debian packages: make deb, lintian, apt-get install into a clean
+# Debian 12 root (cached) where DKMS builds for 6.1 and 6.12, then purge.
+scripts/deb-test.sh "$K61_REL" "$K612_REL" >"$logs/deb.log" 2>&1
+relay "$logs/deb.log"
 make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
 relay "$logs/tools-mstat.log" tools/mstat
 

@@ -32,11 +32,15 @@ set -euo pipefail
 # curl and iproute2 (ss) are for the exporter's test with the real
 # servers (scripts/prom-test.sh): both servers started on 127.0.0.1,
 # queried over HTTP, their sockets listed.
+# debhelper, dh-dkms and lintian build and check the Debian packages
+# (make deb); debootstrap and zstd make and cache the clean root they are
+# installed in (scripts/deb-test.sh).
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
 	   golang-go libgmp10 zlib1g-dev shellcheck git
-	   clang libbpf-dev prometheus-node-exporter curl iproute2)
+	   clang libbpf-dev prometheus-node-exporter curl iproute2
+	   debhelper dh-dkms lintian debootstrap zstd)
 
 apt_updated=
 apt_update_once() {
