@@ -148,6 +148,14 @@ for rel; do
 	check "deb-dkms-status-$rel" grep -q ': installed' <<<"$st"
 done
 
+# A kernel installed later: its postinst runs /etc/kernel/postinst.d/dkms,
+# which builds and installs what says AUTOINSTALL="yes" (dkms.conf). So,
+# as if the first kernel were new: its module removed, then that hook.
+t "deb-dkms-kernel-hook-$1" in_root "dkms remove mstat/$ver -k $1 &&
+	! compgen -G '/lib/modules/$1/updates/dkms/mstat.ko*' &&
+	/etc/kernel/postinst.d/dkms $1 &&
+	compgen -G '/lib/modules/$1/updates/dkms/mstat.ko*'"
+
 # files_missing: the files the packages must have installed, that are not.
 files_missing() {
 	local f
