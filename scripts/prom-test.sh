@@ -248,20 +248,19 @@ upto() {
 }
 get() { curl -fsS --max-time 5 "$@"; }
 
-if upto 15 get -o /dev/null "http://127.0.0.1:$ne_port/metrics" 2>/dev/null; then
-	ok "prom-node-exporter-up (127.0.0.1:$ne_port)"
-else
-	not_ok "prom-node-exporter-up, log: ${out#"$MSTAT_TOP"/}/node-exporter.log"
-	tail -n 20 "$out/node-exporter.log" | show
+# server_up NAME SECONDS URL LOG: the server answers URL within SECONDS,
+# or the test ends with its log's tail.
+server_up() {
+	if upto "$2" get -o /dev/null "$3" 2>/dev/null; then
+		ok "prom-$1-up (${3#http://})"
+		return
+	fi
+	not_ok "prom-$1-up, log: ${out#"$MSTAT_TOP"/}/$4"
+	tail -n 20 "$out/$4" | show
 	finish
-fi
-if upto 30 get -o /dev/null "http://127.0.0.1:$prom_port/-/ready" 2>/dev/null; then
-	ok "prom-prometheus-up (127.0.0.1:$prom_port)"
-else
-	not_ok "prom-prometheus-up, log: ${out#"$MSTAT_TOP"/}/prometheus.log"
-	tail -n 20 "$out/prometheus.log" | show
-	finish
-fi
+}
+server_up node-exporter 15 "http://127.0.0.1:$ne_port/metrics" node-exporter.log
+server_up prometheus 30 "http://127.0.0.1:$prom_port/-/ready" prometheus.log
 # Every socket either server listens on: 127.0.0.1 only.
 ss -Hltnp | awk -v a="pid=${pids[0]}," -v b="pid=${pids[1]}," \
 	'index($0, a) || index($0, b) { print $4 }' | sort -u >"$tmp/listen"
