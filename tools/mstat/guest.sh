@@ -84,7 +84,7 @@ check permission is "$out" $? \
 	"mstat: /proc/mstat: permission denied (root only by default; see proc_mode)" 1
 out=$(su -s /bin/sh nobody -c './mstat pprof -o /tmp/nobody.pb.gz' 2>&1)
 check permission_sites is "$out" $? \
-	"mstat: /proc/mstat_sites: permission denied (root only)" 1
+	"mstat: /proc/mstat_sites: permission denied (root only by default; see proc_mode)" 1
 
 # After the bench module is gone, its sites no longer resolve.
 rmmod mstat_probe_bench

@@ -80,12 +80,11 @@ static void open_error(const char *path, int err)
 		mstat_err("%s not found: is the mstat module loaded?", path);
 	else if (err == ENOENT)
 		mstat_err("%s not found", path);
-	else if (denied && !strcmp(path, MSTAT_PROC))
+	else if (denied && (!strcmp(path, MSTAT_PROC) ||
+			    !strcmp(path, MSTAT_SITES_PROC)))
+		/* Both files are created with the module's proc_mode. */
 		mstat_err("%s: permission denied (root only by default; see proc_mode)",
 			  path);
-	else if (denied && !strcmp(path, MSTAT_SITES_PROC))
-		/* proc_mode does not apply to it: it is always 0400. */
-		mstat_err("%s: permission denied (root only)", path);
 	else if (denied)
 		mstat_err("%s: permission denied", path);
 	else
