@@ -146,11 +146,12 @@
  *   then waits for the sections it found. Tens to hundreds of
  *   microseconds.
  *
- * %MSTAT_SYNC_IPI: flip ->cur; smp_mb(); an IPI to every online CPU
- *   whose handler does smp_mb() and records the CPU's own sequence word
- *   as it is at the interrupted instruction. Everything the CPU does
- *   after the handler, including any load of ->cur, sees the new slot
- *   (the reader's smp_mb() before sending pairs with the handler's).
+ * %MSTAT_SYNC_IPI: flip ->cur; smp_mb() (pairs with the handler's);
+ *   an IPI to every online CPU whose handler does smp_mb() and records
+ *   the CPU's own sequence word as it is at the interrupted instruction.
+ *   Everything the CPU does after the handler, including any load of
+ *   ->cur, sees the new slot (the reader's smp_mb() before sending pairs
+ *   with the handler's).
  *   Everything it did before is published to the reader by the
  *   handler's smp_mb() and the cross call's completion (release in the
  *   handler's return, acquire in the waiting reader). A CPU whose
