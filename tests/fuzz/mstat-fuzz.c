@@ -41,6 +41,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 struct control {
 	const char *name;
 	uint64_t max;
@@ -282,7 +284,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mstat-fuzz: %s: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	for (i = 0; i < sizeof(controls) / sizeof(controls[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(controls); i++) {
 		int bad = fuzz_control(dirfd, &controls[i], writes);
 
 		printf("%sok fuzz-%s%s\n", bad ? "not " : "",
