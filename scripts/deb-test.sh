@@ -33,9 +33,7 @@ MSTAT_LOGS=$MSTAT_TOP/build/logs/deb
 deb=$MSTAT_TOP/build/deb
 
 [ "$(id -u)" -eq 0 ] || die "deb-test.sh: run as root (debootstrap, chroot)"
-case $root in
-/|/usr|/var|/tmp|/root|/home) die "MSTAT_DEB_ROOT=$root: not a root to remake" ;;
-esac
+mstat_root_remakable "$root" || die "MSTAT_DEB_ROOT=$root: not a root to remake"
 if [ $# -eq 0 ]; then
 	mstat_setup_env || die "set-up failed, log: $mstat_setup_log"
 	set -- "$K61_REL" "$K612_REL"

@@ -34,9 +34,7 @@ MSTAT_LOGS=$out
 suite=bookworm
 
 [ "$(id -u)" -eq 0 ] || die "fresh.sh: run as root (debootstrap, chroot)"
-case $root in
-/|/usr|/var|/tmp|/root|/home) die "MSTAT_FRESH_ROOT=$root: not a root to remake" ;;
-esac
+mstat_root_remakable "$root" || die "MSTAT_FRESH_ROOT=$root: not a root to remake"
 
 trap 'mstat_root_umount "$root"' EXIT
 

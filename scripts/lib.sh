@@ -180,15 +180,21 @@ mstat_host_mirror() {
 	echo "${m:-http://deb.debian.org/debian}"
 }
 
+# mstat_root_remakable ROOT: ROOT may be removed and made anew: not
+# empty, and not /, nor one of the host's own top directories.
+mstat_root_remakable() {
+	case $(realpath -m "${1:-/}") in
+	/|/usr|/var|/tmp|/root|/home|/etc|/boot) return 1 ;;
+	esac
+}
+
 # mstat_debootstrap SUITE ROOT MIRROR: a pristine Debian root in ROOT,
 # remade. Its apt reaches the registry this host's apt does: the host's
 # sources, the Acquire settings that reach the registry (proxy, validity
 # of a snapshot's Release) and resolv.conf are copied in, nothing else.
 mstat_debootstrap() {
 	local suite=$1 root=$2 mirror=$3 f
-	case $root in
-	/|/usr|/var|/tmp|/root|/home|'') log "$root: not a root to remake"; return 1 ;;
-	esac
+	mstat_root_remakable "$root" || { log "$root: not a root to remake"; return 1; }
 	if ! command -v debootstrap >/dev/null; then
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq debootstrap >/dev/null || return
