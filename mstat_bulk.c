@@ -17,13 +17,35 @@
  *    probe counts one; without one (kfree_bulk()), each as the kfree
  *    probe does.
  *
+ *  - split_page(page, order): a block made into order-0 pages, each then
+ *    freed on its own (vmalloc() gets its pages so since 7.x): counted
+ *    as the block's free and its pages' allocations (see
+ *    mstat_count_page_split());
+ *  - __kfree_rcu_sheaf(s, obj, ...) (7.0 on): kfree_rcu() and
+ *    kvfree_rcu() put a slab object into the per-CPU "sheaf" of objects
+ *    to free after a grace period; those frees trace nothing and never
+ *    reach kfree_bulk(). A kretprobe counts each object the sheaf took,
+ *    as the kfree probe counts one, when it takes it.
+ *
  * Each object is one write section of the hot path, as a traced event
- * is. The functions are found by name in the running kernel (with 6.10's
- * allocation profiling the allocator is kmem_cache_alloc_bulk_noprof());
- * kprobes are allowed under lockdown. If the kernel has no such function
- * or will not let it be probed, mstat still loads and counts everything
- * else, and says so in the log and in debugfs' internals; any other
- * error (no memory) fails the load. A kretprobe whose instances run out
+ * is. A probe reads its function's arguments by position, so each
+ * position comes from a prototype that compat/ checked against the
+ * target kernel's own declaration when mstat was built: which function
+ * (6.10's allocation profiling renamed them *_noprof()), which argument
+ * holds what (6.14 dropped alloc_pages_bulk()'s list), what it returns
+ * (7.2's kmem_cache_alloc_bulk() returns a bool). Where no known
+ * prototype matched, that probe is not registered at all: a log line
+ * says so, and /proc/mstat's probe_* lines show 0 for it. The one
+ * function no header declares, __kfree_rcu_sheaf(), is private to mm/:
+ * its handler counts an object only if the cache argument is the cache
+ * the object lives in, so arguments in other places count nothing and
+ * touch nothing (mstat_bulk_sheaf_ret()).
+ *
+ * The functions are found by name in the running kernel; kprobes are
+ * allowed under lockdown. If the kernel has no such function or will not
+ * let it be probed, mstat still loads and counts everything else, and
+ * says so in the log, in /proc/mstat and in debugfs' internals; any
+ * other error (no memory) fails the load. A kretprobe whose instances run out
  * (more tasks sleeping in kmem_cache_alloc_bulk() at once than it holds)
  * misses returns: debugfs' internals show how many.
  *
@@ -41,12 +63,59 @@
 
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "mstat_bulk.h"
+#include "mstat_compat.h"
 #include "mstat_count.h"
 #include "mstat_sources.h"
+#include "mstat_slab.h"
 #include "mstat_stats.h"
+
+/*
+ * What compat/ found: each probe's function and its arguments' places.
+ * A probe without a matching prototype is left out (MSTAT_BULK_*_FN
+ * undefined).
+ */
+#if defined(MSTAT_HAVE_CACHE_ALLOC_BULK_BOOL)
+/* 7.2 on: all of size objects, or none. */
+#define MSTAT_BULK_ALLOC_FN	"kmem_cache_alloc_bulk_noprof"
+#define MSTAT_BULK_ALLOC_BOOL	true
+#elif defined(MSTAT_HAVE_CACHE_ALLOC_BULK_NOPROF)
+#define MSTAT_BULK_ALLOC_FN	"kmem_cache_alloc_bulk_noprof"
+#define MSTAT_BULK_ALLOC_BOOL	false
+#elif defined(MSTAT_HAVE_CACHE_ALLOC_BULK)
+#define MSTAT_BULK_ALLOC_FN	"kmem_cache_alloc_bulk"
+#define MSTAT_BULK_ALLOC_BOOL	false
+#endif
+
+/* (gfp, nid, nodemask, nr_pages, [list,] array): the list's and array's. */
+#if defined(MSTAT_HAVE_BULK_PAGES_ARRAY)
+#define MSTAT_BULK_PAGES_FN	"alloc_pages_bulk_noprof"
+#define MSTAT_BULK_PAGES_LIST	-1
+#define MSTAT_BULK_PAGES_ARRAY	4
+#elif defined(MSTAT_HAVE_BULK_PAGES_NOPROF_LIST)
+#define MSTAT_BULK_PAGES_FN	"alloc_pages_bulk_noprof"
+#define MSTAT_BULK_PAGES_LIST	4
+#define MSTAT_BULK_PAGES_ARRAY	5
+#elif defined(MSTAT_HAVE_BULK_PAGES_LIST)
+#define MSTAT_BULK_PAGES_FN	"__alloc_pages_bulk"
+#define MSTAT_BULK_PAGES_LIST	4
+#define MSTAT_BULK_PAGES_ARRAY	5
+#endif
+
+#ifdef MSTAT_HAVE_CACHE_FREE_BULK
+#define MSTAT_BULK_FREE_FN	"kmem_cache_free_bulk"
+#endif
+
+#ifdef MSTAT_HAVE_SPLIT_PAGE
+#define MSTAT_SPLIT_PAGE_FN	"split_page"
+#endif
+
+#ifdef MSTAT_HAVE_FAIL_ALLOC_PAGE
+#define MSTAT_FAIL_PAGE_FN	"should_fail_alloc_page"
+#endif
 
 #if IS_ENABLED(CONFIG_KRETPROBES) && \
 	IS_ENABLED(CONFIG_HAVE_REGS_AND_STACK_ACCESS_API)
@@ -55,6 +124,7 @@
 struct mstat_bulk_call {
 	struct kmem_cache *s;
 	void **p;
+	size_t size;
 	gfp_t gfp;
 };
 
@@ -65,6 +135,7 @@ static int mstat_bulk_alloc_entry(struct kretprobe_instance *ri,
 
 	call->s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
 	call->gfp = (__force gfp_t)regs_get_kernel_argument(regs, 1);
+	call->size = regs_get_kernel_argument(regs, 2);
 	call->p = (void **)regs_get_kernel_argument(regs, 3);
 	return 0;
 }
@@ -73,9 +144,18 @@ static int mstat_bulk_alloc_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct mstat_bulk_call *call = (void *)ri->data;
-	long i, n = (int)regs_return_value(regs);
 	unsigned long site = get_kretprobe_retaddr(ri);
+	long i, n;
 
+#ifdef MSTAT_BULK_ALLOC_FN
+	/* A bool: only the low byte of the return register is defined. */
+	if (MSTAT_BULK_ALLOC_BOOL)
+		n = (u8)regs_return_value(regs) ? call->size : 0;
+	else
+		n = (int)regs_return_value(regs);
+#else
+	n = 0;
+#endif
 	if (n <= 0 || !call->s || !mstat_source_enabled(MSTAT_SRC_CACHE))
 		return 0;
 	for (i = 0; i < n; i++)
@@ -108,20 +188,27 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * alloc_pages_bulk(gfp, nid, nodemask, nr_pages, list, array): order-0
+ * alloc_pages_bulk(gfp, nid, nodemask, nr_pages, [list,] array): order-0
  * pages taken from the per-CPU lists trace no mm_page_alloc (vmalloc()
  * gets its pages this way). The entry handler counts the pages already
  * in the array (or on the list), the return handler counts them again:
- * the new ones are the difference. When the bulk path cannot be used it
- * falls back to the single-page allocator, for one page, which is
- * traced: one new page where one was asked for is that page, and is not
- * counted here again.
+ * the new ones are the difference.
+ *
+ * When the kernel does not take the per-CPU path it falls back to the
+ * single-page allocator, for one page, which is traced, and must not be
+ * counted again. It does so when one page is all that is missing after
+ * the array's leading run of filled slots, or when the per-CPU path gave
+ * it nothing. One new page where more were missing is the second case
+ * only if the mm_page_alloc probe saw that very page on this CPU
+ * (mstat_page_traced_here()); otherwise it came from the per-CPU lists
+ * into a hole of the array, untraced, and is counted here.
  */
 struct mstat_bulk_pages_call {
 	struct list_head *list;
 	struct page **array;
 	unsigned long pre;
 	int nr;
+	int lead;	/* the array's leading filled slots */
 	gfp_t gfp;
 };
 
@@ -141,6 +228,11 @@ static unsigned long mstat_bulk_pages_held(struct mstat_bulk_pages_call *call)
 	return n;
 }
 
+static __always_inline unsigned long mstat_arg(struct pt_regs *regs, int n)
+{
+	return n < 0 ? 0 : regs_get_kernel_argument(regs, n);
+}
+
 static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
 				  struct pt_regs *regs)
 {
@@ -148,10 +240,29 @@ static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
 
 	call->gfp = (__force gfp_t)regs_get_kernel_argument(regs, 0);
 	call->nr = (int)regs_get_kernel_argument(regs, 3);
-	call->list = (struct list_head *)regs_get_kernel_argument(regs, 4);
-	call->array = (struct page **)regs_get_kernel_argument(regs, 5);
+#ifdef MSTAT_BULK_PAGES_FN
+	call->list = (struct list_head *)mstat_arg(regs, MSTAT_BULK_PAGES_LIST);
+	call->array = (struct page **)mstat_arg(regs, MSTAT_BULK_PAGES_ARRAY);
+#else
+	call->list = NULL;
+	call->array = NULL;
+#endif
+	call->lead = 0;
+	if (call->array)
+		while (call->lead < call->nr && call->array[call->lead])
+			call->lead++;
 	call->pre = call->nr > 0 ? mstat_bulk_pages_held(call) : 0;
 	return 0;
+}
+
+/* The one page the call added: the first hole's, or the list's head. */
+static struct page *mstat_bulk_pages_new(struct mstat_bulk_pages_call *call)
+{
+	if (call->array)
+		return call->lead < call->nr ? call->array[call->lead] : NULL;
+	if (call->list && !list_empty(call->list))
+		return list_first_entry(call->list, struct page, lru);
+	return NULL;
 }
 
 static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
@@ -164,26 +275,82 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 		return 0;
 	n = mstat_bulk_pages_held(call) - call->pre;
 	/* The single-page fallback's page was traced. */
-	if (n == 1)
+	if (n == 1 && (call->nr - call->lead == 1 ||
+		       mstat_page_traced_here(mstat_bulk_pages_new(call))))
 		return 0;
 	for (i = 0; i < n; i++)
 		mstat_count_page_alloc(call->gfp);
 	return 0;
 }
 
-/* The allocator's name for each, newest first. */
-static const char *const mstat_bulk_alloc_names[] = {
-	"kmem_cache_alloc_bulk_noprof", "kmem_cache_alloc_bulk",
+/*
+ * split_page(page, order): a block of order > 0 becomes order-0 pages,
+ * each freed on its own (vmalloc() since 7.x, alloc_pages_exact()).
+ */
+static int mstat_split_page_entry(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned int order = regs_get_kernel_argument(regs, 1);
+
+	/* No block is larger than 1 << 20 pages: beyond, not an order. */
+	if (order && order <= 20 &&
+	    mstat_source_enabled(MSTAT_SRC_PAGE))
+		mstat_count_page_split(order);
+	return 0;
+}
+
+static struct kprobe mstat_split_page_kp = {
+	.pre_handler = mstat_split_page_entry,
 };
+
+/*
+ * __kfree_rcu_sheaf(s, obj, ...) (7.0 on), private to mm/: true if the
+ * object went into the per-CPU sheaf of objects that are freed after a
+ * grace period, untraced. Only an object whose slab names @s as its
+ * cache is counted: that is what the kernel's prototype promises, and
+ * arguments found elsewhere (a changed prototype) then count nothing.
+ */
+struct mstat_bulk_sheaf_call {
+	struct kmem_cache *s;
+	void *obj;
+};
+
+static int mstat_bulk_sheaf_entry(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	struct mstat_bulk_sheaf_call *call = (void *)ri->data;
+
+	call->s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
+	call->obj = (void *)regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+static atomic_long_t mstat_bulk_sheaf_bad;
+
+static int mstat_bulk_sheaf_ret(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct mstat_bulk_sheaf_call *call = (void *)ri->data;
+	struct folio *folio;
+
+	/* A bool: only the low byte of the return register is defined. */
+	if (!(u8)regs_return_value(regs) || MSTAT_COUNTS_BROKEN)
+		return 0;
+	if (!static_branch_likely(&mstat_slab_known) || !call->s ||
+	    !virt_addr_valid(call->obj) ||
+	    mstat_slab_cache_of(call->obj, &folio) != call->s) {
+		atomic_long_inc(&mstat_bulk_sheaf_bad);
+		return 0;
+	}
+	if (mstat_source_enabled(MSTAT_SRC_KMALLOC) ||
+	    mstat_source_enabled(MSTAT_SRC_CACHE))
+		mstat_count_kfree(call->obj, get_kretprobe_retaddr(ri));
+	return 0;
+}
 
 static struct kretprobe mstat_bulk_alloc_rp = {
 	.entry_handler = mstat_bulk_alloc_entry,
 	.handler = mstat_bulk_alloc_ret,
 	.data_size = sizeof(struct mstat_bulk_call),
-};
-
-static const char *const mstat_bulk_pages_names[] = {
-	"alloc_pages_bulk_noprof", "__alloc_pages_bulk",
 };
 
 static struct kretprobe mstat_bulk_pages_rp = {
@@ -192,8 +359,13 @@ static struct kretprobe mstat_bulk_pages_rp = {
 	.data_size = sizeof(struct mstat_bulk_pages_call),
 };
 
+static struct kretprobe mstat_bulk_sheaf_rp = {
+	.entry_handler = mstat_bulk_sheaf_entry,
+	.handler = mstat_bulk_sheaf_ret,
+	.data_size = sizeof(struct mstat_bulk_sheaf_call),
+};
+
 static struct kprobe mstat_bulk_free_kp = {
-	.symbol_name = "kmem_cache_free_bulk",
 	.pre_handler = mstat_bulk_free_entry,
 };
 
@@ -222,35 +394,60 @@ static int mstat_fail_page_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
-static const char *const mstat_fail_page_names[] = { "should_fail_alloc_page" };
-
 static struct kretprobe mstat_fail_page_rp = {
 	.entry_handler = mstat_fail_page_entry,
 	.handler = mstat_fail_page_ret,
 	.data_size = sizeof(unsigned int),
 };
 
-static bool mstat_bulk_alloc_on, mstat_bulk_free_on, mstat_bulk_pages_on;
-static bool mstat_fail_page_on;
+/**
+ * struct mstat_bulk_probe - one probed function
+ * @api: what it counts, as /proc/mstat's probe_* line names it
+ * @fn: the function probed; NULL if no prototype compat/ knows matched
+ * @rp: its kretprobe, or
+ * @kp: its kprobe
+ * @quiet: whether its absence is normal and logged at info level
+ * @on: whether it is registered
+ */
+struct mstat_bulk_probe {
+	const char *api;
+	const char *fn;
+	struct kretprobe *rp;
+	struct kprobe *kp;
+	bool quiet;
+	bool on;
+};
 
-/* Register @rp on the first of @names the kernel has. */
-static int mstat_kretprobe_first(struct kretprobe *rp,
-				 const char *const *names, unsigned int n)
-{
-	unsigned int i;
-	int err = -ENOENT;
+#ifndef MSTAT_BULK_ALLOC_FN
+#define MSTAT_BULK_ALLOC_FN	NULL
+#endif
+#ifndef MSTAT_BULK_FREE_FN
+#define MSTAT_BULK_FREE_FN	NULL
+#endif
+#ifndef MSTAT_BULK_PAGES_FN
+#define MSTAT_BULK_PAGES_FN	NULL
+#endif
+#ifndef MSTAT_FAIL_PAGE_FN
+#define MSTAT_FAIL_PAGE_FN	NULL
+#endif
+#ifndef MSTAT_SPLIT_PAGE_FN
+#define MSTAT_SPLIT_PAGE_FN	NULL
+#endif
 
-	/* Enough for every CPU's task to sleep in it a few deep. */
-	rp->maxactive = max(64U, 8 * num_possible_cpus());
-	for (i = 0; i < n; i++) {
-		rp->kp.symbol_name = names[i];
-		rp->kp.addr = NULL;
-		err = register_kretprobe(rp);
-		if (err != -ENOENT && err != -EINVAL)
-			break;
-	}
-	return err;
-}
+static struct mstat_bulk_probe mstat_bulk_probes[] = {
+	{ "kmem_cache_alloc_bulk", MSTAT_BULK_ALLOC_FN, &mstat_bulk_alloc_rp },
+	{ "kmem_cache_free_bulk", MSTAT_BULK_FREE_FN, NULL, &mstat_bulk_free_kp },
+	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
+	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
+	/* Before 7.0 kfree_rcu() frees through kfree_bulk(). */
+	{ "kfree_rcu_sheaf", "__kfree_rcu_sheaf", &mstat_bulk_sheaf_rp,
+	  .quiet = true },
+	/* Only kernels with fail_page_alloc have it. */
+	{ "fail_page_alloc", MSTAT_FAIL_PAGE_FN, &mstat_fail_page_rp,
+	  .quiet = true },
+};
+
+enum { MSTAT_BULK_ALLOC, MSTAT_BULK_FREE, MSTAT_BULK_PAGES };
 
 /*
  * Whether @err from registering a probe means the kernel has no such
@@ -263,57 +460,73 @@ static bool mstat_probe_absent(int err)
 	       err == -EACCES;
 }
 
+/* Register @p; 0 also when the kernel has no such function to probe. */
+static int mstat_bulk_register(struct mstat_bulk_probe *p)
+{
+	int err;
+
+	if (!p->fn) {
+		pr_warn("%s() not counted: no prototype mstat knows matched this kernel's when it was built\n",
+			p->api);
+		return 0;
+	}
+	/* A test build that must fail the failure-counting test skips it. */
+	if (MSTAT_COUNTS_BROKEN && p->rp == &mstat_fail_page_rp)
+		return 0;
+	if (p->rp) {
+		/* Enough for every CPU's task to sleep in it a few deep. */
+		p->rp->maxactive = max(64U, 8 * num_possible_cpus());
+		p->rp->kp.symbol_name = p->fn;
+		p->rp->kp.addr = NULL;
+		err = register_kretprobe(p->rp);
+	} else {
+		p->kp->symbol_name = p->fn;
+		p->kp->addr = NULL;
+		err = register_kprobe(p->kp);
+	}
+	p->on = !err;
+	if (!err) {
+		if (p->rp == &mstat_fail_page_rp)
+			pr_info("fail_page_alloc in this kernel: its injected failures counted\n");
+		return 0;
+	}
+	if (!mstat_probe_absent(err))
+		return err;
+	if (p->quiet)
+		pr_info("%s() not in this kernel (%d): nothing of it to count\n",
+			p->fn, err);
+	else
+		pr_warn("%s() not counted: probe on %s(): %d\n", p->api, p->fn,
+			err);
+	return 0;
+}
+
 /**
  * mstat_bulk_init() - probe the bulk APIs, and fail_page_alloc's failures
  *
- * A function the kernel does not have, or does not let us probe, leaves
- * that API uncounted, with a log line; mstat works on without it. Any
- * other error undoes what was registered.
+ * A function the kernel does not have, or does not let us probe, or whose
+ * prototype is not one compat/ knows, leaves that API uncounted, with a
+ * log line; mstat works on without it. Any other error undoes what was
+ * registered.
  *
  * Context: process; sleeps. After mstat_stats_init().
  * Return: 0 or a negative errno (-ENOMEM).
  */
 int mstat_bulk_init(void)
 {
+	unsigned int i;
 	int err;
 
-	err = mstat_kretprobe_first(&mstat_bulk_alloc_rp, mstat_bulk_alloc_names,
-				    ARRAY_SIZE(mstat_bulk_alloc_names));
-	mstat_bulk_alloc_on = !err;
-	if (err && !mstat_probe_absent(err))
-		goto fail;
-	if (err)
-		pr_warn("kmem_cache_alloc_bulk() not counted: kretprobe: %d\n",
-			err);
-	err = mstat_kretprobe_first(&mstat_bulk_pages_rp, mstat_bulk_pages_names,
-				    ARRAY_SIZE(mstat_bulk_pages_names));
-	mstat_bulk_pages_on = !err;
-	if (err && !mstat_probe_absent(err))
-		goto fail;
-	if (err)
-		pr_warn("alloc_pages_bulk() not counted: kretprobe: %d\n", err);
-	err = register_kprobe(&mstat_bulk_free_kp);
-	mstat_bulk_free_on = !err;
-	if (err && !mstat_probe_absent(err))
-		goto fail;
-	if (err)
-		pr_warn("kmem_cache_free_bulk(), kfree_bulk() not counted: kprobe: %d\n",
-			err);
-	/* A test build that must fail the failure-counting test skips it. */
-	err = MSTAT_COUNTS_BROKEN ? -ENOENT :
-	      mstat_kretprobe_first(&mstat_fail_page_rp, mstat_fail_page_names,
-				    ARRAY_SIZE(mstat_fail_page_names));
-	mstat_fail_page_on = !err;
-	if (err && !mstat_probe_absent(err))
-		goto fail;
-	if (!err)
-		pr_info("fail_page_alloc in this kernel: its injected failures counted\n");
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
+		err = mstat_bulk_register(&mstat_bulk_probes[i]);
+		if (err) {
+			pr_err("cannot probe %s(): %d\n",
+			       mstat_bulk_probes[i].fn, err);
+			mstat_bulk_exit();
+			return err;
+		}
+	}
 	return 0;
-
-fail:
-	pr_err("cannot probe the bulk APIs: %d\n", err);
-	mstat_bulk_exit();
-	return err;
 }
 
 /**
@@ -323,18 +536,19 @@ fail:
  */
 void mstat_bulk_exit(void)
 {
-	if (mstat_bulk_free_on)
-		unregister_kprobe(&mstat_bulk_free_kp);
-	if (mstat_bulk_alloc_on)
-		unregister_kretprobe(&mstat_bulk_alloc_rp);
-	if (mstat_bulk_pages_on)
-		unregister_kretprobe(&mstat_bulk_pages_rp);
-	if (mstat_fail_page_on)
-		unregister_kretprobe(&mstat_fail_page_rp);
-	mstat_fail_page_on = false;
-	mstat_bulk_free_on = false;
-	mstat_bulk_alloc_on = false;
-	mstat_bulk_pages_on = false;
+	struct mstat_bulk_probe *p;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
+		p = &mstat_bulk_probes[i];
+		if (!p->on)
+			continue;
+		if (p->rp)
+			unregister_kretprobe(p->rp);
+		else
+			unregister_kprobe(p->kp);
+		p->on = false;
+	}
 }
 
 /**
@@ -348,12 +562,37 @@ void mstat_bulk_exit(void)
  */
 unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
 {
-	*alloc = mstat_bulk_alloc_on;
-	*free = mstat_bulk_free_on;
-	*pages = mstat_bulk_pages_on;
-	return (mstat_bulk_alloc_on ? READ_ONCE(mstat_bulk_alloc_rp.nmissed) : 0) +
-	       (mstat_bulk_pages_on ? READ_ONCE(mstat_bulk_pages_rp.nmissed) : 0) +
-	       (mstat_fail_page_on ? READ_ONCE(mstat_fail_page_rp.nmissed) : 0);
+	unsigned long missed = 0;
+	unsigned int i;
+
+	*alloc = mstat_bulk_probes[MSTAT_BULK_ALLOC].on;
+	*free = mstat_bulk_probes[MSTAT_BULK_FREE].on;
+	*pages = mstat_bulk_probes[MSTAT_BULK_PAGES].on;
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
+		if (mstat_bulk_probes[i].on && mstat_bulk_probes[i].rp)
+			missed += READ_ONCE(mstat_bulk_probes[i].rp->nmissed);
+	return missed;
+}
+
+/**
+ * mstat_bulk_show_probes() - /proc/mstat's probe_* lines
+ * @m: the file
+ *
+ * One line per probed API: "probe_API 1" if counted, "probe_API 0" if
+ * not (this kernel lacks the function, or its prototype is not one mstat
+ * was built to read: the load's log says which).
+ * "probe_kfree_rcu_sheaf_mismatch N": sheaf frees not counted because
+ * their arguments were not where the prototype puts them.
+ */
+void mstat_bulk_show_probes(struct seq_file *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
+		seq_printf(m, "probe_%s %d\n", mstat_bulk_probes[i].api,
+			   mstat_bulk_probes[i].on);
+	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %ld\n",
+		   atomic_long_read(&mstat_bulk_sheaf_bad));
 }
 
 #else /* no kretprobes */
@@ -374,6 +613,14 @@ unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
 	*free = false;
 	*pages = false;
 	return 0;
+}
+
+void mstat_bulk_show_probes(struct seq_file *m)
+{
+	seq_puts(m, "probe_kmem_cache_alloc_bulk 0\nprobe_kmem_cache_free_bulk 0\n"
+		 "probe_alloc_pages_bulk 0\nprobe_split_page 0\n"
+		 "probe_kfree_rcu_sheaf 0\n"
+		 "probe_fail_page_alloc 0\nprobe_kfree_rcu_sheaf_mismatch 0\n");
 }
 
 #endif

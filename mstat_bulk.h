@@ -10,8 +10,11 @@
 
 #include <linux/types.h>
 
+struct seq_file;
+
 int mstat_bulk_init(void);
 void mstat_bulk_exit(void);
 unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages);
+void mstat_bulk_show_probes(struct seq_file *m);
 
 #endif /* _MSTAT_BULK_H */

@@ -13,6 +13,13 @@
 #include <linux/version.h>
 
 /*
+ * MSTAT_HAVE_*: what compat/conftest.sh found by compiling against the
+ * target kernel's headers (one test a file in compat/). Prefer these to
+ * LINUX_VERSION_CODE: vendor kernels backport under an old version.
+ */
+#include "mstat_conftest.h"
+
+/*
  * Internals the KUnit suites call: exported only on kernels with KUnit,
  * in the EXPORTED_FOR_KUNIT_TESTING namespace. kunit/visibility.h came
  * in 6.2; before it, the same export by hand.
@@ -52,10 +59,28 @@
 #endif
 
 /*
- * kvfree_rcu_barrier(), which waits until every kfree_rcu() and
- * kvfree_rcu() made so far has freed its object, came in 6.12.
+ * Whether kmem_cache_alloc_bulk() returns a bool, all objects or none
+ * (7.2 on), rather than how many it allocated.
  */
-#define MSTAT_HAVE_KVFREE_RCU_BARRIER \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#ifdef MSTAT_HAVE_CACHE_ALLOC_BULK_BOOL
+#define MSTAT_CACHE_ALLOC_BULK_BOOL	true
+#else
+#define MSTAT_CACHE_ALLOC_BULK_BOOL	false
+#endif
+
+/*
+ * An hrtimer set up with its function: hrtimer_setup() came in 6.13,
+ * and hrtimer_init() is gone since 6.15.
+ */
+#ifdef MSTAT_HAVE_HRTIMER_SETUP
+#define mstat_hrtimer_setup(timer, fn, clock, mode) \
+	hrtimer_setup(timer, fn, clock, mode)
+#else
+#define mstat_hrtimer_setup(timer, fn, clock, mode)	\
+	do {						\
+		hrtimer_init(timer, clock, mode);	\
+		(timer)->function = (fn);		\
+	} while (0)
+#endif
 
 #endif /* _MSTAT_COMPAT_H */

@@ -125,3 +125,37 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 	else
 		mstat_hot_free(src, mstat_size_class(size), size, 0, site);
 }
+
+/**
+ * mstat_count_page_split() - count split_page() of a live block
+ * @order: the block's order, above 0
+ *
+ * The block's pages are freed one by one, at order 0, and since 7.x
+ * vmalloc() gets its pages this way. So, in one write section, the
+ * block counts as freed at its order and its 1 << @order pages as
+ * allocated at order 0: each order's allocations and frees then pair,
+ * and the live pages are unchanged. The pages' gfp class is not known
+ * here: they count as sleeping allocations in task context, atomic ones
+ * in any other.
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_page_split(unsigned int order)
+{
+	enum mstat_ctx x = mstat_context();
+	unsigned int c = mstat_order_cell(order);
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	mstat_cell_add(&s, MSTAT_SRC_PAGE, c, frees, 1);
+	if (!mstat_cell_fixed(MSTAT_SRC_PAGE, c))
+		mstat_cell_add(&s, MSTAT_SRC_PAGE, c, bytes_freed,
+			       PAGE_SIZE << order);
+	mstat_add(&s, struct mstat_cells, ctx_frees[x], 1);
+	mstat_cell_add(&s, MSTAT_SRC_PAGE, 0, allocs, 1UL << order);
+	mstat_add(&s, struct mstat_cells,
+		  ctx_gfp_allocs[x][x == MSTAT_CTX_TASK ? MSTAT_GFP_SLEEP :
+						      MSTAT_GFP_ATOMIC],
+		  1UL << order);
+	mstat_write_end(&mstat_core, &s);
+}

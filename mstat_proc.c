@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "mstat_bulk.h"
 #include "mstat_caches.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
@@ -215,6 +216,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "gfp_sleep_allocs %llu\n", st->gfp[MSTAT_GFP_SLEEP]);
 	seq_printf(m, "gfp_atomic_allocs %llu\n", st->gfp[MSTAT_GFP_ATOMIC]);
+	mstat_bulk_show_probes(m);
 	mstat_show_classes(m, st);
 	mstat_show_orders(m, st);
 	mstat_show_kmalloc_classes(m, st);

@@ -332,6 +332,13 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 	mstat_hot_cache_free(c, size, (unsigned long)ptr, call_site);
 }
 
+/*
+ * The last order-0 page the mm_page_alloc probe saw on each CPU: how the
+ * alloc_pages_bulk() probe tells the single-page fallback's page, which
+ * was traced, from one it took from the per-CPU lists, which was not.
+ */
+static DEFINE_PER_CPU(struct page *, mstat_page_last);
+
 static void mstat_probe_page_alloc(void *data, struct page *page,
 				   unsigned int order, gfp_t gfp_flags,
 				   int migratetype)
@@ -342,8 +349,24 @@ static void mstat_probe_page_alloc(void *data, struct page *page,
 		mstat_count_failure(MSTAT_SRC_PAGE, mstat_order_cell(order));
 		return;
 	}
+	if (!order)
+		this_cpu_write(mstat_page_last, page);
 	mstat_hot_alloc(MSTAT_SRC_PAGE, mstat_order_cell(order), size, size,
 			gfp_flags, (unsigned long)page, 0);
+}
+
+/**
+ * mstat_page_traced_here() - whether @page was this CPU's last traced page
+ * @page: an order-0 page, or NULL
+ *
+ * Context: any; the caller's CPU is the one that allocated it if it has
+ * not migrated since (a kretprobe handler runs with preemption off).
+ * Return: true if the mm_page_alloc probe's last order-0 page on this CPU
+ * is @page.
+ */
+bool mstat_page_traced_here(const struct page *page)
+{
+	return page && this_cpu_read(mstat_page_last) == page;
 }
 
 /**
@@ -481,7 +504,7 @@ struct mstat_twice_seen {
 	struct {
 		unsigned long site;
 		const void *ptr;
-	} ev[8];
+	} ev[16];
 };
 
 static void mstat_probe_twice(void *data, unsigned long call_site,
@@ -497,20 +520,41 @@ static void mstat_probe_twice(void *data, unsigned long call_site,
 	seen->nr++;
 }
 
+/* Whether @site is one of the inner events' sites learnt so far. */
+static bool mstat_twice_known(unsigned long site)
+{
+	unsigned int k;
+
+	for (k = 0; k < mstat_twice_nr; k++)
+		if (mstat_twice_site[k] == site)
+			return true;
+	return false;
+}
+
+static void mstat_twice_add(unsigned long site)
+{
+	if (!mstat_twice_known(site) && mstat_twice_nr < MSTAT_TWICE_MAX)
+		mstat_twice_site[mstat_twice_nr++] = site;
+}
+
 /*
  * Make one large kmalloc through each exported entry that inlines
- * __do_kmalloc_node(), with a size the compiler cannot see, while a probe
- * of our own records this task's kmalloc events. An event for one of
- * those objects whose call site is outside this module is an inner one.
- * noinline: kmalloc_track_caller()'s call site is our caller, in this
- * module too.
+ * __do_kmalloc_node(), and one large kvmalloc(), with a size the compiler
+ * cannot see, while a probe of our own records this task's kmalloc
+ * events. For the kmallocs, an event whose call site is outside this
+ * module is an inner one. kvmalloc() is traced with its own call site
+ * (6.1, 6.12: one event, from kvmalloc's code) or, where it inlines a
+ * copy of __do_kmalloc_node() (7.x), also with ours: then its other
+ * events are inner ones too. Each object must come out with one event
+ * counted. noinline: kmalloc_track_caller()'s call site is our caller, in
+ * this module too.
  */
 static noinline int mstat_twice_learn(struct tracepoint *tp)
 {
 	static struct mstat_twice_seen seen;
 	size_t size = KMALLOC_MAX_CACHE_SIZE + 1;
-	unsigned int i, j, k, outer = 0;
-	void *obj[3];
+	unsigned int i, j, outer = 0, mine = 0, counted = 0;
+	void *obj[3], *kv;
 	int err;
 
 	OPTIMIZER_HIDE_VAR(size);
@@ -522,6 +566,7 @@ static noinline int mstat_twice_learn(struct tracepoint *tp)
 	obj[0] = kmalloc(size, GFP_KERNEL);
 	obj[1] = kmalloc_node(size, GFP_KERNEL, NUMA_NO_NODE);
 	obj[2] = kmalloc_track_caller(size, GFP_KERNEL);
+	kv = kvmalloc(size, GFP_KERNEL);
 	WRITE_ONCE(seen.task, NULL);
 	tracepoint_probe_unregister(tp, mstat_probe_twice, &seen);
 	tracepoint_synchronize_unregister();
@@ -532,21 +577,29 @@ static noinline int mstat_twice_learn(struct tracepoint *tp)
 				break;
 		if (j == ARRAY_SIZE(obj))
 			continue;
-		if (within_module(seen.ev[i].site, THIS_MODULE)) {
+		if (within_module(seen.ev[i].site, THIS_MODULE))
 			outer++;
+		else
+			mstat_twice_add(seen.ev[i].site);
+	}
+	/* kvmalloc(): inner events only where one event is ours. */
+	for (i = 0; kv && i < seen.nr; i++)
+		if (seen.ev[i].ptr == kv &&
+		    within_module(seen.ev[i].site, THIS_MODULE))
+			mine++;
+	for (i = 0; kv && i < seen.nr; i++) {
+		if (seen.ev[i].ptr != kv)
 			continue;
-		}
-		for (k = 0; k < mstat_twice_nr; k++)
-			if (mstat_twice_site[k] == seen.ev[i].site)
-				break;
-		if (k == mstat_twice_nr && k < MSTAT_TWICE_MAX)
-			mstat_twice_site[mstat_twice_nr++] = seen.ev[i].site;
+		if (mine && !within_module(seen.ev[i].site, THIS_MODULE))
+			mstat_twice_add(seen.ev[i].site);
+		counted += !mstat_twice_known(seen.ev[i].site);
 	}
 	for (j = 0; j < ARRAY_SIZE(obj); j++) {
 		if (!obj[j])
 			err = -ENOMEM;
 		kfree(obj[j]);
 	}
+	kvfree(kv);
 	if (err) {
 		pr_err("cannot learn how large kmallocs are traced: %d\n", err);
 		return err;
@@ -556,6 +609,12 @@ static noinline int mstat_twice_learn(struct tracepoint *tp)
 		       outer, ARRAY_SIZE(obj));
 		return -EIO;
 	}
+	/* A kvmalloc() that fell back to vmalloc() traced no kmalloc. */
+	if (kv && is_vmalloc_addr(kv))
+		pr_warn("large kvmalloc: fell back to vmalloc at load, its kmalloc events not learnt\n");
+	else if (kv && counted != 1)
+		pr_warn("large kvmalloc: %u of its kmalloc events would count, not 1\n",
+			counted);
 	if (mstat_twice_nr)
 		pr_info("this kernel traces a large kmalloc twice (%u sites): counting it once\n",
 			mstat_twice_nr);

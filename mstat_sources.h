@@ -16,12 +16,14 @@ bool mstat_source_enabled(enum mstat_source src);
 size_t mstat_kfree_size(const void *ptr);
 unsigned int mstat_twice_sites(void);
 struct kmem_cache;
+struct page;
 void mstat_count_kfree(const void *ptr, unsigned long site);
 void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
 			     gfp_t gfp, unsigned long site);
 void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
 			    unsigned long site);
 void mstat_count_page_alloc(gfp_t gfp);
+bool mstat_page_traced_here(const struct page *page);
 int mstat_sources_init(void);
 void mstat_sources_exit(void);
 

@@ -478,8 +478,8 @@ static void mstat_read_concurrent_writers(struct kunit *test)
 	KUNIT_ASSERT_GT(test, nw, 0);
 
 	ct->core = core;
-	hrtimer_init(&ct->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	ct->timer.function = conc_timer_fn;
+	mstat_hrtimer_setup(&ct->timer, conc_timer_fn, CLOCK_MONOTONIC,
+			    HRTIMER_MODE_REL);
 	hrtimer_start(&ct->timer, ns_to_ktime(100 * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL);
 

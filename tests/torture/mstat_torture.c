@@ -31,6 +31,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
+#include "mstat_compat.h"
 #include "mstat_core/mstat_core.h"
 
 static int nwriters = -1;
@@ -224,8 +225,8 @@ static void torture_run(void)
 		for_each_online_cpu(cpu) {
 			struct hrtimer *t = per_cpu_ptr(timers, cpu);
 
-			hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-			t->function = torture_timer;
+			mstat_hrtimer_setup(t, torture_timer, CLOCK_MONOTONIC,
+					    HRTIMER_MODE_REL_PINNED);
 		}
 		/* Each timer is started on its own CPU so that it is pinned there. */
 		on_each_cpu(torture_timer_start, NULL, 1);

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The compile tests of compat/ (compat/conftest.sh), run by kbuild with
+# the flags it compiles the module with, into $(obj)/mstat_conftest.h,
+# which mstat_compat.h includes. Include this file from a Kbuild file
+# after setting mstat_conftest_users to the objects that include
+# mstat_compat.h. if_changed reruns the tests when the flags (the target
+# kernel's include paths among them) change.
+mstat_compat_dir := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+
+quiet_cmd_mstat_conftest = CONFTEST $@
+      cmd_mstat_conftest = MSTAT_SYMVERS=$(objtree)/Module.symvers $(CONFIG_SHELL) $(mstat_compat_dir)/conftest.sh \
+	$@ $(mstat_compat_dir) $(CC) $(filter-out -Wp$(comma)%,$(c_flags))
+
+targets += mstat_conftest.h
+clean-files += mstat_conftest.h mstat_conftest.h.log
+$(obj)/mstat_conftest.h: $(mstat_compat_dir)/conftest.sh \
+			 $(wildcard $(mstat_compat_dir)/*.conftest) FORCE
+	$(call if_changed,mstat_conftest)
+
+ccflags-y += -I$(obj)
+$(addprefix $(obj)/,$(mstat_conftest_users)): $(obj)/mstat_conftest.h
