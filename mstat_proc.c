@@ -25,7 +25,7 @@
 #include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.2"
+#define MSTAT_FORMAT_VERSION	"1.3"
 #define MSTAT_SITES_FORMAT_VERSION	"1.0"
 
 struct mstat_proc_snap {
