@@ -243,6 +243,155 @@ mstat_in_root() {
 		CI=true /bin/bash -c "$2"
 }
 
+# mstat_in_root_ns ROOT CMD: mstat_in_root, in mount and PID namespaces
+# of its own with a /proc of its own (objtool reads it), which vanish
+# with CMD: nothing is left mounted, however CMD ends.
+mstat_in_root_ns() {
+	unshare --mount --pid --fork --mount-proc="$1/proc" \
+		chroot "$1" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		CI=true /bin/bash -c "$2"
+}
+
+## Debian's kernels, through an apt of mstat's own (scripts/matrix.sh)
+#
+# Kernel images and headers are downloaded with apt-get and extracted
+# (dpkg-deb), never installed: not through the host's apt either, whose
+# sources have one suite, but through a private configuration under
+# $MSTAT_APT_DIR, with its own sources.list, lists, status (empty) and
+# archives: the suites of mstat_apt_suites from the mirror the host uses,
+# for amd64 and arm64, checked against Debian's archive keyring. Nothing
+# of it reaches the host's dpkg database or its apt lists.
+
+MSTAT_APT_DIR=${MSTAT_APT_DIR:-$MSTAT_CACHE/apt}
+mstat_apt_suites=(bookworm bookworm-security bullseye bullseye-security
+		  trixie trixie-backports sid experimental)
+
+# mstat_apt CMD ARG...: apt-get or apt-cache (CMD) with the private
+# configuration.
+mstat_apt() {
+	local cmd=$1
+	shift
+	"$cmd" -c "$MSTAT_APT_DIR/apt.conf" "$@"
+}
+
+# mstat_security_mirror: the host's security mirror, else the main one's
+# "-security" sibling (deb.debian.org/debian-security).
+mstat_security_mirror() {
+	if grep -qsE '(^deb .* |^Suites:.* )bookworm-security( |$)' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.sources; then
+		mstat_host_mirror bookworm-security
+	else
+		echo "$(mstat_host_mirror bookworm)-security"
+	fi
+}
+
+# mstat_apt_update: the private configuration written, and its
+# lists updated if they are a day old or the sources changed; then
+# $MSTAT_APT_DIR/table: a line "SUITE ARCH PACKAGE VERSION DEPENDS..." for
+# every kernel package (linux-image-*, linux-binary-*, linux-headers-*,
+# linux-kbuild-*), compiler and the few others scripts/matrix.sh and
+# scripts/setup.sh look up, one suite's Packages at a time, so that a
+# look-up can name its suite (apt-cache cannot). Serialized by a lock.
+mstat_apt_update() {
+	local d=$MSTAT_APT_DIR main sec suite m f b s a list
+	main=$(mstat_host_mirror bookworm)
+	sec=$(mstat_security_mirror)
+	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/cache" || return
+	(
+		flock 9 || exit
+		: >>"$d/status"
+		cat >"$d/apt.conf.new" <<-EOT
+		Dir::State "$d";
+		Dir::State::Lists "$d/lists";
+		Dir::State::status "$d/status";
+		Dir::Etc::SourceList "$d/sources.list";
+		Dir::Etc::SourceParts "/dev/null";
+		Dir::Cache "$d/cache";
+		Dir::Cache::archives "$d/archives";
+		Dir::Cache::pkgcache "$d/cache/pkgcache.bin";
+		Dir::Cache::srcpkgcache "";
+		APT::Architecture "amd64";
+		APT::Architectures { "amd64"; "arm64"; };
+		APT::Sandbox::User "root";
+		EOT
+		mv "$d/apt.conf.new" "$d/apt.conf"
+		list=$(for suite in "${mstat_apt_suites[@]}"; do
+			m=$main
+			[[ $suite == *-security ]] && m=$sec
+			echo "deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $suite main"
+		done)
+		if [ ! -s "$d/table" ] ||
+		   [ "$list" != "$(cat "$d/sources.list" 2>/dev/null)" ] ||
+		   [ -n "$(find "$d/table" -mmin +1440)" ]; then
+			echo "$list" >"$d/sources.list"
+			log "apt-get update (private: $d, ${#mstat_apt_suites[@]} suites)"
+			mstat_apt apt-get update -qq -o DPkg::Lock::Timeout=600 \
+				>/dev/null || exit
+			for f in "$d"/lists/*_Packages*; do
+				b=${f##*_dists_} s=${b%%_*} a=${b##*_binary-}
+				a=${a%%_*}
+				/usr/lib/apt/apt-helper cat-file "$f" |
+				awk -v s="$s" -v a="$a" '
+				/^Package: / { p = $2; v = ""; dep = "" }
+				/^Version: / { v = $2 }
+				/^Depends: / { dep = substr($0, 10) }
+				/^$/ {
+					if (p ~ /^linux-(image|binary|headers|kbuild)-/ ||
+					    p ~ /^gcc-[0-9]+(-aarch64-linux-gnu)?$/ ||
+					    p ~ /^(busybox-static|zlib1g-dev|dwarves)$/)
+						print s, a, p, v, dep
+					p = ""
+				}' || exit
+			done >"$d/table.new" && mv "$d/table.new" "$d/table"
+		fi
+	) 9>"$d/lock"
+}
+
+# mstat_deb_extract DIR STAMP PKG...: the packages (NAME[:ARCH]=VERSION)
+# downloaded and extracted into DIR, over what is there, unless STAMP
+# already lists them. Existing links to directories are kept (a merged
+# /usr root's /lib). The .debs are not kept.
+mstat_deb_extract() {
+	local dir=$1 stamp=$2 want tmp deb
+	shift 2
+	want=$(printf '%s\n' "$@")
+	[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return
+	mkdir -p "$MSTAT_APT_DIR/archives" "$dir" || return
+	tmp=$(mktemp -d "$MSTAT_APT_DIR/archives/get.XXXXXX") || return
+	log "download ${*%%=*}"
+	if ! (cd "$tmp" && mstat_apt apt-get download -qq "$@" >/dev/null); then
+		rm -rf "$tmp"
+		log "apt-get download $* failed"
+		return 1
+	fi
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -x -C "$dir" --keep-directory-symlink || {
+			rm -rf "$tmp"
+			log "cannot extract ${deb##*/} into $dir"
+			return 1
+		}
+	done
+	rm -rf "$tmp"
+	mkdir -p "$(dirname "$stamp")" && echo "$want" >"$stamp"
+}
+
+# mstat_km_var ID FIELD: the name of a field of scripts/matrix.sh's
+# output for kernel ID (REL, VMLINUZ, KDIR, ROOT, ARCH, ERROR...):
+# KM_<ID>_<FIELD>, ID upper-cased with "." and "-" as "_" (arm64-7.3's
+# REL: KM_ARM64_7_3_REL). mstat_km ID FIELD: its value, once sourced.
+mstat_km_var() {
+	local v=${1^^}
+	v=${v//[.-]/_}
+	echo "KM_${v}_$2"
+}
+mstat_km() {
+	local v
+	v=$(mstat_km_var "$1" "$2")
+	echo "${!v:-}"
+}
+
 ## The static programs the guests run
 
 # Built into build/tools/NAME by mstat_build_tools: NAME, then its C
