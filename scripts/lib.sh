@@ -348,6 +348,24 @@ mstat_apt_update() {
 	) 9>"$d/lock"
 }
 
+# mstat_apt_lookup SUITES ARCH NAME [VERSION]: "SUITE VERSION DEPENDS..."
+# of that package in mstat_apt_update's table, in one of SUITES
+# (comma-separated), VERSION or the newest (sort -V orders Debian's kernel
+# versions as dpkg does, "~" first; they have no epoch).
+mstat_apt_lookup() {
+	local lines
+	lines=$(awk -v ss=",$1," -v a="$2" -v n="$3" -v want="${4:-}" '
+		index(ss, "," $1 ",") && $2 == a && $3 == n &&
+		(want == "" || $4 == want) {
+			out = $1 " " $4
+			for (i = 5; i <= NF; i++)
+				out = out " " $i
+			print out
+		}' "$MSTAT_APT_DIR/table")
+	[ -n "$lines" ] || return 1
+	sort -V -r -k2,2 <<<"$lines" | head -n 1
+}
+
 # mstat_deb_extract DIR STAMP PKG...: the packages (NAME[:ARCH]=VERSION)
 # downloaded and extracted into DIR, over what is there, unless STAMP
 # already lists them. Existing links to directories are kept (a merged

@@ -93,22 +93,6 @@ done
 
 ## Picks
 
-# lookup SUITES ARCH NAME [VERSION]: "SUITE VERSION DEPENDS..." of that
-# package, in one of SUITES (comma-separated), VERSION or the newest.
-lookup() {
-	local lines
-	lines=$(awk -v ss=",$1," -v a="$2" -v n="$3" -v want="${4:-}" '
-		index(ss, "," $1 ",") && $2 == a && $3 == n &&
-		(want == "" || $4 == want) {
-			out = $1 " " $4
-			for (i = 5; i <= NF; i++)
-				out = out " " $i
-			print out
-		}' "$table")
-	[ -n "$lines" ] || return 1
-	sort -V -r -k2,2 <<<"$lines" | head -n 1
-}
-
 # candidates ID: "VERSION RELEASE SUITE" for every image of ID's pattern
 # with headers of the same version, newest first (sort -V orders Debian's
 # kernel versions as dpkg does: "~" first, and they have no epoch).
@@ -149,7 +133,8 @@ resolve() {
 	gcc[$id]=''
 	while [ ${#deps[@]} -gt 0 ]; do
 		d=${deps[0]} deps=("${deps[@]:1}")
-		line=$(lookup "$ss" "$a" "$d" "$v") || line=$(lookup "$ss" amd64 "$d") ||
+		line=$(mstat_apt_lookup "$ss" "$a" "$d" "$v") ||
+			line=$(mstat_apt_lookup "$ss" amd64 "$d") ||
 			{ log "no $d in $ss"; return 1; }
 		[ -n "${gcc[$id]}" ] ||
 			gcc[$id]=$(grep -oE '\bgcc-[0-9]+' <<<"${line#* * }" | head -n 1)
@@ -160,8 +145,10 @@ resolve() {
 			# package for every upload (linux-kbuild-5.10 (>= V)),
 			# and two kernels in a root must agree on its version.
 			case $n in
-			linux-kbuild-*) line=$(lookup "$ss" amd64 "$n") ;;
-			*) line=$(lookup "$ss" amd64 "$n" "$v") || line=$(lookup "$ss" amd64 "$n") ;;
+			linux-kbuild-*)
+				line=$(mstat_apt_lookup "$ss" amd64 "$n") ;;
+			*)	line=$(mstat_apt_lookup "$ss" amd64 "$n" "$v") ||
+				line=$(mstat_apt_lookup "$ss" amd64 "$n") ;;
 			esac || { log "no $n in $ss"; return 1; }
 			dv=$(cut -d' ' -f2 <<<"$line")
 			case $n in
@@ -330,7 +317,12 @@ headers_host() {
 	fi
 	kdir[$id]=$dir/usr/src/linux-headers-${rel[$id]}
 	sed -i "s|^include /usr/src/|include $dir/usr/src/|" "${kdir[$id]}/Makefile" &&
-		check_kdir "$id" "${kdir[$id]}"
+		check_kdir "$id" "${kdir[$id]}" || return
+	# make ARCH=arm64 takes the newest there: one there is.
+	if [ "${arch[$id]}" = arm64 ]; then
+		find "${dir%/*}" -mindepth 1 -maxdepth 1 ! -path "$dir" \
+			-exec rm -rf {} +
+	fi
 }
 
 # headers_root ID: the headers extracted into the id's root, where
@@ -412,7 +404,7 @@ declare -A rec
 if [ "$(sed -n 's/^KM_PICKS_KEY=//p' "$picks" 2>/dev/null)" = "$key" ]; then
 	while IFS='=' read -r n v; do
 		v=${v#\"} rec[$n]=${v%\"}
-	done < <(grep '^KM_' "$picks")
+	done < <(grep '^KM_' "$picks" | grep -v '^KM_PICKS_KEY=')
 fi
 eval "$(apt-config shell http_proxy Acquire::http::Proxy)"
 [ -z "${http_proxy:-}" ] || export http_proxy
