@@ -84,7 +84,8 @@ make_root() {
 	mstat_debootstrap "$suite" "$root" "$mirror" &&
 		mstat_root_mount "$root" || return
 	in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y --no-install-recommends ${pkgs[*]} &&
+		apt-get install -y -o DPkg::Lock::Timeout=600 \
+		--no-install-recommends ${pkgs[*]} &&
 		apt-get clean" || return
 	mstat_root_umount "$root" || return
 	mkdir -p "$MSTAT_CACHE/deb-root"
@@ -117,7 +118,8 @@ root_files >"$MSTAT_LOGS/files-before"
 mkdir -p "$root/tmp/debs"
 cp "$dkms_deb" "$tool_deb" "$root/tmp/debs/"
 t deb-install in_root "DEBIAN_FRONTEND=noninteractive apt-get install -y \
-	--no-install-recommends /tmp/debs/${dkms_deb##*/} /tmp/debs/${tool_deb##*/}"
+	-o DPkg::Lock::Timeout=600 --no-install-recommends \
+	/tmp/debs/${dkms_deb##*/} /tmp/debs/${tool_deb##*/}"
 grep -E '^Building (for|initial module)' "$MSTAT_LOGS/deb-install.log" | show
 
 ver=$(dpkg-deb -f "$dkms_deb" Version)

@@ -66,7 +66,7 @@ make_root() {
 	if [ -d "$MSTAT_TOP/../shared" ]; then
 		cp -a "$MSTAT_TOP/../shared" "$root/root/shared"
 	fi
-	in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make'
+	in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 make'
 }
 
 # make run must print /proc/mstat: its version line and a class table.

@@ -197,7 +197,8 @@ mstat_debootstrap() {
 	mstat_root_remakable "$root" || { log "$root: not a root to remake"; return 1; }
 	if ! command -v debootstrap >/dev/null; then
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq debootstrap >/dev/null || return
+			apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
+			debootstrap >/dev/null || return
 	fi
 	mstat_root_umount "$root" || return
 	rm -rf --one-file-system "$root"
