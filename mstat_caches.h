@@ -56,6 +56,7 @@
 #include <linux/bits.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
@@ -66,7 +67,6 @@
 /* Index entries a lookup tries before it gives up on a row. */
 #define MSTAT_CACHE_PROBES	8
 /* The largest table the cache_rows parameter may ask for. */
-#define MSTAT_CACHE_ROWS_MAX	2048
 /* Set in a row's key once its cache's struct kmem_cache was freed. */
 #define MSTAT_CACHE_GONE	1UL
 /* The index: a fixed size, twice the largest table, for constant maths. */
@@ -97,6 +97,16 @@ struct mstat_slot {
 	struct mstat_cells cells;
 	struct mstat_cache_cell row[];
 };
+
+/*
+ * The most rows a table may have: the core allocates each CPU's state,
+ * two slots and the sequence words, in one piece of per-CPU memory, and
+ * the per-CPU allocator refuses, with a WARN, a piece larger than
+ * PCPU_MIN_UNIT_SIZE (32 KiB: 567 rows).
+ */
+#define MSTAT_CACHE_ROWS_MAX						\
+	(((PCPU_MIN_UNIT_SIZE - sizeof(struct mstat_pcpu)) / 2 -	\
+	  sizeof(struct mstat_cells)) / sizeof(struct mstat_cache_cell))
 
 /**
  * struct mstat_cache_row - a row's identity, written once by its claim

@@ -45,7 +45,7 @@ MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 
 
 static uint cache_rows = 256;
 module_param(cache_rows, uint, 0444);
-MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 2048 (default 256; 0: no table)");
+MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 567 (default 256; 0: no table)");
 
 static int __init mstat_check_params(void)
 {
@@ -59,8 +59,9 @@ static int __init mstat_check_params(void)
 		return -EINVAL;
 	}
 	if (cache_rows > MSTAT_CACHE_ROWS_MAX) {
-		pr_err("cache_rows=%u: must be at most %u\n", cache_rows,
-		       MSTAT_CACHE_ROWS_MAX);
+		pr_err("cache_rows=%u: must be at most %zu (the per-CPU slots must fit in %lu bytes)\n",
+		       cache_rows, MSTAT_CACHE_ROWS_MAX,
+		       (unsigned long)PCPU_MIN_UNIT_SIZE);
 		return -EINVAL;
 	}
 	if (profile_buckets < 64 || profile_buckets > 65536 ||

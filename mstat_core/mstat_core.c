@@ -531,18 +531,20 @@ EXPORT_SYMBOL_GPL(mstat_cpu_slot_word);
  * @size: size of the statistics struct, a non-zero multiple of 8
  *
  * Context: process; sleeps.
- * Return: 0, -EINVAL for a bad @size, or -ENOMEM.
+ * Return: 0, -EINVAL for a bad @size (also one whose per-CPU state, two
+ * slots and the sequence words, is more than the per-CPU allocator hands
+ * out in one piece: PCPU_MIN_UNIT_SIZE, which it refuses with a WARN), or
+ * -ENOMEM.
  */
 int mstat_core_init(struct mstat_core *core, size_t size)
 {
-	size_t pcpu_size;
+	size_t pcpu_size = sizeof(struct mstat_pcpu) + 2 * size;
 
-	if (!size || size % sizeof(u64) || size > SZ_64K)
+	if (!size || size % sizeof(u64) || pcpu_size > PCPU_MIN_UNIT_SIZE)
 		return -EINVAL;
 
 	memset(core, 0, sizeof(*core));
 	core->nwords = size / sizeof(u64);
-	pcpu_size = sizeof(struct mstat_pcpu) + 2 * size;
 
 	core->total = kzalloc(size, GFP_KERNEL);
 	if (!core->total)
