@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dkms add/build/remove of this tree against the installed Debian 6.1 and
-# 6.12 headers (no install, nothing loaded), and "make install" into a
-# scratch root: each builds and installs mstat.ko alone. "ok"/"not ok"
-# lines.
+# dkms add/build/remove of this tree against Debian's 6.1 and 6.12
+# headers as scripts/setup.sh extracts them (nothing installed, nothing
+# loaded: --kernelsourcedir names the tree, which is nowhere under
+# /lib/modules), and "make install" into a scratch root: each builds and
+# installs mstat.ko alone. "ok"/"not ok" lines, named by each tree's
+# release.
 #
-#   scripts/dkms-test.sh KERNELRELEASE...
+#   scripts/dkms-test.sh KDIR...
 set -uo pipefail
 
 # shellcheck source=lib.sh
@@ -21,8 +23,15 @@ mkdir -p "$src"
 rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$src/"
 (cd "$src" && make clean KDIR=/nonexistent >/dev/null 2>&1)
 dkms add "mstat/$ver" >/dev/null || die "dkms add failed"
-for k; do
-	if dkms build "mstat/$ver" -k "$k" >"$MSTAT_TOP/build/logs/dkms-$k.log" 2>&1 &&
+for kdir; do
+	k=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
+	if [ -z "$k" ]; then
+		not_ok "dkms-build-$kdir: no kernel headers there"
+		continue
+	fi
+	if dkms build "mstat/$ver" -k "$k" --kernelsourcedir "$kdir" \
+		>"$MSTAT_TOP/build/logs/dkms-$k.log" 2>&1 &&
 	   ls /var/lib/dkms/mstat/"$ver"/"$k"/*/module/mstat.ko* >/dev/null 2>&1; then
 		ok "dkms-build-$k"
 	else
@@ -41,7 +50,7 @@ for k; do
 	# make install, into a scratch root: mstat.ko alone, under updates/.
 	tmp=$(mktemp -d)
 	rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$tmp/src/"
-	if make -C "$tmp/src" KDIR="/usr/src/linux-headers-$k" \
+	if make -C "$tmp/src" KDIR="$kdir" \
 		INSTALL_MOD_PATH="$tmp/root" install \
 		>"$MSTAT_TOP/build/logs/install-$k.log" 2>&1; then
 		kos=$(cd "$tmp/root" && find . -name '*.ko*' | sort | tr '\n' ' ')
