@@ -16,6 +16,8 @@
 #                     made, from nothing (about an hour)
 #   make deb          the Debian packages mstat-dkms and mstat, built by
 #                     dpkg-buildpackage, into build/deb/ (scripts/deb.sh)
+#   make canary       build and smoke-test mstat on the newest release
+#                     candidate in Debian experimental (scripts/canary.sh)
 #   make clean
 ifeq ($(ARCH),arm64)
 MSTAT_CACHE ?= /var/cache/mstat
@@ -60,4 +62,7 @@ fresh:
 deb:
 	scripts/deb.sh
 
-.PHONY: all modules install clean run check bench stress fresh deb
+canary:
+	scripts/canary.sh
+
+.PHONY: all modules install clean run check bench stress fresh deb canary
