@@ -144,7 +144,7 @@ static int mstat_bulk_alloc_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct mstat_bulk_call *call = (void *)ri->data;
-	unsigned long site = get_kretprobe_retaddr(ri);
+	unsigned long site = mstat_kretprobe_retaddr(ri);
 	long i, n;
 
 #ifdef MSTAT_BULK_ALLOC_FN
@@ -330,20 +330,20 @@ static int mstat_bulk_sheaf_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct mstat_bulk_sheaf_call *call = (void *)ri->data;
-	struct folio *folio;
+	struct mstat_head *head;
 
 	/* A bool: only the low byte of the return register is defined. */
 	if (!(u8)regs_return_value(regs) || MSTAT_COUNTS_BROKEN)
 		return 0;
 	if (!static_branch_likely(&mstat_slab_known) || !call->s ||
 	    !virt_addr_valid(call->obj) ||
-	    mstat_slab_cache_of(call->obj, &folio) != call->s) {
+	    mstat_slab_cache_of(call->obj, &head) != call->s) {
 		atomic_long_inc(&mstat_bulk_sheaf_bad);
 		return 0;
 	}
 	if (mstat_source_enabled(MSTAT_SRC_KMALLOC) ||
 	    mstat_source_enabled(MSTAT_SRC_CACHE))
-		mstat_count_kfree(call->obj, get_kretprobe_retaddr(ri));
+		mstat_count_kfree(call->obj, mstat_kretprobe_retaddr(ri));
 	return 0;
 }
 
@@ -466,8 +466,12 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	int err;
 
 	if (!p->fn) {
-		pr_warn("%s() not counted: no prototype mstat knows matched this kernel's when it was built\n",
-			p->api);
+		if (p->quiet)
+			pr_info("%s() not counted: no prototype mstat knows matched this kernel's when it was built\n",
+				p->api);
+		else
+			pr_warn("%s() not counted: no prototype mstat knows matched this kernel's when it was built\n",
+				p->api);
 		return 0;
 	}
 	/* A test build that must fail the failure-counting test skips it. */

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every difference between the kernels mstat builds for (Debian's 6.1 and
- * 6.12, the 6.12 test kernels, and later ones) lives here, and only here.
+ * Every difference between the kernels mstat builds for (Debian's 5.10 to
+ * 7.3, the 6.12 test kernels, and vendor kernels between) lives here, and
+ * only here: compat/ finds which, by compiling against the kernel.
  * A leaf: it includes no mstat header, and any file may include it.
  */
 #ifndef _MSTAT_COMPAT_H
 #define _MSTAT_COMPAT_H
 
 #include <linux/export.h>
+#include <linux/hrtimer.h>
 #include <linux/kconfig.h>
 #include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 
 /*
@@ -58,6 +62,78 @@
 #define MSTAT_KUNIT_CASE_PARAM_SLOW(fn, gen)	KUNIT_CASE_PARAM(fn, gen)
 #endif
 
+/* KFENCE came in 5.12: before, no object is KFENCE's. */
+#ifdef MSTAT_HAVE_KFENCE
+#include <linux/kfence.h>
+#else
+static inline bool is_kfence_address(const void *addr)
+{
+	return false;
+}
+#endif
+
+/* A kretprobe instance's return address: an accessor from 5.11. */
+#ifdef MSTAT_HAVE_KRETPROBE_RETADDR
+#define mstat_kretprobe_retaddr(ri)	get_kretprobe_retaddr(ri)
+#else
+#define mstat_kretprobe_retaddr(ri)	((unsigned long)(ri)->ret_addr)
+#endif
+
+/*
+ * A slab object's head: its folio from 5.16, its head page before. Used
+ * as "struct mstat_head *".
+ */
+#ifdef MSTAT_HAVE_FOLIO
+#define mstat_head			folio
+#define mstat_virt_to_head(obj)		virt_to_folio(obj)
+#define mstat_head_test_slab(head)	folio_test_slab(head)
+#define mstat_head_size(head)		folio_size(head)
+#else
+#define mstat_head			page
+#define mstat_virt_to_head(obj)		virt_to_head_page(obj)
+#define mstat_head_test_slab(head)	PageSlab(head)
+#define mstat_head_size(head)		page_size(head)
+#endif
+
+/*
+ * kmalloc_size_roundup() came in 6.1. Before, the same from kmalloc's
+ * index: its caches are the powers of two from KMALLOC_MIN_SIZE and the
+ * 96 and 192 byte ones (indices 1 and 2); above them, whole pages.
+ */
+#ifndef MSTAT_HAVE_KMALLOC_SIZE_ROUNDUP
+static inline size_t kmalloc_size_roundup(size_t size)
+{
+	unsigned int i;
+
+	if (!size)
+		return 0;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return PAGE_SIZE << get_order(size);
+	i = kmalloc_index(size);
+	return i == 1 ? 96 : i == 2 ? 192 : 1UL << i;
+}
+#endif
+
+/*
+ * The kmalloc tracepoint's parameters, for a probe's prototype: with the
+ * node from 6.0 (before, kmalloc_node was an event of its own).
+ */
+#ifdef MSTAT_HAVE_TP_KMALLOC_NODE
+#define MSTAT_TP_KMALLOC_PARAMS						\
+	unsigned long call_site, const void *ptr, size_t bytes_req,	\
+	size_t bytes_alloc, gfp_t gfp_flags, int node
+#else
+#define MSTAT_TP_KMALLOC_PARAMS						\
+	unsigned long call_site, const void *ptr, size_t bytes_req,	\
+	size_t bytes_alloc, gfp_t gfp_flags
+#endif
+
+/* get_random_u32_below() came in 6.2; prandom_u32_max() before. */
+#ifndef MSTAT_HAVE_RANDOM_U32_BELOW
+#include <linux/prandom.h>
+#define get_random_u32_below(ceil)	prandom_u32_max(ceil)
+#endif
+
 /*
  * Whether kmem_cache_alloc_bulk() returns a bool, all objects or none
  * (7.2 on), rather than how many it allocated.
@@ -72,15 +148,17 @@
  * An hrtimer set up with its function: hrtimer_setup() came in 6.13,
  * and hrtimer_init() is gone since 6.15.
  */
+static inline void
+mstat_hrtimer_setup(struct hrtimer *timer,
+		    enum hrtimer_restart (*fn)(struct hrtimer *),
+		    clockid_t clock, enum hrtimer_mode mode)
+{
 #ifdef MSTAT_HAVE_HRTIMER_SETUP
-#define mstat_hrtimer_setup(timer, fn, clock, mode) \
-	hrtimer_setup(timer, fn, clock, mode)
+	hrtimer_setup(timer, fn, clock, mode);
 #else
-#define mstat_hrtimer_setup(timer, fn, clock, mode)	\
-	do {						\
-		hrtimer_init(timer, clock, mode);	\
-		(timer)->function = (fn);		\
-	} while (0)
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
 #endif
+}
 
 #endif /* _MSTAT_COMPAT_H */

@@ -102,16 +102,16 @@ static int mstat_slab_find_cache(struct mstat_slab_known_set *k)
 {
 	unsigned int off, i, j, found = 0, at = 0;
 	unsigned long w;
-	struct folio *folio;
+	struct mstat_head *head;
 
 	for (off = 0; off + sizeof(w) <= MSTAT_SLAB_SPAN_PAGE; off += sizeof(w)) {
 		bool fits = true;
 
 		for (i = 0; i < 2 && fits; i++) {
 			for (j = 0; j < MSTAT_SLAB_OBJS && fits; j++) {
-				folio = virt_to_folio(k->obj[i][j]);
-				fits = folio_test_slab(folio) &&
-				       mstat_read_ulong(folio, off, &w) &&
+				head = mstat_virt_to_head(k->obj[i][j]);
+				fits = mstat_head_test_slab(head) &&
+				       mstat_read_ulong(head, off, &w) &&
 				       w == (unsigned long)k->cache[i];
 			}
 		}
@@ -147,13 +147,6 @@ static bool mstat_slab_each_kmalloc(bool (*fn)(struct kmem_cache *, unsigned int
 	return n > 0;
 }
 
-static bool mstat_slab_flags_kmalloc(struct kmem_cache *s, unsigned int off)
-{
-	u32 w;
-
-	return mstat_read_u32(s, off, &w) && (w & (__force u32)SLAB_KMALLOC);
-}
-
 static bool mstat_slab_size_fits(struct kmem_cache *s, unsigned int off)
 {
 	u32 w;
@@ -161,15 +154,42 @@ static bool mstat_slab_size_fits(struct kmem_cache *s, unsigned int off)
 	return mstat_read_u32(s, off, &w) && w == kmem_cache_size(s);
 }
 
-static int mstat_slab_find_fields(struct mstat_slab_known_set *k)
+#ifdef SLAB_KMALLOC
+static bool mstat_slab_flags_kmalloc(struct kmem_cache *s, unsigned int off)
 {
-	unsigned int off, i, nflags = 0, nsize = 0, fo = 0, so = 0;
+	u32 w;
+
+	return mstat_read_u32(s, off, &w) && (w & (__force u32)SLAB_KMALLOC);
+}
+
+/*
+ * Where more than one offset fits the flags: the one at which mstat's two
+ * caches differ in exactly the flags mstat gave them differently. The
+ * kernel adds its own flags alike to both, so the real word passes; a
+ * word that fits by chance (7.3.4 had one in two boots out of three)
+ * rarely does.
+ */
+static bool mstat_slab_flags_differ(struct mstat_slab_known_set *k,
+				    unsigned int off)
+{
+	u32 a, b;
+
+	return mstat_read_u32(k->cache[0], off, &a) &&
+	       mstat_read_u32(k->cache[1], off, &b) &&
+	       (a ^ b) == (__force u32)(mstat_slab_probe[0].flags ^
+					mstat_slab_probe[1].flags);
+}
+
+/* The flags' offset: 0 if found, into mstat_slab.flags. */
+static int mstat_slab_find_flags(struct mstat_slab_known_set *k)
+{
+	unsigned int off, i, nflags = 0, fo = 0, ntie = 0, to = 0;
 	u32 w, want;
+	bool fits;
 
 	for (off = 0; off + sizeof(u32) <= MSTAT_SLAB_SPAN_CACHE;
 	     off += sizeof(u32)) {
-		bool fits = true;
-
+		fits = true;
 		for (i = 0; i < 2 && fits; i++) {
 			want = (__force u32)mstat_slab_probe[i].flags;
 			fits = mstat_read_u32(k->cache[i], off, &w) &&
@@ -179,8 +199,68 @@ static int mstat_slab_find_fields(struct mstat_slab_known_set *k)
 		if (fits && mstat_slab_each_kmalloc(mstat_slab_flags_kmalloc, off)) {
 			nflags++;
 			fo = off;
+			if (mstat_slab_flags_differ(k, off)) {
+				ntie++;
+				to = off;
+			}
 		}
+	}
+	if (nflags > 1 && ntie == 1) {
+		nflags = 1;
+		fo = to;
+	}
+	if (nflags != 1) {
+		mstat_slab_why = nflags ? "cache flags: more than one offset fits" :
+					  "cache flags: no offset fits";
+		return -ENOENT;
+	}
+	mstat_slab.flags = fo;
+	return 0;
+}
+#else
+const void *mstat_slab_kmalloc_set[1 << MSTAT_SLAB_KMALLOC_BITS];
+static unsigned int mstat_slab_kmalloc_nr;
 
+static bool mstat_slab_kmalloc_add(struct kmem_cache *s, unsigned int off)
+{
+	unsigned int i = hash_ptr(s, MSTAT_SLAB_KMALLOC_BITS);
+
+	/* At most half full: a lookup always meets an empty entry. */
+	if (mstat_slab_kmalloc_nr >= 1 << (MSTAT_SLAB_KMALLOC_BITS - 1))
+		return false;
+	while (mstat_slab_kmalloc_set[i] && mstat_slab_kmalloc_set[i] != s)
+		i = (i + 1) & ((1 << MSTAT_SLAB_KMALLOC_BITS) - 1);
+	if (!mstat_slab_kmalloc_set[i])
+		mstat_slab_kmalloc_nr++;
+	mstat_slab_kmalloc_set[i] = s;
+	return true;
+}
+
+/*
+ * No SLAB_KMALLOC (before 5.19): kmalloc's caches are the set of
+ * kmalloc_caches[][], and the flags are not read.
+ */
+static int mstat_slab_find_flags(struct mstat_slab_known_set *k)
+{
+	if (!mstat_slab_each_kmalloc(mstat_slab_kmalloc_add, 0)) {
+		mstat_slab_why = "kmalloc's caches: more than the set holds";
+		return -ENOENT;
+	}
+	mstat_slab.flags = 0;
+	return 0;
+}
+#endif
+
+static int mstat_slab_find_fields(struct mstat_slab_known_set *k)
+{
+	unsigned int off, i, nsize = 0, so = 0;
+	bool fits;
+	u32 w;
+
+	if (mstat_slab_find_flags(k))
+		return -ENOENT;
+	for (off = 0; off + sizeof(u32) <= MSTAT_SLAB_SPAN_CACHE;
+	     off += sizeof(u32)) {
 		fits = true;
 		for (i = 0; i < 2 && fits; i++)
 			fits = mstat_read_u32(k->cache[i], off, &w) &&
@@ -191,17 +271,11 @@ static int mstat_slab_find_fields(struct mstat_slab_known_set *k)
 			so = off;
 		}
 	}
-	if (nflags != 1) {
-		mstat_slab_why = nflags ? "cache flags: more than one offset fits" :
-					  "cache flags: no offset fits";
-		return -ENOENT;
-	}
 	if (nsize != 1) {
 		mstat_slab_why = nsize ? "object size: more than one offset fits" :
 					 "object size: no offset fits";
 		return -ENOENT;
 	}
-	mstat_slab.flags = fo;
 	mstat_slab.size = so;
 	return 0;
 }
@@ -210,7 +284,7 @@ static int mstat_slab_find_fields(struct mstat_slab_known_set *k)
 static int mstat_slab_check_kmalloc(void)
 {
 	static const size_t sizes[] = { 8, 96, 1000, 4096 };
-	struct folio *folio;
+	struct mstat_head *head;
 	const void *s;
 	unsigned int i;
 	size_t size;
@@ -223,7 +297,7 @@ static int mstat_slab_check_kmalloc(void)
 		obj = kmalloc(size, GFP_KERNEL);
 		if (!obj)
 			return -ENOMEM;
-		s = mstat_slab_cache_of(obj, &folio);
+		s = mstat_slab_cache_of(obj, &head);
 		if (!s || !mstat_slab_is_kmalloc(s) ||
 		    mstat_slab_size(s) != kmalloc_size_roundup(size))
 			err = -EINVAL;
@@ -319,11 +393,11 @@ static int mstat_slab_find_name(struct mstat_slab_known_set *k,
 /* The cache of a slab object, through the cache offset found, or NULL. */
 static const void *mstat_slab_read_cache_of(const void *obj)
 {
-	struct folio *folio = virt_to_folio(obj);
+	struct mstat_head *head = mstat_virt_to_head(obj);
 	unsigned long w;
 
-	if (!folio_test_slab(folio) ||
-	    !mstat_read_ulong(folio, mstat_slab.cache, &w))
+	if (!mstat_head_test_slab(head) ||
+	    !mstat_read_ulong(head, mstat_slab.cache, &w))
 		return NULL;
 	return (const void *)w;
 }

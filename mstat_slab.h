@@ -16,10 +16,13 @@
 #ifndef _MSTAT_SLAB_H
 #define _MSTAT_SLAB_H
 
+#include <linux/hash.h>
 #include <linux/jump_label.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/types.h>
+
+#include "mstat_compat.h"
 
 /**
  * struct mstat_slab_layout - offsets found and validated at load
@@ -43,14 +46,15 @@ DECLARE_STATIC_KEY_FALSE(mstat_slab_known);
  * before the free).
  */
 static __always_inline const void *
-mstat_slab_cache_of(const void *obj, struct folio **folio)
+mstat_slab_cache_of(const void *obj, struct mstat_head **head)
 {
-	*folio = virt_to_folio(obj);
-	if (unlikely(!folio_test_slab(*folio)))
+	*head = mstat_virt_to_head(obj);
+	if (unlikely(!mstat_head_test_slab(*head)))
 		return NULL;
-	return *(const void *const *)((const char *)*folio + mstat_slab.cache);
+	return *(const void *const *)((const char *)*head + mstat_slab.cache);
 }
 
+#ifdef SLAB_KMALLOC
 /* Whether @cache is one of kmalloc's (SLAB_KMALLOC). */
 static __always_inline bool mstat_slab_is_kmalloc(const void *cache)
 {
@@ -58,6 +62,28 @@ static __always_inline bool mstat_slab_is_kmalloc(const void *cache)
 
 	return flags & (__force u32)SLAB_KMALLOC;
 }
+#else
+/*
+ * Before 5.19 no flag marks kmalloc's caches: the set of them (exported
+ * kmalloc_caches[][], all made at boot), hashed, is looked up instead.
+ */
+#define MSTAT_SLAB_KMALLOC_BITS	7
+extern const void *mstat_slab_kmalloc_set[1 << MSTAT_SLAB_KMALLOC_BITS];
+
+static __always_inline bool mstat_slab_is_kmalloc(const void *cache)
+{
+	unsigned int i = hash_ptr((void *)cache, MSTAT_SLAB_KMALLOC_BITS);
+	const void *e;
+
+	for (;; i = (i + 1) & ((1 << MSTAT_SLAB_KMALLOC_BITS) - 1)) {
+		e = mstat_slab_kmalloc_set[i];
+		if (e == cache)
+			return true;
+		if (!e)
+			return false;
+	}
+}
+#endif
 
 /* kmem_cache_size(), without the call. */
 static __always_inline unsigned int mstat_slab_size(const void *cache)

@@ -45,7 +45,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/kfence.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -126,9 +125,11 @@ static noinline void mstat_kmalloc_slow(size_t req, gfp_t gfp,
 			gfp, ptr, site);
 }
 
-static void mstat_probe_kmalloc(void *data, unsigned long call_site,
-				const void *ptr, size_t bytes_req,
-				size_t bytes_alloc, gfp_t gfp_flags, int node)
+static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
+						  const void *ptr,
+						  size_t bytes_req,
+						  size_t bytes_alloc,
+						  gfp_t gfp_flags)
 {
 	unsigned int c = mstat_size_class(bytes_req);
 
@@ -159,6 +160,39 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 }
 
 /*
+ * The kmalloc event's prototype (compat/tp_kmalloc_node.conftest): with
+ * the node from 6.0; before, without, and kmalloc_node apart.
+ */
+#ifdef MSTAT_HAVE_TP_KMALLOC_NODE
+static void mstat_probe_kmalloc(void *data, unsigned long call_site,
+				const void *ptr, size_t bytes_req,
+				size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	__mstat_probe_kmalloc(call_site, ptr, bytes_req, bytes_alloc,
+			      gfp_flags);
+}
+
+#define mstat_probe_kmalloc_node	NULL
+#else
+static void mstat_probe_kmalloc(void *data, unsigned long call_site,
+				const void *ptr, size_t bytes_req,
+				size_t bytes_alloc, gfp_t gfp_flags)
+{
+	__mstat_probe_kmalloc(call_site, ptr, bytes_req, bytes_alloc,
+			      gfp_flags);
+}
+
+static void mstat_probe_kmalloc_node(void *data, unsigned long call_site,
+				     const void *ptr, size_t bytes_req,
+				     size_t bytes_alloc, gfp_t gfp_flags,
+				     int node)
+{
+	__mstat_probe_kmalloc(call_site, ptr, bytes_req, bytes_alloc,
+			      gfp_flags);
+}
+#endif
+
+/*
  * Where kmalloc's caches are exactly mstat's classes below LARGE (the
  * smallest is 8 bytes, the largest 8 KiB), the class of a KFENCE
  * object's ksize(), its requested size, is the class of its
@@ -185,16 +219,16 @@ static noinline void mstat_kfree_cross(const void *cache, const void *ptr,
 static __always_inline void __mstat_count_kfree(const void *ptr,
 						unsigned long site)
 {
-	struct folio *folio;
+	struct mstat_head *head;
 	const void *cache;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
 	if (static_branch_likely(&mstat_slab_known)) {
-		cache = mstat_slab_cache_of(ptr, &folio);
+		cache = mstat_slab_cache_of(ptr, &head);
 		if (unlikely(!cache)) {
-			size = folio_size(folio);
+			size = mstat_head_size(head);
 		} else {
 			size = mstat_slab_size(cache);
 			if (unlikely(!mstat_slab_is_kmalloc(cache))) {
@@ -291,15 +325,37 @@ void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
 		mstat_hot_cache_alloc(s, size, gfp, (unsigned long)ptr, site);
 }
 
-static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
-				    const void *ptr, struct kmem_cache *s,
-				    gfp_t gfp_flags, int node)
+/*
+ * Before 6.0 the cache events do not pass the cache: the object's slab
+ * names it, where the slab layout is known; else NULL, and the event
+ * counts in the cache source without a row, sized by the event (an
+ * allocation) or ksize() (a free).
+ */
+static __always_inline struct kmem_cache *mstat_cache_of_obj(const void *ptr)
+{
+	struct mstat_head *head;
+
+	if (!ptr || !static_branch_likely(&mstat_slab_known))
+		return NULL;
+	return (struct kmem_cache *)mstat_slab_cache_of(ptr, &head);
+}
+
+static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
+						      const void *ptr,
+						      struct kmem_cache *s,
+						      size_t bytes_alloc,
+						      gfp_t gfp_flags)
 {
 	bool km;
 	size_t size;
 
 	if (unlikely(!ptr)) {
 		mstat_count_cache_failure(s);
+		return;
+	}
+	if (unlikely(!s)) {
+		mstat_hot_cache_alloc(NULL, bytes_alloc, gfp_flags,
+				      (unsigned long)ptr, call_site);
 		return;
 	}
 	size = mstat_cache_size(s, &km);
@@ -311,9 +367,9 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 			      call_site);
 }
 
-static void mstat_probe_cache_free(void *data, unsigned long call_site,
-				   const void *ptr,
-				   const struct kmem_cache *s)
+static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
+						     const void *ptr,
+						     const struct kmem_cache *s)
 {
 	struct kmem_cache *c = (struct kmem_cache *)s;
 	bool km;
@@ -321,6 +377,11 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 
 	if (!ptr)
 		return;
+	if (unlikely(!s)) {
+		mstat_hot_cache_free(NULL, ksize(ptr), (unsigned long)ptr,
+				     call_site);
+		return;
+	}
 	/* A struct kmem_cache freed: its cache is gone (mstat_caches.h). */
 	if (unlikely(s == mstat_caches.kmem_cache))
 		mstat_cache_gone(ptr);
@@ -331,6 +392,61 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 	}
 	mstat_hot_cache_free(c, size, (unsigned long)ptr, call_site);
 }
+
+/*
+ * The cache events' prototypes (compat/tp_cache_*.conftest): from 6.0
+ * with the cache (and the node); before, kmem_cache_alloc without them
+ * and kmem_cache_alloc_node apart, and kmem_cache_free with the cache's
+ * name (5.12 to 5.19) or nothing of it (5.10).
+ */
+#ifdef MSTAT_HAVE_TP_CACHE_ALLOC_CACHE
+static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
+				    const void *ptr, struct kmem_cache *s,
+				    gfp_t gfp_flags, int node)
+{
+	__mstat_probe_cache_alloc(call_site, ptr, s, 0, gfp_flags);
+}
+
+#define mstat_probe_cache_alloc_node	NULL
+#else
+static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
+				    const void *ptr, size_t bytes_req,
+				    size_t bytes_alloc, gfp_t gfp_flags)
+{
+	__mstat_probe_cache_alloc(call_site, ptr, mstat_cache_of_obj(ptr),
+				  bytes_alloc, gfp_flags);
+}
+
+static void mstat_probe_cache_alloc_node(void *data, unsigned long call_site,
+					 const void *ptr, size_t bytes_req,
+					 size_t bytes_alloc, gfp_t gfp_flags,
+					 int node)
+{
+	__mstat_probe_cache_alloc(call_site, ptr, mstat_cache_of_obj(ptr),
+				  bytes_alloc, gfp_flags);
+}
+#endif
+
+#if defined(MSTAT_HAVE_TP_CACHE_FREE_CACHE)
+static void mstat_probe_cache_free(void *data, unsigned long call_site,
+				   const void *ptr,
+				   const struct kmem_cache *s)
+{
+	__mstat_probe_cache_free(call_site, ptr, s);
+}
+#elif defined(MSTAT_HAVE_TP_CACHE_FREE_NAME)
+static void mstat_probe_cache_free(void *data, unsigned long call_site,
+				   const void *ptr, const char *name)
+{
+	__mstat_probe_cache_free(call_site, ptr, mstat_cache_of_obj(ptr));
+}
+#else
+static void mstat_probe_cache_free(void *data, unsigned long call_site,
+				   const void *ptr)
+{
+	__mstat_probe_cache_free(call_site, ptr, mstat_cache_of_obj(ptr));
+}
+#endif
 
 /*
  * The last order-0 page the mm_page_alloc probe saw on each CPU: how the
@@ -397,15 +513,22 @@ struct mstat_tp {
 	struct tracepoint *tp;
 };
 
-/* Per source, its alloc and free tracepoints (none for the API). */
-static struct mstat_tp mstat_tps[MSTAT_NR_SOURCES][2] = {
+/*
+ * Per source, its tracepoints (none for the API): allocation, free, and
+ * before 6.0 the *_node allocation events apart. A NULL probe: no such
+ * event on this kernel.
+ */
+#define MSTAT_TPS	3
+static struct mstat_tp mstat_tps[MSTAT_NR_SOURCES][MSTAT_TPS] = {
 	[MSTAT_SRC_KMALLOC] = {
 		{ "kmalloc", mstat_probe_kmalloc },
 		{ "kfree", mstat_probe_kfree },
+		{ "kmalloc_node", mstat_probe_kmalloc_node },
 	},
 	[MSTAT_SRC_CACHE] = {
 		{ "kmem_cache_alloc", mstat_probe_cache_alloc },
 		{ "kmem_cache_free", mstat_probe_cache_free },
+		{ "kmem_cache_alloc_node", mstat_probe_cache_alloc_node },
 	},
 	[MSTAT_SRC_PAGE] = {
 		{ "mm_page_alloc", mstat_probe_page_alloc },
@@ -429,12 +552,13 @@ bool mstat_source_enabled(enum mstat_source src)
 
 static int mstat_tp_register(struct mstat_tp *t)
 {
-	return t->tp ? tracepoint_probe_register(t->tp, t->probe, NULL) : 0;
+	return t->tp && t->probe ?
+	       tracepoint_probe_register(t->tp, t->probe, NULL) : 0;
 }
 
 static void mstat_tp_unregister(struct mstat_tp *t)
 {
-	if (t->tp)
+	if (t->tp && t->probe)
 		WARN_ON_ONCE(tracepoint_probe_unregister(t->tp, t->probe, NULL));
 }
 
@@ -453,7 +577,7 @@ static void mstat_tp_unregister(struct mstat_tp *t)
 int mstat_source_set(enum mstat_source src, bool on)
 {
 	struct mstat_tp *t;
-	int err = 0;
+	int err = 0, i;
 
 	if (src >= MSTAT_NR_SOURCES)
 		return -EINVAL;
@@ -463,15 +587,14 @@ int mstat_source_set(enum mstat_source src, bool on)
 	if (mstat_sources_on[src] == on)
 		goto out;
 	if (on) {
-		err = mstat_tp_register(&t[0]);
-		if (!err) {
-			err = mstat_tp_register(&t[1]);
-			if (err)
-				mstat_tp_unregister(&t[0]);
-		}
+		for (i = 0; i < MSTAT_TPS && !err; i++)
+			err = mstat_tp_register(&t[i]);
+		if (err)
+			for (i -= 2; i >= 0; i--)
+				mstat_tp_unregister(&t[i]);
 	} else {
-		mstat_tp_unregister(&t[1]);
-		mstat_tp_unregister(&t[0]);
+		for (i = MSTAT_TPS - 1; i >= 0; i--)
+			mstat_tp_unregister(&t[i]);
 	}
 	if (!err) {
 		WRITE_ONCE(mstat_sources_on[src], on);
@@ -491,8 +614,8 @@ static void mstat_tp_lookup(struct tracepoint *tp, void *priv)
 	int src, i;
 
 	for (src = 0; src < MSTAT_NR_SOURCES; src++)
-		for (i = 0; i < 2; i++)
-			if (mstat_tps[src][i].name &&
+		for (i = 0; i < MSTAT_TPS; i++)
+			if (mstat_tps[src][i].name && mstat_tps[src][i].probe &&
 			    !strcmp(tp->name, mstat_tps[src][i].name))
 				mstat_tps[src][i].tp = tp;
 }
@@ -507,18 +630,35 @@ struct mstat_twice_seen {
 	} ev[16];
 };
 
-static void mstat_probe_twice(void *data, unsigned long call_site,
-			      const void *ptr, size_t bytes_req,
-			      size_t bytes_alloc, gfp_t gfp_flags, int node)
+static void __mstat_probe_twice(struct mstat_twice_seen *seen,
+				unsigned long call_site, const void *ptr)
 {
-	struct mstat_twice_seen *seen = data;
-
 	if (READ_ONCE(seen->task) != current || seen->nr == ARRAY_SIZE(seen->ev))
 		return;
 	seen->ev[seen->nr].site = call_site;
 	seen->ev[seen->nr].ptr = ptr;
 	seen->nr++;
 }
+
+/* On the kmalloc event, and before 6.0 kmalloc_node's (node_tp). */
+static void mstat_probe_twice_node(void *data, unsigned long call_site,
+				   const void *ptr, size_t bytes_req,
+				   size_t bytes_alloc, gfp_t gfp_flags,
+				   int node)
+{
+	__mstat_probe_twice(data, call_site, ptr);
+}
+
+#ifdef MSTAT_HAVE_TP_KMALLOC_NODE
+#define mstat_probe_twice	mstat_probe_twice_node
+#else
+static void mstat_probe_twice(void *data, unsigned long call_site,
+			      const void *ptr, size_t bytes_req,
+			      size_t bytes_alloc, gfp_t gfp_flags)
+{
+	__mstat_probe_twice(data, call_site, ptr);
+}
+#endif
 
 /* Whether @site is one of the inner events' sites learnt so far. */
 static bool mstat_twice_known(unsigned long site)
@@ -549,7 +689,8 @@ static void mstat_twice_add(unsigned long site)
  * counted. noinline: kmalloc_track_caller()'s call site is our caller, in
  * this module too.
  */
-static noinline int mstat_twice_learn(struct tracepoint *tp)
+static noinline int mstat_twice_learn(struct tracepoint *tp,
+				      struct tracepoint *node_tp)
 {
 	static struct mstat_twice_seen seen;
 	size_t size = KMALLOC_MAX_CACHE_SIZE + 1;
@@ -562,12 +703,23 @@ static noinline int mstat_twice_learn(struct tracepoint *tp)
 	err = tracepoint_probe_register(tp, mstat_probe_twice, &seen);
 	if (err)
 		return err;
+	if (node_tp) {
+		err = tracepoint_probe_register(node_tp, mstat_probe_twice_node,
+						&seen);
+		if (err) {
+			tracepoint_probe_unregister(tp, mstat_probe_twice, &seen);
+			return err;
+		}
+	}
 	WRITE_ONCE(seen.task, current);
 	obj[0] = kmalloc(size, GFP_KERNEL);
 	obj[1] = kmalloc_node(size, GFP_KERNEL, NUMA_NO_NODE);
 	obj[2] = kmalloc_track_caller(size, GFP_KERNEL);
 	kv = kvmalloc(size, GFP_KERNEL);
 	WRITE_ONCE(seen.task, NULL);
+	if (node_tp)
+		tracepoint_probe_unregister(node_tp, mstat_probe_twice_node,
+					    &seen);
 	tracepoint_probe_unregister(tp, mstat_probe_twice, &seen);
 	tracepoint_synchronize_unregister();
 
@@ -658,18 +810,28 @@ int mstat_sources_init(void)
 							  NULL)));
 	BUILD_BUG_ON(!sizeof(register_trace_mm_page_free(mstat_probe_page_free,
 							 NULL)));
+#ifndef MSTAT_HAVE_TP_KMALLOC_NODE
+	BUILD_BUG_ON(!sizeof(register_trace_kmalloc_node(mstat_probe_kmalloc_node,
+							 NULL)));
+#endif
+#ifndef MSTAT_HAVE_TP_CACHE_ALLOC_CACHE
+	BUILD_BUG_ON(!sizeof(register_trace_kmem_cache_alloc_node(mstat_probe_cache_alloc_node,
+								  NULL)));
+#endif
 
 	for_each_kernel_tracepoint(mstat_tp_lookup, NULL);
 	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
-		for (i = 0; i < 2; i++) {
-			if (mstat_tps[src][i].name && !mstat_tps[src][i].tp) {
+		for (i = 0; i < MSTAT_TPS; i++) {
+			if (mstat_tps[src][i].name && mstat_tps[src][i].probe &&
+			    !mstat_tps[src][i].tp) {
 				pr_err("tracepoint kmem:%s not found\n",
 				       mstat_tps[src][i].name);
 				return -ENOENT;
 			}
 		}
 	}
-	return mstat_twice_learn(mstat_tps[MSTAT_SRC_KMALLOC][0].tp);
+	return mstat_twice_learn(mstat_tps[MSTAT_SRC_KMALLOC][0].tp,
+				 mstat_tps[MSTAT_SRC_KMALLOC][2].tp);
 }
 
 /**

@@ -32,7 +32,8 @@ log=$out.log
 		name=$(basename "$f" .conftest)
 		macro=MSTAT_HAVE_$(echo "$name" | tr 'a-z' 'A-Z')
 		sym=$(sed -n 's/.*conftest-export: *\([A-Za-z0-9_]*\).*/\1/p' "$f")
-		if "$@" -fsyntax-only -x c "$f" >"$tmp.err" 2>&1 &&
+		if "$@" -Werror=incompatible-pointer-types -fsyntax-only -x c \
+			"$f" >"$tmp.err" 2>&1 &&
 		   { [ -z "$sym" ] ||
 		     grep -q "^0x[0-9a-f]*	$sym	" "${MSTAT_SYMVERS:-/dev/null}" ||
 		     { echo "$sym: not in ${MSTAT_SYMVERS:-}" >"$tmp.err"; false; }; }; then

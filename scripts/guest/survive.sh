@@ -11,12 +11,15 @@
 # probe must be off (probe_API 0 in /proc/mstat) with a "not counted"
 # line in the log, as a build whose expected prototypes are wrong
 # (-DMSTAT_CONFTEST_WRONG) must leave them; every other probe_API line
-# is then not judged. Without it, alloc_pages_bulk, kmem_cache_alloc_bulk
-# and kmem_cache_free_bulk must be on.
+# is then not judged. Without it, the probes SURVIVE_ON names must be on
+# (default: alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk;
+# 5.10 has no alloc_pages_bulk()).
 set -u
 . ./lib.sh
 
 off=$(sed -n 's/.*SURVIVE_OFF="\([^"]*\)".*/\1/p' /proc/cmdline)
+on=$(sed -n 's/.*SURVIVE_ON="\([^"]*\)".*/\1/p' /proc/cmdline)
+: "${on:=alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk}"
 check insmod-mstat insmod ./mstat.ko
 grep '^probe_' /proc/mstat | show
 if [ -n "$off" ]; then
@@ -26,7 +29,7 @@ if [ -n "$off" ]; then
 			sh -c "dmesg | grep -q 'mstat: $api() not counted'"
 	done
 else
-	for api in alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk; do
+	for api in $on; do
 		check "probe-$api-on" grep -qx "probe_$api 1" /proc/mstat
 	done
 fi

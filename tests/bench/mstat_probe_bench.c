@@ -32,6 +32,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
+#include "mstat_compat.h"
 #include "mstat_stats.h"
 
 static char *mode = "none";
@@ -46,9 +47,7 @@ static char *loop = "kmalloc";
 module_param(loop, charp, 0444);
 MODULE_PARM_DESC(loop, "kmalloc (kmalloc/kfree pairs) or cache (kmem_cache_alloc/free pairs)");
 
-static void bench_probe_kmalloc(void *data, unsigned long call_site,
-				const void *ptr, size_t bytes_req,
-				size_t bytes_alloc, gfp_t gfp_flags, int node)
+static void bench_probe_kmalloc(void *data, MSTAT_TP_KMALLOC_PARAMS)
 {
 }
 
@@ -81,9 +80,7 @@ static __always_inline void floor_event(int dir, size_t size)
 	this_cpu_add(floor_cpu.seq, depth ? -1UL : 0xff);
 }
 
-static void floor_probe_kmalloc(void *data, unsigned long call_site,
-				const void *ptr, size_t bytes_req,
-				size_t bytes_alloc, gfp_t gfp_flags, int node)
+static void floor_probe_kmalloc(void *data, MSTAT_TP_KMALLOC_PARAMS)
 {
 	if (ptr)
 		floor_event(0, bytes_alloc);
@@ -96,9 +93,7 @@ static void floor_probe_kfree(void *data, unsigned long call_site,
 		floor_event(1, ksize(ptr));
 }
 
-typedef void (*kmalloc_probe_t)(void *data, unsigned long call_site,
-				const void *ptr, size_t bytes_req,
-				size_t bytes_alloc, gfp_t gfp_flags, int node);
+typedef void (*kmalloc_probe_t)(void *data, MSTAT_TP_KMALLOC_PARAMS);
 typedef void (*kfree_probe_t)(void *data, unsigned long call_site,
 			      const void *ptr);
 
