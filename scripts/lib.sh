@@ -289,11 +289,13 @@ mstat_security_mirror() {
 
 # mstat_apt_update: the private configuration written, and its
 # lists updated if they are a day old or the sources changed; then
-# $MSTAT_APT_DIR/table: a line "SUITE ARCH PACKAGE VERSION DEPENDS..." for
-# every kernel package (linux-image-*, linux-binary-*, linux-headers-*,
-# linux-kbuild-*), compiler and the few others scripts/matrix.sh and
-# scripts/setup.sh look up, one suite's Packages at a time, so that a
-# look-up can name its suite (apt-cache cannot). Serialized by a lock.
+# $MSTAT_APT_DIR/index: a line "SUITE ARCH PACKAGE VERSION URI DEPENDS..."
+# for every kernel package (linux-image-*, linux-binary-*,
+# linux-headers-*, linux-kbuild-*), compiler and the few others
+# scripts/matrix.sh and scripts/setup.sh look up, one suite's Packages at
+# a time, so that a look-up can name its suite (apt-cache cannot), and
+# quickly (an apt-get run reads every list: a second or two). Serialized
+# by a lock.
 mstat_apt_update() {
 	local d=$MSTAT_APT_DIR main sec suite m f b s a list
 	main=$(mstat_host_mirror bookworm)
@@ -322,35 +324,38 @@ mstat_apt_update() {
 			[[ $suite == *-security ]] && m=$sec
 			echo "deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $suite main"
 		done)
-		if [ ! -s "$d/table" ] ||
+		if [ ! -s "$d/index" ] ||
 		   [ "$list" != "$(cat "$d/sources.list" 2>/dev/null)" ] ||
-		   [ -n "$(find "$d/table" -mmin +1440)" ]; then
+		   [ -n "$(find "$d/index" -mmin +1440)" ]; then
 			echo "$list" >"$d/sources.list"
 			log "apt-get update (private: $d, ${#mstat_apt_suites[@]} suites)"
 			mstat_apt apt-get update -qq -o DPkg::Lock::Timeout=600 \
 				>/dev/null || exit
 			for f in "$d"/lists/*_Packages*; do
 				b=${f##*_dists_} s=${b%%_*} a=${b##*_binary-}
-				a=${a%%_*}
+				a=${a%%_*} m=$main
+				[[ $s == *-security ]] && m=$sec
 				/usr/lib/apt/apt-helper cat-file "$f" |
-				awk -v s="$s" -v a="$a" '
-				/^Package: / { p = $2; v = ""; dep = "" }
+				awk -v s="$s" -v a="$a" -v m="$m" '
+				/^Package: / { p = $2; v = ""; u = ""; dep = "" }
 				/^Version: / { v = $2 }
+				/^Filename: / { u = m "/" $2 }
 				/^Depends: / { dep = substr($0, 10) }
 				/^$/ {
 					if (p ~ /^linux-(image|binary|headers|kbuild)-/ ||
 					    p ~ /^gcc-[0-9]+(-aarch64-linux-gnu)?$/ ||
 					    p ~ /^(busybox-static|zlib1g-dev|dwarves)$/)
-						print s, a, p, v, dep
+						print s, a, p, v, u, dep
 					p = ""
 				}' || exit
-			done >"$d/table.new" && mv "$d/table.new" "$d/table"
+			done >"$d/index.new" && mv "$d/index.new" "$d/index"
+			rm -f "$d/table"
 		fi
 	) 9>"$d/lock"
 }
 
 # mstat_apt_lookup SUITES ARCH NAME [VERSION]: "SUITE VERSION DEPENDS..."
-# of that package in mstat_apt_update's table, in one of SUITES
+# of that package in mstat_apt_update's index, in one of SUITES
 # (comma-separated), VERSION or the newest (sort -V orders Debian's kernel
 # versions as dpkg does, "~" first; they have no epoch).
 mstat_apt_lookup() {
@@ -359,12 +364,22 @@ mstat_apt_lookup() {
 		index(ss, "," $1 ",") && $2 == a && $3 == n &&
 		(want == "" || $4 == want) {
 			out = $1 " " $4
-			for (i = 5; i <= NF; i++)
+			for (i = 6; i <= NF; i++)
 				out = out " " $i
 			print out
-		}' "$MSTAT_APT_DIR/table")
+		}' "$MSTAT_APT_DIR/index")
 	[ -n "$lines" ] || return 1
 	sort -V -r -k2,2 <<<"$lines" | head -n 1
+}
+
+# mstat_apt_uri NAME[:ARCH]=VERSION: where the .deb of that package is
+# (ARCH: amd64 by default, an arch-all package is in every arch's list).
+mstat_apt_uri() {
+	local n=${1%%=*} a=amd64
+	[[ $n == *:* ]] && a=${n#*:} n=${n%%:*}
+	awk -v a="$a" -v n="$n" -v v="${1#*=}" '
+		$2 == a && $3 == n && $4 == v { print $5; exit }' "$MSTAT_APT_DIR/index" |
+		grep .
 }
 
 # mstat_deb_extract DIR STAMP PKG...: the packages (NAME[:ARCH]=VERSION)

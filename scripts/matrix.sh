@@ -62,7 +62,7 @@ specs=(
 # What every build root has, beside the compilers.
 root_base=(make libc6-dev libelf-dev libssl-dev dwarves kmod bc)
 
-table=$MSTAT_APT_DIR/table
+table=$MSTAT_APT_DIR/index
 declare -A arch rsuite suites pattern rel ver suite gcc image hdrs err \
 	root kdir vmlinuz
 all=()
@@ -166,10 +166,10 @@ resolve() {
 # list a package it does not have (this one: bullseye-security's arm64
 # kernels), and the next older release then does.
 on_mirror() {
-	local uri
+	local p uri
 	command -v curl >/dev/null || return 0
-	mstat_apt apt-get download --print-uris "$@" 2>/dev/null | cut -d"'" -f2 |
-	while read -r uri; do
+	for p; do
+		uri=$(mstat_apt_uri "$p") || { log "no $p in the index"; return 1; }
 		curl -sfIL --max-time 30 -o /dev/null "$uri" ||
 			{ log "not on the mirror: $uri"; return 1; }
 	done
@@ -435,6 +435,7 @@ done
 		printf '%s="%s"\n' "$n" "${rec[$n]}"
 	done | sort
 } >"$picks.tmp" && mv "$picks.tmp" "$picks"
+log "picks: ${#picked[@]} kernels ($((SECONDS - start)) s)"
 
 # The roots, in the background, while the host-side work goes on.
 if ! command -v debootstrap >/dev/null; then
@@ -471,6 +472,7 @@ done
 for s in "${!root_pid[@]}"; do
 	rc=0
 	wait "${root_pid[$s]}" || rc=$?
+	log "the $s root: $([ "$rc" -eq 0 ] && echo ready || echo "failed (exit $rc)") ($((SECONDS - start)) s)"
 	sed 's/^/[root '"$s"'] /' "${root_dir[$s]}.log" >&2
 	for id in "${ids[@]}"; do
 		[ "${rsuite[$id]}" = "$s" ] || continue
