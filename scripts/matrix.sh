@@ -13,8 +13,9 @@
 #   scripts/matrix.sh --list	the ids and where each comes from
 #
 # Each id is the newest release of its series in its suites that has both
-# an image and headers of the same version (the picks are in
-# $MSTAT_CACHE/matrix.env). Kernels of bookworm, the host's own release,
+# an image and headers of the same version, all on the mirror (the picks
+# are recorded in $MSTAT_CACHE/matrix.env); canary, experimental's newest
+# release candidate, whichever its series. Kernels of bookworm, the host's own release,
 # build on the host against headers extracted into $MSTAT_CACHE/headers/
 # (arm64: $MSTAT_CACHE/arm64/headers/, where make ARCH=arm64 looks);
 # the others in a build root of their suite, $MSTAT_CACHE/roots/SUITE-KEY:
@@ -57,7 +58,7 @@ specs=(
 	"arm64-5.10 arm64 bullseye bullseye-security,bullseye linux-image-(5\.10\.0-[0-9]+-arm64)-unsigned"
 	"arm64-6.12 arm64 - bookworm-security,bookworm linux-image-(6\.12\.[0-9]+\+deb12-arm64)-unsigned"
 	"arm64-7.3 arm64 trixie trixie-backports linux-binary-(7\.3\.[0-9]+\+deb13-arm64)"
-	"canary amd64 sid experimental linux-binary-(7\.[0-9]+-amd64)"
+	"canary amd64 sid experimental linux-binary-([0-9]+\.[0-9]+-amd64)"
 )
 # What every build root has, beside the compilers.
 root_base=(make libc6-dev libelf-dev libssl-dev dwarves kmod bc)
@@ -477,8 +478,10 @@ for s in "${!root_pid[@]}"; do
 	for id in "${ids[@]}"; do
 		[ "${rsuite[$id]}" = "$s" ] || continue
 		if [ "$rc" -ne 0 ]; then
+			# debootstrap's own error ("E: ..."), else the last word.
 			[ -n "${err[$id]:-}" ] ||
-				err[$id]="the $s root: $(grep -v '^$' "${root_dir[$s]}.log" |
+				err[$id]="the $s root: $({ grep '^E: ' "${root_dir[$s]}.log" ||
+					grep -v '^$' "${root_dir[$s]}.log"; } |
 					tail -n 1 | sed 's/^\[mstat\] //')"
 			continue
 		fi
