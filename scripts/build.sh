@@ -42,7 +42,9 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || die "usage: $0 [--root ROOT] [--arch arm64] KDIR OUTDIR"
 kdir=$1
-case $kdir in "$root"/*) [ -n "$root" ] && kdir=/${kdir#"$root"/} ;; esac
+if [ -n "$root" ] && [[ $kdir == "$root"/* ]]; then
+	kdir=/${kdir#"$root"/}
+fi
 mkdir -p "$2"
 out=$(realpath "$2")
 [ -f "$root$kdir/Makefile" ] || die "no kernel build directory at $root$kdir"
