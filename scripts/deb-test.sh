@@ -179,10 +179,14 @@ fi
 active=$(grep -hv -e '^#' -e '^$' "$root/etc/modprobe.d/mstat.conf" \
 	"$root/etc/modules-load.d/mstat.conf")
 check deb-conf-commented [ -z "$active" ]
-# Only the product's sources: no tests, tools or scripts.
+# Only the product's sources: no tests, tools or scripts but compat/'s
+# probes of the target kernel, which its build runs (Kbuild).
 extra=$(cd "$root/usr/src/mstat-$ver" &&
-	find . -mindepth 1 \( -type d ! -path ./mstat_core \) -o \( ! -type d \
-		! -name '*.[ch]' ! -name Makefile ! -name Kbuild ! -name dkms.conf \))
+	find . -mindepth 1 \( -type d ! -path ./mstat_core ! -path ./compat \) \
+		-o \( ! -type d ! -name '*.[ch]' ! -name Makefile ! -name Kbuild \
+		! -name dkms.conf ! -path './compat/*.conftest' \
+		! -path './compat/*.mk' ! -path './compat/*.sh' \))
+[ -z "$extra" ] || show <<<"$extra"
 check deb-dkms-sources-only [ -z "$extra" ]
 # systemd-analyze fails on a bad unit, an ExecStart= that is not there...,
 # but only warns of an unknown key: any line it prints fails too.
