@@ -306,8 +306,9 @@ static struct kprobe mstat_split_page_kp = {
  * __kfree_rcu_sheaf(s, obj, ...) (7.0 on), private to mm/: true if the
  * object went into the per-CPU sheaf of objects that are freed after a
  * grace period, untraced. Only an object whose slab names @s as its
- * cache is counted: that is what the kernel's prototype promises, and
- * arguments found elsewhere (a changed prototype) then count nothing.
+ * cache is counted (where the slab layout is unknown: a slab object):
+ * that is what the kernel's prototype promises, and arguments found
+ * elsewhere (a changed prototype) then count nothing.
  */
 struct mstat_bulk_sheaf_call {
 	struct kmem_cache *s;
@@ -335,9 +336,11 @@ static int mstat_bulk_sheaf_ret(struct kretprobe_instance *ri,
 	/* A bool: only the low byte of the return register is defined. */
 	if (!(u8)regs_return_value(regs) || MSTAT_COUNTS_BROKEN)
 		return 0;
-	if (!static_branch_likely(&mstat_slab_known) || !call->s ||
-	    !virt_addr_valid(call->obj) ||
-	    mstat_slab_cache_of(call->obj, &head) != call->s) {
+	/* Without the slab layout: a slab object at least. */
+	if (!call->s || !virt_addr_valid(call->obj) ||
+	    (static_branch_likely(&mstat_slab_known) ?
+	     mstat_slab_cache_of(call->obj, &head) != call->s :
+	     !mstat_head_test_slab(mstat_virt_to_head(call->obj)))) {
 		atomic_long_inc(&mstat_bulk_sheaf_bad);
 		return 0;
 	}

@@ -163,28 +163,18 @@ static bool mstat_slab_flags_kmalloc(struct kmem_cache *s, unsigned int off)
 }
 
 /*
- * Where more than one offset fits the flags: the one at which mstat's two
- * caches differ in exactly the flags mstat gave them differently. The
- * kernel adds its own flags alike to both, so the real word passes; a
- * word that fits by chance (7.3.4 had one in two boots out of three)
- * rarely does.
+ * The flags' offset: 0 if found, into mstat_slab.flags. The word must
+ * hold the flags mstat gave each of its caches and not SLAB_KMALLOC, and
+ * SLAB_KMALLOC in every kmalloc cache; and, since mstat gave its two
+ * caches different flags, differ between them. Without that last test,
+ * the upper half of the name pointer fitted on 7.3.4 in one boot in four
+ * or so (its bits depend on where KASLR put the direct map: the same in
+ * both of mstat's caches, all ones in kmalloc's, whose names are static).
  */
-static bool mstat_slab_flags_differ(struct mstat_slab_known_set *k,
-				    unsigned int off)
-{
-	u32 a, b;
-
-	return mstat_read_u32(k->cache[0], off, &a) &&
-	       mstat_read_u32(k->cache[1], off, &b) &&
-	       (a ^ b) == (__force u32)(mstat_slab_probe[0].flags ^
-					mstat_slab_probe[1].flags);
-}
-
-/* The flags' offset: 0 if found, into mstat_slab.flags. */
 static int mstat_slab_find_flags(struct mstat_slab_known_set *k)
 {
-	unsigned int off, i, nflags = 0, fo = 0, ntie = 0, to = 0;
-	u32 w, want;
+	unsigned int off, i, nflags = 0, fo = 0;
+	u32 w[2], want;
 	bool fits;
 
 	for (off = 0; off + sizeof(u32) <= MSTAT_SLAB_SPAN_CACHE;
@@ -192,22 +182,17 @@ static int mstat_slab_find_flags(struct mstat_slab_known_set *k)
 		fits = true;
 		for (i = 0; i < 2 && fits; i++) {
 			want = (__force u32)mstat_slab_probe[i].flags;
-			fits = mstat_read_u32(k->cache[i], off, &w) &&
-			       (w & want) == want &&
-			       !(w & (__force u32)SLAB_KMALLOC);
+			fits = mstat_read_u32(k->cache[i], off, &w[i]) &&
+			       (w[i] & want) == want &&
+			       !(w[i] & (__force u32)SLAB_KMALLOC);
 		}
-		if (fits && mstat_slab_each_kmalloc(mstat_slab_flags_kmalloc, off)) {
-			nflags++;
+		if (fits && w[0] != w[1] &&
+		    mstat_slab_each_kmalloc(mstat_slab_flags_kmalloc, off)) {
+			if (nflags++)
+				pr_info("slab layout: cache flags fit at %u and %u\n",
+					fo, off);
 			fo = off;
-			if (mstat_slab_flags_differ(k, off)) {
-				ntie++;
-				to = off;
-			}
 		}
-	}
-	if (nflags > 1 && ntie == 1) {
-		nflags = 1;
-		fo = to;
 	}
 	if (nflags != 1) {
 		mstat_slab_why = nflags ? "cache flags: more than one offset fits" :

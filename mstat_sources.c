@@ -125,6 +125,41 @@ static noinline void mstat_kmalloc_slow(size_t req, gfp_t gfp,
 			gfp, ptr, site);
 }
 
+/*
+ * kmem_buckets (6.11 on): memdup_user(), msg_msg and other users allocate
+ * from caches of their own through kmalloc's path, so the kmalloc event
+ * reports them; kfree() then finds them in a cache that is not one of
+ * kmalloc's. An object counts in the source of the cache it lives in,
+ * both ways: such an allocation is the cache source's, in its cache's
+ * row. Only where the kernel has buckets, and the slab layout is known.
+ */
+#ifdef MSTAT_HAVE_KMEM_BUCKETS
+static noinline void mstat_kmalloc_bucket(const void *cache, const void *ptr,
+					  gfp_t gfp, unsigned long site)
+{
+	mstat_count_cache_alloc((struct kmem_cache *)cache, ptr, gfp, site);
+}
+#endif
+
+static __always_inline bool mstat_kmalloc_in_bucket(const void *ptr, gfp_t gfp,
+						    unsigned long site)
+{
+#ifdef MSTAT_HAVE_KMEM_BUCKETS
+	struct mstat_head *head;
+	const void *cache;
+
+	if (!static_branch_likely(&mstat_slab_known) || MSTAT_COUNTS_BROKEN)
+		return false;
+	cache = mstat_slab_cache_of(ptr, &head);
+	if (likely(!cache || mstat_slab_is_kmalloc(cache)))
+		return false;
+	mstat_kmalloc_bucket(cache, ptr, gfp, site);
+	return true;
+#else
+	return false;
+#endif
+}
+
 static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 						  const void *ptr,
 						  size_t bytes_req,
@@ -150,6 +185,8 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 	if (unlikely(c == MSTAT_CLASS_LARGE)) {
 		if (mstat_kmalloc_inner(call_site))
 			return;
+	} else if (mstat_kmalloc_in_bucket(ptr, gfp_flags, call_site)) {
+		return;
 	} else if (unlikely(bytes_alloc != mstat_class_size[c])) {
 		mstat_kmalloc_slow(bytes_req, gfp_flags, (unsigned long)ptr,
 				   call_site);

@@ -80,6 +80,9 @@ static struct kmem_cache *truth_cache;
 static DEFINE_MUTEX(truth_lock);
 static struct truth_result truth_last;
 static void *truth_objs[TRUTH_BATCH];
+/* The run's own write buffer, for memdup_user(): in its writer's memory. */
+static const char __user *truth_ubuf;
+static size_t truth_ulen;
 static char truth_src[TRUTH_LARGE];
 
 /* Record that @row saw @allocs allocations, @frees frees, @fails failures. */
@@ -546,6 +549,139 @@ static int truth_vmalloc(struct truth_result *r, unsigned long n)
 	return i == n ? 0 : -ENOMEM;
 }
 
+/*
+ * memdup_user() of the run's own write buffer (under 16 bytes: class 16).
+ * From 6.11, with CONFIG_SLAB_BUCKETS, it allocates from the
+ * memdup_user-* buckets, caches of their own, through kmalloc's path:
+ * the object lives in a cache that is not kmalloc's, so it counts in the
+ * cache source, at its allocation as at its kfree(); before, in kmalloc.
+ */
+#if defined(MSTAT_HAVE_KMEM_BUCKETS) && IS_ENABLED(CONFIG_SLAB_BUCKETS)
+#define TRUTH_BUCKET_SRC	"cache"
+#define TRUTH_OTHER_SRC		"kmalloc"
+#else
+#define TRUTH_BUCKET_SRC	"kmalloc"
+#define TRUTH_OTHER_SRC		"cache"
+#endif
+
+static void *truth_memdup_user1(void)
+{
+	void *p = memdup_user(truth_ubuf, truth_ulen);
+
+	return IS_ERR(p) ? NULL : p;
+}
+
+static void truth_add_memdup(struct truth_result *r, unsigned long a,
+			     unsigned long f)
+{
+	truth_add(r, TRUTH_BUCKET_SRC, a, f);
+	truth_add(r, TRUTH_OTHER_SRC, 0, 0);
+	truth_add(r, "class:16", a, f);
+}
+
+static int truth_memdup_user(struct truth_result *r, unsigned long n)
+{
+	if (truth_ulen > 16)
+		return -EINVAL;
+	return TRUTH_LOOP(r, n, truth_memdup_user1(), kfree, truth_add_memdup);
+}
+
+/*
+ * alloc_pages_bulk() into arrays of 4 with holes: the pages already there
+ * come from alloc_page() (traced), the kernel fills the holes, and every
+ * page is then freed. A hole at the start or in the middle is filled from
+ * the per-CPU lists without an event; one at the end, the one page
+ * missing after the leading run, by the single-page allocator, traced.
+ * @holes: a bit per slot that starts empty. 5.10 has no alloc_pages_bulk().
+ */
+#if defined(MSTAT_HAVE_BULK_PAGES_ARRAY)
+#define truth_bulk_array(gfp, nr, a)	alloc_pages_bulk(gfp, nr, a)
+#elif defined(MSTAT_HAVE_BULK_PAGES_NOPROF_LIST) || \
+	defined(MSTAT_HAVE_BULK_PAGES_LIST)
+#define truth_bulk_array(gfp, nr, a)	alloc_pages_bulk_array(gfp, nr, a)
+#define truth_bulk_list(gfp, nr, l)	alloc_pages_bulk_list(gfp, nr, l)
+#endif
+
+#ifdef truth_bulk_array
+static int truth_bulk_holes(struct truth_result *r, unsigned long n,
+			    unsigned int holes)
+{
+	struct page *a[4];
+	unsigned long i, pages = 0;
+	int j, err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		for (j = 0; j < 4; j++) {
+			a[j] = holes & BIT(j) ? NULL : alloc_page(GFP_KERNEL);
+			if (!(holes & BIT(j)) && !a[j])
+				err = -ENOMEM;
+		}
+		if (!err && truth_bulk_array(GFP_KERNEL, 4, a) != 4)
+			err = -ENOMEM;
+		for (j = 0; j < 4; j++) {
+			if (a[j]) {
+				__free_page(a[j]);
+				pages++;
+			}
+		}
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add_pages(r, "order:0", pages, pages);
+	return err;
+}
+
+static int truth_bulk_hole_first(struct truth_result *r, unsigned long n)
+{
+	return truth_bulk_holes(r, n, BIT(0));
+}
+
+static int truth_bulk_hole_middle(struct truth_result *r, unsigned long n)
+{
+	return truth_bulk_holes(r, n, BIT(1));
+}
+
+static int truth_bulk_hole_last(struct truth_result *r, unsigned long n)
+{
+	return truth_bulk_holes(r, n, BIT(3));
+}
+
+static int truth_bulk_full(struct truth_result *r, unsigned long n)
+{
+	return truth_bulk_holes(r, n, 0);
+}
+
+static int truth_bulk_empty(struct truth_result *r, unsigned long n)
+{
+	return truth_bulk_holes(r, n, 0xf);
+}
+#endif
+
+#ifdef truth_bulk_list
+/* The list variant (up to 6.13): four pages onto an empty list. */
+static int truth_bulk_list4(struct truth_result *r, unsigned long n)
+{
+	struct page *page, *next;
+	unsigned long i, pages = 0;
+	LIST_HEAD(list);
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		if (truth_bulk_list(GFP_KERNEL, 4, &list) != 4)
+			err = -ENOMEM;
+		list_for_each_entry_safe(page, next, &list, lru) {
+			list_del(&page->lru);
+			__free_page(page);
+			pages++;
+		}
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add_pages(r, "order:0", pages, pages);
+	return err;
+}
+#endif
+
 /* mstat's own API: 700 bytes requested, 1024 handed out. */
 static int truth_api(struct truth_result *r, unsigned long n)
 {
@@ -694,6 +830,17 @@ static const struct {
 	{ "get_free_pages_order1", truth_get_free_pages },
 	{ "vmalloc_pages", truth_vmalloc },
 	{ "api", truth_api },
+	{ "memdup_user", truth_memdup_user },
+#ifdef truth_bulk_array
+	{ "bulk_hole_first", truth_bulk_hole_first },
+	{ "bulk_hole_middle", truth_bulk_hole_middle },
+	{ "bulk_hole_last", truth_bulk_hole_last },
+	{ "bulk_full", truth_bulk_full },
+	{ "bulk_empty", truth_bulk_empty },
+#endif
+#ifdef truth_bulk_list
+	{ "bulk_list", truth_bulk_list4 },
+#endif
 #ifdef CONFIG_FAULT_INJECTION
 	{ "fail_kmalloc_small", truth_fail_kmalloc_small },
 	{ "fail_kmalloc_large", truth_fail_kmalloc_large },
@@ -775,6 +922,8 @@ static ssize_t truth_run_write(struct file *file, const char __user *ubuf,
 	memset(r, 0, sizeof(*r));
 	r->pattern = truth_patterns[i].name;
 	r->n = n;
+	truth_ubuf = ubuf;
+	truth_ulen = len;
 	t0 = ktime_get();
 	err = truth_patterns[i].fn(r, n);
 	r->ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
