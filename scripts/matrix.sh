@@ -218,7 +218,7 @@ root_pkgs() {
 # DIR, unless DIR has it already; made in DIR.new, then moved, so that a
 # half-made root is never used. Never leaves a mount behind.
 make_root() {
-	local s=$1 dir=$2 mirror rc=0
+	local s=$1 dir=$2 mirror rc=0 t0=$SECONDS
 	shift 2
 	mirror=$(mstat_host_mirror bookworm)
 	[ -f "$dir/.mstat-root" ] && return
@@ -238,7 +238,7 @@ make_root() {
 	rm -f "$dir.new"/var/cache/apt/archives/*.deb
 	printf '%s\n' "$s" "$mirror" "$@" >"$dir.new/.mstat-root"
 	mv "$dir.new" "$dir"
-	log "root $dir made"
+	log "root $dir made in $((SECONDS - t0)) s"
 }
 
 ## Images and headers
