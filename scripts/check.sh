@@ -24,7 +24,7 @@ set -uo pipefail
 
 # The kernel matrix's ids (scripts/matrix.sh) whose build is not expected
 # to pass yet: a failure of build-ID-W1 is then a "skip", not a "not ok".
-MATRIX_XFAIL="5.10 arm64-5.10"
+MATRIX_XFAIL=""
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -156,6 +156,15 @@ for id in ${KM_IDS:-}; do
 	matrix_build "$id" scripts/build.sh ${r:+--root "$r"} ${a[@]+"${a[@]}"} \
 		"$(mstat_km "$id" KDIR)" "build/$id"
 done
+# A build whose expected prototypes are all wrong (compat/'s
+# -DMSTAT_CONFTEST_WRONG), against the newest kernel: it must build, and
+# its guest must leave those probes out and survive (7f).
+if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
+	r=$(mstat_km 7.3 ROOT)
+	matrix_build 7.3-wrongproto env KCFLAGS=-DMSTAT_CONFTEST_WRONG \
+		scripts/build.sh ${r:+--root "$r"} "$(mstat_km 7.3 KDIR)" \
+		build/7.3-wrongproto
+fi
 
 # 4. The core in userspace: torture under TSan and ASan+UBSan, broken core.
 make -C tests/userspace check >"$logs/userspace.log" 2>&1
@@ -232,7 +241,7 @@ done
 # each pattern whose count it breaks.
 if [ -f build/6.12-broken/mstat.ko ]; then
 	broken=(kmalloc_large_var kmemdup_large kvmalloc_large cache_kfree
-		cache_bulk cache_free_bulk kfree_bulk kfree_rcu)
+		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user)
 	guest guest-6.12-truth-broken "$K612_VMLINUZ" scripts/guest/truth.sh \
 		build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/truth/mstat_truth.ko \
@@ -246,6 +255,54 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat \
 		'--append=CACHES_ARGS="-n -a"'
+fi
+
+# 7a'. Every load parameter at its limits, on the stock kernels (and on
+# every kernel of the matrix, below): no WARNING on the console.
+for v in 6.1 6.12; do
+	vmlinuz=K${v/./}_VMLINUZ
+	[ -f "build/$v/mstat.ko" ] &&
+		guest "guest-$v-params" "${!vmlinuz}" scripts/guest/params.sh \
+			"build/$v/mstat.ko"
+done
+
+# 7f. The kernel matrix (scripts/matrix.sh) beyond 6.1 and 6.12, amd64:
+# the smoke test, the ground truth, the per-cache test, the survival test
+# (module loads, vmalloc and kvmalloc under mstat, mstat check on the
+# snapshots) and the load parameters' limits. 5.10 has no
+# alloc_pages_bulk(). Then the wrong-prototype build on the newest.
+for id in ${KM_IDS:-}; do
+	case $id in 6.1|6.12|6.12rt|arm64-*) continue ;; esac
+	vmlinuz=$(mstat_km "$id" VMLINUZ)
+	if [ ! -f "build/$id/mstat.ko" ] || [ ! -f "$vmlinuz" ]; then
+		continue
+	fi
+	on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
+	[ "$id" = 5.10 ] && on='kmem_cache_alloc_bulk kmem_cache_free_bulk'
+	guest "guest-$id-smoke" "$vmlinuz" scripts/guest/smoke.sh \
+		"build/$id/mstat.ko"
+	guest "guest-$id-truth" "$vmlinuz" scripts/guest/truth.sh \
+		"build/$id/mstat.ko" "build/$id/tests/truth/mstat_truth.ko" \
+		--file=build/tools/truth:/mstat/truth
+	guest "guest-$id-caches" "$vmlinuz" scripts/guest/caches.sh \
+		"build/$id/mstat.ko" "build/$id/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-a"'
+	guest "guest-$id-survive" "$vmlinuz" scripts/guest/survive.sh \
+		"build/$id/mstat.ko" "build/$id/tests/truth/mstat_truth.ko" \
+		"build/$id/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/mstat:/mstat/mstat "--append=SURVIVE_ON=\"$on\""
+	guest "guest-$id-params" "$vmlinuz" scripts/guest/params.sh \
+		"build/$id/mstat.ko"
+done
+if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
+	guest guest-7.3-wrongproto "$(mstat_km 7.3 VMLINUZ)" \
+		scripts/guest/survive.sh build/7.3-wrongproto/mstat.ko \
+		build/7.3/tests/truth/mstat_truth.ko \
+		build/7.3/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page"'
 fi
 
 # 7b. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the

@@ -42,7 +42,7 @@ refused() {
 		echo "# $1: loaded"
 		return 1
 	fi
-	cat /tmp/insmod.err | show
+	show /tmp/insmod.err
 	grep -q 'Invalid argument' /tmp/insmod.err || return 1
 	dmesg | grep -q "mstat: .*${1%%=*}=${1#*=}" || {
 		echo "# $1: no log line"
