@@ -452,9 +452,9 @@ for id in "${ids[@]}"; do
 		continue
 	fi
 	mapfile -t pkgs < <(root_pkgs "$s")
-	key=$(printf '%s\n' "$s" "$(mstat_host_mirror bookworm)" "${pkgs[@]}" |
-	      sha256sum | cut -c1-12)
-	root_dir[$s]=$MSTAT_CACHE/roots/$s-$key
+	rkey=$(printf '%s\n' "$s" "$(mstat_host_mirror bookworm)" "${pkgs[@]}" |
+	       sha256sum | cut -c1-12)
+	root_dir[$s]=$MSTAT_CACHE/roots/$s-$rkey
 	(
 		flock 9 || exit
 		make_root "$s" "${root_dir[$s]}" "${pkgs[@]}"
