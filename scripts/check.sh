@@ -218,6 +218,19 @@ for tool in mstat runas write1 evpoll; do
 	helpers+=("--file=build/tools/$tool:/mstat/$tool")
 done
 
+# guests_counts ID VMLINUZ: the counts against a known truth on the kernel
+# built in build/ID: the ground-truth test and the per-cache test.
+guests_counts() {
+	guest "guest-$1-truth" "$2" scripts/guest/truth.sh \
+		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
+		--file=build/tools/truth:/mstat/truth
+	guest "guest-$1-caches" "$2" scripts/guest/caches.sh \
+		"build/$1/mstat.ko" "build/$1/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-a"'
+}
+
 # 7. Stock kernels: smoke test, then the module test (invariants under
 # load, bad input, permissions, events, rmmod under load).
 for v in 6.1 6.12; do
@@ -227,14 +240,7 @@ for v in 6.1 6.12; do
 		"build/$v/mstat.ko"
 	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
 		"build/$v/mstat.ko" "${helpers[@]}"
-	guest "guest-$v-truth" "${!vmlinuz}" scripts/guest/truth.sh \
-		"build/$v/mstat.ko" "build/$v/tests/truth/mstat_truth.ko" \
-		--file=build/tools/truth:/mstat/truth
-	guest "guest-$v-caches" "${!vmlinuz}" scripts/guest/caches.sh \
-		"build/$v/mstat.ko" "build/$v/tests/caches/mstat_cachetest.ko" \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
-		'--append=CACHES_ARGS="-a"'
+	guests_counts "$v" "${!vmlinuz}"
 done
 
 # 7a. The ground-truth test's own test: the broken build must fail it, on
@@ -281,14 +287,7 @@ for id in ${KM_IDS:-}; do
 	[ "$id" = 5.10 ] && on='kmem_cache_alloc_bulk kmem_cache_free_bulk'
 	guest "guest-$id-smoke" "$vmlinuz" scripts/guest/smoke.sh \
 		"build/$id/mstat.ko"
-	guest "guest-$id-truth" "$vmlinuz" scripts/guest/truth.sh \
-		"build/$id/mstat.ko" "build/$id/tests/truth/mstat_truth.ko" \
-		--file=build/tools/truth:/mstat/truth
-	guest "guest-$id-caches" "$vmlinuz" scripts/guest/caches.sh \
-		"build/$id/mstat.ko" "build/$id/tests/caches/mstat_cachetest.ko" \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
-		'--append=CACHES_ARGS="-a"'
+	guests_counts "$id" "$vmlinuz"
 	guest "guest-$id-survive" "$vmlinuz" scripts/guest/survive.sh \
 		"build/$id/mstat.ko" "build/$id/tests/truth/mstat_truth.ko" \
 		"build/$id/tests/caches/mstat_cachetest.ko" \
