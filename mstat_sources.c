@@ -714,25 +714,47 @@ static void mstat_twice_add(unsigned long site)
 		mstat_twice_site[mstat_twice_nr++] = site;
 }
 
+/* How many of @seen's events are of @ptr, and how many of those ours. */
+static unsigned int mstat_twice_events(const struct mstat_twice_seen *seen,
+				       const void *ptr, unsigned int *mine,
+				       unsigned int *counted)
+{
+	unsigned int i, n = 0;
+
+	*mine = 0;
+	*counted = 0;
+	for (i = 0; i < seen->nr; i++) {
+		if (seen->ev[i].ptr != ptr)
+			continue;
+		n++;
+		*mine += within_module(seen->ev[i].site, THIS_MODULE);
+		*counted += !mstat_twice_known(seen->ev[i].site);
+	}
+	return n;
+}
+
 /*
  * Make one large kmalloc through each exported entry that inlines
  * __do_kmalloc_node(), and one large kvmalloc(), with a size the compiler
  * cannot see, while a probe of our own records this task's kmalloc
- * events. For the kmallocs, an event whose call site is outside this
- * module is an inner one. kvmalloc() is traced with its own call site
- * (6.1, 6.12: one event, from kvmalloc's code) or, where it inlines a
- * copy of __do_kmalloc_node() (7.x), also with ours: then its other
- * events are inner ones too. Each object must come out with one event
- * counted. noinline: kmalloc_track_caller()'s call site is our caller, in
- * this module too.
+ * events. An object with more than one event, one of them with its call
+ * site in this module, was traced twice: its other events are the
+ * kernel's inner ones (6.12: kmalloc's, 7.x: kvmalloc's own copy of the
+ * kmalloc path too), and their sites are skipped from then on. An object
+ * with one event was traced once, wherever its site (6.1; kvmalloc on
+ * 6.12, whose event names kvmalloc; 5.10 on arm64, which does not
+ * tail-call the large path). Then every object must have exactly one
+ * event counted; if one has not, nothing is skipped, and the log says
+ * that large kmallocs may count twice. noinline: kmalloc_track_caller()'s
+ * call site is our caller, in this module too.
  */
 static noinline int mstat_twice_learn(struct tracepoint *tp,
 				      struct tracepoint *node_tp)
 {
 	static struct mstat_twice_seen seen;
 	size_t size = KMALLOC_MAX_CACHE_SIZE + 1;
-	unsigned int i, j, outer = 0, mine = 0, counted = 0;
-	void *obj[3], *kv;
+	unsigned int i, j, n, mine, counted, bad = 0;
+	void *obj[4];
 	int err;
 
 	OPTIMIZER_HIDE_VAR(size);
@@ -752,7 +774,7 @@ static noinline int mstat_twice_learn(struct tracepoint *tp,
 	obj[0] = kmalloc(size, GFP_KERNEL);
 	obj[1] = kmalloc_node(size, GFP_KERNEL, NUMA_NO_NODE);
 	obj[2] = kmalloc_track_caller(size, GFP_KERNEL);
-	kv = kvmalloc(size, GFP_KERNEL);
+	obj[3] = kvmalloc(size, GFP_KERNEL);
 	WRITE_ONCE(seen.task, NULL);
 	if (node_tp)
 		tracepoint_probe_unregister(node_tp, mstat_probe_twice_node,
@@ -760,53 +782,43 @@ static noinline int mstat_twice_learn(struct tracepoint *tp,
 	tracepoint_probe_unregister(tp, mstat_probe_twice, &seen);
 	tracepoint_synchronize_unregister();
 
-	for (i = 0; i < seen.nr; i++) {
-		for (j = 0; j < ARRAY_SIZE(obj); j++)
-			if (obj[j] && seen.ev[i].ptr == obj[j])
-				break;
-		if (j == ARRAY_SIZE(obj))
+	for (j = 0; j < ARRAY_SIZE(obj); j++) {
+		if (!obj[j] || mstat_twice_events(&seen, obj[j], &mine,
+						  &counted) < 2 || mine != 1)
 			continue;
-		if (within_module(seen.ev[i].site, THIS_MODULE))
-			outer++;
-		else
-			mstat_twice_add(seen.ev[i].site);
-	}
-	/* kvmalloc(): inner events only where one event is ours. */
-	for (i = 0; kv && i < seen.nr; i++)
-		if (seen.ev[i].ptr == kv &&
-		    within_module(seen.ev[i].site, THIS_MODULE))
-			mine++;
-	for (i = 0; kv && i < seen.nr; i++) {
-		if (seen.ev[i].ptr != kv)
-			continue;
-		if (mine && !within_module(seen.ev[i].site, THIS_MODULE))
-			mstat_twice_add(seen.ev[i].site);
-		counted += !mstat_twice_known(seen.ev[i].site);
+		for (i = 0; i < seen.nr; i++)
+			if (seen.ev[i].ptr == obj[j] &&
+			    !within_module(seen.ev[i].site, THIS_MODULE))
+				mstat_twice_add(seen.ev[i].site);
 	}
 	for (j = 0; j < ARRAY_SIZE(obj); j++) {
+		/* A kvmalloc() that fell back to vmalloc() traced none. */
+		if (!obj[j] || is_vmalloc_addr(obj[j]))
+			continue;
+		n = mstat_twice_events(&seen, obj[j], &mine, &counted);
+		if (counted != 1) {
+			pr_warn("large kmalloc #%u: %u events, %u of them from this module, %u counted\n",
+				j, n, mine, counted);
+			bad++;
+		}
+	}
+	for (j = 0; j < 3; j++) {
 		if (!obj[j])
 			err = -ENOMEM;
 		kfree(obj[j]);
 	}
-	kvfree(kv);
+	kvfree(obj[3]);
 	if (err) {
 		pr_err("cannot learn how large kmallocs are traced: %d\n", err);
 		return err;
 	}
-	if (outer != ARRAY_SIZE(obj)) {
-		pr_err("large kmalloc: %u events from this module for %zu allocations\n",
-		       outer, ARRAY_SIZE(obj));
-		return -EIO;
-	}
-	/* A kvmalloc() that fell back to vmalloc() traced no kmalloc. */
-	if (kv && is_vmalloc_addr(kv))
-		pr_warn("large kvmalloc: fell back to vmalloc at load, its kmalloc events not learnt\n");
-	else if (kv && counted != 1)
-		pr_warn("large kvmalloc: %u of its kmalloc events would count, not 1\n",
-			counted);
-	if (mstat_twice_nr)
+	if (bad) {
+		mstat_twice_nr = 0;
+		pr_warn("large kmallocs traced in a way mstat does not know: each event counted, a large kmalloc may count twice\n");
+	} else if (mstat_twice_nr) {
 		pr_info("this kernel traces a large kmalloc twice (%u sites): counting it once\n",
 			mstat_twice_nr);
+	}
 	return 0;
 }
 

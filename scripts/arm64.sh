@@ -119,6 +119,38 @@ if [ -f build/arm64-stock/mstat.ko ] && [ -x build/arm64-tools/mstat ]; then
 		'--append=CACHES_ARGS="-a"' --arch=arm64 --timeout=600
 fi
 
+# The kernel matrix's other arm64 kernels (5.10, 7.3), built by make
+# check into build/ID (scripts/matrix.sh's KM_* in the environment): the
+# ground truth, the per-cache test and the survival test. 5.10 has no
+# alloc_pages_bulk().
+if [ -x build/arm64-tools/mstat ]; then
+	for id in ${KM_IDS:-}; do
+		case $id in arm64-6.12) continue ;; arm64-*) ;; *) continue ;; esac
+		img=$(mstat_km "$id" VMLINUZ) d=build/$id
+		if [ ! -f "$d/mstat.ko" ] || [ ! -f "$img" ]; then
+			not_ok "$id-guests: no build ($d/mstat.ko) or image ($img)"
+			continue
+		fi
+		on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
+		[ "$id" = arm64-5.10 ] &&
+			on='kmem_cache_alloc_bulk kmem_cache_free_bulk'
+		guest "$id-truth" "$img" scripts/guest/truth.sh "$d/mstat.ko" \
+			"$d/tests/truth/mstat_truth.ko" \
+			--file=build/arm64-tools/truth:/mstat/truth \
+			--arch=arm64 --timeout=900
+		guest "$id-caches" "$img" scripts/guest/caches.sh "$d/mstat.ko" \
+			"$d/tests/caches/mstat_cachetest.ko" \
+			--file=build/arm64-tools/caches:/mstat/caches \
+			--file=build/arm64-tools/mstat:/mstat/mstat \
+			'--append=CACHES_ARGS="-a"' --arch=arm64 --timeout=600
+		guest "$id-survive" "$img" scripts/guest/survive.sh "$d/mstat.ko" \
+			"$d/tests/truth/mstat_truth.ko" \
+			"$d/tests/caches/mstat_cachetest.ko" \
+			--file=build/arm64-tools/mstat:/mstat/mstat \
+			"--append=SURVIVE_ON=\"$on\"" --arch=arm64 --timeout=900
+	done
+fi
+
 collect_guests
 echo "# arm64 total $SECONDS s (guests under TCG emulation)"
 finish

@@ -550,7 +550,8 @@ static int truth_vmalloc(struct truth_result *r, unsigned long n)
 }
 
 /*
- * memdup_user() of the run's own write buffer (under 16 bytes: class 16).
+ * memdup_user() of the run's own write buffer (a few bytes: class 16 on
+ * x86).
  * From 6.11, with CONFIG_SLAB_BUCKETS, it allocates from the
  * memdup_user-* buckets, caches of their own, through kmalloc's path:
  * the object lives in a cache that is not kmalloc's, so it counts in the
@@ -571,18 +572,21 @@ static void *truth_memdup_user1(void)
 	return IS_ERR(p) ? NULL : p;
 }
 
+/* The class of the write's length: 16 on x86, 128 on arm64's 5.10. */
+static char truth_memdup_class[24];
+
 static void truth_add_memdup(struct truth_result *r, unsigned long a,
 			     unsigned long f)
 {
 	truth_add(r, TRUTH_BUCKET_SRC, a, f);
 	truth_add(r, TRUTH_OTHER_SRC, 0, 0);
-	truth_add(r, "class:16", a, f);
+	truth_add(r, truth_memdup_class, a, f);
 }
 
 static int truth_memdup_user(struct truth_result *r, unsigned long n)
 {
-	if (truth_ulen > 16)
-		return -EINVAL;
+	snprintf(truth_memdup_class, sizeof(truth_memdup_class), "class:%zu",
+		 kmalloc_size_roundup(truth_ulen));
 	return TRUTH_LOOP(r, n, truth_memdup_user1(), kfree, truth_add_memdup);
 }
 
