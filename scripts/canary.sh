@@ -5,9 +5,10 @@
 # (experimental's linux-binary-7.N-amd64): the kernel set up
 # (scripts/matrix.sh canary: image and headers extracted, a sid root with
 # the compiler its headers name), mstat built W=1 in that root, and the
-# smoke test booted on it (scripts/guest/smoke.sh), as make check boots
-# it on 6.1. Not part of make check: a release candidate may break what
-# no released kernel does, and says so early. One line per test, then
+# tests make check runs on every kernel of its matrix booted on it
+# (mstat_guests_kernel: smoke, truth, caches, survive, params). Not part
+# of make check: a release candidate may break what no released kernel
+# does, and says so early. One line per test, then
 # "N passed, N failed" (scripts/lib.sh).
 #
 #   scripts/canary.sh		(make canary)
@@ -45,9 +46,10 @@ ok "matrix-canary ($KM_CANARY_REL, $KM_CANARY_VERSION from $KM_CANARY_SUITE, $KM
 
 t build-canary-W1 scripts/build.sh --root "$KM_CANARY_ROOT" "$KM_CANARY_KDIR" \
 	build/canary
-if [ -f build/canary/mstat.ko ]; then
-	guest guest-canary-smoke "$KM_CANARY_VMLINUZ" scripts/guest/smoke.sh \
-		build/canary/mstat.ko
+t build-tools mstat_build_tools mstat truth caches
+if [ -f build/canary/mstat.ko ] && [ -x build/tools/truth ]; then
+	mstat_guests_kernel canary "$KM_CANARY_VMLINUZ" \
+		'alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
 fi
 collect_guests
 summary

@@ -218,19 +218,6 @@ for tool in mstat runas write1 evpoll; do
 	helpers+=("--file=build/tools/$tool:/mstat/$tool")
 done
 
-# guests_counts ID VMLINUZ: the counts against a known truth on the kernel
-# built in build/ID: the ground-truth test and the per-cache test.
-guests_counts() {
-	guest "guest-$1-truth" "$2" scripts/guest/truth.sh \
-		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
-		--file=build/tools/truth:/mstat/truth
-	guest "guest-$1-caches" "$2" scripts/guest/caches.sh \
-		"build/$1/mstat.ko" "build/$1/tests/caches/mstat_cachetest.ko" \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
-		'--append=CACHES_ARGS="-a"'
-}
-
 # 7. Stock kernels: smoke test, then the module test (invariants under
 # load, bad input, permissions, events, rmmod under load).
 for v in 6.1 6.12; do
@@ -240,7 +227,7 @@ for v in 6.1 6.12; do
 		"build/$v/mstat.ko"
 	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
 		"build/$v/mstat.ko" "${helpers[@]}"
-	guests_counts "$v" "${!vmlinuz}"
+	mstat_guests_counts "$v" "${!vmlinuz}"
 done
 
 # 7a. The ground-truth test's own test: the broken build must fail it, on
@@ -285,15 +272,7 @@ for id in ${KM_IDS:-}; do
 	fi
 	on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
 	[ "$id" = 5.10 ] && on='kmem_cache_alloc_bulk kmem_cache_free_bulk'
-	guest "guest-$id-smoke" "$vmlinuz" scripts/guest/smoke.sh \
-		"build/$id/mstat.ko"
-	guests_counts "$id" "$vmlinuz"
-	guest "guest-$id-survive" "$vmlinuz" scripts/guest/survive.sh \
-		"build/$id/mstat.ko" "build/$id/tests/truth/mstat_truth.ko" \
-		"build/$id/tests/caches/mstat_cachetest.ko" \
-		--file=build/tools/mstat:/mstat/mstat "--append=SURVIVE_ON=\"$on\""
-	guest "guest-$id-params" "$vmlinuz" scripts/guest/params.sh \
-		"build/$id/mstat.ko"
+	mstat_guests_kernel "$id" "$vmlinuz" "$on"
 done
 if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
 	guest guest-7.3-wrongproto "$(mstat_km 7.3 VMLINUZ)" \

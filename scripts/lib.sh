@@ -526,6 +526,34 @@ guest() {
 	mstat_guests+=("$name")
 }
 
+# mstat_guests_counts ID VMLINUZ: queue the counts against a known truth
+# on the kernel built in build/ID: the ground-truth and per-cache tests.
+mstat_guests_counts() {
+	guest "guest-$1-truth" "$2" scripts/guest/truth.sh \
+		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
+		--file=build/tools/truth:/mstat/truth
+	guest "guest-$1-caches" "$2" scripts/guest/caches.sh \
+		"build/$1/mstat.ko" "build/$1/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=CACHES_ARGS="-a"'
+}
+
+# mstat_guests_kernel ID VMLINUZ ON: queue what every kernel of the matrix
+# runs (make check, make canary), on the build in build/ID: the smoke
+# test, the counts (mstat_guests_counts), the survival test with the
+# probes ON that must be on, and the load parameters' limits.
+mstat_guests_kernel() {
+	guest "guest-$1-smoke" "$2" scripts/guest/smoke.sh "build/$1/mstat.ko"
+	mstat_guests_counts "$1" "$2"
+	guest "guest-$1-survive" "$2" scripts/guest/survive.sh \
+		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
+		"build/$1/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/mstat:/mstat/mstat "--append=SURVIVE_ON=\"$3\""
+	guest "guest-$1-params" "$2" scripts/guest/params.sh \
+		"build/$1/mstat.ko"
+}
+
 # collect NAME: the guest's exit status and time (boot and run, under
 # qemu's TCG emulation), a clean console, and its "ok"/"not ok" lines if
 # it prints any (then also that their number is the "# checks=N" it
