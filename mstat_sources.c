@@ -404,6 +404,18 @@ static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
 			      call_site);
 }
 
+/*
+ * The size of a kmem_cache_free()d object whose cache the event did not
+ * name and its slab no longer does. 5.10 traces kmem_cache_free after
+ * the free, when the slab may have gone back to the page allocator:
+ * ksize() then WARNs, so it is asked only of a page that is still a
+ * slab's; else the free counts with no bytes.
+ */
+static noinline size_t mstat_cache_free_size(const void *ptr)
+{
+	return mstat_head_test_slab(mstat_virt_to_head(ptr)) ? ksize(ptr) : 0;
+}
+
 static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
 						     const void *ptr,
 						     const struct kmem_cache *s)
@@ -415,8 +427,8 @@ static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
 	if (!ptr)
 		return;
 	if (unlikely(!s)) {
-		mstat_hot_cache_free(NULL, ksize(ptr), (unsigned long)ptr,
-				     call_site);
+		mstat_hot_cache_free(NULL, mstat_cache_free_size(ptr),
+				     (unsigned long)ptr, call_site);
 		return;
 	}
 	/* A struct kmem_cache freed: its cache is gone (mstat_caches.h). */
