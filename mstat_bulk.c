@@ -81,13 +81,10 @@
 #if defined(MSTAT_HAVE_CACHE_ALLOC_BULK_BOOL)
 /* 7.2 on: all of size objects, or none. */
 #define MSTAT_BULK_ALLOC_FN	"kmem_cache_alloc_bulk_noprof"
-#define MSTAT_BULK_ALLOC_BOOL	true
 #elif defined(MSTAT_HAVE_CACHE_ALLOC_BULK_NOPROF)
 #define MSTAT_BULK_ALLOC_FN	"kmem_cache_alloc_bulk_noprof"
-#define MSTAT_BULK_ALLOC_BOOL	false
 #elif defined(MSTAT_HAVE_CACHE_ALLOC_BULK)
 #define MSTAT_BULK_ALLOC_FN	"kmem_cache_alloc_bulk"
-#define MSTAT_BULK_ALLOC_BOOL	false
 #endif
 
 /* (gfp, nid, nodemask, nr_pages, [list,] array): the list's and array's. */
@@ -149,7 +146,7 @@ static int mstat_bulk_alloc_ret(struct kretprobe_instance *ri,
 
 #ifdef MSTAT_BULK_ALLOC_FN
 	/* A bool: only the low byte of the return register is defined. */
-	if (MSTAT_BULK_ALLOC_BOOL)
+	if (MSTAT_CACHE_ALLOC_BULK_BOOL)
 		n = (u8)regs_return_value(regs) ? call->size : 0;
 	else
 		n = (int)regs_return_value(regs);

@@ -167,8 +167,8 @@ static bool mstat_slab_flags_kmalloc(struct kmem_cache *s, unsigned int off)
  * hold the flags mstat gave each of its caches and not SLAB_KMALLOC, and
  * SLAB_KMALLOC in every kmalloc cache; and, since mstat gave its two
  * caches different flags, differ between them. Without that last test,
- * the upper half of the name pointer fitted on 7.3.4 in one boot in four
- * or so (its bits depend on where KASLR put the direct map: the same in
+ * the upper half of the name pointer fitted on 7.3.4 in 2 boots of 10
+ * (its bits depend on where KASLR put the direct map: the same in
  * both of mstat's caches, all ones in kmalloc's, whose names are static).
  */
 static int mstat_slab_find_flags(struct mstat_slab_known_set *k)

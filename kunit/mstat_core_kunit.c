@@ -128,6 +128,9 @@ static void mstat_core_init_bad_size(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_core_init(core, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mstat_core_init(core, 7), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mstat_core_init(core, SZ_1M), -EINVAL);
+	/* Two slots of 16 KiB and the sequence words: over a per-CPU piece. */
+	KUNIT_EXPECT_EQ(test, mstat_core_init(core, PCPU_MIN_UNIT_SIZE / 2),
+			-EINVAL);
 }
 
 static void mstat_read_untouched(struct kunit *test)
