@@ -403,7 +403,7 @@ static int truth_kfree_rcu(struct truth_result *r, unsigned long n)
 	/*
 	 * With sheaves the objects wait for their grace period in sheaves
 	 * that the allocator kmallocs and kfrees itself: measured on 7.3.4,
-	 * 320 of them beside 4,000 kfree_rcu() (one per 12.5 objects). So
+	 * 319 to 342 of them beside 4,000 kfree_rcu() (about one per 12). So
 	 * the rows may be off by one eighth of the truth there.
 	 */
 	r->slack = i / 8;
