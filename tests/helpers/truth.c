@@ -28,6 +28,12 @@
  *
  *	truth [-n N] [-i IDLE] [-x PATTERN] [-r ROW] [PATTERN...]
  *
+ * A user pattern (msg_msg) is made here, not in the module: N msgsnd()
+ * and N msgrcv() on a System V queue of this process's own, in batches,
+ * between the two reads; the module is then told what was done ("msg_msg
+ * N LEN") and says which rows that should have moved. Its run time is
+ * this process's clock, and its idle windows are as long.
+ *
  * Prints "ok truth-PATTERN" or "not ok truth-PATTERN: ROW ..." per
  * pattern, and per row a "# row" line with the figures (truth, counted,
  * idle background). -x PATTERN: that pattern must fail (a broken build's
@@ -41,6 +47,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RUN	"/sys/kernel/debug/mstat_truth/run"
@@ -77,9 +86,31 @@ static int slurp(const char *path, char *buf, size_t size)
 }
 
 /*
+ * The cache row named @name in the /proc/mstat text @t: "cache ID SIZE
+ * ALLOCS FREES FAILURES LIVE LIVE_BYTES STATE NAME", its allocs and
+ * frees. Returns 0, or -1 if no row has that name.
+ */
+static int cache_counts(const char *t, const char *name, struct counts *c)
+{
+	char rname[300];
+	const char *p;
+
+	for (p = strstr(t, "\ncache "); p; p = strstr(p + 1, "\ncache ")) {
+		if (sscanf(p + 7, "%*u %*u %lld %lld %*u %*d %*d %*s %299s",
+			   &c->allocs, &c->frees, rname) == 3 &&
+		    !strcmp(rname, name)) {
+			c->has_fails = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
  * The row @row of the /proc/mstat text @t: "SRC" (SRC_allocs,
  * SRC_frees, SRC_failures), "class:SIZE" (that table row's first two
- * counts) or "order:N" (its first three: allocs, frees, failures).
+ * counts), "order:N" (its first three: allocs, frees, failures) or
+ * "cache:NAME" (cache_counts()).
  * Returns 0, or -1 if it is not there.
  */
 static int row_counts(const char *t, const char *row, struct counts *c)
@@ -104,6 +135,8 @@ static int row_counts(const char *t, const char *row, struct counts *c)
 		return 0;
 	}
 	n = (int)(arg - row);
+	if (!strncmp(row, "cache:", 6))
+		return cache_counts(t, arg + 1, c);
 	snprintf(pat, sizeof(pat), "\n%.*s %s ", n, row, arg + 1);
 	p = strstr(t, pat);
 	if (!p)
@@ -163,11 +196,87 @@ static int window(const char *cmd)
 	return slurp("/proc/mstat", after, sizeof(after));
 }
 
+#define MSG_LEN		400	/* 448 bytes with struct msg_msg: class 512 */
+#define MSG_BATCH	32	/* 12,800 bytes queued: under msgmnb's 16,384 */
+
+/*
+ * msg_msg: @n messages of MSG_LEN bytes sent and received on a private
+ * queue, MSG_BATCH at a time, between the two reads; the queue is made
+ * and removed outside them. Returns the number of messages that went
+ * both ways, or -errno.
+ */
+static long msg_msg_window(long n, unsigned long long *ns)
+{
+	struct {
+		long mtype;
+		char mtext[MSG_LEN];
+	} m = { .mtype = 1 };
+	struct timespec t0, t1;
+	long done = 0, i, k;
+	int q, err = 0;
+
+	q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	if (q < 0)
+		return -errno;
+	memset(m.mtext, 'm', sizeof(m.mtext));
+	err = slurp("/proc/mstat", before, sizeof(before));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; !err && i < n; i += k) {
+		for (k = 0; k < MSG_BATCH && i + k < n; k++)
+			if (msgsnd(q, &m, MSG_LEN, IPC_NOWAIT)) {
+				err = -errno;
+				break;
+			}
+		for (long j = 0; j < k; j++)
+			if (msgrcv(q, &m, MSG_LEN, 0, IPC_NOWAIT) != MSG_LEN) {
+				err = err ?: -errno;
+				break;
+			}
+		done += k;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!err)
+		err = slurp("/proc/mstat", after, sizeof(after));
+	msgctl(q, IPC_RMID, NULL);
+	*ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec -
+	      t0.tv_nsec;
+	return err ?: done;
+}
+
+/*
+ * Run @pat: in the module ("PATTERN N") or here, for a user pattern,
+ * then tell the module what was done. Returns 0, or -errno.
+ */
+static int run(const char *pat, long n, unsigned long long *ns)
+{
+	char cmd[96];
+	long done;
+
+	if (strcmp(pat, "msg_msg")) {
+		snprintf(cmd, sizeof(cmd), "%s %ld", pat, n);
+		return window(cmd);
+	}
+	done = msg_msg_window(n, ns);
+	if (done < 0)
+		return done;
+	snprintf(cmd, sizeof(cmd), "%s %ld %d", pat, done, MSG_LEN);
+	return write_str(RUN, cmd);
+}
+
 static int delta(const char *row, struct counts *d)
 {
 	struct counts a, b;
 
-	if (row_counts(before, row, &a) || row_counts(after, row, &b))
+	/*
+	 * A cache's row is claimed at its first event: one that the read
+	 * before the run has not got yet counted nothing yet.
+	 */
+	if (row_counts(before, row, &a)) {
+		if (strncmp(row, "cache:", 6))
+			return -1;
+		memset(&a, 0, sizeof(a));
+	}
+	if (row_counts(after, row, &b))
 		return -1;
 	d->allocs = b.allocs - a.allocs;
 	d->frees = b.frees - a.frees;
@@ -185,13 +294,13 @@ static long long llabs_(long long v)
 static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 {
 	char cmd[96], *line, *save;
-	unsigned long long ns = 0, slack = 0;
+	unsigned long long ns = 0, slack = 0, user_ns = 0;
 	long long truth_fails = 0;
-	int i, k, pass = 1;
+	int i, k, err, pass = 1;
 
-	snprintf(cmd, sizeof(cmd), "%s %ld", pat, n);
-	if (window(cmd)) {
-		snprintf(why, wlen, "run failed: %s", strerror(errno));
+	err = run(pat, n, &user_ns);
+	if (err) {
+		snprintf(why, wlen, "run failed: %s", strerror(-err));
 		return 0;
 	}
 	/* What the module says it did. */
@@ -216,6 +325,8 @@ static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 			nrows++;
 		}
 	}
+	if (user_ns)
+		ns = user_ns;
 	for (i = 0; i < nrows; i++) {
 		if (delta(rows[i].name, &rows[i].run)) {
 			snprintf(why, wlen, "no row %.31s in /proc/mstat",
@@ -366,6 +477,7 @@ int main(int argc, char **argv)
 			pass = judge(pats[i], n, nidle, why, sizeof(why));
 			if (pass)
 				break;
+			printf("# run %d of %s: %s\n", t, pats[i], why);
 		}
 		if (pass == want) {
 			printf("ok truth-%s%s\n", pats[i],

@@ -11,13 +11,16 @@
  *	/sys/kernel/debug/mstat_truth/patterns	(read) one pattern a line
  *	/sys/kernel/debug/mstat_truth/run	(write) "PATTERN N": make N
  *		allocations and N frees of that pattern, then return; or
- *		"idle NS": sleep NS nanoseconds, allocating nothing;
+ *		"idle NS": sleep NS nanoseconds, allocating nothing; or,
+ *		for a user pattern (msg_msg), "PATTERN N ARG" after the
+ *		writer made N of its allocations and frees itself: the
+ *		rows they should have moved;
  *						(read) what the last run did:
  *		"pattern NAME n N ns NS slack S" (S: how far its rows
  *		may be off, for the kernel's own work beside the pattern;
  *		0 but for vmalloc), then one line per row it touched,
- *		"row ROW allocs A frees F" (ROW: a source, "class:SIZE" or
- *		"order:N", as /proc/mstat names them)
+ *		"row ROW allocs A frees F" (ROW: a source, "class:SIZE",
+ *		"order:N" or "cache:NAME", as /proc/mstat names them)
  *
  * The truth is what the kernel's own return values say happened: an
  * allocation that failed is not counted, a kvmalloc() that fell back to
@@ -36,6 +39,7 @@
 #include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/msg.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
@@ -83,6 +87,8 @@ static void *truth_objs[TRUTH_BATCH];
 /* The run's own write buffer, for memdup_user(): in its writer's memory. */
 static const char __user *truth_ubuf;
 static size_t truth_ulen;
+/* The run's third field, 0 if none: a user pattern's message length. */
+static unsigned long long truth_arg;
 static char truth_src[TRUTH_LARGE];
 
 /* Record that @row saw @allocs allocations, @frees frees, @fails failures. */
@@ -565,6 +571,25 @@ static int truth_vmalloc(struct truth_result *r, unsigned long n)
 #define TRUTH_OTHER_SRC		"cache"
 #endif
 
+/*
+ * With the buckets, the cache row of @bucket's cache for objects of
+ * @size bytes, named as kmem_buckets_create() names it: "msg_msg-512".
+ * Kept in @row; empty (no row to judge) without them.
+ */
+static void truth_bucket_row(char *row, size_t len, const char *bucket,
+			     size_t size)
+{
+	size_t cls = kmalloc_size_roundup(size);
+
+	row[0] = '\0';
+	if (strcmp(TRUTH_BUCKET_SRC, "cache"))
+		return;
+	if (cls >= 1024)
+		snprintf(row, len, "cache:%s-%zuk", bucket, cls / 1024);
+	else
+		snprintf(row, len, "cache:%s-%zu", bucket, cls);
+}
+
 static void *truth_memdup_user1(void)
 {
 	void *p = memdup_user(truth_ubuf, truth_ulen);
@@ -572,8 +597,11 @@ static void *truth_memdup_user1(void)
 	return IS_ERR(p) ? NULL : p;
 }
 
-/* The class of the write's length: 16 on x86, 128 on arm64's 5.10. */
-static char truth_memdup_class[24];
+/*
+ * The class of the write's length (16 on x86, 128 on arm64's 5.10) and,
+ * with the buckets, its cache's row.
+ */
+static char truth_memdup_class[24], truth_memdup_row[48];
 
 static void truth_add_memdup(struct truth_result *r, unsigned long a,
 			     unsigned long f)
@@ -581,13 +609,44 @@ static void truth_add_memdup(struct truth_result *r, unsigned long a,
 	truth_add(r, TRUTH_BUCKET_SRC, a, f);
 	truth_add(r, TRUTH_OTHER_SRC, 0, 0);
 	truth_add(r, truth_memdup_class, a, f);
+	if (truth_memdup_row[0])
+		truth_add(r, truth_memdup_row, a, f);
 }
 
 static int truth_memdup_user(struct truth_result *r, unsigned long n)
 {
 	snprintf(truth_memdup_class, sizeof(truth_memdup_class), "class:%zu",
 		 kmalloc_size_roundup(truth_ulen));
+	truth_bucket_row(truth_memdup_row, sizeof(truth_memdup_row),
+			 "memdup_user", truth_ulen);
 	return TRUTH_LOOP(r, n, truth_memdup_user1(), kfree, truth_add_memdup);
+}
+
+/*
+ * msg_msg: a user pattern. The judge itself makes N msgsnd() and N
+ * msgrcv() of a message of truth_arg bytes on a System V queue of its
+ * own, between its two reads of /proc/mstat, then writes "msg_msg N LEN"
+ * here for the rows that should have moved: each message is one
+ * allocation of sizeof(struct msg_msg) + LEN in load_msg() and one kfree()
+ * in free_msg(), from the msg_msg-* buckets (SLAB_ACCOUNT) where the
+ * kernel has them, from kmalloc's (kmalloc-cg-*) before. A LEN that
+ * needs a second segment (struct msg_msgseg) is refused.
+ */
+static int truth_msg_msg(struct truth_result *r, unsigned long n)
+{
+	static char class[24], row[48];
+	size_t size = sizeof(struct msg_msg) + truth_arg;
+
+	if (!truth_arg || truth_arg > PAGE_SIZE - sizeof(struct msg_msg))
+		return -EINVAL;
+	snprintf(class, sizeof(class), "class:%zu", kmalloc_size_roundup(size));
+	truth_add(r, TRUTH_BUCKET_SRC, n, n);
+	truth_add(r, TRUTH_OTHER_SRC, 0, 0);
+	truth_add(r, class, n, n);
+	truth_bucket_row(row, sizeof(row), "msg_msg", size);
+	if (row[0])
+		truth_add(r, row, n, n);
+	return 0;
 }
 
 /*
@@ -835,6 +894,7 @@ static const struct {
 	{ "vmalloc_pages", truth_vmalloc },
 	{ "api", truth_api },
 	{ "memdup_user", truth_memdup_user },
+	{ "msg_msg", truth_msg_msg },
 #ifdef truth_bulk_array
 	{ "bulk_hole_first", truth_bulk_hole_first },
 	{ "bulk_hole_middle", truth_bulk_hole_middle },
@@ -889,12 +949,12 @@ static int truth_run_open(struct inode *inode, struct file *file)
 	return single_open(file, truth_run_show, NULL);
 }
 
-/* "PATTERN N" or "idle NS". */
+/* "PATTERN N", "PATTERN N ARG" or "idle NS". */
 static ssize_t truth_run_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
 	char buf[64], name[40];
-	unsigned long long n;
+	unsigned long long n, arg = 0;
 	struct truth_result *r = &truth_last;
 	ktime_t t0;
 	int i, err;
@@ -904,7 +964,7 @@ static ssize_t truth_run_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (sscanf(buf, "%39s %llu", name, &n) != 2)
+	if (sscanf(buf, "%39s %llu %llu", name, &n, &arg) < 2)
 		return -EINVAL;
 
 	if (!strcmp(name, "idle")) {
@@ -928,6 +988,7 @@ static ssize_t truth_run_write(struct file *file, const char __user *ubuf,
 	r->n = n;
 	truth_ubuf = ubuf;
 	truth_ulen = len;
+	truth_arg = arg;
 	t0 = ktime_get();
 	err = truth_patterns[i].fn(r, n);
 	r->ns = ktime_to_ns(ktime_sub(ktime_get(), t0));
