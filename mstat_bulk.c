@@ -400,6 +400,18 @@ static struct kretprobe mstat_fail_page_rp = {
 	.data_size = sizeof(unsigned int),
 };
 
+/*
+ * Calls a kretprobe follows at once, in all tasks, sleeping ones
+ * included: a fixed number, not one that grows with the CPUs. Since 6.7
+ * the kernel keeps a kretprobe's instances in an objpool whose every
+ * possible CPU has a slot for all of them (P x maxactive pointers):
+ * 8 x P instances made that grow with P squared, 27 MiB at 384 CPUs for
+ * two kretprobes. At 128, a CPU's slot is one page (vmalloc's least).
+ * A call that finds no instance free is not counted, and is counted in
+ * probe_API_missed (/proc/mstat).
+ */
+#define MSTAT_KRETPROBE_MAXACTIVE	128
+
 /**
  * struct mstat_bulk_probe - one probed function
  * @api: what it counts, as /proc/mstat's probe_* line names it
@@ -478,8 +490,7 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	if (MSTAT_COUNTS_BROKEN && p->rp == &mstat_fail_page_rp)
 		return 0;
 	if (p->rp) {
-		/* Enough for every CPU's task to sleep in it a few deep. */
-		p->rp->maxactive = max(64U, 8 * num_possible_cpus());
+		p->rp->maxactive = MSTAT_KRETPROBE_MAXACTIVE;
 		p->rp->kp.symbol_name = p->fn;
 		p->rp->kp.addr = NULL;
 		err = register_kretprobe(p->rp);
@@ -587,9 +598,14 @@ unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
  * was built to read: the load's log says which).
  * "probe_kfree_rcu_sheaf_mismatch N": sheaf frees not counted because
  * their arguments were not where the prototype puts them.
+ * "probe_API_missed N": calls not counted because the probe missed them
+ * (a kretprobe with all its MSTAT_KRETPROBE_MAXACTIVE instances in use,
+ * or a probe that fired inside another).
  */
 void mstat_bulk_show_probes(struct seq_file *m)
 {
+	const struct mstat_bulk_probe *p;
+	unsigned long missed;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
@@ -597,6 +613,16 @@ void mstat_bulk_show_probes(struct seq_file *m)
 			   mstat_bulk_probes[i].on);
 	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %ld\n",
 		   atomic_long_read(&mstat_bulk_sheaf_bad));
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
+		p = &mstat_bulk_probes[i];
+		missed = 0;
+		if (p->on && p->rp)
+			missed = READ_ONCE(p->rp->nmissed) +
+				 READ_ONCE(p->rp->kp.nmissed);
+		else if (p->on)
+			missed = READ_ONCE(p->kp->nmissed);
+		seq_printf(m, "probe_%s_missed %lu\n", p->api, missed);
+	}
 }
 
 #else /* no kretprobes */
@@ -624,7 +650,12 @@ void mstat_bulk_show_probes(struct seq_file *m)
 	seq_puts(m, "probe_kmem_cache_alloc_bulk 0\nprobe_kmem_cache_free_bulk 0\n"
 		 "probe_alloc_pages_bulk 0\nprobe_split_page 0\n"
 		 "probe_kfree_rcu_sheaf 0\n"
-		 "probe_fail_page_alloc 0\nprobe_kfree_rcu_sheaf_mismatch 0\n");
+		 "probe_fail_page_alloc 0\nprobe_kfree_rcu_sheaf_mismatch 0\n"
+		 "probe_kmem_cache_alloc_bulk_missed 0\n"
+		 "probe_kmem_cache_free_bulk_missed 0\n"
+		 "probe_alloc_pages_bulk_missed 0\nprobe_split_page_missed 0\n"
+		 "probe_kfree_rcu_sheaf_missed 0\n"
+		 "probe_fail_page_alloc_missed 0\n");
 }
 
 #endif

@@ -70,8 +70,7 @@ static u64 mstat_ev_sources_get(int arg)
 
 static int mstat_ev_sources_set(int arg, u64 val)
 {
-	mstat_stream_set_sources(val);
-	return 0;
+	return mstat_stream_set_sources(val);
 }
 
 static u64 mstat_ev_min_get(int arg)

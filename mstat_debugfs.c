@@ -67,15 +67,18 @@ static const struct file_operations mstat_ctl_fops = {
 	.llseek	= default_llseek,
 };
 
-/* internals: the generation, each CPU's sequence word and raw slots. */
-static int mstat_internals_show(struct seq_file *m, void *v)
+/*
+ * internals: the generation and the probes' and caches' state, then each
+ * possible CPU's sequence word and raw slots, one CPU a record: a
+ * seq_file that streams them (about 4 KiB a CPU), not one buffer for all.
+ */
+static void mstat_internals_head(struct seq_file *m)
 {
 	struct mstat_core *c = &mstat_core;
 	unsigned int nwords = mstat_nr_words(c);
-	unsigned int slot, w;
-	unsigned long seq, missed;
+	unsigned long missed;
 	bool bulk_alloc, bulk_free, bulk_pages;
-	int cpu;
+	unsigned int w;
 
 	seq_printf(m, "generation %llu\n", mstat_generation(c));
 	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
@@ -87,6 +90,7 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 	seq_printf(m, "bulk_alloc_missed %lu\n", missed);
 	seq_printf(m, "bulk_free_counted %d\n", bulk_free);
 	seq_printf(m, "bulk_pages_counted %d\n", bulk_pages);
+	seq_printf(m, "events_ring_records %lu\n", mstat_stream_records());
 	seq_printf(m, "slab_layout %s\n", mstat_slab_state());
 	seq_printf(m, "cache_name_offset %d\n", READ_ONCE(mstat_caches.name_off));
 	seq_printf(m, "cache_gone_marks %d\n", !!mstat_caches.kmem_cache);
@@ -104,23 +108,77 @@ static int mstat_internals_show(struct seq_file *m, void *v)
 			   mstat_cache_hash((void *)(key & ~MSTAT_CACHE_GONE)),
 			   key & MSTAT_CACHE_GONE);
 	}
-	for_each_possible_cpu(cpu) {
-		seq = mstat_cpu_seq(c, cpu);
-		seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",
-			   cpu, cpu_online(cpu), seq,
-			   seq >> MSTAT_SEQ_DEPTH_BITS,
-			   seq & MSTAT_SEQ_DEPTH_MASK);
-		for (slot = 0; slot < 2; slot++) {
-			seq_printf(m, "cpu %d slot %u:", cpu, slot);
-			for (w = 0; w < nwords; w++)
-				seq_printf(m, " %llu",
-					   mstat_cpu_slot_word(c, cpu, slot, w));
-			seq_putc(m, '\n');
-		}
+}
+
+static void mstat_internals_cpu(struct seq_file *m, int cpu)
+{
+	struct mstat_core *c = &mstat_core;
+	unsigned int nwords = mstat_nr_words(c);
+	unsigned long seq = mstat_cpu_seq(c, cpu);
+	unsigned int slot, w;
+
+	seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",
+		   cpu, cpu_online(cpu), seq, seq >> MSTAT_SEQ_DEPTH_BITS,
+		   seq & MSTAT_SEQ_DEPTH_MASK);
+	for (slot = 0; slot < 2; slot++) {
+		seq_printf(m, "cpu %d slot %u:", cpu, slot);
+		for (w = 0; w < nwords; w++)
+			seq_printf(m, " %llu",
+				   mstat_cpu_slot_word(c, cpu, slot, w));
+		seq_putc(m, '\n');
 	}
+}
+
+/*
+ * Position 0: the head; position N + 1: possible CPU N, if it is one,
+ * whose record is N + 2 (1 is SEQ_START_TOKEN).
+ */
+static void *mstat_internals_at(loff_t *pos)
+{
+	int cpu;
+
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos > nr_cpu_ids)
+		return NULL;
+	cpu = cpumask_next((int)*pos - 2, cpu_possible_mask);
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	*pos = cpu + 1;
+	return (void *)(long)(cpu + 2);
+}
+
+static void *mstat_internals_start(struct seq_file *m, loff_t *pos)
+{
+	return mstat_internals_at(pos);
+}
+
+static void *mstat_internals_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return mstat_internals_at(pos);
+}
+
+static void mstat_internals_stop(struct seq_file *m, void *v)
+{
+}
+
+static int mstat_internals_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		mstat_internals_head(m);
+	else
+		mstat_internals_cpu(m, (long)v - 2);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(mstat_internals);
+
+static const struct seq_operations mstat_internals_sops = {
+	.start	= mstat_internals_start,
+	.next	= mstat_internals_next,
+	.stop	= mstat_internals_stop,
+	.show	= mstat_internals_show,
+};
+DEFINE_SEQ_ATTRIBUTE(mstat_internals);
 
 /* history: Go's PauseNs/PauseEnd, oldest first. */
 static int mstat_history_show(struct seq_file *m, void *v)

@@ -25,7 +25,7 @@
 #include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.3"
+#define MSTAT_FORMAT_VERSION	"1.4"
 #define MSTAT_SITES_FORMAT_VERSION	"1.0"
 
 struct mstat_proc_snap {
@@ -202,6 +202,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "generation %llu\n", ps->snap.gen);
 	seq_printf(m, "snapshot_wait_ns %llu\n", ps->snap.wait_ns);
 	seq_printf(m, "snapshot_waited_cpus %u\n", ps->snap.waited_cpus);
+	seq_printf(m, "snapshot_folded_cpus %u\n", ps->snap.folded_cpus);
 	for (i = 0; i < MSTAT_NR_SOURCES; i++)
 		mstat_show_source(m, i, &st->src[i]);
 	mstat_show_slab(m, st);

@@ -4,11 +4,13 @@
  * /sys/kernel/debug/mstat/events: bounded per-CPU rings filled by the
  * probes, drained by readers. A full ring drops the new event and counts
  * it. Off (no source selected) by default: then a probe pays a
- * patched-out jump.
+ * patched-out jump, and the rings' records do not exist. They are
+ * allocated when the stream is switched on (events_per_cpu records of
+ * every possible CPU) and freed when it is switched off.
  *
  * Probes may nest on one CPU (an interrupt during a probe), so each ring
  * has a raw spinlock taken with interrupts off; the reader takes it for
- * one record at a time. Readers are woken through an irq_work, since a
+ * one record at a time, and the switch to attach or detach the records. Readers are woken through an irq_work, since a
  * probe may run under locks that wake_up() itself takes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -45,7 +47,7 @@ struct mstat_ring {
 	unsigned int head;	/* next record to read */
 	unsigned int len;	/* records held */
 	u64 dropped;
-	struct mstat_event_rec *rec;
+	struct mstat_event_rec *rec;	/* NULL while the stream is off */
 };
 
 static struct mstat_ring __percpu *mstat_rings;
@@ -57,26 +59,89 @@ static u64 mstat_events_min_size;
 unsigned int mstat_stream_sources;
 DEFINE_STATIC_KEY_FALSE(mstat_stream_key);
 
+/*
+ * Give every possible CPU's ring its records, or take them away (@on
+ * false). Return: 0, or -ENOMEM with no ring changed.
+ */
+static int mstat_rings_attach(bool on)
+{
+	struct mstat_event_rec *rec;
+	unsigned long flags;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mstat_ring *r = per_cpu_ptr(mstat_rings, cpu);
+
+		rec = NULL;
+		if (on) {
+			rec = kvcalloc(mstat_ring_size, sizeof(*rec),
+				       GFP_KERNEL);
+			if (!rec) {
+				mstat_rings_attach(false);
+				return -ENOMEM;
+			}
+		}
+		/* Probes and readers use ->rec only under the lock. */
+		raw_spin_lock_irqsave(&r->lock, flags);
+		swap(r->rec, rec);
+		r->head = 0;
+		r->len = 0;
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		kvfree(rec);
+	}
+	return 0;
+}
+
+/**
+ * mstat_stream_records() - records the rings hold room for now
+ *
+ * Return: events_per_cpu times the possible CPUs while the stream is on,
+ * 0 while it is off (no records allocated).
+ */
+unsigned long mstat_stream_records(void)
+{
+	return static_key_enabled(&mstat_stream_key) ?
+	       (unsigned long)mstat_ring_size * num_possible_cpus() : 0;
+}
+
 /**
  * mstat_stream_set_sources() - choose the sources to stream
  * @sources: a bit per &enum mstat_source; 0 turns the stream off
  *
- * Context: process; sleeps (static keys).
+ * Switching the stream on allocates the rings' records, switching it off
+ * frees them, with the records not read yet.
+ *
+ * Context: process; sleeps (static keys, allocations).
+ * Return: 0, or -ENOMEM if the records could not be allocated (then the
+ * stream stays off, with a log line).
  */
-void mstat_stream_set_sources(unsigned int sources)
+int mstat_stream_set_sources(unsigned int sources)
 {
 	static DEFINE_MUTEX(lock);
+	int err = 0;
 
 	mutex_lock(&lock);
-	WRITE_ONCE(mstat_stream_sources, sources);
 	if (sources && !static_key_enabled(&mstat_stream_key)) {
+		err = mstat_rings_attach(true);
+		if (err) {
+			pr_warn("events: no memory for %u records of %u CPUs: stream stays off\n",
+				mstat_ring_size, num_possible_cpus());
+			goto out;
+		}
+		WRITE_ONCE(mstat_stream_sources, sources);
 		static_branch_enable(&mstat_stream_key);
 		static_branch_inc(&mstat_extras_key);
 	} else if (!sources && static_key_enabled(&mstat_stream_key)) {
+		WRITE_ONCE(mstat_stream_sources, 0);
 		static_branch_disable(&mstat_stream_key);
 		static_branch_dec(&mstat_extras_key);
+		mstat_rings_attach(false);
+	} else {
+		WRITE_ONCE(mstat_stream_sources, sources);
 	}
+out:
 	mutex_unlock(&lock);
+	return err;
 }
 
 /**
@@ -125,6 +190,11 @@ void mstat_stream_event(enum mstat_source src, bool alloc, unsigned long ptr,
 
 	r = raw_cpu_ptr(mstat_rings);
 	raw_spin_lock_irqsave(&r->lock, flags);
+	if (unlikely(!r->rec)) {
+		/* The stream was switched off under this probe. */
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		return;
+	}
 	if (r->len == mstat_ring_size) {
 		r->dropped++;
 		raw_spin_unlock_irqrestore(&r->lock, flags);
@@ -273,8 +343,8 @@ struct dentry *mstat_stream_debugfs(struct dentry *dir)
 }
 
 /**
- * mstat_stream_init() - allocate the rings
- * @per_cpu: records per CPU
+ * mstat_stream_init() - set up the rings, with no records yet
+ * @per_cpu: records per CPU once the stream is switched on
  *
  * Return: 0 or -ENOMEM.
  */
@@ -287,34 +357,22 @@ int mstat_stream_init(unsigned int per_cpu)
 	mstat_rings = alloc_percpu(struct mstat_ring);
 	if (!mstat_rings)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		struct mstat_ring *r = per_cpu_ptr(mstat_rings, cpu);
-
-		raw_spin_lock_init(&r->lock);
-		r->rec = kvcalloc(per_cpu, sizeof(*r->rec), GFP_KERNEL);
-		if (!r->rec) {
-			mstat_stream_exit();
-			return -ENOMEM;
-		}
-	}
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(mstat_rings, cpu)->lock);
 	return 0;
 }
 
 /**
- * mstat_stream_exit() - free the rings
+ * mstat_stream_exit() - switch the stream off and free the rings
  *
  * Context: no probe may run any more.
  */
 void mstat_stream_exit(void)
 {
-	int cpu;
-
-	mstat_stream_set_sources(0);
 	if (!mstat_rings)
 		return;
+	mstat_stream_set_sources(0);
 	irq_work_sync(&mstat_events_work);
-	for_each_possible_cpu(cpu)
-		kvfree(per_cpu_ptr(mstat_rings, cpu)->rec);
 	free_percpu(mstat_rings);
 	mstat_rings = NULL;
 }

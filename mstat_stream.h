@@ -40,7 +40,8 @@ static __always_inline bool mstat_streamed(enum mstat_source src)
 
 void mstat_stream_event(enum mstat_source src, bool alloc, unsigned long ptr,
 			size_t size, unsigned long site);
-void mstat_stream_set_sources(unsigned int sources);
+int mstat_stream_set_sources(unsigned int sources);
+unsigned long mstat_stream_records(void);
 u64 mstat_stream_min_size(void);
 void mstat_stream_set_min_size(u64 size);
 u64 mstat_stream_dropped(void);

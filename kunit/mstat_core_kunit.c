@@ -213,11 +213,17 @@ static void mstat_read_folds_and_clears(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.a, 7ULL);
+	/* Only the CPU that ran a section is folded... */
+	KUNIT_EXPECT_EQ(test, snap.folded_cpus, 1U);
 	for_each_possible_cpu(cpu)
 		for (w = 0; w < sizeof(st) / sizeof(u64); w++)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    mstat_cpu_slot_word(core, cpu, old, w),
 					    0ULL, "cpu %d word %u", cpu, w);
+	/* ...and, with no section since, none, the totals kept. */
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, snap.folded_cpus, 0U);
+	KUNIT_EXPECT_EQ(test, st.a, 7ULL);
 	/* Out-of-range raw reads are refused, not overrun. */
 	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, 0, 2, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, mstat_cpu_slot_word(core, 0, 0, 99), 0ULL);

@@ -39,9 +39,13 @@ const char *const mstat_sync_name[MSTAT_NR_SYNC] = {
 };
 EXPORT_SYMBOL_GPL(mstat_sync_name);
 
+/*
+ * Slot @i of every CPU: its counters, after its mark (see "What a fold
+ * reads" in mstat_core.h).
+ */
 static u64 __percpu *mstat_slot_ptr(struct mstat_core *core, unsigned int i)
 {
-	return &core->pcpu->slot[i * core->nwords];
+	return &core->pcpu->slot[i * (core->nwords + 1) + 1];
 }
 
 /* Number of possible CPUs whose sequence word shows an open section. */
@@ -206,20 +210,36 @@ static unsigned int mstat_wait_ipi(struct mstat_core *core, unsigned int new)
 	return waited;
 }
 
-/* Fold the slot @old of every possible CPU into the totals; clear it. */
-static void mstat_fold(struct mstat_core *core, unsigned int old)
+/*
+ * Fold the slot @old of every possible CPU that marked it into the
+ * totals, and clear it, mark and counters. A slot with no mark had no
+ * section since its last fold, and is clear: skipped. Return: the slots
+ * folded.
+ */
+static unsigned int mstat_fold(struct mstat_core *core, unsigned int old)
 {
-	unsigned int i, n = core->nwords;
+	unsigned int i, n = core->nwords, folded = 0;
+	u64 *total = core->total;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		u64 *slot = per_cpu_ptr(core->pcpu, cpu)->slot + old * n;
+		u64 *slot = per_cpu_ptr(mstat_slot_ptr(core, old), cpu);
 
+		/*
+		 * Every section that added to @old stored its mark there
+		 * first, and the wait made all its stores visible here.
+		 * Litmus: mstat_core/litmus/rotation-*-mark.litmus.
+		 */
+		if (!READ_ONCE(slot[-1]))
+			continue;
+		WRITE_ONCE(slot[-1], 0);
 		for (i = 0; i < n; i++) {
-			core->total[i] += READ_ONCE(slot[i]);
+			total[i] += READ_ONCE(slot[i]);
 			WRITE_ONCE(slot[i], 0);
 		}
+		folded++;
 	}
+	return folded;
 }
 
 /**
@@ -252,7 +272,7 @@ static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
 	end = ktime_get_ns();
 
 	/* Nobody adds to the old slot now: fold and clear it. */
-	mstat_fold(core, old);
+	snap->folded_cpus = mstat_fold(core, old);
 	if (core->fold_hook)
 		core->fold_hook(core, old);
 
@@ -520,8 +540,7 @@ u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,
 {
 	if (slot > 1 || word >= core->nwords)
 		return 0;
-	return READ_ONCE(per_cpu_ptr(core->pcpu, cpu)->slot[slot * core->nwords +
-							    word]);
+	return READ_ONCE(per_cpu_ptr(mstat_slot_ptr(core, slot), cpu)[word]);
 }
 EXPORT_SYMBOL_GPL(mstat_cpu_slot_word);
 
@@ -532,13 +551,13 @@ EXPORT_SYMBOL_GPL(mstat_cpu_slot_word);
  *
  * Context: process; sleeps.
  * Return: 0, -EINVAL for a bad @size (also one whose per-CPU state, two
- * slots and the sequence words, is more than the per-CPU allocator hands
+ * marked slots and the sequence words, is more than the per-CPU allocator hands
  * out in one piece: PCPU_MIN_UNIT_SIZE, which it refuses with a WARN), or
  * -ENOMEM.
  */
 int mstat_core_init(struct mstat_core *core, size_t size)
 {
-	size_t pcpu_size = sizeof(struct mstat_pcpu) + 2 * size;
+	size_t pcpu_size = sizeof(struct mstat_pcpu) + 2 * (size + sizeof(u64));
 
 	if (!size || size % sizeof(u64) || pcpu_size > PCPU_MIN_UNIT_SIZE)
 		return -EINVAL;

@@ -184,8 +184,28 @@
  * counters (address dependency; reuse.litmus, and broken-reuse-once.litmus
  * without the release).
  *
+ * What a fold reads
+ * =================
+ *
+ * A slot starts with a mark word, which mstat_write_begin() sets to 1
+ * through the pointer it loaded from ->cur, before any mstat_add(). The
+ * fold reads a CPU's mark first and skips the slot if it is 0, and
+ * clears the mark with the counters. This is sound for the reason the
+ * fold is: the mark is one more store of the section into its slot, and
+ * every mode's wait makes all the stores of a section that loaded the
+ * old ->cur visible to the fold (the litmus tests' "both adds or
+ * neither, never lost"); so a mark read as 0 means no section added to
+ * that slot since its last fold, which left it clear.
+ * rotation-rcu-mark.litmus and rotation-ipi-mark.litmus check it as the
+ * reader does it, the mark read first and the counters only if it is
+ * set; broken-rcu-mark-nogp.litmus without the grace period. A read then
+ * costs the same few instructions for every possible CPU that ran no
+ * section since the last one (a machine's hotplug slots that never
+ * came online, idle CPUs), and the full fold only for the others.
+ *
  * Writers pay preempt_disable(), a this_cpu_read(), two this_cpu_add()s,
- * a load of ->cur and preempt_enable() per section, in every mode. The
+ * a load of ->cur, the mark's store and preempt_enable() per section, in
+ * every mode. The
  * alternative, a full barrier in every writer, costs a fence per
  * allocation event, a multiple of the whole section.
  *
@@ -270,7 +290,8 @@ struct mstat_history {
  * @ipi_seq: @seq as this CPU's own first IPI handler saw it
  *	(%MSTAT_SYNC_IPI only); written by the handler, read by the reader
  *	after the cross call completed
- * @slot: two slots of @nwords u64 counters each, back to back
+ * @slot: two slots, back to back, each a mark word and @nwords u64
+ *	counters
  */
 struct mstat_pcpu {
 	unsigned long seq;
@@ -334,12 +355,15 @@ struct mstat_section {
  * @latency_ns: time from flipping the slot to the end of the fold
  * @waited_cpus: number of CPUs seen in a section when the reader looked:
  *	exact in %MSTAT_SYNC_IPI mode, a racy sample in the RCU modes
+ * @folded_cpus: number of CPUs whose slot was folded: the ones that ran
+ *	a section since the last read
  */
 struct mstat_snapshot {
 	u64 gen;
 	u64 wait_ns;
 	u64 latency_ns;
 	unsigned int waited_cpus;
+	unsigned int folded_cpus;
 };
 
 /**
@@ -384,6 +408,12 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
 	 */
 	barrier();
 	s->slot = READ_ONCE(core->cur);
+	/*
+	 * Mark the slot: the reader folds only marked slots. A store into
+	 * the slot through the same address dependency as mstat_add()'s,
+	 * ordered for the reader as they are ("What a fold reads").
+	 */
+	this_cpu_write(*(s->slot - 1), 1);
 }
 
 /**
@@ -457,7 +487,7 @@ unsigned int mstat_cur_slot(struct mstat_core *core);
 static __always_inline unsigned int
 mstat_section_slot(const struct mstat_core *core, const struct mstat_section *s)
 {
-	return s->slot != &core->pcpu->slot[0];
+	return s->slot != &core->pcpu->slot[1];
 }
 
 #endif /* _MSTAT_CORE_H */

@@ -240,11 +240,27 @@ check debugfs-sync-mode-2 valid_sync 2 ipi
 check debugfs-sync-mode-1 valid_sync 1 rcu_expedited
 check debugfs-sync-mode-0 valid_sync 0 rcu
 
+# cpu_list LIST: the CPUs of a list like 0-3,5, one a line.
+cpu_list() {
+	local r i
+	for r in $(echo "$1" | tr ',' ' '); do
+		i=${r%-*}
+		while [ "$i" -le "${r#*-}" ]; do echo "$i"; i=$((i + 1)); done
+	done
+}
+
 # The event stream: kmalloc events only, well formed, pointers hashed.
 drain() { timeout 2 cat $D/events >/dev/null 2>&1; }
+# The rings' records exist only while the stream is on.
+ring_records() { sed -n 's/^events_ring_records //p' $D/internals; }
+ncpus=$(cpu_list "$(cat /sys/devices/system/cpu/possible)" | wc -l)
+per_cpu=$(cat /sys/module/mstat/parameters/events_per_cpu)
+check events-rings-off-at-load [ "$(ring_records)" = 0 ]
 echo 1 >$D/events_sources
+check events-rings-on [ "$(ring_records)" = $((ncpus * per_cpu)) ]
 timeout 2 head -n 5 $D/events >/tmp/ev.kmalloc
 echo 0 >$D/events_sources
+check events-rings-freed [ "$(ring_records)" = 0 ]
 drain
 show /tmp/ev.kmalloc
 n=$(wc -l </tmp/ev.kmalloc)
@@ -272,14 +288,6 @@ cat $D/history >/tmp/history
 cat $D/internals >/tmp/internals
 head -n 5 /tmp/history | show
 check history-snapshots grep -q '^snapshots [1-9]' /tmp/history
-# cpu_list LIST: the CPUs of a list like 0-3,5, one a line.
-cpu_list() {
-	local r i
-	for r in $(echo "$1" | tr ',' ' '); do
-		i=${r%-*}
-		while [ "$i" -le "${r#*-}" ]; do echo "$i"; i=$((i + 1)); done
-	done
-}
 want=$(cpu_list "$(cat /sys/devices/system/cpu/possible)")
 got=$(sed -n 's/^cpu \([0-9]*\) online .*/\1/p' /tmp/internals)
 # shellcheck disable=SC2086,SC2116 # echo joins the lines

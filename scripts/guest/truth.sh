@@ -17,6 +17,14 @@ sleep 2
 # shellcheck disable=SC2086 # options, split
 ./truth $args >/tmp/truth.out 2>&1
 relay /tmp/truth.out
+# No bulk call went uncounted for want of a kretprobe instance.
+if grep '^probe_.*_missed ' /proc/mstat >/tmp/missed &&
+   ! grep -qv ' 0$' /tmp/missed; then
+	ok probes-missed-none
+else
+	show /tmp/missed
+	not_ok "probes-missed-none: a probe missed calls"
+fi
 check rmmod-truth rmmod mstat_truth
 check rmmod-mstat rmmod mstat
 finish
