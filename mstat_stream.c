@@ -50,7 +50,8 @@ struct mstat_ring {
 	struct mstat_event_rec *rec;	/* NULL while the stream is off */
 };
 
-static struct mstat_ring __percpu *mstat_rings;
+/* Static: from the modules' reserved per-CPU area, no page of its own. */
+static DEFINE_PER_CPU(struct mstat_ring, mstat_rings);
 static unsigned int mstat_ring_size;
 static DECLARE_WAIT_QUEUE_HEAD(mstat_events_wait);
 static struct irq_work mstat_events_work;
@@ -70,7 +71,7 @@ static int mstat_rings_attach(bool on)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct mstat_ring *r = per_cpu_ptr(mstat_rings, cpu);
+		struct mstat_ring *r = per_cpu_ptr(&mstat_rings, cpu);
 
 		rec = NULL;
 		if (on) {
@@ -188,7 +189,7 @@ void mstat_stream_event(enum mstat_source src, bool alloc, unsigned long ptr,
 	if (size < READ_ONCE(mstat_events_min_size))
 		return;
 
-	r = raw_cpu_ptr(mstat_rings);
+	r = raw_cpu_ptr(&mstat_rings);
 	raw_spin_lock_irqsave(&r->lock, flags);
 	if (unlikely(!r->rec)) {
 		/* The stream was switched off under this probe. */
@@ -216,7 +217,7 @@ void mstat_stream_event(enum mstat_source src, bool alloc, unsigned long ptr,
 /* Take the oldest record of @cpu's ring. Return false if it is empty. */
 static bool mstat_event_pop(int cpu, struct mstat_event_rec *out)
 {
-	struct mstat_ring *r = per_cpu_ptr(mstat_rings, cpu);
+	struct mstat_ring *r = per_cpu_ptr(&mstat_rings, cpu);
 	unsigned long flags;
 	bool ok = false;
 
@@ -237,7 +238,7 @@ static bool mstat_events_pending(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		if (READ_ONCE(per_cpu_ptr(mstat_rings, cpu)->len))
+		if (READ_ONCE(per_cpu_ptr(&mstat_rings, cpu)->len))
 			return true;
 	return false;
 }
@@ -264,7 +265,7 @@ u64 mstat_stream_dropped(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(mstat_rings, cpu)->dropped);
+		sum += READ_ONCE(per_cpu_ptr(&mstat_rings, cpu)->dropped);
 	return sum;
 }
 
@@ -346,7 +347,7 @@ struct dentry *mstat_stream_debugfs(struct dentry *dir)
  * mstat_stream_init() - set up the rings, with no records yet
  * @per_cpu: records per CPU once the stream is switched on
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0.
  */
 int mstat_stream_init(unsigned int per_cpu)
 {
@@ -354,25 +355,18 @@ int mstat_stream_init(unsigned int per_cpu)
 
 	init_irq_work(&mstat_events_work, mstat_events_wake);
 	mstat_ring_size = per_cpu;
-	mstat_rings = alloc_percpu(struct mstat_ring);
-	if (!mstat_rings)
-		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		raw_spin_lock_init(&per_cpu_ptr(mstat_rings, cpu)->lock);
+		raw_spin_lock_init(&per_cpu_ptr(&mstat_rings, cpu)->lock);
 	return 0;
 }
 
 /**
- * mstat_stream_exit() - switch the stream off and free the rings
+ * mstat_stream_exit() - switch the stream off and free the records
  *
  * Context: no probe may run any more.
  */
 void mstat_stream_exit(void)
 {
-	if (!mstat_rings)
-		return;
 	mstat_stream_set_sources(0);
 	irq_work_sync(&mstat_events_work);
-	free_percpu(mstat_rings);
-	mstat_rings = NULL;
 }

@@ -568,7 +568,14 @@ int mstat_core_init(struct mstat_core *core, size_t size)
 	core->total = kzalloc(size, GFP_KERNEL);
 	if (!core->total)
 		return -ENOMEM;
-	core->pcpu = __alloc_percpu(pcpu_size, __alignof__(u64));
+	/*
+	 * Page-aligned when over a page: the per-CPU allocator backs each
+	 * CPU's unit with whole pages, and an unaligned piece of 5 pages'
+	 * worth spans 6 of them (16,304 bytes at the default cache_rows:
+	 * 4 pages, aligned).
+	 */
+	core->pcpu = __alloc_percpu(pcpu_size, pcpu_size > PAGE_SIZE ?
+				    PAGE_SIZE : __alignof__(u64));
 	if (!core->pcpu) {
 		kfree(core->total);
 		return -ENOMEM;

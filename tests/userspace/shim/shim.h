@@ -45,6 +45,7 @@ typedef int64_t s64;
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 #define SZ_64K			0x10000
 #define PCPU_MIN_UNIT_SIZE	(32 << 10)
+#define PAGE_SIZE		4096UL
 #define BIT(n)			(1UL << (n))
 #define SHIM_MAX_CPUS		64
 #define SHIM_PCPU_AREA		(1UL << 20)

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The scale bench (make bench, section 9; or alone): what mstat costs per
+# possible CPU, in memory and in instructions per read of /proc/mstat,
+# against /proc/slabinfo's and /proc/vmstat's reads in the same guests.
+# One vCPU online, under qemu -icount shift=0,sleep=off (a guest ns is
+# an instruction), scripts/guest/scale.sh in each guest:
+#
+# - 6.1, possible CPUs 1, 8, 64 and 255 as empty hotplug slots
+#   (--smp 1,maxcpus=P: 6.1 counts QEMU's disabled MADT entries);
+# - 6.12, possible CPUs 1, 8 and 64 booted online, all but CPU 0 then
+#   taken offline (6.12 counts empty slots only under a hypervisor it
+#   knows, which TCG is not), SCALE_612 (default "1 8 64") to change.
+#
+# With MSTAT_BENCH_BASE=REF, mstat as of git REF is measured the same way
+# in guests of its own, beside. Prints a markdown table and the fitted
+# law (least squares over the possible CPUs: a + b x P) to stdout; the
+# guests' consoles in build/bench/scale/.
+#
+#   scripts/scale.sh
+set -euo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cd "$MSTAT_TOP"
+out=build/bench/scale
+mkdir -p "$out"
+mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
+mstat_build_tools readlat
+for v in 6.1 6.12; do
+	kdir=K${v/./}_KDIR
+	[ -f "build/$v/mstat.ko" ] ||
+		scripts/build.sh "${!kdir}" "build/$v" >"$out/build-$v.log" 2>&1 ||
+		die "cannot build for $v, log: $out/build-$v.log"
+done
+builds=(cur)
+if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
+	for v in 6.1 6.12; do
+		kdir=K${v/./}_KDIR
+		rm -rf "$out/base-$v"
+		mkdir -p "$out/base-$v"
+		git archive "$MSTAT_BENCH_BASE" | tar -x -C "$out/base-$v"
+		make -s -C "${!kdir}" M="$MSTAT_TOP/$out/base-$v" modules \
+			>"$out/base-$v.log" 2>&1 ||
+			die "cannot build MSTAT_BENCH_BASE for $v, log: $out/base-$v.log"
+	done
+	builds+=(base)
+fi
+
+# one KERNEL_ID BUILD P ARGS...: a guest; its "scale:" lines, tagged.
+one() {
+	local v=$1 b=$2 p=$3 ko vmlinuz=K${1/./}_VMLINUZ log
+	shift 3
+	ko=build/$v/mstat.ko
+	[ "$b" = base ] && ko=$out/base-$v/mstat.ko
+	log=$out/$v-$b-$p.console
+	scripts/guest.sh --kernel "${!vmlinuz}" --script scripts/guest/scale.sh \
+		--ko "$ko" --file build/tools/readlat:/mstat/readlat \
+		--icount on --mem 2G --timeout 3600 --log "$log" "$@" \
+		>"$log.out" 2>&1 || die "guest $v $b P=$p failed: $log"
+	tr -d '\r' <"$log" | sed -n "s/^scale: /$v $b /p"
+}
+
+lines=$out/lines
+: >"$lines"
+for b in "${builds[@]}"; do
+	for p in 1 8 64 255; do
+		one 6.1 "$b" "$p" --smp "1,maxcpus=$p" >>"$lines"
+	done
+	for p in ${SCALE_612:-1 8 64}; do
+		one 6.12 "$b" "$p" --smp "$p" --append SCALE_OFFLINE=1 >>"$lines"
+	done
+done
+
+# The table: per kernel, build and P, mstat's figures and the files'.
+awk '
+function kv(k,   i, n, a) {
+	for (i = 3; i <= NF; i++) {
+		n = split($i, a, "=")
+		if (a[1] == k)
+			return a[2]
+	}
+	return ""
+}
+$3 ~ /^ko=/ { key = $1 " " $2 " " kv("possible"); mem[key] = kv("mem_kib")
+	pc[key] = kv("percpu_kib"); vm[key] = kv("vmalloc_kib")
+	ipi[key] = kv("read_ipi"); exp_[key] = kv("read_rcu_expedited")
+	order[++n] = key; on[key] = kv("online") }
+$3 ~ /^file=/ { key = $1 " " $2 " " kv("possible")
+	if (kv("file") == "/proc/slabinfo") slab[key] = kv("read")
+	else vms[key] = kv("read") }
+END {
+	print "| kernel | mstat | possible CPUs | online | memory KiB (percpu + vmalloc + slab) | percpu KiB | vmalloc KiB | read /proc/mstat, ipi (insns) | rcu_expedited (insns) | /proc/slabinfo (insns) | /proc/vmstat (insns) | mstat / slabinfo |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= n; i++) {
+		k = order[i]; split(k, f, " ")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f |\n",
+			f[1], f[2], f[3], on[k], mem[k], pc[k], vm[k], ipi[k],
+			exp_[k], slab[k], vms[k], ipi[k] / slab[k]
+		g = f[1] " " f[2]
+		sx[g] += f[3]; sy[g] += mem[k]; sr[g] += ipi[k]
+		sxx[g] += f[3] * f[3]; sxy[g] += f[3] * mem[k]
+		sxr[g] += f[3] * ipi[k]; cnt[g]++
+	}
+	print ""
+	for (g in cnt) {
+		d = cnt[g] * sxx[g] - sx[g] * sx[g]
+		if (d == 0) continue
+		bm = (cnt[g] * sxy[g] - sx[g] * sy[g]) / d
+		am = (sy[g] - bm * sx[g]) / cnt[g]
+		br = (cnt[g] * sxr[g] - sx[g] * sr[g]) / d
+		ar = (sr[g] - br * sx[g]) / cnt[g]
+		printf "- %s: memory = %.0f KiB + %.1f KiB x P; a read (ipi) = %.0f + %.1f x P instructions\n",
+			g, am, bm, ar, br
+	}
+}' "$lines"
