@@ -10,8 +10,9 @@
  *
  * Probes may nest on one CPU (an interrupt during a probe), so each ring
  * has a raw spinlock taken with interrupts off; the reader takes it for
- * one record at a time, and the switch to attach or detach the records. Readers are woken through an irq_work, since a
- * probe may run under locks that wake_up() itself takes.
+ * one record at a time, and the switch to attach or detach the records.
+ * Readers are woken through an irq_work, since a probe may run under
+ * locks that wake_up() itself takes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -36,7 +36,16 @@ suite=bookworm
 [ "$(id -u)" -eq 0 ] || die "fresh.sh: run as root (debootstrap, chroot)"
 mstat_root_remakable "$root" || die "MSTAT_FRESH_ROOT=$root: not a root to remake"
 
-trap 'mstat_root_umount "$root"' EXIT
+# The root is bound onto itself, so that its / is a mount point as a
+# machine's or a container's is: unshare --mount (the suites' roots'
+# builds) cannot make a / that is none private.
+fresh_umount() {
+	mstat_root_umount "$root"
+	if mountpoint -q "$root"; then
+		umount "$root"
+	fi
+}
+trap fresh_umount EXIT
 
 # in_root CMD: run the shell command CMD as root in the fresh root.
 in_root() { mstat_in_root "$root" "$1"; }
@@ -58,6 +67,7 @@ step() {
 
 make_root() {
 	mstat_debootstrap "$suite" "$root" "$(mstat_host_mirror "$suite")" &&
+		mount --bind "$root" "$root" &&
 		mstat_root_mount "$root" || return
 
 	# The tree as CI gets it: a clone of what is committed, with

@@ -7,7 +7,7 @@
 #   scripts/guest.sh --kernel VMLINUZ --log LOGFILE --script GUEST_SCRIPT
 #	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
-#	[--icount on] [--hypervisor] [--arch x86_64|arm64]
+#	[--icount on] [--arch x86_64|arm64]
 #
 # Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
@@ -18,9 +18,6 @@
 # --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
 # (single-threaded TCG): the guest clock then advances one nanosecond per
 # instruction, so a guest-side ns figure is an instruction count.
-# --hypervisor (x86) sets CPUID's hypervisor bit, without which Linux
-# (6.x) does not count a machine's empty CPU hotplug slots as possible
-# CPUs: with --smp 1,maxcpus=P, P possible CPUs and one online.
 #
 # --arch arm64 boots qemu-system-aarch64's virt machine instead (-cpu max,
 # console ttyAMA0) with Debian's arm64 busybox ($KA64_BUSYBOX, see
@@ -32,15 +29,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
-icount=() arch=x86_64 cpuflags='' hyper=()
+icount=() arch=x86_64
 kos=() files=()
 
 while [ $# -gt 0 ]; do
-	if [ "$1" = --hypervisor ]; then
-		hyper=(-smbios "type=1,serial=VMware-mstat")
-		shift
-		continue
-	fi
 	[ $# -ge 2 ] || die "$1 needs an argument"
 	case $1 in
 	--kernel)	kernel=$2 ;;
@@ -141,7 +133,7 @@ done
 # them on kernels built without PRINTK_TIME; panic=-1 with -no-reboot ends
 # qemu on a panic.
 case $arch in
-x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off$cpuflags") console=ttyS0 ;;
+x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off") console=ttyS0 ;;
 arm64)	qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
 	console=ttyAMA0 ;;
 esac
@@ -149,7 +141,7 @@ start=$(date +%s%N)
 rc=0
 timeout --kill-after=10 "$tmo" "${qemu[@]}" \
 	-accel "tcg,thread=$tcg" -smp "$smp" -m "$mem" \
-	${icount[@]+"${icount[@]}"} ${hyper[@]+"${hyper[@]}"} \
+	${icount[@]+"${icount[@]}"} \
 	-nographic -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
 	-append "console=$console loglevel=7 printk.time=1 panic=-1 $append" \
