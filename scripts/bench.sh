@@ -298,4 +298,23 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/torn.sh \
 		grep -E '^(# reads=|torn:|# torn read|mstat_xload:|bpf: set=|not ok )'
 	echo '```'
 } | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 9. Scale: memory and read cost per possible CPU (TCG, -icount)
+
+One vCPU online, the rest of the possible CPUs empty hotplug slots (6.1)
+or booted and taken offline (6.12); memory is what /proc/meminfo's
+Percpu, VmallocUsed and SUnreclaim grow by at insmod, module text
+included; a read is an open-read-close (instructions: the guest clock
+under -icount), p50 of 20, after a mixed workload, beside
+/proc/slabinfo's and /proc/vmstat's in the same guest; the fit is least
+squares over the possible CPUs (scripts/scale.sh,
+scripts/guest/scale.sh; MSTAT_BENCH_BASE=REF adds the baseline).
+EOT
+{
+	echo
+	echo "\$ scripts/scale.sh"
+	echo
+	scripts/scale.sh
+} | tee -a "$res"
 log "results: $res"

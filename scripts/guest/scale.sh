@@ -43,7 +43,7 @@ p50() { ./readlat "$1" 20 0 | sed -n 's/.* p50_ns=\([0-9]*\).*/\1/p'; }
 # vmalloc, files, on the one online CPU.
 workload() {
 	ls -R /sys >/dev/null 2>&1
-	cat /proc/mstat /proc/slabinfo /proc/vmstat >/dev/null
+	cat /proc/mstat /proc/slabinfo /proc/vmstat >/dev/null 2>&1
 	dd if=/dev/zero of=/tmp/w bs=64k count=16 2>/dev/null
 	rm -f /tmp/w
 }
