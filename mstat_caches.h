@@ -100,13 +100,14 @@ struct mstat_slot {
 
 /*
  * The most rows a table may have: the core allocates each CPU's state,
- * two slots and the sequence words, in one piece of per-CPU memory, and
- * the per-CPU allocator refuses, with a WARN, a piece larger than
- * PCPU_MIN_UNIT_SIZE (32 KiB: 567 rows).
+ * two slots (each after its mark word) and the sequence words, in one
+ * piece of per-CPU memory, and the per-CPU allocator refuses, with a
+ * WARN, a piece larger than PCPU_MIN_UNIT_SIZE (32 KiB: 567 rows).
  */
 #define MSTAT_CACHE_ROWS_MAX						\
 	(((PCPU_MIN_UNIT_SIZE - sizeof(struct mstat_pcpu)) / 2 -	\
-	  sizeof(struct mstat_cells)) / sizeof(struct mstat_cache_cell))
+	  sizeof(u64) - sizeof(struct mstat_cells)) /			\
+	 sizeof(struct mstat_cache_cell))
 
 /**
  * struct mstat_cache_row - a row's identity, written once by its claim
