@@ -110,6 +110,18 @@
 #define MSTAT_SPLIT_PAGE_FN	"split_page"
 #endif
 
+/*
+ * Before 6.0 the kmem_cache_free event does not name the cache, and it
+ * comes after the free, when the object's slab may be gone (back to the
+ * page allocator, even reused): the free is counted at kmem_cache_free()'s
+ * entry instead, where its arguments are whole.
+ */
+#ifndef MSTAT_HAVE_TP_CACHE_FREE_CACHE
+static_assert(__builtin_types_compatible_p(typeof(&kmem_cache_free),
+					   void (*)(struct kmem_cache *, void *)));
+#define MSTAT_CACHE_FREE_FN	"kmem_cache_free"
+#endif
+
 #ifdef MSTAT_HAVE_FAIL_ALLOC_PAGE
 #define MSTAT_FAIL_PAGE_FN	"should_fail_alloc_page"
 #endif
@@ -369,6 +381,22 @@ static struct kprobe mstat_bulk_free_kp = {
 	.pre_handler = mstat_bulk_free_entry,
 };
 
+#ifdef MSTAT_CACHE_FREE_FN
+static int mstat_cache_free_entry(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
+	void *x = (void *)regs_get_kernel_argument(regs, 1);
+
+	if (x && s && mstat_source_enabled(MSTAT_SRC_CACHE))
+		mstat_count_cache_free_entry(s, x);
+	return 0;
+}
+
+static struct kprobe mstat_cache_free_kp = {
+	.pre_handler = mstat_cache_free_entry,
+};
+#endif
+
 /*
  * should_fail_alloc_page(gfp, order), on a kernel with fail_page_alloc
  * (fault injection): a page allocation it fails returns NULL from
@@ -449,6 +477,9 @@ struct mstat_bulk_probe {
 static struct mstat_bulk_probe mstat_bulk_probes[] = {
 	{ "kmem_cache_alloc_bulk", MSTAT_BULK_ALLOC_FN, &mstat_bulk_alloc_rp },
 	{ "kmem_cache_free_bulk", MSTAT_BULK_FREE_FN, NULL, &mstat_bulk_free_kp },
+#ifdef MSTAT_CACHE_FREE_FN
+	{ "kmem_cache_free", MSTAT_CACHE_FREE_FN, NULL, &mstat_cache_free_kp },
+#endif
 	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
 	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
 	/* Before 7.0 kfree_rcu() frees through kfree_bulk(). */
@@ -500,6 +531,15 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 		err = register_kprobe(p->kp);
 	}
 	p->on = !err;
+#ifdef MSTAT_CACHE_FREE_FN
+	if (p->kp == &mstat_cache_free_kp) {
+		WRITE_ONCE(mstat_cache_free_at_entry, !err);
+		if (err)
+			pr_warn("kmem_cache_free(): no probe (%d): its frees counted by its event, after the free, sized by their slab if it is still there\n",
+				err);
+		return mstat_probe_absent(err) ? 0 : err;
+	}
+#endif
 	if (!err) {
 		if (p->rp == &mstat_fail_page_rp)
 			pr_info("fail_page_alloc in this kernel: its injected failures counted\n");

@@ -68,22 +68,38 @@ static const struct file_operations mstat_ctl_fops = {
 };
 
 /*
- * internals: the generation and the probes' and caches' state, then each
- * possible CPU's sequence word and raw slots, one CPU a record: a
- * seq_file that streams them (about 4 KiB a CPU), not one buffer for all.
+ * internals: the generation and the probes' and caches' state, the cache
+ * index, then each possible CPU's sequence word and raw slots: a
+ * seq_file that streams records of a page at most (a line, an index
+ * entry, 64 words of a slot), so that its buffer is the first page it
+ * allocates and a read never fails halfway for want of a larger one.
+ * A record's position: 0 the head, 1 + W index entry W, then
+ * MSTAT_INTERNALS_CPU + CPU x mstat_internals_per_cpu() + R record R of
+ * CPU (0: its line; then each slot's chunks in turn).
  */
+#define MSTAT_INTERNALS_WORDS	64
+#define MSTAT_INTERNALS_CPU	(1 + MSTAT_CACHE_INDEX)
+
+static unsigned int mstat_internals_chunks(void)
+{
+	return DIV_ROUND_UP(mstat_nr_words(&mstat_core), MSTAT_INTERNALS_WORDS);
+}
+
+static unsigned int mstat_internals_per_cpu(void)
+{
+	return 1 + 2 * mstat_internals_chunks();
+}
+
 static void mstat_internals_head(struct seq_file *m)
 {
 	struct mstat_core *c = &mstat_core;
-	unsigned int nwords = mstat_nr_words(c);
 	unsigned long missed;
 	bool bulk_alloc, bulk_free, bulk_pages;
-	unsigned int w;
 
 	seq_printf(m, "generation %llu\n", mstat_generation(c));
 	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
-	seq_printf(m, "words_per_slot %u\n", nwords);
+	seq_printf(m, "words_per_slot %u\n", mstat_nr_words(c));
 	missed = mstat_bulk_show(&bulk_alloc, &bulk_free, &bulk_pages);
 	seq_printf(m, "kmalloc_twice_sites %u\n", mstat_twice_sites());
 	seq_printf(m, "bulk_alloc_counted %d\n", bulk_alloc);
@@ -96,56 +112,70 @@ static void mstat_internals_head(struct seq_file *m)
 	seq_printf(m, "cache_gone_marks %d\n", !!mstat_caches.kmem_cache);
 	seq_printf(m, "cache_rows_used %d of %u\n",
 		   atomic_read(&mstat_caches.used), mstat_caches.nr_rows);
-	/* The index: where each row's cache hashes, where its entry is. */
-	for (w = 0; w < MSTAT_CACHE_INDEX; w++) {
-		u32 e = READ_ONCE(mstat_cache_index[w]);
-		unsigned long key;
-
-		if (!e)
-			continue;
-		key = READ_ONCE(mstat_cache_key[e - 1]);
-		seq_printf(m, "cache_index %u row %u hash %u gone %lu\n", w, e,
-			   mstat_cache_hash((void *)(key & ~MSTAT_CACHE_GONE)),
-			   key & MSTAT_CACHE_GONE);
-	}
 }
 
-static void mstat_internals_cpu(struct seq_file *m, int cpu)
+/* Index entry @w: where its row's cache hashes; nothing if it is free. */
+static void mstat_internals_index(struct seq_file *m, unsigned int w)
+{
+	u32 e = READ_ONCE(mstat_cache_index[w]);
+	unsigned long key;
+
+	if (!e)
+		return;
+	key = READ_ONCE(mstat_cache_key[e - 1]);
+	seq_printf(m, "cache_index %u row %u hash %u gone %lu\n", w, e,
+		   mstat_cache_hash((void *)(key & ~MSTAT_CACHE_GONE)),
+		   key & MSTAT_CACHE_GONE);
+}
+
+/* Record @r of @cpu: its line, or a chunk of one of its slots' line. */
+static void mstat_internals_cpu(struct seq_file *m, int cpu, unsigned int r)
 {
 	struct mstat_core *c = &mstat_core;
 	unsigned int nwords = mstat_nr_words(c);
-	unsigned long seq = mstat_cpu_seq(c, cpu);
-	unsigned int slot, w;
+	unsigned int k = mstat_internals_chunks();
+	unsigned int slot, chunk, w, end;
+	unsigned long seq;
 
-	seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",
-		   cpu, cpu_online(cpu), seq, seq >> MSTAT_SEQ_DEPTH_BITS,
-		   seq & MSTAT_SEQ_DEPTH_MASK);
-	for (slot = 0; slot < 2; slot++) {
-		seq_printf(m, "cpu %d slot %u:", cpu, slot);
-		for (w = 0; w < nwords; w++)
-			seq_printf(m, " %llu",
-				   mstat_cpu_slot_word(c, cpu, slot, w));
-		seq_putc(m, '\n');
+	if (!r) {
+		seq = mstat_cpu_seq(c, cpu);
+		seq_printf(m, "cpu %d online %d seq %#lx sections %lu depth %lu\n",
+			   cpu, cpu_online(cpu), seq,
+			   seq >> MSTAT_SEQ_DEPTH_BITS,
+			   seq & MSTAT_SEQ_DEPTH_MASK);
+		return;
 	}
+	slot = (r - 1) / k;
+	chunk = (r - 1) % k;
+	if (!chunk)
+		seq_printf(m, "cpu %d slot %u:", cpu, slot);
+	end = min(nwords, (chunk + 1) * MSTAT_INTERNALS_WORDS);
+	for (w = chunk * MSTAT_INTERNALS_WORDS; w < end; w++)
+		seq_printf(m, " %llu", mstat_cpu_slot_word(c, cpu, slot, w));
+	if (chunk == k - 1)
+		seq_putc(m, '\n');
 }
 
-/*
- * Position 0: the head; position N + 1: possible CPU N, if it is one,
- * whose record is N + 2 (1 is SEQ_START_TOKEN).
- */
+/* The record at *@pos, moved past impossible CPUs; NULL past the end. */
 static void *mstat_internals_at(loff_t *pos)
 {
+	unsigned int per_cpu = mstat_internals_per_cpu();
 	int cpu;
 
-	if (!*pos)
-		return SEQ_START_TOKEN;
-	if (*pos > nr_cpu_ids)
-		return NULL;
-	cpu = cpumask_next((int)*pos - 2, cpu_possible_mask);
-	if (cpu >= nr_cpu_ids)
-		return NULL;
-	*pos = cpu + 1;
-	return (void *)(long)(cpu + 2);
+	if (*pos >= MSTAT_INTERNALS_CPU) {
+		if (*pos - MSTAT_INTERNALS_CPU >= (loff_t)nr_cpu_ids * per_cpu)
+			return NULL;
+		/* Bounded above: no 64-bit division. */
+		cpu = (unsigned int)(*pos - MSTAT_INTERNALS_CPU) / per_cpu;
+		if (!cpu_possible(cpu)) {
+			cpu = cpumask_next(cpu, cpu_possible_mask);
+			if (cpu >= nr_cpu_ids)
+				return NULL;
+			*pos = MSTAT_INTERNALS_CPU + (loff_t)cpu * per_cpu;
+		}
+	}
+	/* Never SEQ_START_TOKEN (1): every record is its position + 2. */
+	return (void *)(unsigned long)(*pos + 2);
 }
 
 static void *mstat_internals_start(struct seq_file *m, loff_t *pos)
@@ -165,10 +195,18 @@ static void mstat_internals_stop(struct seq_file *m, void *v)
 
 static int mstat_internals_show(struct seq_file *m, void *v)
 {
-	if (v == SEQ_START_TOKEN)
+	unsigned long pos = (unsigned long)v - 2;
+	unsigned int per_cpu, rel;
+
+	if (!pos) {
 		mstat_internals_head(m);
-	else
-		mstat_internals_cpu(m, (long)v - 2);
+	} else if (pos < MSTAT_INTERNALS_CPU) {
+		mstat_internals_index(m, pos - 1);
+	} else {
+		per_cpu = mstat_internals_per_cpu();
+		rel = pos - MSTAT_INTERNALS_CPU;
+		mstat_internals_cpu(m, rel / per_cpu, rel % per_cpu);
+	}
 	return 0;
 }
 

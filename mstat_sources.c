@@ -483,18 +483,42 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 {
 	__mstat_probe_cache_free(call_site, ptr, s);
 }
-#elif defined(MSTAT_HAVE_TP_CACHE_FREE_NAME)
+#else
+/*
+ * Set while the kprobe at kmem_cache_free()'s entry counts its frees
+ * (mstat_bulk.c): then the event, which comes after the free, does not.
+ */
+bool mstat_cache_free_at_entry;
+
+/**
+ * mstat_count_cache_free_entry() - count a kmem_cache_free() at its entry
+ * @s: the cache it names
+ * @ptr: the object, still allocated
+ *
+ * Context: any but NMI; the kprobe at kmem_cache_free()'s entry.
+ */
+void mstat_count_cache_free_entry(struct kmem_cache *s, const void *ptr)
+{
+	__mstat_probe_cache_free(0, ptr, s);
+}
+
+#if defined(MSTAT_HAVE_TP_CACHE_FREE_NAME)
 static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr, const char *name)
 {
-	__mstat_probe_cache_free(call_site, ptr, mstat_cache_of_obj(ptr));
+	if (!READ_ONCE(mstat_cache_free_at_entry))
+		__mstat_probe_cache_free(call_site, ptr,
+					 mstat_cache_of_obj(ptr));
 }
 #else
 static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr)
 {
-	__mstat_probe_cache_free(call_site, ptr, mstat_cache_of_obj(ptr));
+	if (!READ_ONCE(mstat_cache_free_at_entry))
+		__mstat_probe_cache_free(call_site, ptr,
+					 mstat_cache_of_obj(ptr));
 }
+#endif
 #endif
 
 /*

@@ -293,6 +293,13 @@ got=$(sed -n 's/^cpu \([0-9]*\) online .*/\1/p' /tmp/internals)
 # shellcheck disable=SC2086,SC2116 # echo joins the lines
 diag "possible CPUs: $(echo $want); internals: $(echo $got)"
 check internals-one-line-per-cpu [ "$want" = "$got" ]
+# Each slot's line whole, though streamed in records of 64 words.
+nw=$(sed -n 's/^words_per_slot //p' /tmp/internals)
+nslots=$(grep -c '^cpu [0-9]* slot [01]:' /tmp/internals)
+bad=$(grep '^cpu [0-9]* slot [01]:' /tmp/internals | awk -v n="$nw" 'NF - 4 != n' | wc -l)
+diag "internals: $nslots slot lines of $nw words, $bad not whole"
+slots_whole() { [ "$bad" = 0 ] && [ "$nslots" = $((2 * $(echo "$want" | wc -w))) ]; }
+check internals-slot-lines-whole slots_whole
 
 # Trace events.
 check tracefs-event-exists [ -d $T/events/mstat/mstat_snapshot ]

@@ -630,9 +630,11 @@ static int truth_memdup_user(struct truth_result *r, unsigned long n)
  * allocation of sizeof(struct msg_msg) + LEN in load_msg() and one kfree()
  * in free_msg(), from the msg_msg-* buckets (SLAB_ACCOUNT) where the
  * kernel has them, from kmalloc's (kmalloc-cg-*) before. A LEN that
- * needs a second segment (struct msg_msgseg) is refused.
+ * needs a second segment (struct msg_msgseg) is refused. Listed only
+ * where the kernel has System V IPC (not the test kernels).
  */
-static int truth_msg_msg(struct truth_result *r, unsigned long n)
+static int __maybe_unused truth_msg_msg(struct truth_result *r,
+					unsigned long n)
 {
 	static char class[24], row[48];
 	size_t size = sizeof(struct msg_msg) + truth_arg;
@@ -894,7 +896,9 @@ static const struct {
 	{ "vmalloc_pages", truth_vmalloc },
 	{ "api", truth_api },
 	{ "memdup_user", truth_memdup_user },
+#ifdef CONFIG_SYSVIPC
 	{ "msg_msg", truth_msg_msg },
+#endif
 #ifdef truth_bulk_array
 	{ "bulk_hole_first", truth_bulk_hole_first },
 	{ "bulk_hole_middle", truth_bulk_hole_middle },
