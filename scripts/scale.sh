@@ -29,10 +29,10 @@ out=build/bench/scale
 mkdir -p "$out"
 mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
 mstat_build_tools readlat
+# Built anew: a build left from an older tree would be measured as this one.
 for v in 6.1 6.12; do
 	kdir=K${v/./}_KDIR
-	[ -f "build/$v/mstat.ko" ] ||
-		scripts/build.sh "${!kdir}" "build/$v" >"$out/build-$v.log" 2>&1 ||
+	scripts/build.sh "${!kdir}" "build/$v" >"$out/build-$v.log" 2>&1 ||
 		die "cannot build for $v, log: $out/build-$v.log"
 done
 builds=(cur)
