@@ -136,7 +136,7 @@ if [ -x build/arm64-tools/mstat ]; then
 		fi
 		on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
 		[ "$id" = arm64-5.10 ] &&
-			on='kmem_cache_alloc_bulk kmem_cache_free_bulk'
+			on='kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
 		guest "$id-truth" "$img" scripts/guest/truth.sh "$d/mstat.ko" \
 			"$d/tests/truth/mstat_truth.ko" \
 			--file=build/arm64-tools/truth:/mstat/truth \

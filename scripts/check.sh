@@ -271,7 +271,9 @@ for id in ${KM_IDS:-}; do
 		continue
 	fi
 	on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
-	[ "$id" = 5.10 ] && on='kmem_cache_alloc_bulk kmem_cache_free_bulk'
+	# 5.10: no alloc_pages_bulk(); kmem_cache_free() counted at its entry.
+	[ "$id" = 5.10 ] &&
+		on='kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
 	mstat_guests_kernel "$id" "$vmlinuz" "$on"
 done
 if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
