@@ -117,10 +117,12 @@
  * entry instead, where its arguments are whole.
  */
 #ifndef MSTAT_HAVE_TP_CACHE_FREE_CACHE
-/* The prototype the probe reads: another one fails the build (-Werror). */
-static void (*const mstat_cache_free_proto)(struct kmem_cache *, void *)
-	__maybe_unused = kmem_cache_free;
+#define MSTAT_PROBE_CACHE_FREE
+#ifdef MSTAT_HAVE_CACHE_FREE
 #define MSTAT_CACHE_FREE_FN	"kmem_cache_free"
+#else
+#define MSTAT_CACHE_FREE_FN	NULL
+#endif
 #endif
 
 #ifdef MSTAT_HAVE_FAIL_ALLOC_PAGE
@@ -382,7 +384,7 @@ static struct kprobe mstat_bulk_free_kp = {
 	.pre_handler = mstat_bulk_free_entry,
 };
 
-#ifdef MSTAT_CACHE_FREE_FN
+#ifdef MSTAT_PROBE_CACHE_FREE
 static int mstat_cache_free_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
@@ -448,6 +450,9 @@ static struct kretprobe mstat_fail_page_rp = {
  * @rp: its kretprobe, or
  * @kp: its kprobe
  * @quiet: whether its absence is normal and logged at info level
+ * @fallback: if set, what counts its events when it is absent (logged
+ *	with the absence), instead of nothing
+ * @on_flag: if set, kept equal to @on, for the fallback to see
  * @on: whether it is registered
  */
 struct mstat_bulk_probe {
@@ -456,6 +461,8 @@ struct mstat_bulk_probe {
 	struct kretprobe *rp;
 	struct kprobe *kp;
 	bool quiet;
+	const char *fallback;
+	bool *on_flag;
 	bool on;
 };
 
@@ -478,8 +485,10 @@ struct mstat_bulk_probe {
 static struct mstat_bulk_probe mstat_bulk_probes[] = {
 	{ "kmem_cache_alloc_bulk", MSTAT_BULK_ALLOC_FN, &mstat_bulk_alloc_rp },
 	{ "kmem_cache_free_bulk", MSTAT_BULK_FREE_FN, NULL, &mstat_bulk_free_kp },
-#ifdef MSTAT_CACHE_FREE_FN
-	{ "kmem_cache_free", MSTAT_CACHE_FREE_FN, NULL, &mstat_cache_free_kp },
+#ifdef MSTAT_PROBE_CACHE_FREE
+	{ "kmem_cache_free", MSTAT_CACHE_FREE_FN, NULL, &mstat_cache_free_kp,
+	  .on_flag = &mstat_cache_free_at_entry,
+	  .fallback = "its frees counted by its event, after the free, sized by their slab if it is still there" },
 #endif
 	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
 	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
@@ -510,7 +519,10 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	int err;
 
 	if (!p->fn) {
-		if (p->quiet)
+		if (p->fallback)
+			pr_warn("%s(): no prototype mstat knows matched this kernel's when it was built: %s\n",
+				p->api, p->fallback);
+		else if (p->quiet)
 			pr_info("%s() not counted: no prototype mstat knows matched this kernel's when it was built\n",
 				p->api);
 		else
@@ -532,15 +544,8 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 		err = register_kprobe(p->kp);
 	}
 	p->on = !err;
-#ifdef MSTAT_CACHE_FREE_FN
-	if (p->kp == &mstat_cache_free_kp) {
-		WRITE_ONCE(mstat_cache_free_at_entry, !err);
-		if (err)
-			pr_warn("kmem_cache_free(): no probe (%d): its frees counted by its event, after the free, sized by their slab if it is still there\n",
-				err);
-		return mstat_probe_absent(err) ? 0 : err;
-	}
-#endif
+	if (p->on_flag)
+		WRITE_ONCE(*p->on_flag, p->on);
 	if (!err) {
 		if (p->rp == &mstat_fail_page_rp)
 			pr_info("fail_page_alloc in this kernel: its injected failures counted\n");
@@ -551,6 +556,9 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	if (p->quiet)
 		pr_info("%s() not in this kernel (%d): nothing of it to count\n",
 			p->fn, err);
+	else if (p->fallback)
+		pr_warn("%s(): probe on %s(): %d: %s\n", p->api, p->fn, err,
+			p->fallback);
 	else
 		pr_warn("%s() not counted: probe on %s(): %d\n", p->api, p->fn,
 			err);
@@ -604,6 +612,8 @@ void mstat_bulk_exit(void)
 		else
 			unregister_kprobe(p->kp);
 		p->on = false;
+		if (p->on_flag)
+			WRITE_ONCE(*p->on_flag, false);
 	}
 }
 

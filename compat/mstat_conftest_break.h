@@ -9,8 +9,10 @@
 #define MSTAT_CT_INT	long
 #define MSTAT_CT_UINT	unsigned long
 #define MSTAT_CT_SIZE	int
+#define MSTAT_CT_OBJ	long *
 #else
 #define MSTAT_CT_INT	int
 #define MSTAT_CT_UINT	unsigned int
 #define MSTAT_CT_SIZE	size_t
+#define MSTAT_CT_OBJ	void *
 #endif
