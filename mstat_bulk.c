@@ -488,7 +488,8 @@ static struct mstat_bulk_probe mstat_bulk_probes[] = {
 #ifdef MSTAT_PROBE_CACHE_FREE
 	{ "kmem_cache_free", MSTAT_CACHE_FREE_FN, NULL, &mstat_cache_free_kp,
 	  .on_flag = &mstat_cache_free_at_entry,
-	  .fallback = "its frees counted by its event, after the free, sized by their slab if it is still there" },
+	  .fallback = "its frees counted by its event, after the free, "
+		      "sized by their slab if it is still there" },
 #endif
 	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
 	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
