@@ -385,6 +385,9 @@ static struct kprobe mstat_bulk_free_kp = {
 };
 
 #ifdef MSTAT_PROBE_CACHE_FREE
+#define MSTAT_CACHE_FREE_FALLBACK \
+	"its frees counted by its event, after the free, by their slab if still there"
+
 static int mstat_cache_free_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
@@ -488,8 +491,7 @@ static struct mstat_bulk_probe mstat_bulk_probes[] = {
 #ifdef MSTAT_PROBE_CACHE_FREE
 	{ "kmem_cache_free", MSTAT_CACHE_FREE_FN, NULL, &mstat_cache_free_kp,
 	  .on_flag = &mstat_cache_free_at_entry,
-	  .fallback = "its frees counted by its event, after the free, "
-		      "sized by their slab if it is still there" },
+	  .fallback = MSTAT_CACHE_FREE_FALLBACK },
 #endif
 	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
 	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
