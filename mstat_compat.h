@@ -14,7 +14,6 @@
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 
 /*
  * MSTAT_HAVE_*: what compat/conftest.sh found by compiling against the
@@ -28,28 +27,26 @@
  * in the EXPORTED_FOR_KUNIT_TESTING namespace. kunit/visibility.h came
  * in 6.2; before it, the same export by hand.
  */
-#if IS_ENABLED(CONFIG_KUNIT)
 #ifdef MSTAT_HAVE_KUNIT_VISIBILITY
 #include <kunit/visibility.h>
-#else
+#elif IS_ENABLED(CONFIG_KUNIT)
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) \
 	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
-#endif
 #else
-#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+/* Nothing exported; the symbol still checked to be one. */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) static_assert(sizeof(&(symbol)))
 #endif
 
 /*
  * What a KUnit suite writes to use those internals. MODULE_IMPORT_NS()
- * takes the namespace as a string from 6.13 on, as a bare word before.
- * The one version test left: both spellings compile on either side (the
- * old macro stringifies whatever it is given), so no compile test can
- * tell them apart.
+ * takes the namespace as a bare word before 6.13, as a string from then
+ * on (compat/kunit_import_ns_bare.conftest: only the old macro compiles
+ * a bare word).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
-#else
+#ifdef MSTAT_HAVE_KUNIT_IMPORT_NS_BARE
 #define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #endif
 
 /*
