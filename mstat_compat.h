@@ -34,7 +34,7 @@
 	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
 #else
 /* Nothing exported; the symbol still checked to be one. */
-#define EXPORT_SYMBOL_IF_KUNIT(symbol) static_assert(sizeof(&(symbol)))
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) static_assert(__same_type(symbol, symbol))
 #endif
 
 /*
