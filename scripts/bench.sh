@@ -169,11 +169,8 @@ EOT
 # same rounds (variants base-*).
 base=()
 if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
-	rm -rf "$out/base"
-	mkdir -p "$out/base"
-	git archive "$MSTAT_BENCH_BASE" | tar -x -C "$out/base"
-	make -s -C "$K612_KDIR" M="$MSTAT_TOP/$out/base" modules >"$out/base.log" 2>&1 ||
-		die "cannot build MSTAT_BENCH_BASE=$MSTAT_BENCH_BASE, log: $out/base.log"
+	mstat_build_base "$MSTAT_BENCH_BASE" "$K612_KDIR" "$out/base" ||
+		die "cannot build MSTAT_BENCH_BASE=$MSTAT_BENCH_BASE"
 	cp "$out/base/mstat.ko" "$out/mstat_base.ko"
 	base=(--ko "$out/mstat_base.ko")
 	echo "Baseline (variants base-*): mstat at $(git rev-parse --short "$MSTAT_BENCH_BASE")." >>"$res"

@@ -451,6 +451,17 @@ mstat_tools=(
 # mstat_check ARGS...: the invariant checker, on the host.
 mstat_check() { "$MSTAT_TOP/build/tools/mstat" check "$@"; }
 
+# mstat_build_base REF KDIR DIR: mstat as of git REF, a baseline for the
+# benches (MSTAT_BENCH_BASE), built against KDIR in DIR (remade); its
+# log in DIR.log.
+mstat_build_base() {
+	rm -rf "$3"
+	mkdir -p "$3"
+	git -C "$MSTAT_TOP" archive "$1" | tar -x -C "$3" &&
+		make -s -C "$2" M="$(realpath "$3")" modules >"$3.log" 2>&1 ||
+		{ log "cannot build $1 against $2, log: $3.log"; return 1; }
+}
+
 # mstat_build_tools [--arch arm64] [NAME...]: build those programs
 # (default: all), static, with -Werror: a warning fails the build. With
 # --arch arm64, cross-built by aarch64-linux-gnu-gcc into

@@ -39,12 +39,8 @@ builds=(cur)
 if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
 	for v in 6.1 6.12; do
 		kdir=K${v/./}_KDIR
-		rm -rf "$out/base-$v"
-		mkdir -p "$out/base-$v"
-		git archive "$MSTAT_BENCH_BASE" | tar -x -C "$out/base-$v"
-		make -s -C "${!kdir}" M="$MSTAT_TOP/$out/base-$v" modules \
-			>"$out/base-$v.log" 2>&1 ||
-			die "cannot build MSTAT_BENCH_BASE for $v, log: $out/base-$v.log"
+		mstat_build_base "$MSTAT_BENCH_BASE" "${!kdir}" "$out/base-$v" ||
+			die "cannot build MSTAT_BENCH_BASE for $v"
 	done
 	builds+=(base)
 fi
