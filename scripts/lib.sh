@@ -457,9 +457,11 @@ mstat_check() { "$MSTAT_TOP/build/tools/mstat" check "$@"; }
 mstat_build_base() {
 	rm -rf "$3"
 	mkdir -p "$3"
-	git -C "$MSTAT_TOP" archive "$1" | tar -x -C "$3" &&
-		make -s -C "$2" M="$(realpath "$3")" modules >"$3.log" 2>&1 ||
-		{ log "cannot build $1 against $2, log: $3.log"; return 1; }
+	if ! git -C "$MSTAT_TOP" archive "$1" | tar -x -C "$3" ||
+	   ! make -s -C "$2" M="$(realpath "$3")" modules >"$3.log" 2>&1; then
+		log "cannot build $1 against $2, log: $3.log"
+		return 1
+	fi
 }
 
 # mstat_build_tools [--arch arm64] [NAME...]: build those programs
