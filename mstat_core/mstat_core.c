@@ -570,9 +570,9 @@ int mstat_core_init(struct mstat_core *core, size_t size)
 		return -ENOMEM;
 	/*
 	 * Page-aligned when over a page: the per-CPU allocator backs each
-	 * CPU's unit with whole pages, and an unaligned piece of 5 pages'
-	 * worth spans 6 of them (16,304 bytes at the default cache_rows:
-	 * 4 pages, aligned).
+	 * CPU's unit with whole pages, and an unaligned piece can straddle
+	 * one more page than its size needs (16,304 bytes at the default
+	 * cache_rows: 4 pages aligned, 5 if not).
 	 */
 	core->pcpu = __alloc_percpu(pcpu_size, pcpu_size > PAGE_SIZE ?
 				    PAGE_SIZE : __alignof__(u64));
