@@ -180,8 +180,10 @@ static const char *parse_part(const char *s, int *v)
  * Line 1: @head, then MAJOR.MINOR (MAJOR without a leading zero), MAJOR
  * being MSTAT_MAJOR. The version goes to @version (truncated to 31).
  */
+/* @lo..@hi: the majors this parser reads of the file. */
 static bool parse_head(char *line, const char *head, char *version,
-		       int *major, int *minor, struct mstat_perror *err)
+		       int *major, int *minor, int lo, int hi,
+		       struct mstat_perror *err)
 {
 	const char *v = line + strlen(head), *p;
 
@@ -193,7 +195,7 @@ static bool parse_head(char *line, const char *head, char *version,
 	p = parse_part(p + 1, minor);
 	if (!p || *p)
 		return fail(err, MSTAT_E_VERSION, 1, line);
-	if (*major != MSTAT_MAJOR)
+	if (*major < lo || *major > hi)
 		return fail(err, MSTAT_E_MAJOR, 1, line);
 	snprintf(version, 32, "%s", v);
 	return true;
@@ -479,7 +481,7 @@ bool mstat_snap_parse(struct mstat_snap *s, char *buf, size_t len,
 		return false;
 	line = next_line(&pos);
 	if (!parse_head(line, MSTAT_HEAD, s->version, &s->major, &s->minor,
-			err))
+			MSTAT_MAJOR, MSTAT_MAJOR, err))
 		return false;
 	while ((line = next_line(&pos))) {
 		p.line++;
@@ -562,21 +564,28 @@ static bool site_split(struct mstat_site *st)
 	return st->func && (!mod || st->module);
 }
 
-/* "# snapshot N sample_rate R sites N ...": known keys, others skipped. */
+/*
+ * "# snapshot N sample_rate R sites N ..." (format 1) or "... stacks N
+ * stack_drops N ..." (2): known keys, others skipped.
+ */
 static bool sites_header(struct mstat_sites *ss, char *line)
 {
 	struct { const char *key; long long *v; bool seen; } k[] = {
 		{ "snapshot", &ss->snapshot, false },
 		{ "sample_rate", &ss->rate, false },
-		{ "sites", &ss->nsites, false },
-		{ "site_drops", &ss->site_drops, false },
+		{ ss->major == 1 ? "sites" : "stacks", &ss->nsites, false },
+		{ ss->major == 1 ? "site_drops" : "stack_drops", &ss->site_drops,
+		  false },
 		{ "addr_drops", &ss->addr_drops, false },
 		{ "addr_live", &ss->addr_live, false },
+		{ "depth", &ss->depth, false },
+		{ "leafless", &ss->leafless, false },
 	};
 	char *w[MAX_WORDS];
 	int n = split(line, w, MAX_WORDS), i;
 	size_t j;
 
+	ss->depth = ss->leafless = -1;
 	if (n < 1 || n > MAX_WORDS || strcmp(w[0], "#") || n % 2 == 0)
 		return false;
 	for (i = 1; i < n; i += 2)
@@ -622,14 +631,36 @@ static enum mstat_perr sites_row(struct mstat_sites *ss, char *line)
 	return MSTAT_OK;
 }
 
+/* "\tframe" (format 2): the next caller of the last row's stack. */
+static enum mstat_perr sites_frame(struct mstat_sites *ss, const char *line)
+{
+	struct mstat_site *st = ss->n ? &ss->site[ss->n - 1] : NULL;
+	char **nf;
+
+	if (ss->major < 2 || !st || !line[1] || strchr(line + 1, '\t'))
+		return MSTAT_E_SITE_ROW;
+	nf = realloc(st->frame, (st->nframe + 1) * sizeof(*nf));
+	if (!nf)
+		return MSTAT_E_NOMEM;
+	st->frame = nf;
+	st->frame[st->nframe] = dup_str(line + 1, strlen(line + 1));
+	if (!st->frame[st->nframe])
+		return MSTAT_E_NOMEM;
+	st->nframe++;
+	return MSTAT_OK;
+}
+
 void mstat_sites_clear(struct mstat_sites *ss)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < ss->n; i++) {
 		free(ss->site[i].text);
 		free(ss->site[i].func);
 		free(ss->site[i].module);
+		for (j = 0; j < ss->site[i].nframe; j++)
+			free(ss->site[i].frame[j]);
+		free(ss->site[i].frame);
 	}
 	free(ss->site);
 	ss->site = NULL;
@@ -642,13 +673,13 @@ bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 	char *pos = buf, *line, *end;
 	enum mstat_perr e;
 	bool head = false;
-	int major, minor, n = 1;
+	int minor, n = 1;
 
 	if (!check_text(buf, len, err))
 		return false;
 	line = next_line(&pos);
-	if (!parse_head(line, MSTAT_SITES_HEAD, ss->version, &major, &minor,
-			err))
+	if (!parse_head(line, MSTAT_SITES_HEAD, ss->version, &ss->major, &minor,
+			1, MSTAT_SITES_MAJOR, err))
 		return false;
 	while ((line = next_line(&pos))) {
 		n++;
@@ -659,7 +690,11 @@ bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 		}
 		if (line[0] == '#')
 			continue;
-		e = head ? sites_row(ss, line) : MSTAT_E_SITES_HEADER;
+		if (!head)
+			e = MSTAT_E_SITES_HEADER;
+		else
+			e = line[0] == '\t' ? sites_frame(ss, line) :
+					      sites_row(ss, line);
 		if (e != MSTAT_OK) {
 			unsplit(line, end);
 			return fail(err, e, n, line);

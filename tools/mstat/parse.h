@@ -2,12 +2,12 @@
 /*
  * The one parser of what the mstat module publishes: /proc/mstat
  * ("mstat - version: 1.x") and /proc/mstat_sites ("mstat_sites -
- * version: 1.x"). Every subcommand, `mstat check` included, reads through
+ * version: 1.x" or "2.x"). Every subcommand, `mstat check` included, reads through
  * it. It does no I/O and prints nothing: it fills a struct or returns a
  * struct mstat_perror, and each caller words its own messages.
  *
  * The grammar, as the module prints it (mstat_proc.c):
- *  - the first line is "<name> - version: MAJOR.MINOR", MAJOR 1;
+ *  - the first line is "<name> - version: MAJOR.MINOR";
  *  - every other line ends in '\n' and is either a '#' comment or words
  *    separated by one space each: "name value", "class SIZE|large" and
  *    nine numbers, "order N" and four numbers, from format 1.1
@@ -15,8 +15,10 @@
  *    "cache ID SIZE" and five numbers, "live" or "gone" and a name (one
  *    word: bytes outside '!'..'~' and the backslash as "\ooo", "-" for
  *    none), and "cache_overflow" and five numbers (for /proc/mstat); one
- *    "# snapshot N sample_rate R sites N ..." header, then rows of eight
- *    numbers and a site (for /proc/mstat_sites);
+ *    "# snapshot N sample_rate R sites|stacks N ..." header, then rows of
+ *    eight numbers and a site, from format 2 each followed by its stack's
+ *    callers, a line each, "\t" and the frame (for /proc/mstat_sites,
+ *    MAJOR 1 or 2);
  *  - a number is a u64, or '-' and a magnitude up to 2^63 (an s64); both
  *    are kept as their two's complement.
  * A later minor only adds lines or columns: MSTAT_PARSE_EXACT (what the
@@ -34,6 +36,7 @@
 #define MSTAT_HEAD		"mstat - version: "
 #define MSTAT_SITES_HEAD	"mstat_sites - version: "
 #define MSTAT_MAJOR		1	/* the format major this parser reads */
+#define MSTAT_SITES_MAJOR	2	/* ... of /proc/mstat_sites, and 1 */
 
 #define MSTAT_MAX_COUNTERS	256
 #define MSTAT_MAX_CLASSES	32
@@ -186,19 +189,33 @@ struct mstat_snap {
 	struct timespec when;
 };
 
-/* One call site of /proc/mstat_sites. */
+/*
+ * One row of /proc/mstat_sites: a call site (format 1) or a stack
+ * (format 2), its leaf frame the call site.
+ */
 struct mstat_site {
 	long long est_bytes, est_calls, sampled_bytes, sampled_calls;
 	long long allocs, alloc_bytes, frees, free_bytes;
 	char *text;		/* as %pS printed it, module included */
 	char *func;		/* the symbol, without +off/len */
 	char *module;		/* the module, or NULL for the kernel */
+	char **frame;		/* the callers, innermost first, as %pS */
+	size_t nframe;
 };
 
+/*
+ * The header's figures: @nsites rows ("sites" in format 1, "stacks" in
+ * 2), @site_drops samples without a row ("site_drops", "stack_drops"),
+ * and from format 2 the frames a stack may hold (@depth) and the samples
+ * whose unwound stack did not hold their call site, kept as the call site
+ * alone (@leafless); -1 when not given.
+ */
 struct mstat_sites {
 	const char *path;
 	char version[32];
+	int major;
 	long long snapshot, rate, nsites, site_drops, addr_drops, addr_live;
+	long long depth, leafless;
 	struct mstat_site *site;
 	size_t n, cap;
 };
@@ -220,7 +237,7 @@ enum mstat_perr {
 	MSTAT_E_TOO_MANY,	/* more lines of a kind than MSTAT_MAX_* */
 	MSTAT_E_DUP,		/* a line given twice, @dup says which */
 	MSTAT_E_SITES_HEADER,	/* no or a malformed "# snapshot ..." line */
-	MSTAT_E_SITE_ROW,	/* a malformed site row */
+	MSTAT_E_SITE_ROW,	/* a malformed site row or frame line */
 	MSTAT_E_SITES_COUNT,	/* fewer or more rows than the header says */
 	MSTAT_E_NOMEM,		/* out of memory */
 };

@@ -163,6 +163,8 @@ struct mstat_pprof {
 	struct mstat_strtab strs;
 	int64_t *map;		/* filename string of mapping i + 1 */
 	size_t nmap;
+	unsigned char *done;	/* by string: 1 location, 2 function, written */
+	size_t ndone;
 };
 
 /* 1 - e^-x for x >= 0, without libm: halve, sum the series, square back. */
@@ -239,52 +241,152 @@ static void mstat_pprof_mappings(struct mstat_pprof *pp)
 	}
 }
 
-/* Where a site is: its module, the kernel, or unknown (a bare address). */
-static const char *mstat_site_file(const struct mstat_site *st)
+/* A frame as %pS printed it: "func+0x5e/0xc0 [mod]" or "0xffff..." */
+struct mstat_frame {
+	char func[256];		/* "func", or "func [mod]" */
+	const char *file;	/* "vmlinux", the module, or "[unknown]" */
+	char mod[64];
+};
+
+static void mstat_frame_split(struct mstat_frame *f, const char *text)
 {
-	if (st->module)
-		return st->module;
-	if (!strncmp(st->func, "0x", 2))
-		return "[unknown]";
-	return "vmlinux";
+	const char *sp = strchr(text, ' ');
+	size_t n = strcspn(text, "+ ");
+
+	f->mod[0] = '\0';
+	if (sp && sp[1] == '[' && sp[strlen(sp) - 1] == ']')
+		snprintf(f->mod, sizeof(f->mod), "%.*s", (int)strlen(sp) - 3,
+			 sp + 2);
+	if (f->mod[0])
+		snprintf(f->func, sizeof(f->func), "%.*s [%s]", (int)n, text,
+			 f->mod);
+	else
+		snprintf(f->func, sizeof(f->func), "%.*s", (int)n, text);
+	f->file = f->mod[0] ? f->mod :
+		  !strncmp(text, "0x", 2) ? "[unknown]" : "vmlinux";
 }
 
-/* Sample i + 1 at location i + 1, whose one line is in function i + 1. */
-static void mstat_pprof_site(struct mstat_pprof *pp, const struct mstat_site *st,
-			     size_t i, long long rate)
+/* Whether string @id's object of kind @bit was written; marks it. */
+static bool mstat_pprof_done(struct mstat_pprof *pp, int64_t id,
+			     unsigned char bit)
+{
+	bool was;
+
+	if ((size_t)id >= pp->ndone) {
+		size_t n = 2 * (size_t)id + 256;
+
+		pp->done = mstat_alloc(pp->done, n);
+		memset(pp->done + pp->ndone, 0, n - pp->ndone);
+		pp->ndone = n;
+	}
+	was = pp->done[id] & bit;
+	pp->done[id] |= bit;
+	return was;
+}
+
+/*
+ * The Location of a frame, written once: its id is the frame text's
+ * string index, its one Line's function the function name's (both never
+ * 0, the index of ""). pprof then merges equal frames of all stacks.
+ */
+static int64_t mstat_pprof_location(struct mstat_pprof *pp, const char *text)
+{
+	int64_t loc = mstat_str(&pp->strs, text), fn;
+	struct mstat_frame f;
+
+	if (mstat_pprof_done(pp, loc, 1))
+		return loc;
+	mstat_frame_split(&f, text);
+	fn = mstat_str(&pp->strs, f.func);
+	pb_int(&pp->msg, LOCATION_ID, loc);
+	pb_int(&pp->msg, LOCATION_MAPPING_ID, mstat_pprof_mapping(pp, f.file));
+	pb_int(&pp->sub, LINE_FUNCTION_ID, fn);
+	pb_msg(&pp->msg, LOCATION_LINE, &pp->sub);
+	pb_msg(&pp->out, PROFILE_LOCATION, &pp->msg);
+	if (!mstat_pprof_done(pp, fn, 2)) {
+		pb_int(&pp->msg, FUNCTION_ID, fn);
+		pb_int(&pp->msg, FUNCTION_NAME, fn);
+		pb_int(&pp->msg, FUNCTION_SYSTEM_NAME, fn);
+		pb_int(&pp->msg, FUNCTION_FILENAME,
+		       mstat_str(&pp->strs, f.file));
+		pb_msg(&pp->out, PROFILE_FUNCTION, &pp->msg);
+	}
+	return loc;
+}
+
+/* A row's values: alloc_objects, alloc_space, inuse_objects, inuse_space. */
+static void mstat_site_values(const struct mstat_site *st, long long rate,
+			      int64_t v[4])
 {
 	double r = mstat_site_scale(st, rate);
-	int64_t v[4] = {
-		(int64_t)(st->allocs * r + 0.5), (int64_t)(st->alloc_bytes * r + 0.5),
-		st->est_calls, st->est_bytes,
-	};
-	const char *file = mstat_site_file(st);
-	int64_t loc = i + 1;
-	char name[512];
 
-	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, &loc, 1, &pp->sub);
+	v[0] = (int64_t)(st->allocs * r + 0.5);
+	v[1] = (int64_t)(st->alloc_bytes * r + 0.5);
+	v[2] = st->est_calls;
+	v[3] = st->est_bytes;
+}
+
+/* One Sample: the stack, leaf first, its values, its mean size. */
+static void mstat_pprof_sample(struct mstat_pprof *pp,
+			       const struct mstat_site *st, const int64_t v[4])
+{
+	int64_t *loc = mstat_alloc(NULL, (st->nframe + 1) * sizeof(*loc));
+	size_t i;
+
+	loc[0] = mstat_pprof_location(pp, st->text);
+	for (i = 0; i < st->nframe; i++)
+		loc[i + 1] = mstat_pprof_location(pp, st->frame[i]);
+	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, loc, st->nframe + 1, &pp->sub);
 	pb_packed(&pp->msg, SAMPLE_VALUE, v, 4, &pp->sub);
 	pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "bytes"));
 	pb_int(&pp->sub, LABEL_NUM, st->allocs ? st->alloc_bytes / st->allocs : 0);
 	pb_int(&pp->sub, LABEL_NUM_UNIT, mstat_str(&pp->strs, "bytes"));
 	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 	pb_msg(&pp->out, PROFILE_SAMPLE, &pp->msg);
+	free(loc);
+}
 
-	pb_int(&pp->msg, LOCATION_ID, loc);
-	pb_int(&pp->msg, LOCATION_MAPPING_ID, mstat_pprof_mapping(pp, file));
-	pb_int(&pp->sub, LINE_FUNCTION_ID, loc);
-	pb_msg(&pp->msg, LOCATION_LINE, &pp->sub);
-	pb_msg(&pp->out, PROFILE_LOCATION, &pp->msg);
+/* A row's stack as one string: the leaf and the callers, "\n" between. */
+static char *mstat_site_key(const struct mstat_site *st)
+{
+	struct mstat_buf b = { 0 };
+	size_t i;
 
-	if (st->module)
-		snprintf(name, sizeof(name), "%s [%s]", st->func, st->module);
-	else
-		snprintf(name, sizeof(name), "%s", st->func);
-	pb_int(&pp->msg, FUNCTION_ID, loc);
-	pb_int(&pp->msg, FUNCTION_NAME, mstat_str(&pp->strs, name));
-	pb_int(&pp->msg, FUNCTION_SYSTEM_NAME, mstat_str(&pp->strs, st->text));
-	pb_int(&pp->msg, FUNCTION_FILENAME, mstat_str(&pp->strs, file));
-	pb_msg(&pp->out, PROFILE_FUNCTION, &pp->msg);
+	mstat_buf_put(&b, st->text, strlen(st->text));
+	for (i = 0; i < st->nframe; i++) {
+		mstat_buf_put(&b, "\n", 1);
+		mstat_buf_put(&b, st->frame[i], strlen(st->frame[i]));
+	}
+	mstat_buf_put(&b, "", 1);
+	return (char *)b.p;
+}
+
+/*
+ * The earlier read's values by stack, for a delta: @keys gives each stack
+ * of @base a string index, (*@vals)[index] its values (zeros for other
+ * strings).
+ */
+static void mstat_base_values(const struct mstat_sites *base,
+			      struct mstat_strtab *keys, int64_t (**vals)[4],
+			      size_t *nvals)
+{
+	size_t i;
+
+	mstat_str(keys, "");
+	for (i = 0; i < base->n; i++) {
+		char *k = mstat_site_key(&base->site[i]);
+		int64_t id = mstat_str(keys, k);
+
+		free(k);
+		if ((size_t)id >= *nvals) {
+			size_t n = 2 * (size_t)id + 64;
+
+			*vals = mstat_alloc(*vals, n * sizeof(**vals));
+			memset(*vals + *nvals, 0, (n - *nvals) * sizeof(**vals));
+			*nvals = n;
+		}
+		mstat_site_values(&base->site[i], base->rate, (*vals)[id]);
+	}
 }
 
 /* How the values were made; a comment in every profile. */
@@ -295,29 +397,54 @@ static void mstat_pprof_comments(struct mstat_pprof *pp,
 				 const struct mstat_sites *ss)
 {
 	char c[256];
+	int n;
 
-	snprintf(c, sizeof(c),
-		 "mstat_sites %s snapshot %lld sample_rate %lld sites %lld site_drops %lld addr_drops %lld addr_live %lld",
-		 ss->version, ss->snapshot, ss->rate, ss->nsites,
-		 ss->site_drops, ss->addr_drops, ss->addr_live);
+	n = snprintf(c, sizeof(c),
+		     "mstat_sites %s snapshot %lld sample_rate %lld %s %lld %s %lld addr_drops %lld addr_live %lld",
+		     ss->version, ss->snapshot, ss->rate,
+		     ss->major < 2 ? "sites" : "stacks", ss->nsites,
+		     ss->major < 2 ? "site_drops" : "stack_drops",
+		     ss->site_drops, ss->addr_drops, ss->addr_live);
+	if (ss->major >= 2 && n > 0 && (size_t)n < sizeof(c))
+		snprintf(c + n, sizeof(c) - n, " depth %lld leafless %lld",
+			 ss->depth, ss->leafless);
 	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, c));
 	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, mstat_pprof_note));
 }
 
 /* The encoded Profile, uncompressed, in pp->out. */
 static void mstat_pprof_build(struct mstat_pprof *pp,
-			      const struct mstat_sites *ss)
+			      const struct mstat_sites *ss,
+			      const struct mstat_sites *base,
+			      enum mstat_pprof_kind kind)
 {
+	struct mstat_strtab keys = { 0 };
+	int64_t (*bv)[4] = NULL, v[4];
+	size_t nbv = 0, i, k;
 	struct timespec now;
-	size_t i;
 
 	mstat_str(&pp->strs, "");
 	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "alloc_objects", "count");
 	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "alloc_space", "bytes");
 	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "inuse_objects", "count");
 	mstat_pprof_value_type(pp, PROFILE_SAMPLE_TYPE, "inuse_space", "bytes");
-	for (i = 0; i < ss->n; i++)
-		mstat_pprof_site(pp, &ss->site[i], i, ss->rate);
+	if (base)
+		mstat_base_values(base, &keys, &bv, &nbv);
+	for (i = 0; i < ss->n; i++) {
+		mstat_site_values(&ss->site[i], ss->rate, v);
+		if (base) {
+			char *key = mstat_site_key(&ss->site[i]);
+			int64_t id = mstat_str(&keys, key);
+
+			free(key);
+			for (k = 0; (size_t)id < nbv && k < 4; k++)
+				v[k] -= bv[id][k];
+			/* As Go's delta profiles: no sample of all zeros. */
+			if (!v[0] && !v[1] && !v[2] && !v[3])
+				continue;
+		}
+		mstat_pprof_sample(pp, &ss->site[i], v);
+	}
 	mstat_pprof_mappings(pp);
 	clock_gettime(CLOCK_REALTIME, &now);
 	pb_int(&pp->out, PROFILE_TIME_NANOS,
@@ -326,11 +453,32 @@ static void mstat_pprof_build(struct mstat_pprof *pp,
 	pb_int(&pp->out, PROFILE_PERIOD, ss->rate);
 	mstat_pprof_comments(pp, ss);
 	pb_int(&pp->out, PROFILE_DEFAULT_SAMPLE_TYPE,
-	       mstat_str(&pp->strs, "inuse_space"));
+	       mstat_str(&pp->strs, kind == MSTAT_PPROF_ALLOCS ?
+				    "alloc_space" : "inuse_space"));
 	/* Last: every string has its index by now. */
 	for (i = 0; i < pp->strs.n; i++)
 		pb_bytes(&pp->out, PROFILE_STRING_TABLE, pp->strs.str[i],
 			 strlen(pp->strs.str[i]));
+	free(bv);
+	mstat_strtab_free(&keys);
+}
+
+bool mstat_pprof_gz(struct mstat_buf *z, const struct mstat_sites *ss,
+		    const struct mstat_sites *base, enum mstat_pprof_kind kind)
+{
+	struct mstat_pprof pp;
+	bool ok;
+
+	memset(&pp, 0, sizeof(pp));
+	mstat_pprof_build(&pp, ss, base, kind);
+	ok = mstat_gzip(z, pp.out.p, pp.out.len);
+	free(pp.out.p);
+	free(pp.msg.p);
+	free(pp.sub.p);
+	free(pp.map);
+	free(pp.done);
+	mstat_strtab_free(&pp.strs);
+	return ok;
 }
 
 static int mstat_pprof_write(const struct mstat_opts *o, struct mstat_buf *z)
@@ -352,23 +500,14 @@ static int mstat_pprof_write(const struct mstat_opts *o, struct mstat_buf *z)
 int do_pprof(const struct mstat_opts *o)
 {
 	struct mstat_sites *ss = mstat_sites_read(o->file[0]);
-	struct mstat_pprof pp;
 	struct mstat_buf z = { 0 };
 	int err;
 
 	if (!ss)
 		return EXIT_INPUT;
-	memset(&pp, 0, sizeof(pp));
-	mstat_pprof_build(&pp, ss);
-	err = mstat_gzip(&z, pp.out.p, pp.out.len) ? mstat_pprof_write(o, &z) :
-						      EXIT_INPUT;
+	err = mstat_pprof_gz(&z, ss, NULL, MSTAT_PPROF_HEAP) ?
+		mstat_pprof_write(o, &z) : EXIT_INPUT;
 	free(z.p);
-	free(pp.out.p);
-	free(pp.msg.p);
-	free(pp.sub.p);
-	free(pp.map);
-	mstat_strtab_free(&pp.strs);
 	mstat_sites_free(ss);
 	return err;
 }
-

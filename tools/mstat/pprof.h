@@ -3,7 +3,33 @@
 #ifndef MSTAT_PPROF_H
 #define MSTAT_PPROF_H
 
+#include <stdbool.h>
+
 #include "opts.h"
+#include "parse.h"
+#include "util.h"
+
+/* Which of Go's two heap profiles: their default sample type differs. */
+enum mstat_pprof_kind {
+	MSTAT_PPROF_HEAP,	/* /debug/pprof/heap: inuse_space */
+	MSTAT_PPROF_ALLOCS,	/* /debug/pprof/allocs: alloc_space */
+};
+
+/**
+ * mstat_pprof_gz() - /proc/mstat_sites as a gzipped pprof profile
+ * @z: gets the profile (appended; free z->p)
+ * @ss: a read of /proc/mstat_sites
+ * @base: NULL, or an earlier read: the profile is then @ss minus @base,
+ *	stack by stack (Go's ?seconds=N delta), stacks of no change left out
+ * @kind: the default sample type
+ *
+ * Every stack is a Sample, its frames Locations (one per distinct frame)
+ * and Functions (one per distinct function), leaf first.
+ *
+ * Return: false after a message (gzip failed).
+ */
+bool mstat_pprof_gz(struct mstat_buf *z, const struct mstat_sites *ss,
+		    const struct mstat_sites *base, enum mstat_pprof_kind kind);
 
 /* Returns the exit status. */
 int do_pprof(const struct mstat_opts *o);
