@@ -37,7 +37,11 @@ MODULE_PARM_DESC(events_per_cpu, "Event stream buffer, records per CPU: 16 to 65
 
 static uint profile_buckets = 4096;
 module_param(profile_buckets, uint, 0444);
-MODULE_PARM_DESC(profile_buckets, "Heap profile: call sites tracked, 64 to 65536 (default 4096)");
+MODULE_PARM_DESC(profile_buckets, "Heap profile: stacks tracked, 64 to 65536 (default 4096)");
+
+static uint profile_depth = 32;
+module_param(profile_depth, uint, 0444);
+MODULE_PARM_DESC(profile_depth, "Heap profile: frames a sampled stack keeps, 1 to 64 (default 32; 1: the call site alone)");
 
 static uint profile_addrs = 16384;
 module_param(profile_addrs, uint, 0444);
@@ -65,9 +69,10 @@ static int __init mstat_check_params(void)
 		return -EINVAL;
 	}
 	if (profile_buckets < 64 || profile_buckets > 65536 ||
-	    profile_addrs < 64 || profile_addrs > 1048576) {
-		pr_err("profile_buckets=%u profile_addrs=%u: out of range (see modinfo)\n",
-		       profile_buckets, profile_addrs);
+	    profile_addrs < 64 || profile_addrs > 1048576 ||
+	    profile_depth < 1 || profile_depth > 64) {
+		pr_err("profile_buckets=%u profile_addrs=%u profile_depth=%u: out of range (see modinfo)\n",
+		       profile_buckets, profile_addrs, profile_depth);
 		return -EINVAL;
 	}
 	return 0;
@@ -108,7 +113,7 @@ static int __init mstat_init(void)
 		goto err_core;
 	what = "the heap profile";
 	err = mstat_profile_init(mstat_ctl_boot(MSTAT_CTL_PROFILE_RATE),
-				 profile_buckets, profile_addrs);
+				 profile_buckets, profile_addrs, profile_depth);
 	if (err)
 		goto err_events;
 	what = "/proc/mstat";

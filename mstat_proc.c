@@ -7,7 +7,8 @@
  *  /proc/mstat: one "name value" line per counter, then the size-class
  *	and page-order tables, whose rows start with "class" and "order";
  *  /proc/mstat_sites: the heap profile as of a snapshot, one line per
- *	call site, by estimated bytes in use.
+ *	stack, by estimated bytes in use: the figures and the call site,
+ *	then a line per caller, a tab and the frame (format 2).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,7 +27,7 @@
 
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.4"
-#define MSTAT_SITES_FORMAT_VERSION	"1.0"
+#define MSTAT_SITES_FORMAT_VERSION	"2.0"
 
 struct mstat_proc_snap {
 	struct mstat_snapshot snap;
@@ -294,12 +295,14 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 	struct mstat_sites *ss = m->private;
 	const struct mstat_site_row *r = v;
 	s64 inuse, calls;
+	unsigned int i;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "mstat_sites - version: " MSTAT_SITES_FORMAT_VERSION "\n");
-		seq_printf(m, "# snapshot %llu sample_rate %lu sites %u site_drops %lld addr_drops %lld addr_live %d\n",
+		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld\n",
 			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
-			   (s64)ss->addr_drops, ss->addr_live);
+			   (s64)ss->addr_drops, ss->addr_live, ss->depth,
+			   (s64)ss->leafless);
 		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes site\n");
 		return 0;
 	}
@@ -310,6 +313,9 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		   r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
 		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
 		   mstat_site_name(ss->sym, sizeof(ss->sym), r->site));
+	for (i = 1; i < r->nr; i++)
+		seq_printf(m, "\t%s\n",
+			   mstat_site_name(ss->sym, sizeof(ss->sym), r->stack[i]));
 	return 0;
 }
 

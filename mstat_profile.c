@@ -8,8 +8,24 @@
  *    Rate 1 samples every allocation; rate 0 turns the profile off (the
  *    probes then pay one load and a branch).
  *
- *  - A bucket per call site, preallocated (profile_buckets of them): an
- *    open-addressing table filled lock-free with cmpxchg() on the site.
+ *  - A bucket per stack, as mprof's stkbucket: the allocation's kernel
+ *    stack as the kernel's unwinder gives it (stack_trace_save()), from
+ *    the call site out, at most profile_depth frames. The buckets are
+ *    preallocated (profile_buckets of them), an open-addressing table
+ *    filled lock-free with cmpxchg() on a 64-bit hash of the stack; a
+ *    sample that finds no free bucket is counted as a drop. mstat keeps
+ *    its own table rather than the kernel's stackdepot: the depot is not
+ *    set up on every kernel mstat loads into (5.10 to 7.3; stack_depot_init()
+ *    is not exported everywhere), its records are never freed before
+ *    6.8, and it allocates from the allocation path it would be sampling.
+ *  - The stack is unwound only for a sampled allocation (one per
+ *    profile_rate bytes on average), into a buffer on the kernel stack
+ *    of MSTAT_STACK_CAPTURE entries, as KASAN's kasan_save_stack() does
+ *    for every allocation. mstat's own frames and the allocator's are
+ *    above the call site and are cut: the stack starts at the entry that
+ *    is the call site. When the unwound stack does not hold the call site
+ *    (an unwinder that cannot cross a probe's trampoline), the bucket's
+ *    stack is the call site alone, counted in "leafless".
  *
  *  - Frees find the bucket of their sampled allocation in a bounded
  *    address table (profile_addrs entries, preallocated): chains under
@@ -40,17 +56,28 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
 
 #include "mstat_compat.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
 
+/*
+ * A bucket: mstat_bucket_size bytes, its stack last. @key is claimed
+ * first (cmpxchg from 0), then the stack written, then @nr published
+ * (release): a reader that sees @nr 0 skips the bucket until then.
+ */
 struct mstat_bucket {
-	unsigned long site;			/* 0: unused */
+	u64 key;				/* hash of the stack; 0: unused */
+	unsigned int nr;			/* frames in stack[] */
 	atomic64_t pend[2][MSTAT_B_NR];		/* by core slot */
 	u64 total[MSTAT_B_NR];			/* under mstat_core.lock */
+	unsigned long stack[];			/* call site first */
 };
+
+/* Entries a capture may hold (on the kernel stack: 512 bytes, as KASAN). */
+#define MSTAT_STACK_CAPTURE	64
 
 struct mstat_addr {
 	unsigned long ptr;
@@ -61,15 +88,16 @@ struct mstat_addr {
 
 #define MSTAT_ADDR_LOCKS	64
 
-static struct mstat_bucket *mstat_buckets;
-static unsigned int mstat_nr_buckets;
+static void *mstat_buckets;
+static unsigned int mstat_nr_buckets, mstat_depth;
+static size_t mstat_bucket_size;
 struct mstat_addr **mstat_addr_heads;
 unsigned int mstat_addr_bits;
 static struct mstat_addr *mstat_addr_pool, *mstat_addr_free;
 static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
 static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
 atomic_t mstat_addr_live;
-static atomic64_t mstat_bucket_drops, mstat_addr_drops;
+static atomic64_t mstat_bucket_drops, mstat_addr_drops, mstat_leafless;
 DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
@@ -186,22 +214,51 @@ u64 mstat_sample_prob_q32(u64 size, unsigned long rate)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_sample_prob_q32);
 
-static struct mstat_bucket *mstat_bucket_get(unsigned long site)
+static struct mstat_bucket *mstat_bucket_at(unsigned int i)
 {
-	unsigned int n = mstat_nr_buckets, i, h = hash_long(site, 32) % n;
+	return mstat_buckets + (size_t)i * mstat_bucket_size;
+}
+
+/* A 64-bit hash of the stack, never 0 (an unused bucket's key). */
+static u64 mstat_stack_key(const unsigned long *stack, unsigned int nr)
+{
+	u64 h = nr;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		h = (h ^ stack[i]) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 31;
+	}
+	return h ?: 1;
+}
+
+/*
+ * The bucket of @stack, claimed if new. Two stacks of one key share a
+ * bucket (the first's frames): at 64 bits, not before about 2^32 stacks.
+ */
+static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
+					     unsigned int nr)
+{
+	u64 key = mstat_stack_key(stack, nr), old;
+	unsigned int n = mstat_nr_buckets, i, h = hash_64(key, 32) % n;
 	struct mstat_bucket *b;
-	unsigned long old;
 
 	for (i = 0; i < n; i++) {
-		b = &mstat_buckets[(h + i) % n];
-		old = READ_ONCE(b->site);
-		if (old == site)
+		b = mstat_bucket_at((h + i) % n);
+		old = READ_ONCE(b->key);
+		if (old == key)
 			return b;
+		if (old)
+			continue;
+		old = cmpxchg(&b->key, 0, key);
 		if (!old) {
-			old = cmpxchg(&b->site, 0, site);
-			if (!old || old == site)
-				return b;
+			memcpy(b->stack, stack, nr * sizeof(*stack));
+			/* The frames before @nr: mstat_sites_copy()'s acquire. */
+			smp_store_release(&b->nr, nr);
+			return b;
 		}
+		if (old == key)
+			return b;
 	}
 	atomic64_inc(&mstat_bucket_drops);
 	return NULL;
@@ -285,10 +342,27 @@ static void mstat_addr_release(struct mstat_addr *a)
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site)
 {
+	unsigned long entries[MSTAT_STACK_CAPTURE];
+	const unsigned long *stack = entries;
+	unsigned int n = 0, i = 0;
 	struct mstat_bucket *b;
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
-	b = mstat_bucket_get(site);
+	if (mstat_depth > 1) {
+		n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+		while (i < n && entries[i] != site)
+			i++;
+		if (i == n)
+			atomic64_inc(&mstat_leafless);
+	}
+	if (i < n) {
+		stack = &entries[i];
+		n = min(n - i, mstat_depth);
+	} else {
+		entries[0] = site;
+		n = 1;
+	}
+	b = mstat_bucket_get(stack, n);
 	if (!b)
 		return;
 	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);
@@ -324,9 +398,9 @@ static void mstat_profile_fold(struct mstat_core *core, unsigned int old)
 	unsigned int i, k;
 
 	for (i = 0; i < mstat_nr_buckets; i++) {
-		struct mstat_bucket *b = &mstat_buckets[i];
+		struct mstat_bucket *b = mstat_bucket_at(i);
 
-		if (!READ_ONCE(b->site))
+		if (!READ_ONCE(b->key))
 			continue;
 		for (k = 0; k < MSTAT_B_NR; k++) {
 			b->total[k] += atomic64_read(&b->pend[old][k]);
@@ -342,12 +416,17 @@ static void mstat_sites_copy(const u64 *total, void *arg)
 	unsigned int i;
 
 	for (i = 0; i < mstat_nr_buckets; i++) {
-		struct mstat_bucket *b = &mstat_buckets[i];
+		struct mstat_bucket *b = mstat_bucket_at(i);
+		struct mstat_site_row *r = &ss->row[ss->n];
+		/* Pairs with mstat_bucket_get()'s release: whole frames. */
+		unsigned int nr = smp_load_acquire(&b->nr);
 
-		if (!READ_ONCE(b->site) || !b->total[MSTAT_B_ALLOCS])
+		if (!nr || !b->total[MSTAT_B_ALLOCS])
 			continue;
-		ss->row[ss->n].site = b->site;
-		memcpy(ss->row[ss->n].v, b->total, sizeof(b->total));
+		r->site = b->stack[0];
+		r->stack = b->stack;
+		r->nr = nr;
+		memcpy(r->v, b->total, sizeof(b->total));
 		ss->n++;
 	}
 }
@@ -423,6 +502,8 @@ struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 	ss->gen = snap->gen;
 	ss->rate = READ_ONCE(mstat_profile_rate);
 	ss->site_drops = atomic64_read(&mstat_bucket_drops);
+	ss->leafless = atomic64_read(&mstat_leafless);
+	ss->depth = mstat_depth;
 	ss->addr_drops = atomic64_read(&mstat_addr_drops);
 	ss->addr_live = atomic_read(&mstat_addr_live);
 	for (i = 0; i < ss->n; i++) {
@@ -519,18 +600,25 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
 /**
  * mstat_profile_init() - allocate the profile's tables
  * @rate: sampling rate (0: off)
- * @buckets: call-site buckets
+ * @buckets: stack buckets
  * @addrs: entries of the address table (sampled objects live at once)
+ * @depth: frames a stack keeps, 1 to MSTAT_STACK_CAPTURE (1: the call
+ *	site alone, nothing unwound)
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL for a bad @depth, or -ENOMEM.
  */
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
-		       unsigned int addrs)
+		       unsigned int addrs, unsigned int depth)
 {
 	unsigned int i;
 
+	if (!depth || depth > MSTAT_STACK_CAPTURE)
+		return -EINVAL;
+	mstat_depth = depth;
+	mstat_bucket_size = struct_size((struct mstat_bucket *)NULL, stack,
+					depth);
 	mstat_addr_bits = ilog2(roundup_pow_of_two(addrs * 2));
-	mstat_buckets = vzalloc(array_size(buckets, sizeof(*mstat_buckets)));
+	mstat_buckets = vzalloc(array_size(buckets, mstat_bucket_size));
 	mstat_addr_pool = vzalloc(array_size(addrs, sizeof(*mstat_addr_pool)));
 	mstat_addr_heads = vzalloc(array_size(1U << mstat_addr_bits,
 					      sizeof(*mstat_addr_heads)));

@@ -73,8 +73,11 @@ static __always_inline bool mstat_profile_held(unsigned long ptr)
 enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
 
 /**
- * struct mstat_site_row - one call site's published figures
- * @site: the call site
+ * struct mstat_site_row - one stack's published figures
+ * @site: the call site, the stack's first frame
+ * @stack: the stack, call site first (the bucket's: never freed or
+ *	changed while the module is loaded)
+ * @nr: frames in @stack, at least 1
  * @v: sampled allocations, bytes allocated, frees, bytes freed
  *	(indexed by %MSTAT_B_ALLOCS...)
  * @est_bytes: bytes in use, scaled up from the samples: the sort key
@@ -82,6 +85,8 @@ enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR
  */
 struct mstat_site_row {
 	unsigned long site;
+	const unsigned long *stack;
+	unsigned int nr;
 	u64 v[MSTAT_B_NR];
 	s64 est_bytes;
 	s64 est_calls;
@@ -91,12 +96,15 @@ struct mstat_site_row {
  * struct mstat_sites - the profile as of one snapshot (mstat_profile_read())
  * @gen: the snapshot's generation
  * @rate: the sampling rate when it was read
- * @site_drops: samples whose site found no free bucket
+ * @site_drops: samples whose stack found no free bucket
  * @addr_drops: samples whose address found no free entry
  * @addr_live: sampled objects live
- * @sym: room for one site's name, for the reader
+ * @leafless: samples whose unwound stack did not hold their call site
+ *	(kept as the call site alone)
+ * @depth: the most frames a stack keeps
+ * @sym: room for one frame's name, for the reader
  * @n: rows
- * @row: the sites, by @est_bytes descending
+ * @row: the stacks, by @est_bytes descending
  */
 struct mstat_sites {
 	u64 gen;
@@ -104,6 +112,8 @@ struct mstat_sites {
 	u64 site_drops;
 	u64 addr_drops;
 	int addr_live;
+	u64 leafless;
+	unsigned int depth;
 	char sym[KSYM_SYMBOL_LEN];
 	unsigned int n;
 	struct mstat_site_row row[];
@@ -112,7 +122,7 @@ struct mstat_sites {
 struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap);
 s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
-		       unsigned int addrs);
+		       unsigned int addrs, unsigned int depth);
 void mstat_profile_exit(void);
 void mstat_profile_set_rate(unsigned long rate);
 int mstat_profile_site(const char *name, u64 *allocs, u64 *frees);
