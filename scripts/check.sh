@@ -185,6 +185,15 @@ relay "$logs/layers-selftest.log"
 # 5. The checker (which must catch corrupted samples) and guest helpers.
 t build-tools mstat_build_tools
 t mstat-check-selftest mstat_check --selftest
+# 5a. The documents and the tool agree (scripts/doc-check.sh): mstat(8)
+# and `mstat --help` list the same commands, options and examples, and
+# the README's `mstat` lines use only what --help lists. Then its broken
+# copies (an unknown option and command in the README, a man page missing
+# an option, an option entry and an example), which it must catch.
+scripts/doc-check.sh >"$logs/doc-check.log" 2>&1
+relay "$logs/doc-check.log"
+MSTAT_DOC_BROKEN=1 scripts/doc-check.sh >"$logs/doc-check-broken.log" 2>&1
+relay "$logs/doc-check-broken.log" doc-check-broken
 
 # 6. The kernel's own style checks, DKMS builds, the Debian packages, the
 # mstat tool (its parsers, promtool, protoc, and a guest of its own).
