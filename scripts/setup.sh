@@ -37,6 +37,10 @@ set -euo pipefail
 # curl and iproute2 (ss) are for the exporter's test with the real
 # servers (scripts/prom-test.sh): both servers started on 127.0.0.1,
 # queried over HTTP, their sockets listed.
+# libmicrohttpd-dev is mstat serve's HTTP library (tools/mstat/serve.c);
+# graphviz (dot) renders go tool pprof's -svg in its test with the real
+# clients (scripts/serve-test.sh), which also uses prometheus, golang-go
+# and curl.
 # debhelper, dh-dkms and lintian build and check the Debian packages
 # (make deb); debootstrap and zstd make and cache the clean root they are
 # installed in (scripts/deb-test.sh).
@@ -45,7 +49,8 @@ need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
 	   golang-go libgmp10 zlib1g-dev shellcheck git
 	   clang libbpf-dev prometheus-node-exporter curl iproute2
-	   debhelper dh-dkms lintian debootstrap zstd)
+	   debhelper dh-dkms lintian debootstrap zstd libmicrohttpd-dev
+	   graphviz)
 
 apt_updated=
 apt_update_once() {

@@ -17,13 +17,21 @@
  *   mstat check [-n N] [-i MS] [FILE...] | --selftest
  *					the invariants of each snapshot and
  *					across them (check.c)
+ *   mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]
+ *	[--sites FILE] [--cache-include RE] [--cache-exclude RE]
+ *	[--cache-max N]		/metrics and /debug/pprof/{heap,allocs}
+ *					over HTTP (serve.c; serve_exec.c in
+ *					the static build)
  *
  * Every file is read by the one parser, parse.c. This file parses the
  * options and dispatches, and nothing calls into it. The files, each
  * x.c with its x.h, from the commands down:
  *
  *   main.c      options and dispatch (show, --json, prom; top, pprof,
- *               check)
+ *               check, serve)
+ *   serve.c     mstat serve: /metrics and pprof over HTTP (libmicrohttpd);
+ *               serve_exec.c in its place in the static mstat: it execs
+ *               mstat-serve, the dynamic build that has serve.c
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
  *   check_selftest.c  mstat check --selftest, which drives check.c
@@ -60,6 +68,7 @@
 #include "parse.h"
 #include "pprof.h"
 #include "prom.h"
+#include "serve.h"
 #include "show.h"
 #include "top.h"
 #include "util.h"
@@ -76,6 +85,9 @@ static void mstat_usage(FILE *f)
 	      "       mstat pprof [-f FILE] [-o FILE]    /proc/mstat_sites as a pprof profile\n"
 	      "       mstat check [-n N] [-i MS] [FILE...] | --selftest\n"
 	      "                                         check the snapshot invariants\n"
+	      "       mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]\n"
+	      "                   [--sites FILE] [--cache-include RE] [--cache-exclude RE]\n"
+	      "                   [--cache-max N]       /metrics and /debug/pprof/ over HTTP\n"
 	      "       mstat -h|--help                    print this help\n"
 	      "\n"
 	      "  -f FILE  read FILE instead of /proc/mstat (/proc/mstat_sites for pprof);\n"
@@ -86,14 +98,19 @@ static void mstat_usage(FILE *f)
 	      "           standard output\n"
 	      "  --json   print the snapshot as one JSON object\n"
 	      "  -c, --caches  top: per slab cache (format 1.2)\n"
-	      "  --cache-include RE, --cache-exclude RE  prom: only the caches whose\n"
-	      "           name matches (does not match) the POSIX extended regex RE\n"
-	      "  --cache-max N  prom: at most N caches, those with the most live bytes\n"
+	      "  --cache-include RE, --cache-exclude RE  prom, serve: only the caches\n"
+	      "           whose name matches (does not match) the POSIX extended regex RE\n"
+	      "  --cache-max N  prom, serve: at most N caches, those with the most live bytes\n"
 	      "           (default 200; 0: none)\n"
 	      "  --sort allocs|live  top --caches: by allocations/s (the default) or by\n"
 	      "           live bytes\n"
 	      "  -n N     check: read each FILE N times (default 1)\n"
 	      "  -i MS    check: wait MS milliseconds between reads (default 0)\n"
+	      "  --listen ADDR:PORT  serve: the address to listen on (default\n"
+	      "           127.0.0.1:9754; [ADDR]:PORT for IPv6)\n"
+	      "  --min-interval MS  serve: a /metrics scrape takes a new snapshot at most\n"
+	      "           every MS milliseconds, else gets the last one (default 1000)\n"
+	      "  --sites FILE  serve: read FILE instead of /proc/mstat_sites\n"
 	      "  -h, --help  print this help and exit\n"
 	      "\n"
 	      "Examples:\n"
@@ -165,6 +182,7 @@ static int mstat_set_cmd(struct mstat_opts *o, const char *a)
 {
 	static const char *const names[] = {
 		[CMD_TOP] = "top", [CMD_PROM] = "prom", [CMD_PPROF] = "pprof",
+		[CMD_SERVE] = "serve",
 	};
 	size_t i;
 
@@ -187,6 +205,23 @@ static int mstat_long_arg(struct mstat_opts *o, const char *a, const char *v)
 		if (strcmp(v, "allocs") && strcmp(v, "live"))
 			return mstat_bad_usage("--sort wants allocs or live, got", v);
 		o->sort_live = !strcmp(v, "live");
+		return 0;
+	}
+	if (!strcmp(a, "--listen")) {
+		o->listen = v;
+		o->serve_opts_set = true;
+		return 0;
+	}
+	if (!strcmp(a, "--sites")) {
+		o->sites = v;
+		o->serve_opts_set = true;
+		return 0;
+	}
+	if (!strcmp(a, "--min-interval")) {
+		if (!mstat_parse_u64(v, &n) || n > 3600000)
+			return mstat_bad_usage("--min-interval wants 0 to 3600000 ms, got", v);
+		o->min_interval = n;
+		o->serve_opts_set = true;
 		return 0;
 	}
 	if (!strcmp(a, "--cache-include")) {
@@ -219,8 +254,10 @@ static int mstat_check_opts(struct mstat_opts *o)
 		return mstat_bad_usage("--caches and --sort go with mstat top only", NULL);
 	if (o->sort_set && !o->caches)
 		return mstat_bad_usage("--sort goes with --caches", NULL);
-	if (o->cache_opts_set && o->cmd != CMD_PROM)
-		return mstat_bad_usage("--cache-* go with mstat prom only", NULL);
+	if (o->cache_opts_set && o->cmd != CMD_PROM && o->cmd != CMD_SERVE)
+		return mstat_bad_usage("--cache-* go with mstat prom and serve only", NULL);
+	if (o->serve_opts_set && o->cmd != CMD_SERVE)
+		return mstat_bad_usage("--listen, --min-interval and --sites go with mstat serve only", NULL);
 	if (!o->nfile)
 		o->file[o->nfile++] = o->cmd == CMD_PPROF ? MSTAT_SITES_PROC :
 							   MSTAT_PROC;
@@ -304,7 +341,8 @@ static int mstat_one_snapshot(const struct mstat_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct mstat_opts o = { .delay = 2, .cache_max = 200 };
+	struct mstat_opts o = { .delay = 2, .cache_max = 200,
+				.min_interval = 1000 };
 	int err;
 
 	/* The checker keeps the command line it had as mstat-check. */
@@ -325,6 +363,8 @@ int main(int argc, char **argv)
 		return do_top(&o);
 	case CMD_PPROF:
 		return do_pprof(&o);
+	case CMD_SERVE:
+		return do_serve(&o, argv);
 	default:
 		return mstat_one_snapshot(&o);
 	}

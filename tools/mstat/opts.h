@@ -11,7 +11,7 @@
 
 #define MSTAT_MAX_FILES		16
 
-enum mstat_cmd { CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF };
+enum mstat_cmd { CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF, CMD_SERVE };
 
 struct mstat_opts {
 	enum mstat_cmd cmd;
@@ -30,6 +30,10 @@ struct mstat_opts {
 	const char *cache_exclude;	/* prom --cache-exclude */
 	long cache_max;			/* prom --cache-max */
 	bool cache_opts_set;
+	const char *listen;		/* serve --listen */
+	const char *sites;		/* serve --sites */
+	long min_interval;		/* serve --min-interval, ms */
+	bool serve_opts_set;
 };
 
 #endif /* MSTAT_OPTS_H */

@@ -440,7 +440,7 @@ caches_prom_filters() {
 		--cache-include '(' -o "$tmp/never2.prom" &&
 		test ! -e "$tmp/never2.prom" &&
 		expect_err 2 'cache-max wants' build/mstat prom --cache-max x &&
-		expect_err 2 'go with mstat prom only' build/mstat --cache-max 3 &&
+		expect_err 2 'go with mstat prom and serve only' build/mstat --cache-max 3 &&
 		expect_err 2 'sort goes with --caches' build/mstat top --sort live &&
 		expect_err 2 'sort wants allocs or live' build/mstat top --caches --sort x
 }

@@ -17,6 +17,9 @@
 #include "parse.h"
 #include "util.h"
 
+static char *mstat_err_buf;
+static size_t mstat_err_len;
+
 void mstat_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -26,6 +29,17 @@ void mstat_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (mstat_err_buf) {
+		va_start(ap, fmt);
+		vsnprintf(mstat_err_buf, mstat_err_len, fmt, ap);
+		va_end(ap);
+	}
+}
+
+void mstat_err_keep(char *buf, size_t len)
+{
+	mstat_err_buf = len ? buf : NULL;
+	mstat_err_len = len;
 }
 
 void *mstat_alloc(void *old, size_t n)

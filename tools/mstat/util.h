@@ -22,6 +22,11 @@ struct mstat_class;
 
 /* "mstat: " and the message, on one line of stderr. */
 void mstat_err(const char *fmt, ...) MSTAT_PRINTF(1, 2);
+/*
+ * Also keep the last message, without "mstat: ", in @buf of @len bytes
+ * (mstat serve answers with it); @len 0: stop. One caller at a time.
+ */
+void mstat_err_keep(char *buf, size_t len);
 /* realloc(), or exit with EXIT_INPUT after a message. */
 void *mstat_alloc(void *old, size_t n);
 /* The @n bytes at @s, NUL-terminated, in memory of their own. */

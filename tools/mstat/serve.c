@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat serve: what mstat prom and mstat pprof write, served over HTTP
+ * by libmicrohttpd, for Prometheus and for pprof's clients (go tool
+ * pprof, Parca, Grafana Alloy's pyroscope.scrape):
+ *
+ *   /metrics		mstat prom's text, with its --cache-* options
+ *   /debug/pprof/heap	/proc/mstat_sites as a gzipped pprof profile,
+ *			default sample type inuse_space
+ *   /debug/pprof/allocs	the same, default sample type alloc_space
+ *
+ * GET and HEAD; other methods get 405, other paths 404, a query with a
+ * bad %-escape or a known key twice 400. When a file cannot be read, 503
+ * and the reason, one line.
+ *
+ * The profiles take Go's net/http/pprof parameters: ?seconds=N (1 to
+ * MSTAT_SERVE_MAX_SECONDS) reads /proc/mstat_sites, waits N seconds,
+ * reads it again and serves the difference (Content-Disposition
+ * filename "heap-delta"), as Go's serveDeltaProfile() does; ?debug=0 is
+ * the only debug accepted, ?gc= is ignored (there is no collector to
+ * run), as are unknown keys.
+ *
+ * /metrics: one snapshot (one open of /proc/mstat) per scrape, at most
+ * one every --min-interval ms: a scrape inside the interval gets the
+ * answer of the last one, the same libmicrohttpd response queued again
+ * (responses are reference-counted). Scrapes take the lock in turn:
+ * one reads, the others wait for it and get its answer.
+ *
+ * Bounds, so that no client, slow or many, can stall a scrape or grow
+ * the server: libmicrohttpd runs a thread per connection (a slow client
+ * holds up only its own thread), at most MSTAT_SERVE_CONNS connections,
+ * MSTAT_SERVE_PER_IP from one address (further ones are closed at
+ * once), each closed after MSTAT_SERVE_TIMEOUT seconds without progress
+ * and limited to MSTAT_SERVE_CONN_MEM bytes for its request (a larger
+ * one gets 431 or 413 from libmicrohttpd); at most MSTAT_SERVE_DELTAS
+ * ?seconds= profiles wait at once (429 beyond).
+ *
+ * The port, 9754: next to the node exporter's 9100 range, not among the
+ * exporters' ports this project's machines run; --listen gives another.
+ * The address is 127.0.0.1: the counters and the profile say much about
+ * the machine, so another address only when asked.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "input.h"
+#include "pprof.h"
+#include "prom.h"
+#include "serve.h"
+#include "util.h"
+
+enum {
+	MSTAT_SERVE_CONNS = 64,
+	MSTAT_SERVE_PER_IP = 32,
+	MSTAT_SERVE_TIMEOUT = 10,		/* seconds */
+	MSTAT_SERVE_CONN_MEM = 32 << 10,
+	MSTAT_SERVE_STACK = 256 << 10,		/* a connection thread's */
+	MSTAT_SERVE_MAX_SECONDS = 300,
+	MSTAT_SERVE_DELTAS = 4,
+};
+
+struct mstat_server {
+	const struct mstat_opts *o;
+	const char *sites;		/* /proc/mstat_sites or --sites */
+	pthread_mutex_t lock;		/* everything below; the reads */
+	pthread_cond_t stop;		/* broadcast once stopping is set */
+	bool stopping;
+	struct MHD_Response *metrics;	/* the last scrape's answer, or NULL */
+	unsigned int metrics_status;
+	struct timespec metrics_at;	/* when it was read (CLOCK_MONOTONIC) */
+	int deltas;			/* ?seconds= profiles waiting */
+	char why[256];			/* the last read's error message */
+};
+
+/* Answers */
+
+static enum MHD_Result mstat_serve_answer(struct MHD_Connection *c,
+					  unsigned int status, void *body,
+					  size_t len, enum MHD_ResponseMemoryMode mode,
+					  const char *type)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, mode);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* An error: one line of text. */
+static enum MHD_Result MSTAT_PRINTF(3, 4)
+mstat_serve_error(struct MHD_Connection *c, unsigned int status,
+		  const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	return mstat_serve_answer(c, status, line, n, MHD_RESPMEM_MUST_COPY,
+				  "text/plain; charset=utf-8");
+}
+
+/* Queries, read from the raw URI: libmicrohttpd's own decoding forgives */
+
+static int mstat_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * @n bytes at @s, %-decoded ("+" is a space) into @out of @len bytes;
+ * false on a bad escape, a control character or no room.
+ */
+static bool mstat_unescape(const char *s, size_t n, char *out, size_t len)
+{
+	size_t i, k = 0;
+	int hi, lo;
+
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (ch == '%') {
+			if (i + 2 >= n)
+				return false;
+			hi = mstat_hex(s[i + 1]);
+			lo = mstat_hex(s[i + 2]);
+			if (hi < 0 || lo < 0)
+				return false;
+			ch = (char)(hi << 4 | lo);
+			i += 2;
+		} else if (ch == '+') {
+			ch = ' ';
+		}
+		if ((unsigned char)ch < 0x20 || ch == 0x7f || k + 1 >= len)
+			return false;
+		out[k++] = ch;
+	}
+	out[k] = '\0';
+	return true;
+}
+
+/*
+ * The query of @uri: every pair well formed, and @key's value into @val
+ * (of @len bytes; "" if absent or empty; @key NULL: none). Returns 1 if
+ * @key is there, 0 if not, -1 if the query is malformed or has @key twice.
+ */
+static int mstat_query(const char *uri, const char *key, char *val, size_t len)
+{
+	const char *q = strchr(uri, '?'), *end, *eq;
+	char k[64], v[64];
+	int found = 0, skip;
+
+	val[0] = '\0';
+	if (!q)
+		return 0;
+	for (q++; *q; q = *end ? end + 1 : end) {
+		end = q + strcspn(q, "&");
+		eq = memchr(q, '=', end - q);
+		if (!eq)
+			eq = end;
+		skip = eq < end;	/* the "=" */
+		if (!mstat_unescape(q, eq - q, k, sizeof(k)) ||
+		    !mstat_unescape(eq + skip, end - eq - skip, v, sizeof(v)))
+			return -1;
+		if (!key || strcmp(k, key))
+			continue;
+		if (found++)
+			return -1;
+		if (strlen(v) >= len)
+			return -1;
+		memcpy(val, v, strlen(v) + 1);
+	}
+	return found;
+}
+
+/* /metrics */
+
+/* Milliseconds from @a to @b. */
+static long long mstat_ms(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000LL +
+	       (b->tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* A new answer for the scrapes: a snapshot, or 503. Context: srv->lock. */
+static void __mstat_serve_snapshot(struct mstat_server *srv)
+{
+	unsigned int status = MHD_HTTP_OK;
+	const char *type = "text/plain; version=0.0.4; charset=utf-8";
+	struct mstat_snap *s;
+	struct MHD_Response *r;
+	char *body = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err = 1;
+
+	srv->why[0] = '\0';
+	mstat_err_keep(srv->why, sizeof(srv->why));
+	s = mstat_snap_read(srv->o->file[0]);
+	if (s) {
+		f = open_memstream(&body, &len);
+		if (f) {
+			err = mstat_prom(f, s, srv->o);
+			err = fclose(f) || err;
+		}
+		mstat_snap_free(s);
+	}
+	mstat_err_keep(NULL, 0);
+	if (err) {
+		free(body);
+		status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		type = "text/plain; charset=utf-8";
+		len = (size_t)snprintf(NULL, 0, "%s\n", srv->why[0] ? srv->why :
+				       "cannot format the snapshot");
+		body = mstat_alloc(NULL, len + 1);
+		snprintf(body, len + 1, "%s\n", srv->why[0] ? srv->why :
+			 "cannot format the snapshot");
+	}
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+	} else {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+		MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	}
+	if (srv->metrics)
+		MHD_destroy_response(srv->metrics);
+	srv->metrics = r;
+	srv->metrics_status = status;
+	clock_gettime(CLOCK_MONOTONIC, &srv->metrics_at);
+}
+
+static enum MHD_Result mstat_serve_metrics(struct mstat_server *srv,
+					   struct MHD_Connection *c)
+{
+	enum MHD_Result ret = MHD_NO;
+	struct timespec now;
+
+	pthread_mutex_lock(&srv->lock);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!srv->metrics ||
+	    mstat_ms(&srv->metrics_at, &now) >= srv->o->min_interval)
+		__mstat_serve_snapshot(srv);
+	if (srv->metrics)
+		ret = MHD_queue_response(c, srv->metrics_status, srv->metrics);
+	pthread_mutex_unlock(&srv->lock);
+	return ret;
+}
+
+/* /debug/pprof/heap, /debug/pprof/allocs */
+
+/* A read of the sites file, or NULL with the reason in @why. */
+static struct mstat_sites *mstat_serve_sites(struct mstat_server *srv,
+					     char *why, size_t len)
+{
+	struct mstat_sites *ss;
+
+	pthread_mutex_lock(&srv->lock);
+	srv->why[0] = '\0';
+	mstat_err_keep(srv->why, sizeof(srv->why));
+	ss = mstat_sites_read(srv->sites);
+	mstat_err_keep(NULL, 0);
+	snprintf(why, len, "%s", srv->why[0] ? srv->why : "cannot read");
+	pthread_mutex_unlock(&srv->lock);
+	return ss;
+}
+
+/* Wait @secs seconds, unless the server stops first (then false). */
+static bool mstat_serve_wait(struct mstat_server *srv, long secs)
+{
+	struct timespec until;
+	bool stopped;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += secs;
+	pthread_mutex_lock(&srv->lock);
+	while (!srv->stopping &&
+	       pthread_cond_timedwait(&srv->stop, &srv->lock, &until) != ETIMEDOUT)
+		;
+	stopped = srv->stopping;
+	pthread_mutex_unlock(&srv->lock);
+	return !stopped;
+}
+
+/* ?seconds=N: 1 to MSTAT_SERVE_MAX_SECONDS. */
+static bool mstat_serve_secs(const char *v, long *secs)
+{
+	unsigned long long n;
+
+	if (!mstat_parse_u64(v, &n) || n == 0 || n > MSTAT_SERVE_MAX_SECONDS)
+		return false;
+	*secs = n;
+	return true;
+}
+
+/* The profile, once the query is known good; @secs 0: no delta. */
+static enum MHD_Result mstat_serve_profile(struct mstat_server *srv,
+					   struct MHD_Connection *c,
+					   enum mstat_pprof_kind kind,
+					   long secs)
+{
+	struct mstat_sites *base = NULL, *ss = NULL;
+	struct mstat_buf z = { 0 };
+	char why[256], disp[64];
+	enum MHD_Result ret;
+	bool waited = true;
+
+	if (secs)
+		base = mstat_serve_sites(srv, why, sizeof(why));
+	if (secs && base)
+		waited = mstat_serve_wait(srv, secs);
+	if (!waited)
+		snprintf(why, sizeof(why), "shutting down");
+	else if (!secs || base)
+		ss = mstat_serve_sites(srv, why, sizeof(why));
+	if (!ss) {
+		mstat_sites_free(base);
+		return mstat_serve_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "%s",
+					 why);
+	}
+	if (!mstat_pprof_gz(&z, ss, base, kind)) {
+		mstat_sites_free(base);
+		mstat_sites_free(ss);
+		free(z.p);
+		return mstat_serve_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+					 "cannot gzip the profile");
+	}
+	mstat_sites_free(base);
+	mstat_sites_free(ss);
+	/* As Go's net/http/pprof names them. */
+	snprintf(disp, sizeof(disp), "attachment; filename=\"%s%s\"",
+		 kind == MSTAT_PPROF_HEAP ? "heap" : "allocs",
+		 secs ? "-delta" : "");
+	{
+		struct MHD_Response *r;
+
+		r = MHD_create_response_from_buffer(z.len, z.p,
+						    MHD_RESPMEM_MUST_FREE);
+		if (!r) {
+			free(z.p);
+			return MHD_NO;
+		}
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+					"application/octet-stream");
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION,
+					disp);
+		MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+		ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+		MHD_destroy_response(r);
+	}
+	return ret;
+}
+
+static enum MHD_Result mstat_serve_pprof(struct mstat_server *srv,
+					 struct MHD_Connection *c,
+					 const char *uri,
+					 enum mstat_pprof_kind kind)
+{
+	enum MHD_Result ret;
+	long secs = 0;
+	char v[64];
+	int q;
+
+	q = mstat_query(uri, "debug", v, sizeof(v));
+	if (q < 0)
+		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
+	if (q > 0 && v[0] && strcmp(v, "0"))
+		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST,
+					 "debug=%s: only the protobuf profile (debug=0) is served",
+					 v);
+	q = mstat_query(uri, "seconds", v, sizeof(v));
+	if (q < 0)
+		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
+	/* Go's words; an empty value is no value, as r.FormValue() has it. */
+	if (v[0] && !mstat_serve_secs(v, &secs))
+		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST,
+					 "invalid value for \"seconds\" - must be a positive integer, at most %d",
+					 MSTAT_SERVE_MAX_SECONDS);
+	if (!secs)
+		return mstat_serve_profile(srv, c, kind, 0);
+	pthread_mutex_lock(&srv->lock);
+	q = srv->deltas < MSTAT_SERVE_DELTAS;
+	srv->deltas += q;
+	pthread_mutex_unlock(&srv->lock);
+	if (!q)
+		return mstat_serve_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
+					 "%d profiles with seconds= in progress already",
+					 MSTAT_SERVE_DELTAS);
+	ret = mstat_serve_profile(srv, c, kind, secs);
+	pthread_mutex_lock(&srv->lock);
+	srv->deltas--;
+	pthread_mutex_unlock(&srv->lock);
+	return ret;
+}
+
+/* Requests */
+
+/* The raw URI, query and all, for the request (MHD_OPTION_URI_LOG_CALLBACK). */
+static void *mstat_serve_uri(void *cls, const char *uri,
+			     struct MHD_Connection *c)
+{
+	(void)cls;
+	(void)c;
+	return mstat_strdup(uri, strlen(uri));
+}
+
+static void mstat_serve_done(void *cls, struct MHD_Connection *c,
+			     void **req, enum MHD_RequestTerminationCode how)
+{
+	(void)cls;
+	(void)c;
+	(void)how;
+	free(*req);
+	*req = NULL;
+}
+
+static enum MHD_Result mstat_serve_request(void *cls, struct MHD_Connection *c,
+					   const char *url, const char *method,
+					   const char *version,
+					   const char *upload,
+					   size_t *upload_len, void **req)
+{
+	static const char *const paths[] = {
+		"/metrics", "/debug/pprof/heap", "/debug/pprof/allocs",
+	};
+	struct mstat_server *srv = cls;
+	const char *uri = *req ? *req : url;
+	char v[2];
+	size_t i;
+
+	(void)version;
+	(void)upload;
+	(void)upload_len;
+	for (i = 0; i < ARRAY_SIZE(paths) && strcmp(url, paths[i]); i++)
+		;
+	if (i == ARRAY_SIZE(paths))
+		return mstat_serve_error(c, MHD_HTTP_NOT_FOUND,
+					 "not found: /metrics, /debug/pprof/heap and /debug/pprof/allocs are");
+	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return mstat_serve_error(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+					 "method not allowed: GET or HEAD");
+	if (mstat_query(uri, NULL, v, sizeof(v)) < 0)
+		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
+	if (i == 0)
+		return mstat_serve_metrics(srv, c);
+	return mstat_serve_pprof(srv, c, uri,
+				 i == 1 ? MSTAT_PPROF_HEAP : MSTAT_PPROF_ALLOCS);
+}
+
+/* Set-up */
+
+/* ADDR:PORT or [ADDR]:PORT, numeric, into @sa; false after a message. */
+static bool mstat_serve_addr(const char *spec, struct sockaddr_storage *sa,
+			     unsigned short *port)
+{
+	struct addrinfo hints = {
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+		.ai_socktype = SOCK_STREAM,
+	};
+	const char *colon = strrchr(spec, ':');
+	struct addrinfo *ai;
+	unsigned long long p;
+	char host[INET6_ADDRSTRLEN + 2];
+	size_t n;
+	int err;
+
+	if (!colon || !mstat_parse_u64(colon + 1, &p) || !p || p > 65535)
+		goto bad;
+	n = colon - spec;
+	if (n && spec[0] == '[' && spec[n - 1] == ']') {
+		spec++;
+		n -= 2;
+	}
+	if (!n || n >= sizeof(host))
+		goto bad;
+	memcpy(host, spec, n);
+	host[n] = '\0';
+	err = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (err) {
+		mstat_err("--listen %s: %s", spec, gai_strerror(err));
+		return false;
+	}
+	memcpy(sa, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	*port = p;
+	return true;
+bad:
+	mstat_err("--listen wants ADDR:PORT or [ADDR]:PORT, numeric, got %s (see mstat --help)",
+		  spec);
+	return false;
+}
+
+/* Fails after a message if --cache-include or --cache-exclude is bad. */
+static bool mstat_serve_regexes(const struct mstat_opts *o)
+{
+	const char *pat[2] = { o->cache_include, o->cache_exclude };
+	const char *opt[2] = { "--cache-include", "--cache-exclude" };
+	char msg[128];
+	regex_t re;
+	int i, err;
+
+	for (i = 0; i < 2; i++) {
+		if (!pat[i])
+			continue;
+		err = regcomp(&re, pat[i], REG_EXTENDED | REG_NOSUB);
+		if (err) {
+			regerror(err, &re, msg, sizeof(msg));
+			mstat_err("%s \"%s\": %s", opt[i], pat[i], msg);
+			return false;
+		}
+		regfree(&re);
+	}
+	return true;
+}
+
+static struct MHD_Daemon *mstat_serve_start(struct mstat_server *srv,
+					    struct sockaddr_storage *sa,
+					    unsigned short port)
+{
+	unsigned int flags = MHD_USE_THREAD_PER_CONNECTION |
+			     MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+			     MHD_USE_ERROR_LOG;
+
+	if (sa->ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	return MHD_start_daemon(flags, port, NULL, NULL,
+				&mstat_serve_request, srv,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
+				MHD_OPTION_CONNECTION_LIMIT,
+				(unsigned int)MSTAT_SERVE_CONNS,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				(unsigned int)MSTAT_SERVE_PER_IP,
+				MHD_OPTION_CONNECTION_TIMEOUT,
+				(unsigned int)MSTAT_SERVE_TIMEOUT,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				(size_t)MSTAT_SERVE_CONN_MEM,
+				MHD_OPTION_THREAD_STACK_SIZE,
+				(size_t)MSTAT_SERVE_STACK,
+				MHD_OPTION_URI_LOG_CALLBACK,
+				&mstat_serve_uri, srv,
+				MHD_OPTION_NOTIFY_COMPLETED,
+				&mstat_serve_done, srv,
+				MHD_OPTION_END);
+}
+
+int do_serve(const struct mstat_opts *o, char **argv)
+{
+	const char *listen = o->listen ? o->listen : MSTAT_SERVE_LISTEN;
+	struct mstat_server srv = { .o = o };
+	struct sockaddr_storage sa;
+	struct MHD_Daemon *d;
+	pthread_condattr_t ca;
+	unsigned short port;
+	sigset_t set;
+	int sig;
+
+	(void)argv;
+	if (!mstat_serve_addr(listen, &sa, &port) || !mstat_serve_regexes(o))
+		return EXIT_USAGE;
+	srv.sites = o->sites ? o->sites : MSTAT_SITES_PROC;
+	pthread_mutex_init(&srv.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&srv.stop, &ca);
+	pthread_condattr_destroy(&ca);
+	/* Blocked before the threads start, so that sigwait() gets them. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d = mstat_serve_start(&srv, &sa, port);
+	if (!d) {
+		mstat_err("cannot serve on %s%s%s", listen, errno ? ": " : "",
+			  errno ? strerror(errno) : "");
+		return EXIT_INPUT;
+	}
+	fprintf(stderr, "mstat: serving %s and %s on http://%s/ (/metrics, /debug/pprof/heap, /debug/pprof/allocs)\n",
+		o->file[0], srv.sites, listen);
+	fflush(stderr);
+	sigwait(&set, &sig);
+	pthread_mutex_lock(&srv.lock);
+	srv.stopping = true;
+	pthread_cond_broadcast(&srv.stop);
+	pthread_mutex_unlock(&srv.lock);
+	MHD_stop_daemon(d);
+	if (srv.metrics)
+		MHD_destroy_response(srv.metrics);
+	fprintf(stderr, "mstat: %s, stopped\n", strsignal(sig));
+	return 0;
+}
