@@ -9,8 +9,9 @@
 #define _MSTAT_FACES_H
 
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
-int mstat_proc_init(umode_t mode);
+int mstat_proc_init(umode_t mode, kgid_t gid);
 void mstat_proc_exit(void);
 void mstat_debugfs_init(void);
 void mstat_debugfs_exit(void);

@@ -16,6 +16,8 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 #include "mstat_bulk.h"
 #include "mstat_caches.h"
@@ -30,6 +32,15 @@
 static uint proc_mode = 0400;
 module_param(proc_mode, uint, 0444);
 MODULE_PARM_DESC(proc_mode, "Permissions of /proc/mstat: 0400 (default), 0440 or 0444");
+
+/*
+ * A group that may read /proc/mstat and /proc/mstat_sites without root,
+ * such as mstat serve's (debian/mstat.mstat-serve.service): their group
+ * becomes proc_gid, and a proc_mode of 0400 becomes 0440.
+ */
+static uint proc_gid;
+module_param(proc_gid, uint, 0444);
+MODULE_PARM_DESC(proc_gid, "Group of /proc/mstat and /proc/mstat_sites, which may then read them (proc_mode 0400 becomes 0440); 0 (default): root");
 
 static uint events_per_cpu = 4096;
 module_param(events_per_cpu, uint, 0444);
@@ -55,6 +66,10 @@ static int __init mstat_check_params(void)
 {
 	if (proc_mode != 0400 && proc_mode != 0440 && proc_mode != 0444) {
 		pr_err("proc_mode=%#o: must be 0400, 0440 or 0444\n", proc_mode);
+		return -EINVAL;
+	}
+	if (!gid_valid(make_kgid(&init_user_ns, proc_gid))) {
+		pr_err("proc_gid=%u: not a valid group id\n", proc_gid);
 		return -EINVAL;
 	}
 	if (events_per_cpu < 16 || events_per_cpu > 65536) {
@@ -117,7 +132,8 @@ static int __init mstat_init(void)
 	if (err)
 		goto err_events;
 	what = "/proc/mstat";
-	err = mstat_proc_init(proc_mode);
+	err = mstat_proc_init(proc_gid && proc_mode == 0400 ? 0440 : proc_mode,
+			      make_kgid(&init_user_ns, proc_gid));
 	if (err)
 		goto err_profile;
 	mstat_debugfs_init();

@@ -357,17 +357,29 @@ static const struct proc_ops mstat_sites_proc_ops = {
 	.proc_release	= mstat_sites_release,
 };
 
+/* A file of ours, its group @gid unless that is root's. */
+static bool mstat_proc_create(const char *name, umode_t mode, kgid_t gid,
+			      const struct proc_ops *ops)
+{
+	struct proc_dir_entry *pde = proc_create(name, mode, NULL, ops);
+
+	if (pde && !gid_eq(gid, GLOBAL_ROOT_GID))
+		proc_set_user(pde, GLOBAL_ROOT_UID, gid);
+	return pde;
+}
+
 /**
  * mstat_proc_init() - create /proc/mstat and /proc/mstat_sites
  * @mode: their permissions
+ * @gid: their group (owner root)
  *
  * Return: 0 or -ENOMEM.
  */
-int mstat_proc_init(umode_t mode)
+int mstat_proc_init(umode_t mode, kgid_t gid)
 {
-	if (!proc_create("mstat", mode, NULL, &mstat_proc_ops))
+	if (!mstat_proc_create("mstat", mode, gid, &mstat_proc_ops))
 		return -ENOMEM;
-	if (!proc_create("mstat_sites", mode, NULL, &mstat_sites_proc_ops)) {
+	if (!mstat_proc_create("mstat_sites", mode, gid, &mstat_sites_proc_ops)) {
 		remove_proc_entry("mstat", NULL);
 		return -ENOMEM;
 	}
