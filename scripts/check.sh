@@ -259,6 +259,27 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		'--append=CACHES_ARGS="-n -a"'
 fi
 
+# 7a''. The heap profile against known call chains (scripts/guest/chains.sh):
+# each chain's stack, frame by frame, and its estimated bytes allocated
+# and in use within five standard errors of the truth, at the default
+# rate, on 6.12 and on the newest kernel of the matrix; then the false
+# truth of CHAINS_TAMPER=1, which every such check must catch.
+for id in 6.12 7.3; do
+	if [ "$id" = 6.12 ]; then
+		vmlinuz=$K612_VMLINUZ
+	else
+		vmlinuz=$(mstat_km "$id" VMLINUZ) || continue
+	fi
+	if [ -f "build/$id/tests/chains/mstat_chains.ko" ] && [ -f "$vmlinuz" ]; then
+		guest "guest-$id-chains" "$vmlinuz" scripts/guest/chains.sh \
+			"build/$id/mstat.ko" "build/$id/tests/chains/mstat_chains.ko"
+	fi
+done
+[ -f build/6.12/tests/chains/mstat_chains.ko ] &&
+	guest guest-6.12-chains-tamper "$K612_VMLINUZ" scripts/guest/chains.sh \
+		build/6.12/mstat.ko build/6.12/tests/chains/mstat_chains.ko \
+		--append=CHAINS_TAMPER=1
+
 # 7a'. Every load parameter at its limits, on the stock kernels (and on
 # every kernel of the matrix, below): no WARNING on the console.
 for v in 6.1 6.12; do
