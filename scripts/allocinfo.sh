@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The side-by-side bench with /proc/allocinfo (make bench, section 10; or
+# alone; issue 29). A 6.12 test kernel with CONFIG_MEM_ALLOC_PROFILING=y
+# (kunit/allocinfo.kunitconfig, built by scripts/testkernel.sh and
+# cached by its config: about 6 min cold on 2 cores, built by make bench
+# only), mstat built against it, scripts/guest/allocinfo.sh in a guest
+# under qemu -icount shift=0,sleep=off with one vCPU (a guest ns is an
+# instruction):
+#
+# - instructions per kmalloc+kfree pair with allocinfo on, off (sysctl
+#   vm.mem_profiling=0 at runtime), with mstat (allocinfo off) and with
+#   both, in the same boot; then, in a second boot with
+#   sysctl.vm.mem_profiling=never (no page_ext, no slab object vectors:
+#   allocinfo as if it were not built in), without and with mstat;
+# - over the mixed workload of the other benches, the top functions by
+#   /proc/allocinfo's live bytes against mstat's estimated live bytes at
+#   the same functions, mstat at its default rate and at rate 1 (every
+#   allocation sampled: exact, so that what differs there is attribution,
+#   not sampling).
+#
+# Prints markdown to stdout; the guests' consoles in build/bench/allocinfo/.
+#
+#   scripts/allocinfo.sh
+set -euo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cd "$MSTAT_TOP"
+out=build/bench/allocinfo
+mkdir -p "$out"
+start=$SECONDS
+mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
+kstart=$SECONDS
+kb=$(scripts/testkernel.sh kunit/allocinfo.kunitconfig 2>"$out/testkernel.log") ||
+	die "no allocinfo test kernel, log: $out/testkernel.log"
+ksecs=$((SECONDS - kstart))
+# Built anew: a build left from an older tree would be measured as this one.
+scripts/build.sh "$kb" build/allocinfo >"$out/build.log" 2>&1 ||
+	die "cannot build against $kb, log: $out/build.log"
+vmlinuz=$kb/arch/x86/boot/bzImage
+kos=(--ko build/allocinfo/mstat.ko
+     --ko build/allocinfo/tests/bench/mstat_probe_bench.ko)
+
+# guest NAME ARGS...: scripts/guest/allocinfo.sh in a guest of its own.
+guest() {
+	local log=$out/$1.console
+	shift
+	scripts/guest.sh --kernel "$vmlinuz" --script scripts/guest/allocinfo.sh \
+		"${kos[@]}" --smp 1 --icount on --mem 2G --timeout 3600 \
+		--log "$log" "$@" >"$log.out" 2>&1 ||
+		die "guest failed: $log"
+	scripts/console-check.sh "$log" >"$log.check" 2>&1 ||
+		die "the guest's console is not clean: $log.check"
+	tr -d '\r' <"$log" >"$log.txt"
+}
+guest main
+guest never --append 'sysctl.vm.mem_profiling=never ALLOCINFO_VARIANTS="as-booted as-booted-mstat" ALLOCINFO_SITES=0'
+
+cat <<EOT
+- kernel: linux-source-6.12 ($(sed -n 's/^SUBLEVEL = /6.12./p' "$KSRC/Makefile")) built by kunit.py with kunit/allocinfo.kunitconfig (CONFIG_MEM_ALLOC_PROFILING=y, enabled by default; no debug options): $kb ($( [ "$ksecs" -gt 60 ] && echo "built in $ksecs s" || echo cached))
+- guests: \`scripts/guest.sh --kernel $vmlinuz --script scripts/guest/allocinfo.sh --ko mstat.ko --ko mstat_probe_bench.ko --smp 1 --icount on --mem 2G\`, a second with \`--append 'sysctl.vm.mem_profiling=never ALLOCINFO_VARIANTS="as-booted as-booted-mstat" ALLOCINFO_SITES=0'\`
+- $(sed -n 's/^# \(vm.mem_profiling=.*\)/main guest as booted: \1/p' "$out/main.console.txt"); never guest: $(sed -n 's/^# vm.mem_profiling=\([^,]*\),.*/vm.mem_profiling=\1/p' "$out/never.console.txt")
+
+Instructions per kmalloc+kfree pair (mstat_probe_bench mode=none, 200,000
+pairs of 8..240 B), median of 3 rounds after a warm-up round discarded:
+
+\`\`\`
+EOT
+grep -h '^icount:' "$out/main.console.txt" "$out/never.console.txt" |
+	sed 's/variant=as-booted/variant=never/'
+echo '```'
+echo
+echo '| allocinfo | mstat | instructions per pair | over allocinfo off, no mstat |'
+echo '|---|---|---|---|'
+grep -h '^icount:' "$out/main.console.txt" "$out/never.console.txt" |
+	sed 's/variant=as-booted/variant=never/' |
+	sed 's/.*variant=\([^ ]*\) insns_per_pair=\([0-9]*\)/\1 \2/' | awk '
+	{ if (!($1 in n)) order[++k] = $1; v[$1, ++n[$1]] = $2 }
+	END {
+		for (i = 1; i <= k; i++) {
+			name = order[i]; m = n[name]
+			for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
+				if (v[name, b] < v[name, a]) { t = v[name, a]; v[name, a] = v[name, b]; v[name, b] = t }
+			med[name] = v[name, int((m + 1) / 2)]
+		}
+		ai["allocinfo-on"] = "on"; ms["allocinfo-on"] = "-"
+		ai["allocinfo-off"] = "off (sysctl vm.mem_profiling=0)"; ms["allocinfo-off"] = "-"
+		ai["mstat"] = "off (sysctl vm.mem_profiling=0)"; ms["mstat"] = "default"
+		ai["allocinfo-on-mstat"] = "on"; ms["allocinfo-on-mstat"] = "default"
+		ai["never"] = "never (boot: sysctl.vm.mem_profiling=never)"; ms["never"] = "-"
+		ai["never-mstat"] = "never (boot: sysctl.vm.mem_profiling=never)"; ms["never-mstat"] = "default"
+		for (i = 1; i <= k; i++) {
+			name = order[i]
+			printf "| %s | %s | %d | %+d (%+.1f%%) |\n", ai[name], ms[name],
+				med[name], med[name] - med["allocinfo-off"],
+				100 * (med[name] / med["allocinfo-off"] - 1)
+		}
+	}'
+
+cat <<EOT
+
+The sites, in the main guest after the bench: two windows, each the caches
+dropped, mstat loaded, /proc/allocinfo read, the mixed workload of the
+other benches (300 x fork+exec of /bin/true and ls /sys/kernel, ls -R
+/sys, /proc/mstat, /proc/slabinfo and /proc/vmstat read, 1 MiB written to
+tmpfs and removed), /proc/allocinfo and /proc/mstat_sites read. Window
+"default": mstat at its default rate; window "exact": profile_rate=1
+(every allocation sampled) and profile_addrs=1048576. allocinfo's figure
+is its live bytes (calls) at the end minus at the start of the window;
+mstat's is its estimated live bytes (calls) of what it saw allocated
+during the window. Both summed by function name (allocinfo's func:,
+mstat's %pS symbol less its offset and .constprop/.isra/.part suffixes).
+Top 15 functions by allocinfo's growth in the exact window; the last
+column is the sampling error an estimate of the default window's bytes
+should show, one standard deviation, about sqrt(bytes x rate) for
+objects far smaller than the rate:
+
+\`\`\`
+EOT
+grep -h -E '^(header|total):' "$out/main.console.txt"
+echo '```'
+echo
+grep -h -E '^(sites|total):' "$out/main.console.txt" | sed 's/[a-z_]*=//g' | awk '
+function commas(x,   s, neg) {
+	neg = x < 0; s = sprintf("%.0f", neg ? -x : x)
+	while (s ~ /[0-9][0-9][0-9][0-9]/)
+		sub(/[0-9][0-9][0-9]($|,)/, ",&", s)
+	return (neg ? "-" : "") s
+}
+function cell(b, c) { return commas(b) " (" commas(c) ")" }
+function ratio(m, a) { return a > 0 ? sprintf("%.2f", m / a) : "-" }
+# The sampling error expected of an estimate of B bytes at rate R, one
+# standard deviation: about sqrt(B x R) bytes (objects far smaller than R).
+function sigma(b, r) { return b > 0 && r > 1 ? sprintf("%.0f%%", 100 * sqrt(r / b)) : "-" }
+# total: WINDOW RATE AI_BYTES AI_CALLS MS_BYTES MS_CALLS ROWS MATCHED
+$1 == "total:" { tab[$2] = $4; tac[$2] = $5; tmb[$2] = $6; tmc[$2] = $7; next }
+{
+	# sites: WINDOW RATE FUNC AI_BYTES AI_CALLS MS_BYTES MS_CALLS
+	w = $2; f = $4; seen[f] = 1; rate[w] = $3
+	ab[w, f] = $5; ac[w, f] = $6; mb[w, f] = $7; mc[w, f] = $8
+}
+END {
+	n = 0
+	for (f in seen) { n++; fn[n] = f }
+	# By the exact window'\''s allocinfo bytes, descending.
+	for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++)
+		if (ab["exact", fn[b]] > ab["exact", fn[a]]) { t = fn[a]; fn[a] = fn[b]; fn[b] = t }
+	print "| function | allocinfo, exact window | mstat rate 1 | mstat / allocinfo | allocinfo, default window | mstat default rate, estimate | estimate / allocinfo | sampling error expected, 1 sigma |"
+	print "|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= n && i <= 15; i++) {
+		f = fn[i]; top[f] = 1
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f,
+			cell(ab["exact", f], ac["exact", f]), cell(mb["exact", f], mc["exact", f]),
+			ratio(mb["exact", f], ab["exact", f]),
+			cell(ab["default", f], ac["default", f]), cell(mb["default", f], mc["default", f]),
+			ratio(mb["default", f], ab["default", f]),
+			sigma(ab["default", f], rate["default"])
+	}
+	printf "| all functions | %s | %s | %s | %s | %s | %s | %s |\n",
+		cell(tab["exact"], tac["exact"]), cell(tmb["exact"], tmc["exact"]),
+		ratio(tmb["exact"], tab["exact"]),
+		cell(tab["default"], tac["default"]), cell(tmb["default"], tmc["default"]),
+		ratio(tmb["default"], tab["default"]),
+		sigma(tmb["exact"], rate["default"])
+	# allocinfo also charges the slab pages under the objects, at
+	# alloc_slab_page: mstat'\''s page events have no call site.
+	w = "exact"; xb = tab[w] - ab[w, "alloc_slab_page"]; xc = tac[w] - ac[w, "alloc_slab_page"]
+	w = "default"; yb = tab[w] - ab[w, "alloc_slab_page"]; yc = tac[w] - ac[w, "alloc_slab_page"]
+	printf "| all functions but alloc_slab_page | %s | %s | %s | %s | %s | %s | %s |\n",
+		cell(xb, xc), cell(tmb["exact"], tmc["exact"]), ratio(tmb["exact"], xb),
+		cell(yb, yc), cell(tmb["default"], tmc["default"]),
+		ratio(tmb["default"], yb), sigma(tmb["exact"], rate["default"])
+	# mstat'\''s own top functions at rate 1 that are not above.
+	for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++)
+		if (mb["exact", fn[b]] > mb["exact", fn[a]]) { t = fn[a]; fn[a] = fn[b]; fn[b] = t }
+	print ""
+	print "mstat'\''s top functions at rate 1 that are not among those:"
+	print ""
+	print "| function | allocinfo, exact window | mstat rate 1 | allocinfo, default window | mstat default rate, estimate |"
+	print "|---|---|---|---|---|"
+	for (i = 1; i <= n && i <= 10; i++) {
+		f = fn[i]
+		if (f in top)
+			continue
+		printf "| %s | %s | %s | %s | %s |\n", f,
+			cell(ab["exact", f], ac["exact", f]), cell(mb["exact", f], mc["exact", f]),
+			cell(ab["default", f], ac["default", f]), cell(mb["default", f], mc["default", f])
+	}
+}'
+grep -h '^not ok ' "$out/main.console.txt" "$out/never.console.txt" || true
+echo
+echo "Wall time of this section: $((SECONDS - start)) s (set-up, kernel $( [ "$ksecs" -gt 60 ] && echo "build $ksecs s" || echo cached), mstat build, two guests under -icount)."
