@@ -314,4 +314,22 @@ EOT
 	echo
 	scripts/scale.sh
 } | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 10. Side by side with /proc/allocinfo (TCG, -icount)
+
+A 6.12 test kernel with CONFIG_MEM_ALLOC_PROFILING=y
+(kunit/allocinfo.kunitconfig; built by scripts/testkernel.sh on the
+first make bench, then cached by its config), one vCPU under -icount:
+instructions per kmalloc+kfree pair with allocinfo on, off and with
+mstat, and the top functions by allocinfo's live bytes against mstat's
+estimates at the same functions after the mixed workload
+(scripts/allocinfo.sh, scripts/guest/allocinfo.sh).
+EOT
+{
+	echo
+	echo "\$ scripts/allocinfo.sh"
+	echo
+	scripts/allocinfo.sh
+} | tee -a "$res"
 log "results: $res"
