@@ -115,15 +115,18 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
  * @size: its size
  * @site: the call site
  *
- * "%pS" prints the bare address of a site it cannot name (__init code, an
- * unloaded module): that would leak the kernel's layout, so such a site
- * becomes "[unknown]" followed by its hashed address ("%p").
+ * A site is a return address: "%pB" names the function that holds the
+ * call, also when the call is its last instruction and the address is
+ * the next function's first ("%pS" would name that one). It prints the
+ * bare address of a site it cannot name (__init code, an unloaded
+ * module): that would leak the kernel's layout, so such a site becomes
+ * "[unknown]" followed by its hashed address ("%p").
  *
  * Return: @buf.
  */
 char *mstat_site_name(char *buf, size_t size, unsigned long site)
 {
-	snprintf(buf, size, "%pS", (void *)site);
+	snprintf(buf, size, "%pB", (void *)site);
 	if (!strncmp(buf, "0x", 2))
 		snprintf(buf, size, "[unknown]/%p", (void *)site);
 	return buf;

@@ -288,6 +288,43 @@ pprof_go() {
 		grep -q ' alloc_inode$' "$tmp/pprof-top.txt"
 }
 
+# Format 2.0: every stack a Sample whose locations are its frames, leaf
+# first; one Location per distinct frame, one Function per distinct
+# function, however many stacks share them.
+pprof_stacks() {
+	local frames fns locs funcs deepest
+
+	build/mstat pprof -f testdata/mstat_sites-2.0.txt -o "$tmp/p2.pb.gz" &&
+		decode "$tmp/p2.pb.gz" >"$tmp/p2.txt" || return
+	frames=$(awk 'NR > 3 { sub(/^\t/, ""); for (i = 0; i < 8; i++) sub(/^[-0-9]+ /, ""); print }' \
+		testdata/mstat_sites-2.0.txt | sort -u | wc -l)
+	fns=$(awk 'NR > 3 { sub(/^\t/, ""); for (i = 0; i < 8; i++) sub(/^[-0-9]+ /, "");
+		m = ""; if (match($0, / \[.*\]$/)) m = substr($0, RSTART)
+		sub(/[+ ].*/, ""); print $0 m }' testdata/mstat_sites-2.0.txt |
+		sort -u | wc -l)
+	locs=$(grep -c '^location {' "$tmp/p2.txt")
+	funcs=$(grep -c '^function {' "$tmp/p2.txt")
+	deepest=$(awk '/^sample {/ { n = 0 } /^  location_id:/ { n++ }
+		/^}/ && n > d { d = n } END { print d + 0 }' "$tmp/p2.txt")
+	echo "frames $frames locations $locs functions $fns/$funcs deepest $deepest"
+	[ "$locs" -eq "$frames" ] && [ "$funcs" -eq "$fns" ] && [ "$deepest" -ge 10 ]
+}
+
+# go tool pprof -traces shows the fixture's first stack whole, in order.
+pprof_go_traces() {
+	local want
+
+	build/mstat pprof -f testdata/mstat_sites-2.0.txt -o "$tmp/p2.pb.gz" &&
+		go tool pprof -traces "$tmp/p2.pb.gz" >"$tmp/traces.txt" || return
+	want=$(awk 'NR == 4 { for (i = 0; i < 8; i++) sub(/^[-0-9]+ /, ""); sub(/[+ ].*/, ""); print }
+		NR > 4 && /^\t/ { sub(/^\t/, ""); sub(/[+ ].*/, ""); print; next }
+		NR > 4 && !/^\t/ { exit }' testdata/mstat_sites-2.0.txt | paste -sd' ')
+	echo "want: $want"
+	awk '/^-+\+-+$/ { if (s != "") print s; s = ""; next }
+		NF && $1 !~ /^[A-Za-z]+:$/ { s = s (s == "" ? "" : " ") $NF }
+		END { if (s != "") print s }' "$tmp/traces.txt" | grep -qxF "$want"
+}
+
 # The checker: the invariants of the fixtures hold, its self-test
 # catches every corruption, and broken fixtures fail with the messages
 # and status mstat-check gave.
@@ -532,10 +569,13 @@ t pprof_write pprof_write
 maybe pprof_protoc protoc "Debian: protobuf-compiler" pprof_protoc
 t pprof_compressed pprof_compressed
 maybe pprof_big protoc "Debian: protobuf-compiler" pprof_big
+maybe pprof_stacks protoc "Debian: protobuf-compiler" pprof_stacks
 if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
 	t pprof_go pprof_go
+	t pprof_go_traces pprof_go_traces
 else
 	skip pprof_go "no go tool pprof (optional; Debian: golang-go)"
+	skip pprof_go_traces "no go tool pprof (optional; Debian: golang-go)"
 fi
 check_tests
 caches_tests
