@@ -89,6 +89,8 @@ grep -h '^icount:' "$out/main.console.txt" "$out/never.console.txt" |
 		ai["allocinfo-on"] = "on"; ms["allocinfo-on"] = "-"
 		ai["allocinfo-off"] = "off (sysctl vm.mem_profiling=0)"; ms["allocinfo-off"] = "-"
 		ai["mstat"] = "off (sysctl vm.mem_profiling=0)"; ms["mstat"] = "default"
+		ai["mstat-kmalloc-noprofile"] = ai["mstat"]
+		ms["mstat-kmalloc-noprofile"] = "kmalloc source alone, profile off"
 		ai["allocinfo-on-mstat"] = "on"; ms["allocinfo-on-mstat"] = "default"
 		ai["never"] = "never (boot: sysctl.vm.mem_profiling=never)"; ms["never"] = "-"
 		ai["never-mstat"] = "never (boot: sysctl.vm.mem_profiling=never)"; ms["never-mstat"] = "default"
@@ -102,28 +104,39 @@ grep -h '^icount:' "$out/main.console.txt" "$out/never.console.txt" |
 
 cat <<EOT
 
-The sites, in the main guest after the bench: two windows, each the caches
+The sites, in the main guest after the bench: windows, each the caches
 dropped, mstat loaded, /proc/allocinfo read, the mixed workload of the
 other benches (300 x fork+exec of /bin/true and ls /sys/kernel, ls -R
 /sys, /proc/mstat, /proc/slabinfo and /proc/vmstat read, 1 MiB written to
-tmpfs and removed), /proc/allocinfo and /proc/mstat_sites read. Window
-"default": mstat at its default rate; window "exact": profile_rate=1
-(every allocation sampled) and profile_addrs=1048576. allocinfo's figure
-is its live bytes (calls) at the end minus at the start of the window;
-mstat's is its estimated live bytes (calls) of what it saw allocated
-during the window. Both summed by function name (allocinfo's func:,
-mstat's %pS symbol less its offset and .constprop/.isra/.part suffixes).
-Top 15 functions by allocinfo's growth in the exact window; the last
-column is the sampling error an estimate of the default window's bytes
-should show, one standard deviation, about sqrt(bytes x rate) for
-objects far smaller than the rate:
+tmpfs and removed), /proc/allocinfo and /proc/mstat_sites read, mstat
+unloaded. Windows default-1 to default-$(grep -c '^total: window=default-' "$out/main.console.txt"): mstat at its default
+rate; window "exact": profile_rate=1 (every allocation sampled) and
+profile_addrs=1048576. allocinfo's figure is its live bytes (calls) at
+the end minus at the start of the window; mstat's is its estimated live
+bytes (calls) of what it saw allocated during the window. Both summed by
+function name (allocinfo's func:, mstat's %pS symbol less its offset and
+.constprop/.isra/.part suffixes). mstat's header and the totals of the
+first default-rate window and of the exact one (every window's in
+$out/main.console):
 
 \`\`\`
 EOT
-grep -h -E '^(header|total):' "$out/main.console.txt"
+grep -h -E '^(header|total): window=(default-1|exact) ' "$out/main.console.txt"
 echo '```'
-echo
-grep -h -E '^(sites|total):' "$out/main.console.txt" | sed 's/[a-z_]*=//g' | awk '
+cat <<EOT
+
+Top 15 functions by allocinfo's growth in the exact window, beside the
+first default-rate window; the last column is the sampling error an
+estimate of that window's bytes should show, one standard deviation,
+about sqrt(bytes x rate) for objects far smaller than the rate:
+
+EOT
+# The figures as "sites: WINDOW RATE FUNC AI_BYTES AI_CALLS MS_BYTES
+# MS_CALLS" and "total: WINDOW RATE AI_BYTES AI_CALLS MS_BYTES MS_CALLS
+# ROWS MATCHED" lines.
+grep -h -E '^(sites|total):' "$out/main.console.txt" | sed 's/[a-z_]*=//g' \
+	>"$out/sites"
+awk '
 function commas(x,   s, neg) {
 	neg = x < 0; s = sprintf("%.0f", neg ? -x : x)
 	while (s ~ /[0-9][0-9][0-9][0-9]/)
@@ -135,61 +148,102 @@ function ratio(m, a) { return a > 0 ? sprintf("%.2f", m / a) : "-" }
 # The sampling error expected of an estimate of B bytes at rate R, one
 # standard deviation: about sqrt(B x R) bytes (objects far smaller than R).
 function sigma(b, r) { return b > 0 && r > 1 ? sprintf("%.0f%%", 100 * sqrt(r / b)) : "-" }
-# total: WINDOW RATE AI_BYTES AI_CALLS MS_BYTES MS_CALLS ROWS MATCHED
-$1 == "total:" { tab[$2] = $4; tac[$2] = $5; tmb[$2] = $6; tmc[$2] = $7; next }
+$1 == "total:" {
+	w = $2; rate[w] = $3
+	# allocinfo also charges the slab pages under the objects, at
+	# alloc_slab_page: mstat'\''s page events have no call site.
+	tab[w] = $4; tac[w] = $5; mb[w, "*"] = $6; mc[w, "*"] = $7
+	next
+}
 {
-	# sites: WINDOW RATE FUNC AI_BYTES AI_CALLS MS_BYTES MS_CALLS
 	w = $2; f = $4; seen[f] = 1; rate[w] = $3
 	ab[w, f] = $5; ac[w, f] = $6; mb[w, f] = $7; mc[w, f] = $8
 }
+# row F LABEL: one row of the main table; W1 the window beside "exact".
+function row(f, label) {
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", label,
+		cell(ab["exact", f], ac["exact", f]), cell(mb["exact", f], mc["exact", f]),
+		ratio(mb["exact", f], ab["exact", f]),
+		cell(ab[W1, f], ac[W1, f]), cell(mb[W1, f], mc[W1, f]),
+		ratio(mb[W1, f], ab[W1, f]), sigma(mb["exact", f], rate[W1])
+}
 END {
+	W1 = "default-1"
+	for (w in tab) {
+		ab[w, "*"] = tab[w] - ab[w, "alloc_slab_page"]
+		ac[w, "*"] = tac[w] - ac[w, "alloc_slab_page"]
+		if (w ~ /^default-/)
+			nw++
+	}
 	n = 0
 	for (f in seen) { n++; fn[n] = f }
 	# By the exact window'\''s allocinfo bytes, descending.
 	for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++)
 		if (ab["exact", fn[b]] > ab["exact", fn[a]]) { t = fn[a]; fn[a] = fn[b]; fn[b] = t }
-	print "| function | allocinfo, exact window | mstat rate 1 | mstat / allocinfo | allocinfo, default window | mstat default rate, estimate | estimate / allocinfo | sampling error expected, 1 sigma |"
+	print "| function | allocinfo, exact window | mstat rate 1 | mstat / allocinfo | allocinfo, " W1 " | mstat default rate, estimate | estimate / allocinfo | sampling error expected, 1 sigma |"
 	print "|---|---|---|---|---|---|---|---|"
-	for (i = 1; i <= n && i <= 15; i++) {
-		f = fn[i]; top[f] = 1
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f,
-			cell(ab["exact", f], ac["exact", f]), cell(mb["exact", f], mc["exact", f]),
-			ratio(mb["exact", f], ab["exact", f]),
-			cell(ab["default", f], ac["default", f]), cell(mb["default", f], mc["default", f]),
-			ratio(mb["default", f], ab["default", f]),
-			sigma(ab["default", f], rate["default"])
+	for (i = 1; i <= n && shown < 15; i++) {
+		f = fn[i]
+		if (!ab["exact", f] && !mb["exact", f] && !ab[W1, f] && !mb[W1, f])
+			continue
+		top[f] = 1
+		row(f, f)
+		shown++
 	}
 	printf "| all functions | %s | %s | %s | %s | %s | %s | %s |\n",
-		cell(tab["exact"], tac["exact"]), cell(tmb["exact"], tmc["exact"]),
-		ratio(tmb["exact"], tab["exact"]),
-		cell(tab["default"], tac["default"]), cell(tmb["default"], tmc["default"]),
-		ratio(tmb["default"], tab["default"]),
-		sigma(tmb["exact"], rate["default"])
-	# allocinfo also charges the slab pages under the objects, at
-	# alloc_slab_page: mstat'\''s page events have no call site.
-	w = "exact"; xb = tab[w] - ab[w, "alloc_slab_page"]; xc = tac[w] - ac[w, "alloc_slab_page"]
-	w = "default"; yb = tab[w] - ab[w, "alloc_slab_page"]; yc = tac[w] - ac[w, "alloc_slab_page"]
-	printf "| all functions but alloc_slab_page | %s | %s | %s | %s | %s | %s | %s |\n",
-		cell(xb, xc), cell(tmb["exact"], tmc["exact"]), ratio(tmb["exact"], xb),
-		cell(yb, yc), cell(tmb["default"], tmc["default"]),
-		ratio(tmb["default"], yb), sigma(tmb["exact"], rate["default"])
+		cell(tab["exact"], tac["exact"]), cell(mb["exact", "*"], mc["exact", "*"]),
+		ratio(mb["exact", "*"], tab["exact"]),
+		cell(tab[W1], tac[W1]), cell(mb[W1, "*"], mc[W1, "*"]),
+		ratio(mb[W1, "*"], tab[W1]), sigma(mb["exact", "*"], rate[W1])
+	row("*", "all functions but alloc_slab_page")
+
 	# mstat'\''s own top functions at rate 1 that are not above.
 	for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++)
 		if (mb["exact", fn[b]] > mb["exact", fn[a]]) { t = fn[a]; fn[a] = fn[b]; fn[b] = t }
 	print ""
 	print "mstat'\''s top functions at rate 1 that are not among those:"
 	print ""
-	print "| function | allocinfo, exact window | mstat rate 1 | allocinfo, default window | mstat default rate, estimate |"
+	print "| function | allocinfo, exact window | mstat rate 1 | allocinfo, " W1 " | mstat default rate, estimate |"
 	print "|---|---|---|---|---|"
 	for (i = 1; i <= n && i <= 10; i++) {
 		f = fn[i]
-		if (f in top)
+		if ((f in top) || !mb["exact", f])
 			continue
 		printf "| %s | %s | %s | %s | %s |\n", f,
 			cell(ab["exact", f], ac["exact", f]), cell(mb["exact", f], mc["exact", f]),
-			cell(ab["default", f], ac["default", f]), cell(mb["default", f], mc["default", f])
+			cell(ab[W1, f], ac[W1, f]), cell(mb[W1, f], mc[W1, f])
 	}
-}'
+
+	# The estimate over every default-rate window, for the functions
+	# that hold the most of what mstat saw at rate 1.
+	for (a = 1; a <= n; a++)
+		if (mb["exact", fn[a]] >= 0.02 * mb["exact", "*"])
+			big[++nb] = fn[a]
+	big[++nb] = "*"
+	print ""
+	printf "The default rate'\''s estimate / allocinfo over the %d windows, for the\n", nw
+	print "functions that hold 2% or more of what mstat saw at rate 1: mean,"
+	print "standard deviation, least and most, against the sampling error"
+	print "expected of one window (1 sigma, as above):"
+	print ""
+	print "| function | allocinfo, mean over the windows | estimate / allocinfo, mean | sd | least | most | expected 1 sigma |"
+	print "|---|---|---|---|---|---|---|"
+	for (i = 1; i <= nb; i++) {
+		f = big[i]; sa = 0; sr = 0; srr = 0; lo = -1; hi = 0
+		for (k = 1; k <= nw; k++) {
+			w = "default-" k; sa += ab[w, f]
+			r = ab[w, f] > 0 ? mb[w, f] / ab[w, f] : 0
+			sr += r; srr += r * r
+			if (lo < 0 || r < lo) lo = r
+			if (r > hi) hi = r
+		}
+		m = sr / nw; v = nw > 1 ? (srr - nw * m * m) / (nw - 1) : 0
+		printf "| %s | %s | %.2f | %.2f | %.2f | %.2f | %s |\n",
+			f == "*" ? "all functions but alloc_slab_page" : f,
+			commas(sa / nw), m, sqrt(v > 0 ? v : 0), lo, hi,
+			sigma(mb["exact", f], rate[W1])
+	}
+}' "$out/sites"
 grep -h '^not ok ' "$out/main.console.txt" "$out/never.console.txt" || true
 echo
 echo "Wall time of this section: $((SECONDS - start)) s (set-up, kernel $( [ "$ksecs" -gt 60 ] && echo "build $ksecs s" || echo cached), mstat build, two guests under -icount)."

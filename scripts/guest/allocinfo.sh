@@ -11,6 +11,8 @@
 #	allocinfo-on		profiling on (sysctl vm.mem_profiling=1)
 #	allocinfo-off		profiling off at runtime (vm.mem_profiling=0)
 #	mstat			mstat by default, profiling off
+#	mstat-kmalloc-noprofile	mstat with the kmalloc source alone and the
+#				profile off (counters only), profiling off
 #	allocinfo-on-mstat	both
 #	as-booted		whatever the command line left (a boot with
 #				sysctl.vm.mem_profiling=never: the sysctl is
@@ -20,8 +22,9 @@
 #    rounds, interleaved. Prints
 #	icount: run=N variant=V insns_per_pair=X
 # 2. Then, unless ALLOCINFO_SITES=0, the sites: per window, the caches
-#    dropped, mstat loaded (default rate; then profile_rate=1, every
-#    allocation sampled, with room for a million live ones),
+#    dropped, mstat loaded (default rate, in ALLOCINFO_WINDOWS windows,
+#    default 20, named default-1...; then, window "exact", profile_rate=1:
+#    every allocation sampled, with room for a million live ones),
 #    /proc/allocinfo read, the mixed workload run, /proc/allocinfo and
 #    /proc/mstat_sites read, mstat unloaded. allocinfo's live figures
 #    over the window (after minus before) and mstat's estimated live
@@ -34,13 +37,14 @@
 #	header: window=W # snapshot ... site_drops N addr_drops N addr_live N
 #
 # Options on the kernel command line: ALLOCINFO_VARIANTS="V...",
-# ALLOCINFO_RUNS=N, ALLOCINFO_SITES=0.
+# ALLOCINFO_RUNS=N, ALLOCINFO_SITES=0, ALLOCINFO_WINDOWS=N.
 set -u
 . ./lib.sh
 P=/proc/sys/vm/mem_profiling
 variants=$(sed -n 's/.*ALLOCINFO_VARIANTS="\([^"]*\)".*/\1/p' /proc/cmdline)
 [ -n "$variants" ] ||
-	variants="allocinfo-on allocinfo-off mstat allocinfo-on-mstat"
+	variants="allocinfo-on allocinfo-off mstat mstat-kmalloc-noprofile
+		  allocinfo-on-mstat"
 runs=$(sed -n 's/.*ALLOCINFO_RUNS=\([0-9]*\).*/\1/p' /proc/cmdline)
 runs=${runs:-3}
 
@@ -63,9 +67,9 @@ b() {
 	dmesg | sed -n 's/.*mstat_probe_bench: mode=[a-z]* loop=[a-z]* pairs=[0-9]* ns_per_pair=\([0-9]*\).*/\1/p' | tail -n 1
 }
 
-# with: b with mstat loaded (by default).
+# with ARGS...: b with mstat loaded with ARGS.
 with() {
-	insmod ./mstat.ko || exit 1
+	insmod ./mstat.ko "$@" || exit 1
 	b
 	rmmod mstat
 }
@@ -76,6 +80,10 @@ variant() {
 	allocinfo-on)		profiling 1; x=$(b) ;;
 	allocinfo-off)		profiling 0; x=$(b) ;;
 	mstat)			profiling 0; x=$(with) ;;
+	mstat-kmalloc-noprofile)
+		profiling 0
+		x=$(with enable_cache=0 enable_page=0 enable_api=0 \
+			profile_rate=0) ;;
 	allocinfo-on-mstat)	profiling 1; x=$(with) ;;
 	as-booted)		x=$(b) ;;
 	as-booted-mstat)	x=$(with) ;;
@@ -191,7 +199,12 @@ window() {
 }
 
 if [ "$(sed -n 's/.*ALLOCINFO_SITES=\([0-9]\).*/\1/p' /proc/cmdline)" != 0 ]; then
-	window default
+	windows=$(sed -n 's/.*ALLOCINFO_WINDOWS=\([0-9]*\).*/\1/p' /proc/cmdline)
+	i=1
+	while [ "$i" -le "${windows:-20}" ]; do
+		window "default-$i"
+		i=$((i + 1))
+	done
 	window exact profile_rate=1 profile_addrs=1048576
 fi
 finish
