@@ -220,6 +220,17 @@ MSTAT_PROM_TAMPER=1 scripts/prom-test.sh --from build/logs/prom-test \
 	>"$logs/prom-test-tampered.log" 2>&1
 relay "$logs/prom-test-tampered.log" prom-test-tampered
 
+# 6b. mstat serve with the real clients (scripts/serve-test.sh): a 6.12
+# guest under load serves /metrics and the heap profiles as an
+# unprivileged user of proc_gid's group, through qemu's forwarded ports;
+# Debian's prometheus scrapes it, go tool pprof renders -top, -traces and
+# -svg, curl sends bad, slow and many requests. Then, in the same guest
+# (one boot for both), its tampered phase: every check again through a
+# tampering proxy and against a root server, each of which must fail
+# ("ok NAME-tampered (caught: ...)").
+scripts/serve-test.sh >"$logs/serve-test.log" 2>&1
+relay "$logs/serve-test.log"
+
 ## Guests
 
 helpers=()

@@ -7,7 +7,7 @@
 #   scripts/guest.sh --kernel VMLINUZ --log LOGFILE --script GUEST_SCRIPT
 #	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
-#	[--icount on] [--arch x86_64|arm64]
+#	[--icount on] [--arch x86_64|arm64] [--hostfwd HOSTPORT:GUESTPORT]...
 #
 # Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
@@ -18,6 +18,14 @@
 # --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
 # (single-threaded TCG): the guest clock then advances one nanosecond per
 # instruction, so a guest-side ns figure is an instruction count.
+#
+# --hostfwd gives the guest a network card, qemu's user-mode network
+# (slirp, restrict=on: the guest reaches nothing, not even the host) on a
+# virtio-net-pci device, with host TCP port HOSTPORT on 127.0.0.1 only
+# forwarded to the guest's GUESTPORT (at 10.0.2.15; it sees the host's
+# connections come from 10.0.2.2). Without it the guest has no network.
+# The guest script loads the driver (Debian's kernels build it as a
+# module: mstat_guest_netmods in lib.sh) and sets eth0 up.
 #
 # --arch arm64 boots qemu-system-aarch64's virt machine instead (-cpu max,
 # console ttyAMA0) with Debian's arm64 busybox ($KA64_BUSYBOX, see
@@ -30,7 +38,7 @@ set -euo pipefail
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
 icount=() arch=x86_64
-kos=() files=()
+kos=() files=() fwds=
 
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || die "$1 needs an argument"
@@ -48,6 +56,9 @@ while [ $# -gt 0 ]; do
 	--icount)	[ "$2" = on ] || die "--icount: only \"on\""
 			icount=(-icount "shift=0,sleep=off") tcg=single ;;
 	--arch)		arch=$2 ;;
+	--hostfwd)	[[ $2 =~ ^[0-9]+:[0-9]+$ ]] ||
+				die "--hostfwd wants HOSTPORT:GUESTPORT, got $2"
+			fwds+=",hostfwd=tcp:127.0.0.1:${2%:*}-:${2#*:}" ;;
 	*)		die "unknown option $1 (see the header of $0)" ;;
 	esac
 	shift 2
@@ -137,12 +148,14 @@ x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off") console=ttyS0 ;;
 arm64)	qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
 	console=ttyAMA0 ;;
 esac
+nic=(-nic none)
+[ -z "$fwds" ] || nic=(-nic "user,model=virtio-net-pci,restrict=on$fwds")
 start=$(date +%s%N)
 rc=0
 timeout --kill-after=10 "$tmo" "${qemu[@]}" \
 	-accel "tcg,thread=$tcg" -smp "$smp" -m "$mem" \
 	${icount[@]+"${icount[@]}"} \
-	-nographic -monitor none -serial stdio -nic none -no-reboot \
+	-nographic -monitor none -serial stdio "${nic[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
 	-append "console=$console loglevel=7 printk.time=1 panic=-1 $append" \
 	</dev/null >"$logfile" || rc=$?

@@ -411,6 +411,54 @@ mstat_deb_extract() {
 	mkdir -p "$(dirname "$stamp")" && echo "$want" >"$stamp"
 }
 
+# mstat_guest_netmods REL: the virtio-net driver of Debian's amd64
+# kernel REL and the modules it needs, in load order (failover,
+# net_failover, virtio_net), decompressed, for a guest with a network
+# (guest.sh --hostfwd): their paths, one a line. The kernel cache keeps
+# only the image's vmlinuz, so they are taken once from the image
+# package (linux-image-REL-unsigned, through mstat's apt) into
+# $MSTAT_CACHE/kernels/REL/net/.
+mstat_guest_netmods() {
+	local dir=$MSTAT_CACHE/kernels/$1/net pkg=linux-image-$1-unsigned
+	local mods=(failover net_failover virtio_net) v tmp deb m f
+	if [ ! -f "$dir/.done" ]; then
+		v=$(mstat_apt_lookup "$(IFS=,; echo "${mstat_apt_suites[*]}")" \
+			amd64 "$pkg" | cut -d' ' -f2)
+		[ -n "$v" ] || { log "no $pkg in mstat's apt"; return 1; }
+		tmp=$(mktemp -d "$MSTAT_APT_DIR/archives/get.XXXXXX") || return
+		log "download $pkg=$v (for its virtio_net.ko)"
+		if ! (cd "$tmp" && mstat_apt apt-get download -qq "$pkg:amd64=$v" \
+			>/dev/null) || ! deb=$(compgen -G "$tmp/*.deb"); then
+			rm -rf "$tmp"
+			log "apt-get download $pkg=$v failed"
+			return 1
+		fi
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
+			'*/failover.ko*' '*/net_failover.ko*' '*/virtio_net.ko*' \
+			2>/dev/null
+		rm -rf "$dir.new"
+		mkdir -p "$dir.new"
+		for m in "${mods[@]}"; do
+			f=$(find "$tmp" -name "$m.ko*" | head -n 1)
+			case $f in
+			*.ko.xz)	xz -dc "$f" ;;
+			*.ko.zst)	zstd -qdc "$f" ;;
+			*.ko)		cat "$f" ;;
+			*)		false ;;
+			esac >"$dir.new/$m.ko" || {
+				rm -rf "$tmp" "$dir.new"
+				log "no $m.ko in $pkg=$v"
+				return 1
+			}
+		done
+		rm -rf "$tmp" "$dir"
+		mv "$dir.new" "$dir" && touch "$dir/.done" || return
+	fi
+	for m in "${mods[@]}"; do
+		echo "$dir/$m.ko"
+	done
+}
+
 # mstat_km_var ID FIELD: the name of a field of scripts/matrix.sh's
 # output for kernel ID (REL, VMLINUZ, KDIR, ROOT, ARCH, ERROR...):
 # KM_<ID>_<FIELD>, ID upper-cased with "." and "-" as "_" (arm64-7.3's
@@ -430,7 +478,8 @@ mstat_km() {
 
 # Built into build/tools/NAME by mstat_build_tools: NAME, then its C
 # sources, one program a line; and "mstat", the tool of tools/mstat (its
-# own Makefile: static, zlib), whose `mstat check` is the invariant
+# own Makefile: static, zlib; mstat-serve beside it, the dynamic build
+# with mstat serve's server), whose `mstat check` is the invariant
 # checker, run through mstat_check here and in the guests' library; and
 # "mstat-bpf", the eBPF comparison's loader with its programs built in
 # (tests/bpf/Makefile: clang -target bpf, static against libbpf).
@@ -486,10 +535,18 @@ mstat_build_tools() {
 	for line in "${mstat_tools[@]}"; do
 		read -r name srcs <<<"$line"
 		[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
+		# Cross-built, the program alone: mstat's make also links
+		# mstat-serve, dynamic against the build machine's
+		# libmicrohttpd, which is copied beside mstat when there.
 		if [ -d "$MSTAT_TOP/$srcs" ]; then
-			make -s -C "$MSTAT_TOP/$srcs" ${mk[@]+"${mk[@]}"} >&2 &&
+			make -s -C "$MSTAT_TOP/$srcs" ${mk[@]+"${mk[@]}"} \
+				${obj:+"$obj/$name"} >&2 &&
 				cp "${obj:-$MSTAT_TOP/$srcs/build}/$name" \
 					"$out/$name" || return
+			if [ -z "$obj" ] && [ "$name" = mstat ]; then
+				cp "$MSTAT_TOP/$srcs/build/mstat-serve" \
+					"$out/mstat-serve" || return
+			fi
 			continue
 		fi
 		# shellcheck disable=SC2086 # sources, split
@@ -508,9 +565,9 @@ mstat_guest_jobs=${GUEST_JOBS:-$(nproc)}
 mstat_guests=()
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
-# --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH or
-# --timeout=SECONDS is that option of guest.sh, any other is a module to
-# load.
+# --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH,
+# --timeout=SECONDS or --hostfwd=HOSTPORT:GUESTPORT is that option of
+# guest.sh, any other is a module to load.
 guest() {
 	local name=$1 kernel=$2 script=$3 a guest_args=()
 	shift 3
@@ -522,6 +579,7 @@ guest() {
 		--append=*)	guest_args+=(--append "${a#--append=}") ;;
 		--arch=*)	guest_args+=(--arch "${a#--arch=}") ;;
 		--timeout=*)	guest_args+=(--timeout "${a#--timeout=}") ;;
+		--hostfwd=*)	guest_args+=(--hostfwd "${a#--hostfwd=}") ;;
 		*)		guest_args+=(--ko "$a") ;;
 		esac
 	done
