@@ -29,12 +29,13 @@
 #    /proc/mstat_sites read, mstat unloaded. allocinfo's live figures
 #    over the window (after minus before) and mstat's estimated live
 #    ones, each summed by function name (allocinfo's "func:NAME",
-#    mstat's %pS symbol without its offset and suffixes), for allocinfo's top 30
-#    functions and mstat's top 15 (those where either is not 0):
+#    mstat's %pS symbol without its offset and suffixes), for
+#    allocinfo's top 30 functions and mstat's top 15 (those where either
+#    is not 0):
 #	sites: window=W rate=R func=F ai_bytes=B ai_calls=C ms_bytes=B ms_calls=C
 #    and per window the totals over every function, and mstat's header:
 #	total: window=W rate=R ai_bytes=B ai_calls=C ms_bytes=B ms_calls=C ms_rows=N matched_bytes=B
-#	header: window=W # snapshot ... site_drops N addr_drops N addr_live N
+#	header: window=W LINE (/proc/mstat_sites' second line: "# snapshot ...")
 #
 # Options on the kernel command line: ALLOCINFO_VARIANTS="V...",
 # ALLOCINFO_RUNS=N, ALLOCINFO_SITES=0, ALLOCINFO_WINDOWS=N.
