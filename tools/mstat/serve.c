@@ -28,15 +28,18 @@
  *
  * Bounds, so that no client, slow or many, can stall a scrape or grow
  * the server: libmicrohttpd runs a thread per connection (a slow client
- * holds up only its own thread), at most MSTAT_SERVE_CONNS connections,
- * MSTAT_SERVE_PER_IP from one address (further ones are closed at
- * once), each closed after MSTAT_SERVE_TIMEOUT seconds without progress
+ * holds up only its own thread), at most MSTAT_SERVE_CONNS connections
+ * and as many waiting in the kernel's accept queue, MSTAT_SERVE_PER_IP
+ * from one address (further ones are closed at once), each closed after MSTAT_SERVE_TIMEOUT seconds without progress
  * and limited to MSTAT_SERVE_CONN_MEM bytes for its request (a larger
  * one gets 431 or 413 from libmicrohttpd); at most MSTAT_SERVE_DELTAS
  * ?seconds= profiles wait at once (429 beyond).
  *
- * The port, 9754: next to the node exporter's 9100 range, not among the
- * exporters' ports this project's machines run; --listen gives another.
+ * The port, 9754: in the exporters' range (9100-9999), of which the
+ * Prometheus wiki's "default port allocations" list had given out every
+ * port by 2023, so that no choice there is unclaimed; not the port of
+ * the servers this project runs beside it (prometheus 9090, its node
+ * exporter 9100). --listen gives another.
  * The address is 127.0.0.1: the counters and the profile say much about
  * the machine, so another address only when asked.
  */
@@ -562,6 +565,8 @@ static struct MHD_Daemon *mstat_serve_start(struct mstat_server *srv,
 				&mstat_serve_request, srv,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
 				MHD_OPTION_CONNECTION_LIMIT,
+				(unsigned int)MSTAT_SERVE_CONNS,
+				MHD_OPTION_LISTEN_BACKLOG_SIZE,
 				(unsigned int)MSTAT_SERVE_CONNS,
 				MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 				(unsigned int)MSTAT_SERVE_PER_IP,
