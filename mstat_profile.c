@@ -96,7 +96,7 @@ unsigned int mstat_addr_bits;
 static struct mstat_addr *mstat_addr_pool, *mstat_addr_free;
 static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
 static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
-atomic_t mstat_addr_live;
+static atomic_t mstat_addr_live;
 static atomic64_t mstat_bucket_drops, mstat_addr_drops, mstat_leafless;
 DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);

@@ -26,7 +26,6 @@ struct mstat_addr;
 DECLARE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DECLARE_STATIC_KEY_FALSE(mstat_profile_free_key);
 DECLARE_PER_CPU(s64, mstat_sample_next);
-extern atomic_t mstat_addr_live;
 extern struct mstat_addr **mstat_addr_heads;
 extern unsigned int mstat_addr_bits;
 
@@ -55,9 +54,10 @@ static __always_inline bool mstat_profile_due(u64 size)
  * mstat_profile_held() - whether a freed object may have been sampled
  * @ptr: the object
  *
- * A patched-out jump until the profile is first switched on; then a load
- * while no sampled object is live, else a hash and the load of its chain
- * head.
+ * A patched-out jump until the profile is first switched on; then a hash
+ * and the load of its chain head. (No test of mstat_addr_live first: at
+ * any rate that samples, some sampled object is nearly always live, and
+ * the test cost every free 2 instructions.)
  *
  * Context: inside a write section of mstat_core; any but NMI.
  * Return: true if the caller is to call __mstat_profile_free(), inside
@@ -66,7 +66,6 @@ static __always_inline bool mstat_profile_due(u64 size)
 static __always_inline bool mstat_profile_held(unsigned long ptr)
 {
 	return static_branch_unlikely(&mstat_profile_free_key) &&
-	       atomic_read(&mstat_addr_live) &&
 	       READ_ONCE(mstat_addr_heads[hash_long(ptr, mstat_addr_bits)]);
 }
 

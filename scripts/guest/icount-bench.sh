@@ -13,7 +13,12 @@
 # programs adding to a per-CPU array by size class, and ebpf-sized, the
 # same plus a hash of pointer to size, memleak's way of sizing a kfree;
 # mstat with the kmalloc source alone and the profile off; mstat by
-# default (every source, profile at its default rate); mstat by default
+# default (every source, profile at its default rate), and with the
+# profile off (their difference: the profile's amortized cost at the
+# default rate); every allocation sampled (profile_rate=1), its call site
+# alone (profile_depth=1) and its whole stack (the default depth): their
+# differences with the profile off are the cost of one sampled
+# allocation and its sampled free, with and without the stack; mstat by default
 # with the event stream on for kmalloc (nobody reading it: once the ring
 # is full, events are dropped); the kmem_cache_alloc+kmem_cache_free pair
 # (loop=cache), with no probe and with mstat's cache source alone,
@@ -100,6 +105,12 @@ variant() {
 			profile_rate=0) ;;
 	mstat-default)
 		x=$(with ./mstat.ko) ;;
+	mstat-default-noprofile)
+		x=$(with ./mstat.ko profile_rate=0) ;;
+	mstat-every-site)
+		x=$(with ./mstat.ko profile_rate=1 profile_depth=1) ;;
+	mstat-every-stack)
+		x=$(with ./mstat.ko profile_rate=1) ;;
 	base-kmalloc-noprofile)
 		x=$(with ./mstat_base.ko enable_cache=0 enable_page=0 \
 			enable_api=0 profile_rate=0) ;;
@@ -128,8 +139,8 @@ variant() {
 }
 
 variants="none empty floor ftrace-hist ebpf-counters ebpf-sized
-	  mstat-kmalloc-noprofile mstat-default
-	  mstat-default-stream cache-none mstat-cache-nopercache
+	  mstat-kmalloc-noprofile mstat-default mstat-default-noprofile
+	  mstat-every-site mstat-every-stack mstat-default-stream cache-none mstat-cache-nopercache
 	  mstat-cache-percache"
 [ -f ./mstat_base.ko ] &&
 	variants="$variants base-kmalloc-noprofile base-default base-cache"
