@@ -569,7 +569,10 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_drops);
  * mstat_profile_set_rate() - change the sampling rate
  * @rate: mean bytes between samples; 1 samples all, 0 turns sampling off
  *
- * Every CPU draws a new interval at its next allocation.
+ * Every CPU starts a new interval, drawn at random as every later one is:
+ * a countdown set to 0 would sample each CPU's next allocation for
+ * certain, then weigh it as one picked at random (about @rate bytes too
+ * many a CPU, at every change).
  *
  * Context: process; sleeps (static keys).
  */
@@ -579,8 +582,16 @@ void mstat_profile_set_rate(unsigned long rate)
 
 	mutex_lock(&mstat_profile_lock);
 	WRITE_ONCE(mstat_profile_rate, rate);
-	for_each_possible_cpu(cpu)
-		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), 0);
+	for_each_possible_cpu(cpu) {
+		s64 next = 0;
+
+		if (rate) {
+			preempt_disable();	/* this CPU's generator */
+			next = mstat_sample_interval(rate);
+			preempt_enable();
+		}
+		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), next);
+	}
 	/*
 	 * The free side stays on once the profile was: objects sampled
 	 * before the rate went to 0 are still freed.
