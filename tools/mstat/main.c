@@ -117,7 +117,7 @@ static void mstat_usage(FILE *f)
 	      "  mstat top -d 1 -n 5\n"
 	      "  mstat top --caches --sort live\n"
 	      "  mstat prom -o /var/lib/prometheus/node-exporter/mstat.prom\n"
-	      "  mstat pprof -o mstat.pb.gz && go tool pprof -top mstat.pb.gz\n"
+	      "  mstat pprof -o mstat.pb.gz && go tool pprof -traces mstat.pb.gz\n"
 	      "  mstat check -n 100 -i 10\n"
 	      "  systemctl enable --now mstat-textfile.timer\n"
 	      "\n"
