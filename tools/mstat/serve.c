@@ -30,9 +30,10 @@
  * the server: libmicrohttpd runs a thread per connection (a slow client
  * holds up only its own thread), at most MSTAT_SERVE_CONNS connections
  * and as many waiting in the kernel's accept queue, MSTAT_SERVE_PER_IP
- * from one address (further ones are closed at once), each closed after MSTAT_SERVE_TIMEOUT seconds without progress
- * and limited to MSTAT_SERVE_CONN_MEM bytes for its request (a larger
- * one gets 431 or 413 from libmicrohttpd); at most MSTAT_SERVE_DELTAS
+ * from one address (further ones are closed at once), each closed
+ * after MSTAT_SERVE_TIMEOUT seconds without progress and limited to
+ * MSTAT_SERVE_CONN_MEM bytes for its request (larger headers get 431,
+ * a longer URI 414, from libmicrohttpd); at most MSTAT_SERVE_DELTAS
  * ?seconds= profiles wait at once (429 beyond).
  *
  * The port, 9754: in the exporters' range (9100-9999), of which the
@@ -78,7 +79,8 @@ enum {
 struct mstat_server {
 	const struct mstat_opts *o;
 	const char *sites;		/* /proc/mstat_sites or --sites */
-	pthread_mutex_t lock;		/* everything below; the reads */
+	/* Everything below; the reads and encodings (mstat_err_keep()). */
+	pthread_mutex_t lock;
 	pthread_cond_t stop;		/* broadcast once stopping is set */
 	bool stopping;
 	struct MHD_Response *metrics;	/* the last scrape's answer, or NULL */
@@ -340,7 +342,7 @@ static enum MHD_Result mstat_serve_profile(struct mstat_server *srv,
 	struct mstat_buf z = { 0 };
 	char why[256], disp[64];
 	enum MHD_Result ret;
-	bool waited = true;
+	bool waited = true, ok;
 
 	if (secs)
 		base = mstat_serve_sites(srv, why, sizeof(why));
@@ -355,7 +357,11 @@ static enum MHD_Result mstat_serve_profile(struct mstat_server *srv,
 		return mstat_serve_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "%s",
 					 why);
 	}
-	if (!mstat_pprof_gz(&z, ss, base, kind)) {
+	/* Under the lock: its messages must not land in a read's @why. */
+	pthread_mutex_lock(&srv->lock);
+	ok = mstat_pprof_gz(&z, ss, base, kind);
+	pthread_mutex_unlock(&srv->lock);
+	if (!ok) {
 		mstat_sites_free(base);
 		mstat_sites_free(ss);
 		free(z.p);
