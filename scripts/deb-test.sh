@@ -163,6 +163,8 @@ files_missing() {
 		 /lib/systemd/system/mstat-textfile.service \
 		 /lib/systemd/system/mstat-textfile.timer \
 		 /etc/systemd/system/timers.target.wants/mstat-textfile.timer \
+		 /lib/systemd/system/mstat-serve.service \
+		 /usr/libexec/mstat/mstat-serve /usr/lib/sysusers.d/mstat.conf \
 		 /etc/modprobe.d/mstat.conf /etc/modules-load.d/mstat.conf \
 		 "/usr/src/mstat-$ver/dkms.conf" "/usr/src/mstat-$ver/Kbuild"; do
 		[ -e "$root$f" ] || [ -L "$root$f" ] || echo "$f"
@@ -192,8 +194,14 @@ check deb-dkms-sources-only [ -z "$extra" ]
 # but only warns of an unknown key: any line it prints fails too.
 t deb-units-verify in_root "out=\$(systemd-analyze verify --man=no \
 	/lib/systemd/system/mstat-textfile.service \
-	/lib/systemd/system/mstat-textfile.timer 2>&1) && echo \"\$out\" &&
+	/lib/systemd/system/mstat-textfile.timer \
+	/lib/systemd/system/mstat-serve.service 2>&1) && echo \"\$out\" &&
 	[ -z \"\$out\" ]"
+# mstat-serve.service's group, made by the package (sysusers.d); the
+# service installed, not enabled.
+t deb-serve-group in_root "getent group mstat"
+t deb-serve-not-enabled in_root \
+	"! compgen -G '/etc/systemd/system/*.wants/mstat-serve.service'"
 # The tool runs (its libraries are there), and says what is wrong when
 # the module is not loaded (the host's /proc has no /proc/mstat).
 t deb-mstat-help in_root "mstat --help | grep -q '^usage: mstat'"
@@ -205,6 +213,27 @@ else
 	not_ok "deb-mstat-no-module: $(echo "$out" | tr '\n' ' ')"
 fi
 
+# mstat serve: the package's mstat runs /usr/libexec/mstat/mstat-serve
+# (its libmicrohttpd installed with it), which answers a scrape from here
+# with 503 and the reason, the module not being loaded.
+serve_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+in_root "exec timeout 20 mstat serve --listen 127.0.0.1:$serve_port" \
+	>"$MSTAT_LOGS/deb-mstat-serve.log" 2>&1 &
+serve_pid=$!
+for ((i = 0; i < 50; i++)); do
+	out=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$serve_port/metrics") && break
+	sleep 0.2
+done
+kill "$serve_pid" 2>/dev/null
+wait "$serve_pid" 2>/dev/null
+if [ "$out" = "/proc/mstat not found: is the mstat module loaded?
+ 503" ]; then
+	ok deb-mstat-serve
+else
+	not_ok "deb-mstat-serve: $(tr '\n' ' ' <<<"${out:-no answer}")"
+	show <"$MSTAT_LOGS/deb-mstat-serve.log"
+fi
+
 ## 5. Remove, then purge: nothing left
 
 t deb-remove in_root "DEBIAN_FRONTEND=noninteractive apt-get remove -y \
@@ -214,8 +243,9 @@ left=$(cd "$root" && { find lib/modules -name 'mstat.ko*'
 check deb-remove-modules-gone [ -z "$left" ]
 [ -z "$left" ] || show <<<"$left"
 
+# --autoremove: and what they pulled in (mstat's libmicrohttpd12).
 t deb-purge in_root "DEBIAN_FRONTEND=noninteractive apt-get purge -y \
-	mstat mstat-dkms"
+	--autoremove mstat mstat-dkms"
 rm -rf "$root/tmp/debs"
 # The packages' own files: none left.
 left=$(for d in "$dkms_deb" "$tool_deb"; do
@@ -227,10 +257,11 @@ done)
 check deb-purge-files-gone [ -z "$left" ]
 [ -z "$left" ] || show <<<"$left"
 # The root as it was, but DKMS's signing key and certificate, made at its
-# first build and kept for the MOK the admin enrolled (README).
-root_files | grep -vE '^\./var/lib/dkms/mok\.(key|pub) ' \
-	>"$MSTAT_LOGS/files-after"
-grep -vE '^\./var/lib/dkms/mok\.(key|pub) ' "$MSTAT_LOGS/files-before" |
+# first build and kept for the MOK the admin enrolled (README), and the
+# group mstat (sysusers.d), which stays, as Debian's system groups do.
+keep='^\./(var/lib/dkms/mok\.(key|pub)|etc/(group|gshadow)-?) '
+root_files | grep -vE "$keep" >"$MSTAT_LOGS/files-after"
+grep -vE "$keep" "$MSTAT_LOGS/files-before" |
 	diff - "$MSTAT_LOGS/files-after" >"$MSTAT_LOGS/files.diff"
 if [ ! -s "$MSTAT_LOGS/files.diff" ]; then
 	ok "deb-purge-root-as-before ($(wc -l <"$MSTAT_LOGS/files-after") paths)"
