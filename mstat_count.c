@@ -32,7 +32,8 @@ noinline void mstat_extras(unsigned int slot, bool alloc, bool sample,
 	if (sample) {
 		rate = READ_ONCE(mstat_profile_rate);
 		if (rate)
-			__mstat_profile_sample(slot, rate, ptr, size, site);
+			__mstat_profile_sample(slot, rate, ptr, size, site,
+					       src == MSTAT_SRC_API);
 	}
 	if (sampled)
 		__mstat_profile_free(slot, ptr);

@@ -25,7 +25,8 @@
  *    above the call site and are cut: the stack starts at the entry that
  *    is the call site. When the unwound stack does not hold the call site
  *    (an unwinder that cannot cross a probe's trampoline), the bucket's
- *    stack is the call site alone, counted in "leafless".
+ *    stack is the call site alone, counted in "leafless" (see
+ *    mstat_stack() for the API's reports).
  *
  *  - Frees find the bucket of their sampled allocation in a bounded
  *    address table (profile_addrs entries, preallocated): chains under
@@ -50,6 +51,7 @@
 #include <linux/kallsyms.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
@@ -327,6 +329,47 @@ static void mstat_addr_release(struct mstat_addr *a)
 	raw_spin_unlock_irqrestore(&mstat_addr_free_lock, flags);
 }
 
+/*
+ * The stack of a sampled allocation, into @entries: from its call site
+ * out, at most mstat_depth frames.
+ *
+ * The call site of an event is a return address the unwound stack holds.
+ * A report through mstat's API (@api) may give another address, the
+ * reporter's own (_THIS_IP_): its stack is then that address, followed
+ * by the callers of the function that called into mstat. Otherwise a
+ * stack without its call site is kept as the call site alone, and
+ * counted as leafless.
+ *
+ * Return: the frames.
+ */
+static unsigned int mstat_stack(unsigned long *entries, unsigned long site,
+				bool api)
+{
+	unsigned int n, i = 0;
+
+	if (mstat_depth == 1)
+		goto alone;
+	n = stack_trace_save(entries, MSTAT_STACK_CAPTURE, 0);
+	while (i < n && entries[i] != site)
+		i++;
+	if (i == n && api) {
+		/* mstat's frames, then the reporter's: @site stands for it. */
+		for (i = 0; i < n && within_module(entries[i], THIS_MODULE); i++)
+			;
+		if (i < n)
+			entries[i] = site;
+	}
+	if (i < n) {
+		n = min(n - i, mstat_depth);
+		memmove(entries, &entries[i], n * sizeof(*entries));
+		return n;
+	}
+	atomic64_inc(&mstat_leafless);
+alone:
+	entries[0] = site;
+	return 1;
+}
+
 /**
  * __mstat_profile_sample() - sample one allocation
  * @slot: mstat_section_slot() of the event's open write section
@@ -334,35 +377,23 @@ static void mstat_addr_release(struct mstat_addr *a)
  * @ptr: the object
  * @size: its bytes
  * @site: its call site
+ * @api: reported through mstat's API (mstat_account_alloc())
  *
  * Called by mstat_profile_alloc() when this CPU's interval has run out.
  *
  * Context: inside a write section of mstat_core; any but NMI.
  */
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
-			    unsigned long ptr, u64 size, unsigned long site)
+			    unsigned long ptr, u64 size, unsigned long site,
+			    bool api)
 {
 	unsigned long entries[MSTAT_STACK_CAPTURE];
-	const unsigned long *stack = entries;
-	unsigned int n = 0, i = 0;
 	struct mstat_bucket *b;
+	unsigned int n;
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
-	if (mstat_depth > 1) {
-		n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-		while (i < n && entries[i] != site)
-			i++;
-		if (i == n)
-			atomic64_inc(&mstat_leafless);
-	}
-	if (i < n) {
-		stack = &entries[i];
-		n = min(n - i, mstat_depth);
-	} else {
-		entries[0] = site;
-		n = 1;
-	}
-	b = mstat_bucket_get(stack, n);
+	n = mstat_stack(entries, site, api);
+	b = mstat_bucket_get(entries, n);
 	if (!b)
 		return;
 	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);

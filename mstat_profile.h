@@ -30,7 +30,8 @@ extern struct mstat_addr **mstat_addr_heads;
 extern unsigned int mstat_addr_bits;
 
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
-			    unsigned long ptr, u64 size, unsigned long site);
+			    unsigned long ptr, u64 size, unsigned long site,
+			    bool api);
 void __mstat_profile_free(unsigned int slot, unsigned long ptr);
 
 /**
