@@ -438,13 +438,23 @@ static enum MHD_Result mstat_serve_pprof(struct mstat_server *srv,
 
 /* Requests */
 
-/* The raw URI, query and all, for the request (MHD_OPTION_URI_LOG_CALLBACK). */
+/* A request: its raw URI, query and all (MHD_OPTION_URI_LOG_CALLBACK). */
+struct mstat_request {
+	bool seen;		/* its headers, once: the answer comes after */
+	char uri[];
+};
+
 static void *mstat_serve_uri(void *cls, const char *uri,
 			     struct MHD_Connection *c)
 {
+	size_t n = strlen(uri);
+	struct mstat_request *rq = mstat_alloc(NULL, sizeof(*rq) + n + 1);
+
 	(void)cls;
 	(void)c;
-	return mstat_strdup(uri, strlen(uri));
+	rq->seen = false;
+	memcpy(rq->uri, uri, n + 1);
+	return rq;
 }
 
 static void mstat_serve_done(void *cls, struct MHD_Connection *c,
@@ -467,13 +477,13 @@ static enum MHD_Result mstat_serve_request(void *cls, struct MHD_Connection *c,
 		"/metrics", "/debug/pprof/heap", "/debug/pprof/allocs",
 	};
 	struct mstat_server *srv = cls;
-	const char *uri = *req ? *req : url;
+	struct mstat_request *rq = *req;
+	const char *uri = rq ? rq->uri : url;
 	char v[2];
 	size_t i;
 
 	(void)version;
 	(void)upload;
-	(void)upload_len;
 	for (i = 0; i < ARRAY_SIZE(paths) && strcmp(url, paths[i]); i++)
 		;
 	if (i == ARRAY_SIZE(paths))
@@ -485,6 +495,19 @@ static enum MHD_Result mstat_serve_request(void *cls, struct MHD_Connection *c,
 					 "method not allowed: GET or HEAD");
 	if (mstat_query(uri, NULL, v, sizeof(v)) < 0)
 		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
+	/*
+	 * A good request is answered once it has been read whole, a body
+	 * (ignored) included: answered from the first call, libmicrohttpd
+	 * would close the connection after it, where a scraper keeps it.
+	 */
+	if (*upload_len) {
+		*upload_len = 0;
+		return MHD_YES;
+	}
+	if (rq && !rq->seen) {
+		rq->seen = true;
+		return MHD_YES;
+	}
 	if (i == 0)
 		return mstat_serve_metrics(srv, c);
 	return mstat_serve_pprof(srv, c, uri,
