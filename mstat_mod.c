@@ -58,9 +58,9 @@ static uint profile_addrs = 16384;
 module_param(profile_addrs, uint, 0444);
 MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 64 to 1048576 (default 16384)");
 
-static uint cache_rows = 224;
+static uint cache_rows = 140;
 module_param(cache_rows, uint, 0444);
-MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 567 (default 224; 0: no table)");
+MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 567 (default 140; 0: no table)");
 
 static int __init mstat_check_params(void)
 {
