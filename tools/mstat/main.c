@@ -119,6 +119,8 @@ static void mstat_usage(FILE *f)
 	      "  mstat prom -o /var/lib/prometheus/node-exporter/mstat.prom\n"
 	      "  mstat pprof -o mstat.pb.gz && go tool pprof -traces mstat.pb.gz\n"
 	      "  mstat check -n 100 -i 10\n"
+	      "  mstat serve --listen 127.0.0.1:9754\n"
+	      "  go tool pprof -top http://127.0.0.1:9754/debug/pprof/heap\n"
 	      "  systemctl enable --now mstat-textfile.timer\n"
 	      "\n"
 	      "Exit status: 0; 1 on missing, unreadable or bad input; 2 on usage errors.\n"
