@@ -11,7 +11,11 @@
 #   (--smp 1,maxcpus=P: 6.1 counts QEMU's disabled MADT entries);
 # - 6.12, possible CPUs 1, 8 and 64 booted online, all but CPU 0 then
 #   taken offline (6.12 counts empty slots only under a hypervisor it
-#   knows, which TCG is not), SCALE_612 (default "1 8 64") to change.
+#   knows, which TCG is not), SCALE_612 (default "1 8 64") to change;
+# - 7.3, the newest kernel of the matrix (three kretprobes, each an
+#   objpool page per possible CPU), the same way, SCALE_73 (default
+#   "1 16 64").
+# SCALE_KERNELS (default "6.1 6.12 7.3"): only those kernels.
 #
 # With MSTAT_BENCH_BASE=REF, mstat as of git REF is measured the same way
 # in guests of its own, beside. Prints a markdown table and the fitted
@@ -26,18 +30,33 @@ set -euo pipefail
 
 cd "$MSTAT_TOP"
 out=build/bench/scale
+kernels=${SCALE_KERNELS:-6.1 6.12 7.3}
 mkdir -p "$out"
 mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
 mstat_build_tools readlat
+# 7.3 from the kernel matrix (scripts/matrix.sh), in its suite's root.
+case " $kernels " in
+*" 7.3 "*)
+	scripts/matrix.sh >"$out/matrix.env" || die "kernel matrix set-up failed"
+	# shellcheck source=/dev/null
+	. "$out/matrix.env"
+	# shellcheck disable=SC2034 # read as ${!kdir} and ${!vmlinuz}
+	K73_KDIR=$(mstat_km 7.3 KDIR) K73_VMLINUZ=$(mstat_km 7.3 VMLINUZ)
+	K73_ROOT=$(mstat_km 7.3 ROOT)
+	;;
+esac
 # Built anew: a build left from an older tree would be measured as this one.
-for v in 6.1 6.12; do
-	kdir=K${v/./}_KDIR
-	scripts/build.sh "${!kdir}" "build/$v" >"$out/build-$v.log" 2>&1 ||
+for v in $kernels; do
+	kdir=K${v/./}_KDIR root=()
+	[ "$v" = 7.3 ] && root=(--root "$K73_ROOT")
+	scripts/build.sh ${root[@]+"${root[@]}"} "${!kdir}" "build/$v" \
+		>"$out/build-$v.log" 2>&1 ||
 		die "cannot build for $v, log: $out/build-$v.log"
 done
 builds=(cur)
 if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
-	for v in 6.1 6.12; do
+	for v in $kernels; do
+		[ "$v" = 7.3 ] && continue	# the baseline: 6.1 and 6.12
 		kdir=K${v/./}_KDIR
 		mstat_build_base "$MSTAT_BENCH_BASE" "${!kdir}" "$out/base-$v" ||
 			die "cannot build MSTAT_BENCH_BASE for $v"
@@ -62,12 +81,25 @@ one() {
 lines=$out/lines
 : >"$lines"
 for b in "${builds[@]}"; do
-	for p in 1 8 64 255; do
-		one 6.1 "$b" "$p" --smp "1,maxcpus=$p" >>"$lines"
-	done
-	for p in ${SCALE_612:-1 8 64}; do
-		one 6.12 "$b" "$p" --smp "$p" --append SCALE_OFFLINE=1 >>"$lines"
-	done
+	case " $kernels " in *" 6.1 "*)
+		for p in 1 8 64 255; do
+			one 6.1 "$b" "$p" --smp "1,maxcpus=$p" >>"$lines"
+		done ;;
+	esac
+	case " $kernels " in *" 6.12 "*)
+		for p in ${SCALE_612:-1 8 64}; do
+			one 6.12 "$b" "$p" --smp "$p" --append SCALE_OFFLINE=1 \
+				>>"$lines"
+		done ;;
+	esac
+	# The baseline (MSTAT_BENCH_BASE) is measured on 6.1 and 6.12 only.
+	case " $kernels " in *" 7.3 "*)
+		[ "$b" = base ] ||
+		for p in ${SCALE_73:-1 16 64}; do
+			one 7.3 "$b" "$p" --smp "$p" --append SCALE_OFFLINE=1 \
+				>>"$lines"
+		done ;;
+	esac
 done
 
 # The table: per kernel, build and P, mstat's figures and the files'.
