@@ -15,7 +15,8 @@ specs='proc_mode 0400 0444 0377 0445
 events_per_cpu 16 65536 15 65537
 cache_rows 0 567 - 568
 profile_buckets 64 65536 63 65537
-profile_addrs 64 1048576 63 1048577'
+profile_addrs 64 1048576 63 1048577
+profile_depth 1 64 0 65'
 
 # The limits here are the ones the module describes (its .modinfo's parm,
 # read without modinfo, which busybox looks up by name only).
