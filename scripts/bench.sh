@@ -225,6 +225,16 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh
 					med["cache-none"], med["mstat-cache-nopercache"],
 					med["mstat-cache-percache"],
 					med["mstat-cache-percache"] / med["mstat-cache-nopercache"]
+			# The heap profile (issue 29): one sampled allocation with
+			# its whole stack, and the profile amortized at the
+			# default rate over these pairs.
+			if (med["mstat-every-stack"] && med["mstat-default-noprofile"])
+				printf "\nheap profile: one sampled allocation and its free, with the stack: +%d instructions over an unsampled pair (the call site alone: +%d; the unwinding: %d); amortized at the default rate: +%d a pair (default %d, profile off %d)\n",
+					med["mstat-every-stack"] - med["mstat-default-noprofile"],
+					med["mstat-every-site"] - med["mstat-default-noprofile"],
+					med["mstat-every-stack"] - med["mstat-every-site"],
+					med["mstat-default"] - med["mstat-default-noprofile"],
+					med["mstat-default"], med["mstat-default-noprofile"]
 		}'
 } | tee -a "$res"
 
