@@ -480,8 +480,10 @@ check_prom_series() {
 
 # A tampering proxy: one connection at a time, every status 200, every
 # Content-Type text/html, /metrics unparsable, profiles cut in half.
+# exec: started with &, the subshell's pid that stop_servers kills is the
+# proxy's own (a python3 child of it outlived make check once).
 proxy() {
-	python3 - "$1" "$2" <<-'EOF'
+	exec python3 - "$1" "$2" <<-'EOF'
 	import re, socket, sys
 	ls = socket.socket()
 	ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
