@@ -255,7 +255,11 @@ static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
 		old = cmpxchg(&b->key, 0, key);
 		if (!old) {
 			memcpy(b->stack, stack, nr * sizeof(*stack));
-			/* The frames before @nr: mstat_sites_copy()'s acquire. */
+			/*
+			 * The frames before @nr. Pairs with the
+			 * smp_load_acquire() in mstat_sites_copy()
+			 * (litmus/profile-bucket-publish.litmus).
+			 */
 			smp_store_release(&b->nr, nr);
 			return b;
 		}
@@ -449,7 +453,10 @@ static void mstat_sites_copy(const u64 *total, void *arg)
 	for (i = 0; i < mstat_nr_buckets; i++) {
 		struct mstat_bucket *b = mstat_bucket_at(i);
 		struct mstat_site_row *r = &ss->row[ss->n];
-		/* Pairs with mstat_bucket_get()'s release: whole frames. */
+		/*
+		 * Pairs with the smp_store_release() in mstat_bucket_get():
+		 * whole frames (litmus/profile-bucket-publish.litmus).
+		 */
 		unsigned int nr = smp_load_acquire(&b->nr);
 
 		if (!nr || !b->total[MSTAT_B_ALLOCS])
