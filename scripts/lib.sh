@@ -693,3 +693,22 @@ collect_guests() {
 		esac
 	done
 }
+
+# stop_servers: TERM to the servers a host test started (their pids in
+# the caller's array pids), KILL after 10 s; then pids is empty.
+# (prom-test.sh, serve-test.sh)
+stop_servers() {
+	local p n
+	for p in ${pids[@]+"${pids[@]}"}; do
+		kill "$p" 2>/dev/null
+	done
+	for p in ${pids[@]+"${pids[@]}"}; do
+		for ((n = 0; n < 50; n++)); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	pids=()
+}

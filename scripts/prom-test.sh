@@ -65,22 +65,6 @@ MSTAT_LOGS=$out
 tmp=$(mktemp -d)
 pids=()
 
-# stop_servers: TERM to the servers started here, KILL after 10 s.
-stop_servers() {
-	local p n
-	for p in ${pids[@]+"${pids[@]}"}; do
-		kill "$p" 2>/dev/null
-	done
-	for p in ${pids[@]+"${pids[@]}"}; do
-		for ((n = 0; n < 50; n++)); do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	pids=()
-}
 trap 'stop_servers; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 

@@ -65,22 +65,6 @@ tmp=$(mktemp -d)
 pids=()
 start=$SECONDS
 
-# stop_servers: TERM to the servers started here, KILL after 10 s.
-stop_servers() {
-	local p n
-	for p in ${pids[@]+"${pids[@]}"}; do
-		kill "$p" 2>/dev/null
-	done
-	for p in ${pids[@]+"${pids[@]}"}; do
-		for ((n = 0; n < 50; n++)); do
-			kill -0 "$p" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	pids=()
-}
 # release: the guest's wait for the host ended (a connection to its
 # control port), so that it checks, stops its servers and exits.
 release() {
