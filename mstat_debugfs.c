@@ -102,6 +102,7 @@ static void mstat_internals_head(struct seq_file *m)
 	seq_printf(m, "words_per_slot %u\n", mstat_nr_words(c));
 	missed = mstat_bulk_show(&bulk_alloc, &bulk_free, &bulk_pages);
 	seq_printf(m, "kmalloc_twice_sites %u\n", mstat_twice_sites());
+	seq_printf(m, "page_watch_full %lu\n", mstat_page_watch_full());
 	seq_printf(m, "bulk_alloc_counted %d\n", bulk_alloc);
 	seq_printf(m, "bulk_alloc_missed %lu\n", missed);
 	seq_printf(m, "bulk_free_counted %d\n", bulk_free);

@@ -45,9 +45,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -522,11 +526,149 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 #endif
 
 /*
- * The last order-0 page the mm_page_alloc probe saw on each CPU: how the
- * alloc_pages_bulk() probe tells the single-page fallback's page, which
- * was traced, from one it took from the per-CPU lists, which was not.
+ * The page watches: how the alloc_pages_bulk() probe tells the
+ * single-page fallback's page, which the page allocator traced, from a
+ * page it took from the per-CPU lists, which it did not. A bulk call in
+ * flight holds a watch, keyed by its task and its context (task, softirq,
+ * hardirq: mstat_context()); the mm_page_alloc probe records each order-0
+ * page in the watch of the key it runs under. The fallback runs in the
+ * bulk call's own task and context, whichever CPU it ends on (it may
+ * sleep and migrate); an interrupt that allocates a page meanwhile runs
+ * under another key, and cannot overwrite the record.
+ *
+ * A key's entry is one of MSTAT_WATCH_WAYS from its hash. A call that
+ * finds them all taken is not watched (counted in page_watch_full), and
+ * its one new page among several missing counts as untraced: such a
+ * fallback counts twice. MSTAT_WATCH_SLOTS is many more than the bulk
+ * calls in flight on a machine of 384 CPUs, one a CPU but for a fallback
+ * asleep in reclaim; static, so that the bulk probe's handlers, which
+ * outlive the tracepoints (mstat_bulk_exit() comes after
+ * mstat_sources_exit()), never see it freed.
  */
-static DEFINE_PER_CPU(struct page *, mstat_page_last);
+#define MSTAT_WATCH_BITS	9
+#define MSTAT_WATCH_SLOTS	BIT(MSTAT_WATCH_BITS)
+#define MSTAT_WATCH_WAYS	4
+
+struct mstat_page_watch {
+	unsigned long key;	/* 0: free */
+	struct page *page;	/* the key's last traced order-0 page */
+};
+
+static struct mstat_page_watch mstat_watch[MSTAT_WATCH_SLOTS];
+static atomic_long_t mstat_watch_full;
+
+/* The caller's task and context, as one word: a task is word aligned. */
+static __always_inline unsigned long mstat_watch_key(void)
+{
+	BUILD_BUG_ON(__alignof__(struct task_struct) < MSTAT_NR_CTX);
+	return (unsigned long)current | mstat_context();
+}
+
+/*
+ * The same, from a kprobe handler, for the probed function: a kprobe that
+ * a breakpoint hits runs as an NMI on top of the probed context (x86's
+ * and arm64's debug exceptions enter with __nmi_enter(): NMI_OFFSET and
+ * HARDIRQ_OFFSET), one on an ftrace site in that context itself. The page
+ * allocator never runs in an NMI, so an NMI here is the breakpoint's.
+ */
+static __always_inline unsigned long mstat_watch_probed_key(void)
+{
+	unsigned long pc = preempt_count();
+
+	if (pc & NMI_MASK)
+		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+	if (pc & HARDIRQ_MASK)
+		return (unsigned long)current | MSTAT_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return (unsigned long)current | MSTAT_CTX_SOFTIRQ;
+	return (unsigned long)current | MSTAT_CTX_TASK;
+}
+
+static __always_inline struct mstat_page_watch *
+mstat_watch_way(unsigned long key, unsigned int way)
+{
+	return &mstat_watch[(hash_long(key, MSTAT_WATCH_BITS) + way) &
+			    (MSTAT_WATCH_SLOTS - 1)];
+}
+
+/* The mm_page_alloc probe's half: @page, in the caller's watch if any. */
+static __always_inline void mstat_page_watch_note(struct page *page)
+{
+	unsigned long key = mstat_watch_key();
+	unsigned int way;
+
+	for (way = 0; way < MSTAT_WATCH_WAYS; way++) {
+		struct mstat_page_watch *w = mstat_watch_way(key, way);
+
+		/* Only the key's owner, this context, writes its page. */
+		if (READ_ONCE(w->key) == key) {
+			WRITE_ONCE(w->page, page);
+			return;
+		}
+	}
+}
+
+/**
+ * mstat_page_watch_begin() - watch the order-0 pages a probed call allocates
+ *
+ * Context: a kprobe's or kretprobe's entry handler, on a function that
+ * may allocate pages; one watch per task and context at a time, ended by
+ * mstat_page_watch_end() when that function returns.
+ * Return: the watch, or -1 if none was free (counted in page_watch_full).
+ */
+int mstat_page_watch_begin(void)
+{
+	unsigned long key = mstat_watch_probed_key();
+	unsigned int way;
+
+	for (way = 0; way < MSTAT_WATCH_WAYS; way++) {
+		struct mstat_page_watch *w = mstat_watch_way(key, way);
+
+		/*
+		 * Fully ordered on success: the previous owner's read of the
+		 * page, before its smp_store_release() of the key in
+		 * mstat_page_watch_end(), comes before this owner's write.
+		 */
+		if (!READ_ONCE(w->key) && !cmpxchg(&w->key, 0, key)) {
+			WRITE_ONCE(w->page, NULL);
+			return w - mstat_watch;
+		}
+	}
+	atomic_long_inc(&mstat_watch_full);
+	return -1;
+}
+
+/**
+ * mstat_page_watch_end() - end a watch
+ * @watch: what mstat_page_watch_begin() returned
+ *
+ * Context: the probed function's return (a kretprobe's return handler).
+ * Return: the last order-0 page the page allocator traced in this task
+ * and context since, or NULL (none, or @watch is -1).
+ */
+struct page *mstat_page_watch_end(int watch)
+{
+	struct mstat_page_watch *w;
+	struct page *page;
+
+	if (watch < 0)
+		return NULL;
+	w = &mstat_watch[watch];
+	page = READ_ONCE(w->page);
+	/* Pairs with the cmpxchg() in mstat_page_watch_begin(). */
+	smp_store_release(&w->key, 0);
+	return page;
+}
+
+/**
+ * mstat_page_watch_full() - bulk calls that found no watch free
+ *
+ * Return: how many, since load.
+ */
+unsigned long mstat_page_watch_full(void)
+{
+	return atomic_long_read(&mstat_watch_full);
+}
 
 static void mstat_probe_page_alloc(void *data, struct page *page,
 				   unsigned int order, gfp_t gfp_flags,
@@ -539,23 +681,9 @@ static void mstat_probe_page_alloc(void *data, struct page *page,
 		return;
 	}
 	if (!order)
-		this_cpu_write(mstat_page_last, page);
+		mstat_page_watch_note(page);
 	mstat_hot_alloc(MSTAT_SRC_PAGE, mstat_order_cell(order), size, size,
 			gfp_flags, (unsigned long)page, 0);
-}
-
-/**
- * mstat_page_traced_here() - whether @page was this CPU's last traced page
- * @page: an order-0 page, or NULL
- *
- * Context: any; the caller's CPU is the one that allocated it if it has
- * not migrated since (a kretprobe handler runs with preemption off).
- * Return: true if the mm_page_alloc probe's last order-0 page on this CPU
- * is @page.
- */
-bool mstat_page_traced_here(const struct page *page)
-{
-	return page && this_cpu_read(mstat_page_last) == page;
 }
 
 /**
@@ -703,10 +831,19 @@ struct mstat_twice_seen {
 	} ev[16];
 };
 
+/*
+ * Only the learning task's own events, in its own context: an interrupt
+ * on its CPU runs with current still the learning task, and its large
+ * kmalloc, whose pages the next kmalloc of ours may well reuse, would be
+ * taken for an inner event of ours (its site then skipped for good). A
+ * test build that must fail the learning's test records it all the same.
+ */
 static void __mstat_probe_twice(struct mstat_twice_seen *seen,
 				unsigned long call_site, const void *ptr)
 {
-	if (READ_ONCE(seen->task) != current || seen->nr == ARRAY_SIZE(seen->ev))
+	if (READ_ONCE(seen->task) != current || (!in_task() &&
+						 !MSTAT_COUNTS_BROKEN) ||
+	    seen->nr == ARRAY_SIZE(seen->ev))
 		return;
 	seen->ev[seen->nr].site = call_site;
 	seen->ev[seen->nr].ptr = ptr;

@@ -270,6 +270,22 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		'--append=CACHES_ARGS="-n -a"'
 fi
 
+# 7a'''. How a large kmalloc is traced, learnt at load under an interrupt
+# load of large kmallocs on every CPU (tests/irqload/): every load learns
+# what a quiet one did, and counts the interrupts' pairs against their
+# truth; the broken build, which learns from the interrupts' events too,
+# must be caught learning otherwise.
+if [ -f build/6.12/tests/irqload/mstat_irqload.ko ]; then
+	guest guest-6.12-learn "$K612_VMLINUZ" scripts/guest/learn.sh \
+		build/6.12/mstat.ko build/6.12/tests/irqload/mstat_irqload.ko
+fi
+if [ -f build/6.12-broken/tests/irqload/mstat_irqload.ko ]; then
+	guest guest-6.12-learn-broken "$K612_VMLINUZ" scripts/guest/learn.sh \
+		build/6.12-broken/mstat.ko \
+		build/6.12-broken/tests/irqload/mstat_irqload.ko \
+		--append=LEARN_BROKEN=1
+fi
+
 # 7a''. The heap profile against known call chains (scripts/guest/chains.sh):
 # each chain's stack, frame by frame, and its estimated bytes allocated
 # and in use within five standard errors of the truth, at the default
