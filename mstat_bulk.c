@@ -210,9 +210,11 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
  * single-page allocator, for one page, which is traced, and must not be
  * counted again. It does so when one page is all that is missing after
  * the array's leading run of filled slots, or when the per-CPU path gave
- * it nothing. One new page where more were missing is the second case
- * only if the mm_page_alloc probe saw that very page on this CPU
- * (mstat_page_traced_here()); otherwise it came from the per-CPU lists
+ * it nothing (or may not be used: __GFP_ACCOUNT with kmem accounting
+ * on). One new page where more were missing is the second case only if
+ * the mm_page_alloc probe saw that very page in this call's own task and
+ * context (a page watch, mstat_sources.c: not an interrupt's page, and
+ * wherever the call migrated); otherwise it came from the per-CPU lists
  * into a hole of the array, untraced, and is counted here.
  */
 struct mstat_bulk_pages_call {
@@ -221,6 +223,7 @@ struct mstat_bulk_pages_call {
 	unsigned long pre;
 	int nr;
 	int lead;	/* the array's leading filled slots */
+	int watch;	/* mstat_page_watch_begin()'s */
 	gfp_t gfp;
 };
 
@@ -264,6 +267,8 @@ static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
 		while (call->lead < call->nr && call->array[call->lead])
 			call->lead++;
 	call->pre = call->nr > 0 ? mstat_bulk_pages_held(call) : 0;
+	/* A test build that must fail the fallback's test watches nothing. */
+	call->watch = MSTAT_COUNTS_BROKEN ? -1 : mstat_page_watch_begin();
 	return 0;
 }
 
@@ -281,6 +286,7 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct mstat_bulk_pages_call *call = (void *)ri->data;
+	struct page *traced = mstat_page_watch_end(call->watch);
 	unsigned long i, n;
 
 	if (call->nr <= 0 || !mstat_source_enabled(MSTAT_SRC_PAGE))
@@ -288,7 +294,7 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 	n = mstat_bulk_pages_held(call) - call->pre;
 	/* The single-page fallback's page was traced. */
 	if (n == 1 && (call->nr - call->lead == 1 ||
-		       mstat_page_traced_here(mstat_bulk_pages_new(call))))
+		       (traced && traced == mstat_bulk_pages_new(call))))
 		return 0;
 	for (i = 0; i < n; i++)
 		mstat_count_page_alloc(call->gfp);

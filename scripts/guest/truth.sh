@@ -10,6 +10,18 @@ set -u
 . ./lib.sh
 
 args=$(sed -n 's/.*TRUTH_ARGS="\([^"]*\)".*/\1/p' /proc/cmdline)
+# TRUTH_MEMCG=1: the judge runs in a memory cgroup of its own, so that
+# kmem accounting is on and alloc_pages_bulk() with __GFP_ACCOUNT takes
+# its single-page fallback; the bulk_fallback pattern must then say it
+# took it.
+memcg=$(sed -n 's/.*TRUTH_MEMCG=\([0-9]\).*/\1/p' /proc/cmdline)
+if [ "$memcg" = 1 ]; then
+	mkdir -p /sys/fs/cgroup
+	check memcg-made sh -c 'mount -t cgroup2 none /sys/fs/cgroup &&
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control &&
+		mkdir /sys/fs/cgroup/truth'
+	check memcg-joined sh -c "echo $$ >/sys/fs/cgroup/truth/cgroup.procs"
+fi
 check insmod-mstat insmod ./mstat.ko
 check insmod-truth insmod ./mstat_truth.ko
 # Let boot's own work settle before the windows.
@@ -17,6 +29,11 @@ sleep 2
 # shellcheck disable=SC2086 # options, split
 ./truth $args >/tmp/truth.out 2>&1
 relay /tmp/truth.out
+if [ "$memcg" = 1 ] && grep -q bulk_fallback /tmp/truth.out; then
+	took=$(dmesg | sed -n 's/.*bulk_fallback: \([0-9]*\) of .*/\1/p' | tail -n 1)
+	dmesg | grep 'bulk_fallback:' | tail -n 1 | show
+	check bulk-fallback-taken [ "${took:-0}" -gt 0 ]
+fi
 # No bulk call went uncounted for want of a kretprobe instance.
 if grep '^probe_.*_missed ' /proc/mstat >/tmp/missed &&
    ! grep -qv ' 0$' /tmp/missed; then
@@ -25,6 +42,9 @@ else
 	show /tmp/missed
 	not_ok "probes-missed-none: a probe missed calls"
 fi
+# Every alloc_pages_bulk() call found a page watch free.
+full=$(awk '$1 == "page_watch_full" { print $2 }' $D/internals)
+check page-watch-full-none [ "$full" = 0 ]
 check rmmod-truth rmmod mstat_truth
 check rmmod-mstat rmmod mstat
 finish

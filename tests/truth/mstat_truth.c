@@ -35,18 +35,23 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
+#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/msg.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "mstat.h"
 #include "mstat_compat.h"
@@ -720,6 +725,120 @@ static int truth_bulk_empty(struct truth_result *r, unsigned long n)
 {
 	return truth_bulk_holes(r, n, 0xf);
 }
+
+/*
+ * alloc_pages_bulk()'s single-page fallback, which the page allocator
+ * traces, among interrupts that allocate pages, with the task moved from
+ * CPU to CPU. With __GFP_ACCOUNT and kmem accounting on (the judge in a
+ * memory cgroup: TRUTH_MEMCG in scripts/guest/truth.sh), the bulk
+ * allocator of 6.x fills an array of four holes with one page from the
+ * page allocator; without, with four from the per-CPU lists: either way
+ * the truth is the pages the arrays held. Meanwhile an hrtimer on every
+ * online CPU allocates and frees an order-0 page every TRUTH_IRQ_US (its
+ * pages in the truth too), and a work item moves the task to the next
+ * online CPU every jiffy. The log says how many calls took
+ * the fallback: "bulk_fallback: F of N calls ...".
+ */
+#define TRUTH_IRQ_US	5
+
+static DEFINE_PER_CPU(struct hrtimer, truth_irq_timer);
+static atomic_long_t truth_irq_pages;
+static bool truth_irq_stop;
+
+static enum hrtimer_restart truth_irq_tick(struct hrtimer *timer)
+{
+	struct page *page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+
+	if (page) {
+		__free_page(page);
+		atomic_long_inc(&truth_irq_pages);
+	}
+	if (READ_ONCE(truth_irq_stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(TRUTH_IRQ_US * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/* On each CPU, so that its timer is pinned there. */
+static void truth_irq_start(void *unused)
+{
+	hrtimer_start(this_cpu_ptr(&truth_irq_timer),
+		      ns_to_ktime(TRUTH_IRQ_US * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED);
+}
+
+static void truth_irq_cancel(void)
+{
+	int cpu;
+
+	WRITE_ONCE(truth_irq_stop, true);
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(per_cpu_ptr(&truth_irq_timer, cpu));
+}
+
+/*
+ * Moves truth_moved to the next online CPU, and again a jiffy later: a
+ * work item, not a kthread of its own, whose stack and task_struct would
+ * be allocations of the window that are freed after it.
+ */
+static struct task_struct *truth_moved;
+static int truth_move_cpu;
+static bool truth_move_stop;
+
+static void truth_move(struct work_struct *work)
+{
+	truth_move_cpu = cpumask_next(truth_move_cpu, cpu_online_mask);
+	if (truth_move_cpu >= nr_cpu_ids)
+		truth_move_cpu = cpumask_first(cpu_online_mask);
+	set_cpus_allowed_ptr(truth_moved, cpumask_of(truth_move_cpu));
+	if (!READ_ONCE(truth_move_stop))
+		schedule_delayed_work(to_delayed_work(work), 1);
+}
+
+static DECLARE_DELAYED_WORK(truth_move_work, truth_move);
+
+static int truth_bulk_fallback(struct truth_result *r, unsigned long n)
+{
+	unsigned long i, pages = 0, fallback = 0, irq;
+	struct page *a[4];
+	int j, got, cpu, err = 0;
+
+	atomic_long_set(&truth_irq_pages, 0);
+	WRITE_ONCE(truth_irq_stop, false);
+	for_each_possible_cpu(cpu)
+		mstat_hrtimer_setup(per_cpu_ptr(&truth_irq_timer, cpu),
+				    truth_irq_tick, CLOCK_MONOTONIC,
+				    HRTIMER_MODE_REL_PINNED);
+	on_each_cpu(truth_irq_start, NULL, 1);
+	truth_moved = current;
+	WRITE_ONCE(truth_move_stop, false);
+	schedule_delayed_work(&truth_move_work, 0);
+	for (i = 0; i < n && !err; i++) {
+		memset(a, 0, sizeof(a));
+		truth_bulk_array(GFP_KERNEL_ACCOUNT, 4, a);
+		for (j = 0, got = 0; j < 4; j++) {
+			if (a[j]) {
+				__free_page(a[j]);
+				got++;
+			}
+		}
+		if (!got)
+			err = -ENOMEM;
+		pages += got;
+		fallback += got == 1;
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	WRITE_ONCE(truth_move_stop, true);
+	cancel_delayed_work_sync(&truth_move_work);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	truth_irq_cancel();
+	irq = atomic_long_read(&truth_irq_pages);
+	pr_info("bulk_fallback: %lu of %lu calls took the single-page fallback; %lu pages in interrupts\n",
+		fallback, i, irq);
+	truth_add_pages(r, "order:0", pages + irq, pages + irq);
+	return err;
+}
 #endif
 
 #ifdef truth_bulk_list
@@ -905,6 +1024,7 @@ static const struct {
 	{ "bulk_hole_last", truth_bulk_hole_last },
 	{ "bulk_full", truth_bulk_full },
 	{ "bulk_empty", truth_bulk_empty },
+	{ "bulk_fallback", truth_bulk_fallback },
 #endif
 #ifdef truth_bulk_list
 	{ "bulk_list", truth_bulk_list4 },
