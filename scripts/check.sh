@@ -254,12 +254,13 @@ done
 # each pattern whose count it breaks.
 if [ -f build/6.12-broken/mstat.ko ]; then
 	broken=(kmalloc_large_var kmemdup_large kvmalloc_large cache_kfree
-		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user msg_msg)
+		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user msg_msg
+		bulk_fallback)
 	guest guest-6.12-truth-broken "$K612_VMLINUZ" scripts/guest/truth.sh \
 		build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/truth/mstat_truth.ko \
 		--file=build/tools/truth:/mstat/truth \
-		"--append=TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\""
+		"--append=TRUTH_MEMCG=1 TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\""
 	# Its names' offset is off by a word: validation must refuse it, and
 	# every row count on, by id, with no name.
 	guest guest-6.12-caches-broken "$K612_VMLINUZ" scripts/guest/caches.sh \
@@ -284,6 +285,19 @@ if [ -f build/6.12-broken/tests/irqload/mstat_irqload.ko ]; then
 		build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/irqload/mstat_irqload.ko \
 		--append=LEARN_BROKEN=1
+fi
+
+# 7a''''. alloc_pages_bulk()'s single-page fallback, traced by the page
+# allocator, counted once among interrupts that allocate pages and with
+# the task moved from CPU to CPU (the truth pattern bulk_fallback, in a
+# memory cgroup so that the kernel takes the fallback, preempt=full so
+# that the task can move inside a call); the broken build, which watches
+# nothing, must fail it (7a).
+if [ -f build/6.12/tests/truth/mstat_truth.ko ]; then
+	guest guest-6.12-bulk-fallback "$K612_VMLINUZ" scripts/guest/truth.sh \
+		build/6.12/mstat.ko build/6.12/tests/truth/mstat_truth.ko \
+		--file=build/tools/truth:/mstat/truth \
+		'--append=preempt=full TRUTH_MEMCG=1 TRUTH_ARGS="-n 40000 bulk_fallback"'
 fi
 
 # 7a''. The heap profile against known call chains (scripts/guest/chains.sh):
