@@ -38,14 +38,34 @@
 #endif
 
 /*
- * What a KUnit suite writes to use those internals. MODULE_IMPORT_NS()
- * takes the namespace as a bare word before 6.13, as a string from then
- * on (compat/kunit_import_ns_bare.conftest: only the old macro compiles
- * a bare word).
+ * MSTAT_INTERNAL: the namespace of mstat_core's exports, which only
+ * mstat's own test modules import (tests/torture, kunit/); mstat.h's API
+ * for other modules stays outside any namespace.
+ * EXPORT_SYMBOL_MSTAT_INTERNAL() is the core's export: the core does not
+ * include this header, Kbuild compiles it with this header included first
+ * (-include); without it (tests/userspace) the core falls back to a plain
+ * EXPORT_SYMBOL_GPL().
+ *
+ * The namespace argument of EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS()
+ * is a bare word before 6.13, a string from then on
+ * (compat/export_ns_bare.conftest and compat/import_ns_bare.conftest:
+ * only the old macros take a bare word).
  */
-#ifdef MSTAT_HAVE_KUNIT_IMPORT_NS_BARE
+#ifdef MSTAT_HAVE_EXPORT_NS_BARE
+#define EXPORT_SYMBOL_MSTAT_INTERNAL(sym)	EXPORT_SYMBOL_NS_GPL(sym, MSTAT_INTERNAL)
+#else
+#define EXPORT_SYMBOL_MSTAT_INTERNAL(sym)	EXPORT_SYMBOL_NS_GPL(sym, "MSTAT_INTERNAL")
+#endif
+
+/*
+ * What a module writes to use the core's exports, and what a KUnit suite
+ * writes to use the internals above.
+ */
+#ifdef MSTAT_HAVE_IMPORT_NS_BARE
+#define MSTAT_IMPORT_INTERNAL_NS() MODULE_IMPORT_NS(MSTAT_INTERNAL)
 #define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
 #else
+#define MSTAT_IMPORT_INTERNAL_NS() MODULE_IMPORT_NS("MSTAT_INTERNAL")
 #define MSTAT_IMPORT_KUNIT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #endif
 

@@ -17,8 +17,10 @@
 # declaration. (The tests are C, named .conftest to keep them out of the
 # kernel style checks, which forbid such redeclarations in a .c file.) A
 # test with a line "conftest-export: SYMBOL" also needs SYMBOL exported
-# to modules, in the kernel's Module.symvers ($MSTAT_SYMVERS). The
-# compiler's messages for each failed test are kept in OUT.log.
+# to modules, in the kernel's Module.symvers ($MSTAT_SYMVERS). A test
+# with a line "conftest-assemble" is compiled to an object, not only
+# checked for syntax: for what only the assembler refuses (an export's
+# asm). The compiler's messages for each failed test are kept in OUT.log.
 set -u
 out=$1 dir=$2
 shift 2
@@ -32,8 +34,10 @@ log=$out.log
 		name=$(basename "$f" .conftest)
 		macro=MSTAT_HAVE_$(echo "$name" | tr '[:lower:]' '[:upper:]')
 		sym=$(sed -n 's/.*conftest-export: *\([A-Za-z0-9_]*\).*/\1/p' "$f")
-		if "$@" -Werror=incompatible-pointer-types -fsyntax-only -x c \
-			"$f" >"$tmp.err" 2>&1 &&
+		how=-fsyntax-only
+		! grep -q conftest-assemble "$f" || how=-c
+		if "$@" -Werror=incompatible-pointer-types "$how" -o "$tmp.o" \
+			-x c "$f" >"$tmp.err" 2>&1 &&
 		   { [ -z "$sym" ] ||
 		     grep -q "^0x[0-9a-f]*	$sym	" "${MSTAT_SYMVERS:-/dev/null}" ||
 		     { echo "$sym: not in ${MSTAT_SYMVERS:-}" >"$tmp.err"; false; }; }; then
@@ -43,6 +47,6 @@ log=$out.log
 			{ echo "== $name"; cat "$tmp.err"; } >>"$log"
 		fi
 	done
-} >"$tmp" || { rm -f "$tmp" "$tmp.err"; exit 1; }
-rm -f "$tmp.err"
+} >"$tmp" || { rm -f "$tmp" "$tmp.err" "$tmp.o"; exit 1; }
+rm -f "$tmp.err" "$tmp.o"
 mv "$tmp" "$out"

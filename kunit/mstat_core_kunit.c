@@ -567,4 +567,5 @@ static struct kunit_suite mstat_core_suite = {
 kunit_test_suite(mstat_core_suite);
 
 MODULE_LICENSE("GPL");
+MSTAT_IMPORT_INTERNAL_NS();
 MODULE_DESCRIPTION("KUnit tests for mstat_core");

@@ -26,6 +26,17 @@
 
 #include "mstat_core.h"
 
+/*
+ * How the core exports its functions. The core does not know it is in a
+ * module: mstat's Kbuild compiles this file with mstat_compat.h included
+ * first, whose EXPORT_SYMBOL_MSTAT_INTERNAL() puts them in the
+ * MSTAT_INTERNAL namespace, in the form the target kernel takes.
+ * Elsewhere (the shim of tests/userspace), a plain export.
+ */
+#ifndef EXPORT_SYMBOL_MSTAT_INTERNAL
+#define EXPORT_SYMBOL_MSTAT_INTERNAL(sym)	EXPORT_SYMBOL_GPL(sym)
+#endif
+
 /* Polls of a CPU's sequence word before the reader starts to sleep. */
 #define MSTAT_WAIT_SPINS	256
 /* Sleep between polls once spinning has not helped, in microseconds. */
@@ -37,7 +48,7 @@ const char *const mstat_sync_name[MSTAT_NR_SYNC] = {
 	[MSTAT_SYNC_RCU_EXPEDITED]	= "rcu_expedited",
 	[MSTAT_SYNC_IPI]		= "ipi",
 };
-EXPORT_SYMBOL_GPL(mstat_sync_name);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_sync_name);
 
 /*
  * Slot @i of every CPU: its counters, after its mark (see "What a fold
@@ -252,7 +263,7 @@ unsigned int mstat_cur_slot(struct mstat_core *core)
 {
 	return READ_ONCE(core->cur) != mstat_slot_ptr(core, 0);
 }
-EXPORT_SYMBOL_GPL(mstat_cur_slot);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_cur_slot);
 
 /*
  * Flip the slot, wait for the sections that may still use the old one,
@@ -327,7 +338,7 @@ int mstat_read_with(struct mstat_core *core, struct mstat_snapshot *snap,
 	mutex_unlock(&core->lock);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(mstat_read_with);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_read_with);
 
 struct mstat_copy {
 	struct mstat_core *core;
@@ -359,7 +370,7 @@ int mstat_read(struct mstat_core *core, struct mstat_snapshot *snap, void *out)
 
 	return mstat_read_with(core, snap, mstat_copy_fn, &c);
 }
-EXPORT_SYMBOL_GPL(mstat_read);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_read);
 
 /**
  * mstat_reset() - restart every counter from zero
@@ -383,7 +394,7 @@ int mstat_reset(struct mstat_core *core)
 	mutex_unlock(&core->lock);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(mstat_reset);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_reset);
 
 /**
  * mstat_set_sync() - choose how the reader waits for writers
@@ -410,7 +421,7 @@ int mstat_set_sync(struct mstat_core *core, unsigned int sync)
 	mutex_unlock(&core->lock);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(mstat_set_sync);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_set_sync);
 
 /**
  * mstat_get_sync() - how the reader waits for writers now
@@ -422,7 +433,7 @@ unsigned int mstat_get_sync(struct mstat_core *core)
 {
 	return READ_ONCE(core->sync);
 }
-EXPORT_SYMBOL_GPL(mstat_get_sync);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_get_sync);
 
 /**
  * mstat_set_fold_hook() - set or clear &mstat_core.fold_hook
@@ -439,7 +450,7 @@ void mstat_set_fold_hook(struct mstat_core *core,
 	core->fold_hook = hook;
 	mutex_unlock(&core->lock);
 }
-EXPORT_SYMBOL_GPL(mstat_set_fold_hook);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_set_fold_hook);
 
 /**
  * mstat_set_broken() - make the reader deliberately wrong, for tortures
@@ -455,7 +466,7 @@ void mstat_set_broken(struct mstat_core *core, enum mstat_broken how)
 	core->broken = how;
 	mutex_unlock(&core->lock);
 }
-EXPORT_SYMBOL_GPL(mstat_set_broken);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_set_broken);
 
 /**
  * mstat_history_get() - a copy of the reader's history
@@ -473,7 +484,7 @@ int mstat_history_get(struct mstat_core *core, struct mstat_history *h)
 	mutex_unlock(&core->lock);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(mstat_history_get);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_history_get);
 
 /**
  * mstat_generation() - the number of snapshots taken (and resets)
@@ -485,7 +496,7 @@ u64 mstat_generation(struct mstat_core *core)
 {
 	return READ_ONCE(core->gen);
 }
-EXPORT_SYMBOL_GPL(mstat_generation);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_generation);
 
 /**
  * mstat_nr_words() - u64 counters per slot
@@ -497,7 +508,7 @@ unsigned int mstat_nr_words(struct mstat_core *core)
 {
 	return core->nwords;
 }
-EXPORT_SYMBOL_GPL(mstat_nr_words);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_nr_words);
 
 /**
  * mstat_cpu_seq() - a CPU's raw sequence word, for debugging
@@ -510,7 +521,7 @@ unsigned long mstat_cpu_seq(struct mstat_core *core, int cpu)
 {
 	return READ_ONCE(per_cpu_ptr(core->pcpu, cpu)->seq);
 }
-EXPORT_SYMBOL_GPL(mstat_cpu_seq);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_cpu_seq);
 
 /**
  * mstat_cpu_in_section() - whether a CPU has an open write section
@@ -523,7 +534,7 @@ bool mstat_cpu_in_section(struct mstat_core *core, int cpu)
 {
 	return mstat_cpu_seq(core, cpu) & MSTAT_SEQ_DEPTH_MASK;
 }
-EXPORT_SYMBOL_GPL(mstat_cpu_in_section);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_cpu_in_section);
 
 /**
  * mstat_cpu_slot_word() - one raw, unfolded counter of one CPU
@@ -542,7 +553,7 @@ u64 mstat_cpu_slot_word(struct mstat_core *core, int cpu, unsigned int slot,
 		return 0;
 	return READ_ONCE(per_cpu_ptr(mstat_slot_ptr(core, slot), cpu)[word]);
 }
-EXPORT_SYMBOL_GPL(mstat_cpu_slot_word);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_cpu_slot_word);
 
 /**
  * mstat_core_init() - set up a core for counters of @size bytes
@@ -584,7 +595,7 @@ int mstat_core_init(struct mstat_core *core, size_t size)
 	mutex_init(&core->lock);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(mstat_core_init);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_core_init);
 
 /**
  * mstat_core_destroy() - free what mstat_core_init() allocated
@@ -601,4 +612,4 @@ void mstat_core_destroy(struct mstat_core *core)
 	core->pcpu = NULL;
 	core->total = NULL;
 }
-EXPORT_SYMBOL_GPL(mstat_core_destroy);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_core_destroy);

@@ -215,6 +215,15 @@
  * preempted by its host) delays every mode. In %MSTAT_SYNC_IPI mode the
  * wait spins briefly, then sleeps between checks. The wait's duration
  * and the CPUs seen in a section at the flip are recorded.
+ *
+ * Exports
+ * =======
+ *
+ * In mstat.ko the functions below are exported for mstat's own test
+ * modules only, in the MSTAT_INTERNAL symbol namespace (see mstat_core.c):
+ * such a module writes MSTAT_IMPORT_INTERNAL_NS() (mstat_compat.h), or
+ * modpost refuses to build it and the kernel to load it. Other modules
+ * use the API of mstat.h.
  */
 #ifndef _MSTAT_CORE_H
 #define _MSTAT_CORE_H

@@ -166,6 +166,24 @@ if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
 		build/7.3-wrongproto
 fi
 
+# 3b. The exports' namespaces (scripts/exports-check.sh), in each build
+# above that made mstat.ko, arm64's too: the core's exports in
+# MSTAT_INTERNAL, mstat.h's API in none, the KUnit internals in
+# EXPORTED_FOR_KUNIT_TESTING; every test and KUnit module imports the
+# namespaces it uses, no other.
+ns_dirs=()
+for id in 6.1 6.12 6.12rt ${kb_debug:+debug} ${kb_kcsan:+kcsan} 6.1-kunit \
+	${KM_IDS:-}; do
+	case " ${ns_dirs[*]} " in *" build/$id "*) continue ;; esac
+	[ ! -f "build/$id/mstat.ko" ] || ns_dirs+=("build/$id")
+done
+if [ ${#ns_dirs[@]} -eq 0 ]; then
+	not_ok "exports: no build with mstat.ko"
+else
+	scripts/exports-check.sh "${ns_dirs[@]}" >"$logs/exports.log" 2>&1
+	relay "$logs/exports.log"
+fi
+
 # 4. The core in userspace: torture under TSan and ASan+UBSan, broken core.
 make -C tests/userspace check >"$logs/userspace.log" 2>&1
 relay "$logs/userspace.log"

@@ -37,17 +37,15 @@ fi
 n=0
 for ko in "$out"/kunit/*_kunit.ko; do
 	n=$((n + 1))
-	# Every mstat symbol it needs is exported by mstat.ko, and if in the
-	# KUnit namespace, the module imports that namespace.
+	# Every mstat symbol it needs is exported by mstat.ko, and if in a
+	# namespace (EXPORTED_FOR_KUNIT_TESTING, MSTAT_INTERNAL), the module
+	# imports that namespace.
 	for sym in $(nm -u "$ko" | awk '$2 ~ /^mstat_/ { print $2 }'); do
 		line=$(grep -P "\t$sym\t" "$out/Module.symvers") ||
 			die "$(basename "$ko") needs $sym, which mstat.ko does not export"
-		case $line in
-		*EXPORTED_FOR_KUNIT_TESTING*)
-			modinfo -F import_ns "$ko" |
-				grep -qx EXPORTED_FOR_KUNIT_TESTING ||
-				die "$(basename "$ko") uses $sym but does not import its namespace" ;;
-		esac
+		ns=$(cut -f5 <<<"$line")
+		[ -z "$ns" ] || modinfo -F import_ns "$ko" | grep -qx "$ns" ||
+			die "$(basename "$ko") uses $sym but does not import its namespace $ns"
 	done
 done
 [ "$n" -eq 3 ] || die "$n KUnit modules built, want 3"

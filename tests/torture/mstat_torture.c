@@ -335,4 +335,5 @@ module_init(torture_init);
 module_exit(torture_exit);
 
 MODULE_LICENSE("GPL");
+MSTAT_IMPORT_INTERNAL_NS();
 MODULE_DESCRIPTION("Torture test of mstat_core's consistent snapshots");
