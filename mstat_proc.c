@@ -87,20 +87,16 @@ static void mstat_show_classes(struct seq_file *m,
 		const struct mstat_class_stats *c = &st->cls[i];
 		s64 live = c->allocs - c->frees;
 		u64 frag = c->bytes_alloc - c->bytes_req;
-		s64 frag_live = 0;
 
-		/* Frees carry no requested size: scale the mean. */
-		if (c->allocs && live > 0)
-			frag_live = div64_u64(frag * (u64)live, c->allocs);
 		if (i == MSTAT_CLASS_LARGE)
 			seq_puts(m, "class large");
 		else
 			seq_printf(m, "class %u", mstat_class_size[i]);
-		seq_printf(m, " %llu %llu %lld %llu %llu %llu %lld %llu %lld\n",
+		seq_printf(m, " %llu %llu %lld %llu %llu %llu %lld %llu %llu\n",
 			   c->allocs, c->frees, live, c->bytes_req,
 			   c->bytes_alloc, c->bytes_freed,
 			   (s64)(c->bytes_alloc - c->bytes_freed), frag,
-			   frag_live);
+			   mstat_frag_live_est(frag, live, c->allocs));
 	}
 }
 
@@ -181,9 +177,11 @@ static void mstat_show_caches(struct seq_file *m,
 		const struct mstat_cache_stat *c = &cs->row[i];
 		s64 live = c->allocs - c->frees;
 
+		/* live_bytes modulo 2^64, as the counters (mstat_stats.h). */
 		seq_printf(m, "cache %u %u %llu %llu %llu %lld %lld %s ", c->id,
 			   c->size, c->allocs, c->frees, c->failures, live,
-			   live * c->size, c->gone ? "gone" : "live");
+			   (s64)((u64)live * c->size),
+			   c->gone ? "gone" : "live");
 		mstat_show_cache_name(m, c->name);
 		seq_putc(m, '\n');
 	}
