@@ -131,7 +131,7 @@ static void mstat_show_orders(struct seq_file *m,
 
 		seq_printf(m, "order %d %llu %llu %llu %lld\n", i, o->allocs,
 			   o->frees, o->failures,
-			   (s64)(o->allocs - o->frees) << i);
+			   (s64)((o->allocs - o->frees) << i));
 	}
 }
 
@@ -206,7 +206,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 		mstat_show_source(m, i, &st->src[i]);
 	mstat_show_slab(m, st);
 	for (i = 0; i < MSTAT_NR_ORDERS; i++)
-		pages += (s64)(st->order[i].allocs - st->order[i].frees) << i;
+		pages += (s64)((st->order[i].allocs - st->order[i].frees) << i);
 	seq_printf(m, "page_live_pages %lld\n", pages);
 	for (i = 0; i < MSTAT_NR_CTX; i++) {
 		seq_printf(m, "ctx_%s_allocs %llu\n", mstat_ctx_name[i],
