@@ -87,20 +87,16 @@ static void mstat_show_classes(struct seq_file *m,
 		const struct mstat_class_stats *c = &st->cls[i];
 		s64 live = c->allocs - c->frees;
 		u64 frag = c->bytes_alloc - c->bytes_req;
-		s64 frag_live = 0;
 
-		/* Frees carry no requested size: scale the mean. */
-		if (c->allocs && live > 0)
-			frag_live = div64_u64(frag * (u64)live, c->allocs);
 		if (i == MSTAT_CLASS_LARGE)
 			seq_puts(m, "class large");
 		else
 			seq_printf(m, "class %u", mstat_class_size[i]);
-		seq_printf(m, " %llu %llu %lld %llu %llu %llu %lld %llu %lld\n",
+		seq_printf(m, " %llu %llu %lld %llu %llu %llu %lld %llu %llu\n",
 			   c->allocs, c->frees, live, c->bytes_req,
 			   c->bytes_alloc, c->bytes_freed,
 			   (s64)(c->bytes_alloc - c->bytes_freed), frag,
-			   frag_live);
+			   mstat_frag_live_est(frag, live, c->allocs));
 	}
 }
 
@@ -135,7 +131,7 @@ static void mstat_show_orders(struct seq_file *m,
 
 		seq_printf(m, "order %d %llu %llu %llu %lld\n", i, o->allocs,
 			   o->frees, o->failures,
-			   (s64)(o->allocs - o->frees) << i);
+			   (s64)((o->allocs - o->frees) << i));
 	}
 }
 
@@ -181,9 +177,11 @@ static void mstat_show_caches(struct seq_file *m,
 		const struct mstat_cache_stat *c = &cs->row[i];
 		s64 live = c->allocs - c->frees;
 
+		/* live_bytes modulo 2^64, as the counters (mstat_stats.h). */
 		seq_printf(m, "cache %u %u %llu %llu %llu %lld %lld %s ", c->id,
 			   c->size, c->allocs, c->frees, c->failures, live,
-			   live * c->size, c->gone ? "gone" : "live");
+			   (s64)((u64)live * c->size),
+			   c->gone ? "gone" : "live");
 		mstat_show_cache_name(m, c->name);
 		seq_putc(m, '\n');
 	}
@@ -208,7 +206,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 		mstat_show_source(m, i, &st->src[i]);
 	mstat_show_slab(m, st);
 	for (i = 0; i < MSTAT_NR_ORDERS; i++)
-		pages += (s64)(st->order[i].allocs - st->order[i].frees) << i;
+		pages += (s64)((st->order[i].allocs - st->order[i].frees) << i);
 	seq_printf(m, "page_live_pages %lld\n", pages);
 	for (i = 0; i < MSTAT_NR_CTX; i++) {
 		seq_printf(m, "ctx_%s_allocs %llu\n", mstat_ctx_name[i],

@@ -196,13 +196,19 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_sample_interval);
  * @size: its bytes
  * @rate: the sampling rate
  *
+ * From size / rate = 23 on, the table's 2^-y is 0 (y >= 32) and the
+ * result 2^32 (exp(-23) * 2^32 < 1/2 too): it is returned at once from
+ * 32 on. That keeps mul_u64_u64_div_u64()'s quotients within 64 bits
+ * whatever @size (an API report may give any), as it needs (on x86_64 its
+ * divq raises #DE, an oops, otherwise), and x * 94548 below 2^64.
+ *
  * Return: 1 - exp(-size / rate), in units of 2^-32.
  */
 u64 mstat_sample_prob_q32(u64 size, unsigned long rate)
 {
 	u64 x, y;
 
-	if (rate <= 1)
+	if (rate <= 1 || div64_u64(size, rate) >= 32)
 		return 1ULL << 32;
 	x = mul_u64_u64_div_u64(size, 1ULL << 16, rate);	/* Q16 */
 	if (x < 1024) {
@@ -494,7 +500,14 @@ static int mstat_row_cmp(const void *a, const void *b)
 	return p->site < q->site ? -1 : p->site > q->site;
 }
 
-/* Scale sampled figures of a site up to estimates of the true ones. */
+/*
+ * Scale sampled figures of a site up to estimates of the true ones:
+ * val / p, p the chance in 2^-32 (at most 2^32, so the quotient is at
+ * least val). It fits 64 bits while (val >> 32) < p; else it is more than
+ * S64_MAX, what the estimates, s64, saturate to anyway. The guard keeps
+ * mul_u64_u64_div_u64()'s quotient within 64 bits and its divisor non-zero
+ * (its divq raises #DE, an oops, on x86_64 otherwise).
+ */
 static u64 mstat_scale(u64 val, const struct mstat_site_row *r,
 		       unsigned long rate)
 {
@@ -504,15 +517,24 @@ static u64 mstat_scale(u64 val, const struct mstat_site_row *r,
 		return val;
 	avg = div64_u64(r->v[MSTAT_B_ABYTES], r->v[MSTAT_B_ALLOCS]);
 	p = mstat_sample_prob_q32(avg, rate);
-	return p ? mul_u64_u64_div_u64(val, 1ULL << 32, p) : val;
+	if (!p)
+		return val;
+	if ((val >> 32) >= p)
+		return U64_MAX;
+	return mul_u64_u64_div_u64(val, 1ULL << 32, p);
 }
 
-/* Negative in-use figures (frees of objects sampled before a reset) too. */
+/*
+ * Negative in-use figures (frees of objects sampled before a reset) too;
+ * saturated at +-S64_MAX, never wrapped into the other sign.
+ */
 static s64 mstat_scale_signed(s64 val, const struct mstat_site_row *r,
 			      unsigned long rate)
 {
-	return val < 0 ? -(s64)mstat_scale(-val, r, rate) :
-			 (s64)mstat_scale(val, r, rate);
+	u64 mag = val < 0 ? -(u64)val : val;
+	s64 est = min_t(u64, mstat_scale(mag, r, rate), S64_MAX);
+
+	return val < 0 ? -est : est;
 }
 
 /**

@@ -8,6 +8,7 @@
 
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 
 #include "mstat_compat.h"
@@ -108,6 +109,39 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
+
+/**
+ * mstat_frag_live_est() - the fragmentation of a size class's live
+ *	objects, estimated
+ * @frag: the class's fragmentation, bytes_alloc - bytes_req
+ * @live: its live objects, allocs - frees
+ * @allocs: its allocations
+ *
+ * A free carries no requested size, so the live objects' fragmentation is
+ * estimated as the mean of all allocations' times the live objects:
+ * @frag * @live / @allocs, rounded down. The product is taken in 128 bits
+ * (mul_u64_u64_div_u64()): in 64 it wraps once @frag * @live passes 2^64,
+ * days of uptime for a busy class of a large machine.
+ *
+ * None live (@live <= 0) or no allocations: 0. At least as many live as
+ * allocated: @frag, the estimate's bound (every allocation live). Exact
+ * counters never give @live > @allocs (their frees would have wrapped by
+ * more than 2^63), but the guards also keep the divisor non-zero and the
+ * quotient below @frag, as mul_u64_u64_div_u64() needs: on x86_64 it is
+ * one mulq and one divq, and a divq by 0 or of a quotient that does not
+ * fit 64 bits raises #DE, an oops.
+ *
+ * Return: the estimate, 0 to @frag.
+ */
+u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs)
+{
+	if (live <= 0 || !allocs)
+		return 0;
+	if ((u64)live >= allocs)
+		return frag;
+	return mul_u64_u64_div_u64(frag, live, allocs);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_frag_live_est);
 
 /**
  * mstat_site_name() - a call site as text, never a raw address

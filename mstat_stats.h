@@ -17,6 +17,13 @@
  *				  and bytes;
  *	sum over contexts	= allocs + frees of all sources;
  *	sum over GFP kinds	= allocs of all sources.
+ *
+ * Every counter is a u64 that wraps modulo 2^64 (a byte counter first,
+ * after 16 EiB). Sums and differences of counters are taken modulo 2^64
+ * too, so live objects and bytes (as s64) and the fragmentation (as u64)
+ * stay exact across a wrap while their true values fit; a checker that
+ * compares them must compare modulo 2^64 as well. Only a product whose
+ * true value matters, or a quotient, needs more: mstat_frag_live_est().
  */
 #ifndef _MSTAT_STATS_H
 #define _MSTAT_STATS_H
@@ -219,6 +226,7 @@ DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
+u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs);
 char *mstat_site_name(char *buf, size_t size, unsigned long site);
 int mstat_stats_init(unsigned int sync, size_t size);
 void mstat_stats_exit(void);

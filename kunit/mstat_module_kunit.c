@@ -424,8 +424,77 @@ static void mstat_derive_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_ATOMIC], 2ULL);
 }
 
+/*
+ * A class's counters as a snapshot derives them, and the estimate of its
+ * live objects' fragmentation (bytes_allocated - bytes_requested, scaled
+ * by live / allocs), exact where frag * live passes 2^64.
+ */
+struct frag_case {
+	const char *desc;
+	u64 allocs, frees, bytes_req, bytes_alloc;
+	u64 est;
+};
+
+static const struct frag_case frag_cases[] = {
+	{ "none live", 10, 10, 1000, 1800, 0 },
+	{ "more freed than allocated", 5, 7, 100, 140, 0 },
+	/* tools/mstat/testdata/mstat-1.0.txt's class 96 */
+	{ "small", 28139, 4934, 2636496, 2669088, 26877 },
+	/* frag 2^40 + 12345, live 2^62 + 2^61 + 3 */
+	{ "allocs near 2^63", BIT_ULL(63) + 3, BIT_ULL(61),
+	  BIT_ULL(63) + 1000, BIT_ULL(63) + 1000 + BIT_ULL(40) + 12345,
+	  824633730090ULL },
+	/* bytes_req 2^64 - 1000, bytes_alloc past 2^64: frag 2^50 */
+	{ "bytes wrapped past 2^64", BIT_ULL(63) + 7, BIT_ULL(63) - BIT_ULL(40),
+	  U64_MAX - 999, BIT_ULL(50) - 1000, 134217728ULL },
+	/* live S64_MAX, frag 2^64 - 12 */
+	{ "frag near 2^64", BIT_ULL(63) + 9, 10, 7, U64_MAX - 4,
+	  0xffffffffffffffe0ULL },
+	{ "all live", BIT_ULL(62) + 11, 0, 3, BIT_ULL(62), BIT_ULL(62) - 3 },
+	/* live 15 > allocs: every allocation counts live, the bound */
+	{ "frees wrapped", 5, (u64)-10, 100, 400, 300 },
+	{ "no allocs", 0, U64_MAX, 0, 0, 0 },
+};
+
+static void frag_case_desc(const struct frag_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(frag, frag_cases, frag_case_desc);
+
+static void mstat_frag_live_est_table(struct kunit *test)
+{
+	const struct frag_case *fc = test->param_value;
+	struct mstat_cells *cl = kunit_kzalloc(test, sizeof(*cl), GFP_KERNEL);
+	struct mstat_stats *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	const struct mstat_class_stats *c;
+	struct mstat_cell *e;
+
+	KUNIT_ASSERT_NOT_NULL(test, cl);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	/* The API's large class: every column counted, none derived. */
+	e = &cl->cell[MSTAT_SRC_API][MSTAT_CLASS_LARGE];
+	e->allocs = fc->allocs;
+	e->frees = fc->frees;
+	e->bytes_req = fc->bytes_req;
+	e->bytes_alloc = fc->bytes_alloc;
+	mstat_stats_derive(cl, st);
+	c = &st->cls[MSTAT_CLASS_LARGE];
+	KUNIT_EXPECT_EQ(test, c->allocs, fc->allocs);
+	KUNIT_EXPECT_EQ(test, c->frees, fc->frees);
+	KUNIT_EXPECT_EQ(test, c->bytes_req, fc->bytes_req);
+	KUNIT_EXPECT_EQ(test, c->bytes_alloc, fc->bytes_alloc);
+	/* As mstat_show_classes() prints it. */
+	KUNIT_EXPECT_EQ(test, mstat_frag_live_est(c->bytes_alloc - c->bytes_req,
+						  (s64)(c->allocs - c->frees),
+						  c->allocs),
+			fc->est);
+}
+
 static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_derive_rules),
+	KUNIT_CASE_PARAM(mstat_frag_live_est_table, frag_gen_params),
 	KUNIT_CASE_PARAM(mstat_size_class_table, class_gen_params),
 	KUNIT_CASE(mstat_account_exact_counts),
 	KUNIT_CASE(mstat_account_bad_input),

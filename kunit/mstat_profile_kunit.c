@@ -157,12 +157,36 @@ static void mstat_sample_prob_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_sample_prob_q32(100, 1), 1ULL << 32);
 }
 
+/*
+ * Sizes far beyond the rate are sampled for certain, whatever their size:
+ * an API report may give any. Past 2^48 times the rate, size * 2^16 /
+ * rate does not fit 64 bits (x86_64's divq raises #DE); from 2^31.5,
+ * x * log2(e) wraps (here to about 0, a chance of about 0).
+ */
+static void mstat_sample_prob_huge_size(struct kunit *test)
+{
+	static const struct { u64 size, rate; } c[] = {
+		{ 23 * 4096, 4096 },		/* 2^32 by the table, not the guard */
+		{ 195104540272767ULL, 65536 },	/* x * 94548 = 2^64 + 22700 */
+		{ BIT_ULL(49), 2 },
+		{ U64_MAX, 2 },
+		{ U64_MAX, MSTAT_PROFILE_RATE_MAX },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		KUNIT_EXPECT_EQ_MSG(test, mstat_sample_prob_q32(c[i].size, c[i].rate),
+				    1ULL << 32, "size %llu rate %llu",
+				    c[i].size, c[i].rate);
+}
+
 static struct kunit_case mstat_profile_cases[] = {
 	KUNIT_CASE(mstat_profile_exact_at_rate_1),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_addr_cap_counts_drops),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_estimate_within_bound),
 	KUNIT_CASE(mstat_sample_interval_mean),
 	KUNIT_CASE(mstat_sample_prob_values),
+	KUNIT_CASE(mstat_sample_prob_huge_size),
 	{}
 };
 

@@ -22,9 +22,11 @@
  *  - slab_* = the sum of kmalloc, cache and api, for allocs, frees and
  *    bytes; slab_live_* and slab_frag_bytes follow from them;
  *  - per class row: live_objects, live_bytes and frag_bytes follow from
- *    its other columns, frag_live_bytes_est is the kernel's estimate,
- *    bytes_requested <= bytes_allocated, and the bytes of every event lie
- *    in the class's size range; the rows sum to slab_allocs, slab_frees,
+ *    its other columns, frag_live_bytes_est is the kernel's estimate
+ *    (exactly: its product in 128 bits), bytes_requested <=
+ *    bytes_allocated, and the bytes of every event lie in the class's size
+ *    range (these two while the class's bytes are below 2^64, 16 EiB: they
+ *    need the true values); the rows sum to slab_allocs, slab_frees,
  *    slab_bytes_requested, slab_bytes_allocated and slab_bytes_freed;
  *  - from format 1.1, per kmalloc_class row (the kmalloc source alone,
  *    the same labels as the class rows): live_objects = allocs - frees,
@@ -44,6 +46,11 @@
  *    in pages of PAGE_SIZE, to page_bytes_allocated and page_bytes_freed;
  *  - the ctx_*_allocs (frees) sum to the allocs (frees) of all sources;
  *  - gfp_sleep_allocs + gfp_atomic_allocs = the allocs of all sources.
+ *
+ * Counters are u64s that wrap modulo 2^64; sums, differences and the
+ * products by a size are compared modulo 2^64, as the module makes them,
+ * which holds across a wrap. Across reads, a counter that wrapped reads as
+ * decreased.
  *
  * Prints one line per violation and a summary line; exits 0 if all
  * holds, 1 on any violation or parse error, 2 on usage, open or read
@@ -204,7 +211,28 @@ static void check_slab(struct checker *c)
 	       get(c, "slab_bytes_requested"));
 }
 
-/* @n events of @bytes in total must each be in (lo, hi]; hi 0: no limit. */
+/*
+ * The kernel's estimate of a class's live fragmentation, exactly as
+ * mstat_frag_live_est() (mstat_stats.c) makes it: frag * live / allocs
+ * with the product in 128 bits; 0 if none live or no allocations; frag
+ * if live >= allocs.
+ */
+static uint64_t frag_live_est(uint64_t frag, int64_t live, uint64_t allocs)
+{
+	__extension__ typedef unsigned __int128 u128;
+
+	if (live <= 0 || !allocs)
+		return 0;
+	if ((uint64_t)live >= allocs)
+		return frag;
+	return (uint64_t)((u128)frag * (uint64_t)live / allocs);
+}
+
+/*
+ * @n events of @bytes in total must each be in (lo, hi]; hi 0: no limit.
+ * The mean needs the true @bytes: it holds while the class's bytes stay
+ * below 2^64 (16 EiB through one class).
+ */
 static int in_class(uint64_t n, uint64_t bytes, uint64_t lo, uint64_t hi)
 {
 	if (!n)
@@ -217,7 +245,7 @@ static int in_class(uint64_t n, uint64_t bytes, uint64_t lo, uint64_t hi)
 static void check_class_row(struct checker *c, const struct mstat_class *r,
 			    uint64_t lo)
 {
-	uint64_t v[CLS_NR], size = r->size, frag, est = 0;
+	uint64_t v[CLS_NR], size = r->size, frag, est;
 	int64_t live;
 	char what[64];
 	int i;
@@ -236,15 +264,10 @@ static void check_class_row(struct checker *c, const struct mstat_class *r,
 	if (v[CLS_BYTES_REQ] > v[CLS_BYTES_ALLOC])
 		check_violation(c, "class %s: bytes_requested %" PRIu64 " > bytes_allocated %" PRIu64,
 				r->name, v[CLS_BYTES_REQ], v[CLS_BYTES_ALLOC]);
-	/* The kernel's estimate: frag * live / allocs, or 0 if none live. */
-	if (v[CLS_ALLOCS] && live > 0)
-		est = frag * (uint64_t)live / v[CLS_ALLOCS];
-	/* Not where the kernel's u64 product wraps. */
-	if (!frag || live <= 0 || (uint64_t)live <= UINT64_MAX / frag) {
-		snprintf(what, sizeof(what), "class %s frag_live_bytes_est",
-			 r->name);
-		expect(c, what, v[CLS_FRAG_LIVE_EST], est);
-	}
+	est = frag_live_est(frag, live, v[CLS_ALLOCS]);
+	if (v[CLS_FRAG_LIVE_EST] != est)
+		check_violation(c, "class %s frag_live_bytes_est is %" PRIu64 ", expected %" PRIu64,
+				r->name, v[CLS_FRAG_LIVE_EST], est);
 	if (!in_class(v[CLS_ALLOCS], v[CLS_BYTES_ALLOC], lo, size))
 		check_violation(c, "class %s: %" PRIu64 " allocs of %" PRIu64 " bytes in all do not fit the class (%" PRIu64 ", %" PRIu64 "]",
 				r->name, v[CLS_ALLOCS], v[CLS_BYTES_ALLOC], lo, size);

@@ -9,23 +9,28 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "util.h"
 
 static void mstat_json_fields(const char *const *names, const long long *v,
 			      int n)
 {
+	char b[24];
 	int i;
 
 	for (i = 0; i < n; i++)
-		printf("%s\"%s\": %lld", i ? ", " : "", names[i], v[i]);
+		printf("%s\"%s\": %s", i ? ", " : "", names[i],
+		       mstat_num(b, mstat_is_s64(names[i]), v[i]));
 }
 
 static void mstat_json_counters(const struct mstat_snap *s)
 {
+	char b[24];
 	int i;
 
 	printf("  \"counters\": {\n");
 	for (i = 0; i < s->nctr; i++)
-		printf("    \"%s\": %lld%s\n", s->ctr[i].name, s->ctr[i].val,
+		printf("    \"%s\": %s%s\n", s->ctr[i].name,
+		       mstat_num(b, mstat_is_s64(s->ctr[i].name), s->ctr[i].val),
 		       i + 1 < s->nctr ? "," : "");
 	printf("  },\n");
 }
@@ -118,8 +123,8 @@ static void mstat_json_caches(const struct mstat_snap *s)
 
 void mstat_json(const struct mstat_snap *s)
 {
-	printf("{\n  \"version\": \"%s\",\n  \"generation\": %lld,\n",
-	       s->version, s->gen);
+	printf("{\n  \"version\": \"%s\",\n  \"generation\": %llu,\n",
+	       s->version, (unsigned long long)s->gen);
 	mstat_json_counters(s);
 	mstat_json_sources(s);
 	mstat_json_tables(s);

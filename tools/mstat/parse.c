@@ -84,6 +84,28 @@ bool mstat_parse_num(const char *s, long long *v)
 	return true;
 }
 
+/*
+ * Whether the value named @name (a "name value" line's name, or a row's
+ * column, as mstat_cls_fields[] names them) is an s64: the live counts,
+ * which may be negative (*live_objects, *live_bytes, *live_pages). Every
+ * other value of /proc/mstat is a u64, cumulative or not, kept as its
+ * two's complement: print it with %llu, or it reads negative from 2^63.
+ */
+bool mstat_is_s64(const char *name)
+{
+	static const char *const suf[] = { "live_objects", "live_bytes",
+					   "live_pages" };
+	size_t n = strlen(name), i;
+
+	for (i = 0; i < sizeof(suf) / sizeof(suf[0]); i++) {
+		size_t k = strlen(suf[i]);
+
+		if (n >= k && !strcmp(name + n - k, suf[i]))
+			return true;
+	}
+	return false;
+}
+
 static bool parse_nums(char **w, int n, long long *v)
 {
 	int i;

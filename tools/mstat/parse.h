@@ -262,6 +262,7 @@ struct mstat_perror {
 #define MSTAT_PARSE_EXACT	1u	/* the shapes of the file's minor, nothing else */
 
 bool mstat_parse_num(const char *s, long long *v);
+bool mstat_is_s64(const char *name);
 bool mstat_parse_u64(const char *s, unsigned long long *v);
 
 /**

@@ -188,6 +188,14 @@ static double mstat_one_minus_exp_neg(double x)
 	return 1 - e;
 }
 
+/* A site's mean sampled object size: its u64 counters, not signed. */
+static unsigned long long mstat_site_avg(const struct mstat_site *st)
+{
+	unsigned long long n = st->allocs;
+
+	return n ? (unsigned long long)st->alloc_bytes / n : 0;
+}
+
 /*
  * The ratio by which the kernel scales a site's sampled figures into its
  * est_ columns (mstat_scale() in mstat_profile.c): 1 / (1 - e^(-avg/rate))
@@ -197,11 +205,18 @@ static double mstat_site_scale(const struct mstat_site *st, long long rate)
 {
 	double p;
 
-	if (rate <= 1 || st->allocs <= 0)
+	if (rate <= 1 || !st->allocs)
 		return 1;
-	p = mstat_one_minus_exp_neg((double)(st->alloc_bytes / st->allocs) /
-				    rate);
+	p = mstat_one_minus_exp_neg((double)mstat_site_avg(st) / rate);
 	return p > 0 ? 1 / p : 1;
+}
+
+/* @v, rounded, saturated to int64_t (a double beyond it has no int64_t). */
+static int64_t mstat_round_i64(double v)
+{
+	if (v >= 9223372036854775807.0)
+		return INT64_MAX;
+	return (int64_t)(v + 0.5);
 }
 
 static void mstat_pprof_value_type(struct mstat_pprof *pp, unsigned int field,
@@ -320,8 +335,8 @@ static void mstat_site_values(const struct mstat_site *st, long long rate,
 {
 	double r = mstat_site_scale(st, rate);
 
-	v[0] = (int64_t)(st->allocs * r + 0.5);
-	v[1] = (int64_t)(st->alloc_bytes * r + 0.5);
+	v[0] = mstat_round_i64(mstat_u64(st->allocs) * r);
+	v[1] = mstat_round_i64(mstat_u64(st->alloc_bytes) * r);
 	v[2] = st->est_calls;
 	v[3] = st->est_bytes;
 }
@@ -339,7 +354,7 @@ static void mstat_pprof_sample(struct mstat_pprof *pp,
 	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, loc, st->nframe + 1, &pp->sub);
 	pb_packed(&pp->msg, SAMPLE_VALUE, v, 4, &pp->sub);
 	pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "bytes"));
-	pb_int(&pp->sub, LABEL_NUM, st->allocs ? st->alloc_bytes / st->allocs : 0);
+	pb_int(&pp->sub, LABEL_NUM, mstat_site_avg(st));
 	pb_int(&pp->sub, LABEL_NUM_UNIT, mstat_str(&pp->strs, "bytes"));
 	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 	pb_msg(&pp->out, PROFILE_SAMPLE, &pp->msg);
@@ -437,8 +452,9 @@ static void mstat_pprof_build(struct mstat_pprof *pp,
 			int64_t id = mstat_str(&keys, key);
 
 			free(key);
+			/* Modulo 2^64, as the counters: never an overflow. */
 			for (k = 0; (size_t)id < nbv && k < 4; k++)
-				v[k] -= bv[id][k];
+				v[k] = (int64_t)((uint64_t)v[k] - (uint64_t)bv[id][k]);
 			/* As Go's delta profiles: no sample of all zeros. */
 			if (!v[0] && !v[1] && !v[2] && !v[3])
 				continue;

@@ -33,12 +33,14 @@ static void mstat_prom_by_source(FILE *f, const struct mstat_snap *s,
 				 const char *name, const char *type, int field,
 				 const char *help)
 {
+	char b[24];
 	int i;
 
 	mstat_prom_head(f, name, type, help);
 	for (i = 0; i < MSTAT_NR_SRC; i++)
-		fprintf(f, "%s{source=\"%s\"} %lld\n", name,
-			mstat_src_names[i], s->src[i][field]);
+		fprintf(f, "%s{source=\"%s\"} %s\n", name, mstat_src_names[i],
+			mstat_num(b, mstat_is_s64(mstat_src_fields[field]),
+				  s->src[i][field]));
 }
 
 static void mstat_prom_sources(FILE *f, const struct mstat_snap *s)
@@ -100,14 +102,17 @@ static void mstat_prom_classes(FILE *f, const struct mstat_snap *s)
 		{ "mstat_class_frag_live_bytes", "gauge", CLS_FRAG_LIVE_EST,
 		  "Estimated fragmentation of the live objects by size class." },
 	};
+	char b[24];
 	size_t i;
 	int j;
 
 	for (i = 0; i < ARRAY_SIZE(m); i++) {
 		mstat_prom_head(f, m[i].name, m[i].type, m[i].help);
 		for (j = 0; j < s->ncls; j++)
-			fprintf(f, "%s{class=\"%s\"} %lld\n", m[i].name,
-				s->cls[j].name, s->cls[j].v[m[i].field]);
+			fprintf(f, "%s{class=\"%s\"} %s\n", m[i].name,
+				s->cls[j].name,
+				mstat_num(b, mstat_is_s64(mstat_cls_fields[m[i].field]),
+					  s->cls[j].v[m[i].field]));
 	}
 }
 
@@ -127,14 +132,16 @@ static void mstat_prom_orders(FILE *f, const struct mstat_snap *s)
 		{ "mstat_page_order_live_pages", "gauge", ORD_LIVE_PAGES,
 		  "Live pages by order (net since load)." },
 	};
+	char b[24];
 	size_t i;
 	int j;
 
 	for (i = 0; i < ARRAY_SIZE(m); i++) {
 		mstat_prom_head(f, m[i].name, m[i].type, m[i].help);
 		for (j = 0; j < s->nord; j++)
-			fprintf(f, "%s{order=\"%d\"} %lld\n", m[i].name, j,
-				s->ord[j].v[m[i].field]);
+			fprintf(f, "%s{order=\"%d\"} %s\n", m[i].name, j,
+				mstat_num(b, mstat_is_s64(mstat_ord_fields[m[i].field]),
+					  s->ord[j].v[m[i].field]));
 	}
 }
 
@@ -147,26 +154,26 @@ static void mstat_prom_misc(FILE *f, const struct mstat_snap *s)
 			"Allocations by the context they ran in.");
 	for (i = 0; i < MSTAT_NR_CTX; i++) {
 		snprintf(name, sizeof(name), "ctx_%s_allocs", mstat_ctx_names[i]);
-		fprintf(f, "mstat_context_allocs_total{context=\"%s\"} %lld\n",
-			mstat_ctx_names[i], mstat_get(s, name));
+		fprintf(f, "mstat_context_allocs_total{context=\"%s\"} %llu\n",
+			mstat_ctx_names[i], (unsigned long long)mstat_get(s, name));
 	}
 	mstat_prom_head(f, "mstat_context_frees_total", "counter",
 			"Frees by the context they ran in.");
 	for (i = 0; i < MSTAT_NR_CTX; i++) {
 		snprintf(name, sizeof(name), "ctx_%s_frees", mstat_ctx_names[i]);
-		fprintf(f, "mstat_context_frees_total{context=\"%s\"} %lld\n",
-			mstat_ctx_names[i], mstat_get(s, name));
+		fprintf(f, "mstat_context_frees_total{context=\"%s\"} %llu\n",
+			mstat_ctx_names[i], (unsigned long long)mstat_get(s, name));
 	}
 	mstat_prom_head(f, "mstat_gfp_allocs_total", "counter",
 			"Allocations whose GFP flags may (sleep) or may not (atomic) sleep.");
-	fprintf(f, "mstat_gfp_allocs_total{gfp=\"sleep\"} %lld\n",
-		mstat_get(s, "gfp_sleep_allocs"));
-	fprintf(f, "mstat_gfp_allocs_total{gfp=\"atomic\"} %lld\n",
-		mstat_get(s, "gfp_atomic_allocs"));
+	fprintf(f, "mstat_gfp_allocs_total{gfp=\"sleep\"} %llu\n",
+		(unsigned long long)mstat_get(s, "gfp_sleep_allocs"));
+	fprintf(f, "mstat_gfp_allocs_total{gfp=\"atomic\"} %llu\n",
+		(unsigned long long)mstat_get(s, "gfp_atomic_allocs"));
 	mstat_prom_head(f, "mstat_slab_frag_bytes_total", "counter",
 			"Slab internal fragmentation (allocated - requested bytes), cumulative.");
-	fprintf(f, "mstat_slab_frag_bytes_total %lld\n",
-		mstat_get(s, "slab_frag_bytes"));
+	fprintf(f, "mstat_slab_frag_bytes_total %llu\n",
+		(unsigned long long)mstat_get(s, "slab_frag_bytes"));
 	mstat_prom_head(f, "mstat_page_live_pages", "gauge",
 			"Pages allocated minus freed since load, all orders.");
 	fprintf(f, "mstat_page_live_pages %lld\n",
@@ -177,11 +184,11 @@ static void mstat_prom_snapshot(FILE *f, const struct mstat_snap *s)
 {
 	mstat_prom_head(f, "mstat_generation", "gauge",
 			"Number of the snapshot these values come from.");
-	fprintf(f, "mstat_generation %lld\n", s->gen);
+	fprintf(f, "mstat_generation %llu\n", (unsigned long long)s->gen);
 	mstat_prom_head(f, "mstat_snapshot_wait_seconds", "gauge",
 			"How long the snapshot waited for open write sections.");
 	fprintf(f, "mstat_snapshot_wait_seconds %.9f\n",
-		mstat_get(s, "snapshot_wait_ns") / 1e9);
+		mstat_u64(mstat_get(s, "snapshot_wait_ns")) / 1e9);
 	mstat_prom_head(f, "mstat_snapshot_waited_cpus", "gauge",
 			"How many CPUs the snapshot waited on.");
 	fprintf(f, "mstat_snapshot_waited_cpus %lld\n",
@@ -266,7 +273,7 @@ static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 	bool has_inc = false, has_exc = false;
 	struct mstat_prom_cache *rows;
 	int i, j, n = 0, kept, err = 0;
-	char id[32];
+	char id[32], b[24];
 	size_t k;
 
 	if (!s->has_caches)
@@ -314,15 +321,19 @@ static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 				snprintf(id, sizeof(id), "#%llu", c->id);
 				fputs(id, f);
 			}
-			fprintf(f, "\"} %lld\n", m[k].field < 0 ?
-				(long long)c->size : c->v[m[k].field]);
+			fprintf(f, "\"} %s\n", m[k].field < 0 ?
+				mstat_num(b, 0, c->size) :
+				mstat_num(b, mstat_is_s64(mstat_cache_fields[m[k].field]),
+					  c->v[m[k].field]));
 		}
 	}
 	free(rows);
 	for (k = 0; k < CACHE_NR; k++) {
 		mstat_prom_head(f, over[k], k < CACHE_LIVE_OBJ ? "counter" :
 				"gauge", "Slab cache events without a row of their own (table full, or per-cache counting off).");
-		fprintf(f, "%s %lld\n", over[k], s->over[k]);
+		fprintf(f, "%s %s\n", over[k],
+			mstat_num(b, mstat_is_s64(mstat_cache_fields[k]),
+				  s->over[k]));
 	}
 	mstat_prom_head(f, "mstat_caches_rows", "gauge",
 			"Rows of the per-cache table.");

@@ -30,16 +30,16 @@ static void mstat_show_sources(const struct mstat_snap *s)
 		       mstat_count(b[2], v[SRC_FAILURES]),
 		       mstat_count(b[3], v[SRC_LIVE_OBJ]),
 		       mstat_bytes(b[4], v[SRC_LIVE_BYTES]),
-		       mstat_bytes(b[5], v[SRC_BYTES_ALLOC]),
-		       mstat_bytes(b[6], v[SRC_BYTES_REQ]));
+		       mstat_bytes(b[5], mstat_u64(v[SRC_BYTES_ALLOC])),
+		       mstat_bytes(b[6], mstat_u64(v[SRC_BYTES_REQ])));
 	}
 	printf("%-8s %3s %14s %14s %9s %14s %11s %11s %11s\n", "slab", "-",
 	       mstat_count(b[0], mstat_get(s, "slab_allocs")),
 	       mstat_count(b[1], mstat_get(s, "slab_frees")), "-",
 	       mstat_count(b[3], mstat_get(s, "slab_live_objects")),
 	       mstat_bytes(b[4], mstat_get(s, "slab_live_bytes")),
-	       mstat_bytes(b[5], mstat_get(s, "slab_bytes_allocated")),
-	       mstat_bytes(b[6], mstat_get(s, "slab_bytes_requested")));
+	       mstat_bytes(b[5], mstat_u64(mstat_get(s, "slab_bytes_allocated"))),
+	       mstat_bytes(b[6], mstat_u64(mstat_get(s, "slab_bytes_requested"))));
 }
 
 static void mstat_show_misc(const struct mstat_snap *s)
@@ -50,7 +50,7 @@ static void mstat_show_misc(const struct mstat_snap *s)
 	printf("\nlive pages %s (%s); slab fragmentation %s (cumulative)\n",
 	       mstat_count(b[0], mstat_get(s, "page_live_pages")),
 	       mstat_bytes(b[1], mstat_get(s, "page_live_bytes")),
-	       mstat_bytes(b[2], mstat_get(s, "slab_frag_bytes")));
+	       mstat_bytes(b[2], mstat_u64(mstat_get(s, "slab_frag_bytes"))));
 	printf("gfp: %s may sleep, %s atomic\n\n",
 	       mstat_count(b[0], mstat_get(s, "gfp_sleep_allocs")),
 	       mstat_count(b[1], mstat_get(s, "gfp_atomic_allocs")));
@@ -81,10 +81,10 @@ static void mstat_show_classes(const struct mstat_snap *s)
 		       mstat_count(b[2], v[CLS_FREES]),
 		       mstat_count(b[3], v[CLS_LIVE_OBJ]),
 		       mstat_bytes(b[4], v[CLS_LIVE_BYTES]),
-		       mstat_bytes(b[5], v[CLS_BYTES_REQ]),
-		       mstat_bytes(b[6], v[CLS_BYTES_ALLOC]),
-		       mstat_bytes(b[7], v[CLS_FRAG]),
-		       mstat_bytes(b[8], v[CLS_FRAG_LIVE_EST]));
+		       mstat_bytes(b[5], mstat_u64(v[CLS_BYTES_REQ])),
+		       mstat_bytes(b[6], mstat_u64(v[CLS_BYTES_ALLOC])),
+		       mstat_bytes(b[7], mstat_u64(v[CLS_FRAG])),
+		       mstat_bytes(b[8], mstat_u64(v[CLS_FRAG_LIVE_EST])));
 	}
 }
 

@@ -114,6 +114,18 @@ make_bad_inputs() {
 	sed 's/ live mstat_ct_00$/ gone mstat_ct_00/' testdata/mstat-1.2.txt \
 		>"$tmp/chk/c-a-gone.txt"
 	sed '1s/1\.2$/1.1/' testdata/mstat-1.2.txt >"$tmp/chk/c-v11.txt"
+	# Counters near 2^63, frag x live past 2^64 (testdata/README.md):
+	# the exact estimate, off by one, and what the u64 product gave.
+	cp testdata/mstat-1.0-2e63.txt "$tmp/chk/big.txt"
+	sed 's/^\(class 16 .*\) 2017612633061979978$/\1 2017612633061979979/' \
+		testdata/mstat-1.0-2e63.txt >"$tmp/chk/big-est.txt"
+	sed 's/^\(class 16 .*\) 2017612633061979978$/\1 9/' \
+		testdata/mstat-1.0-2e63.txt >"$tmp/chk/big-wrapped.txt"
+	# api_allocs across 2^63, by 20, for top.
+	sed 's/^api_allocs 0$/api_allocs 9223372036854775798/' \
+		testdata/mstat-1.0.txt >"$tmp/chk/top-a.txt"
+	sed 's/^api_allocs 0$/api_allocs 9223372036854775818/' \
+		testdata/mstat-1.0.txt >"$tmp/chk/top-b.txt"
 }
 
 # A sites file of N made-up rows (a third in modules): a profile over
@@ -349,6 +361,11 @@ check_tests() {
 		"$here/build/mstat" check b.txt a.txt
 	t check_catches_version check_files check-version.txt 1 \
 		"$here/build/mstat" check v9.txt
+	t check_2e63 check_2e63
+	t check_catches_2e63_est check_catches big-est.txt \
+		'^mstat-check: big-est\.txt read 1: class 16 frag_live_bytes_est is 2017612633061979979, expected 2017612633061979978$'
+	t check_catches_2e63_wrapped check_catches big-wrapped.txt \
+		'^mstat-check: big-wrapped\.txt read 1: class 16 frag_live_bytes_est is 9, expected 2017612633061979978$'
 	t check_usage expect_err 2 '^usage: mstat check ' build/mstat check -x
 	t check_missing expect_err 2 '^mstat-check: nope\.txt: No such file' \
 		build/mstat check nope.txt
@@ -414,6 +431,32 @@ usage() {
 		expect_err 2 'unexpected argument bogus' build/mstat bogus &&
 		expect_err 2 'missing argument to -f' build/mstat -f &&
 		build/mstat --help | grep -q '^usage: mstat'
+}
+
+# Counters near 2^63 (u64s past it): every invariant holds, the estimate
+# exact where frag x live passes 2^64; and every output prints the u64s
+# as u64s, the live counts as s64s.
+check_2e63() {
+	(cd "$tmp/chk" && "$here/build/mstat" check big.txt) |
+		grep -qx 'mstat-check: reads=1 violations=0 generation=1..1' &&
+		build/mstat prom -f "$tmp/chk/big.txt" >"$tmp/big.prom" &&
+		grep -qx 'mstat_class_allocated_bytes_total{class="16"} 9223372036854787216' "$tmp/big.prom" &&
+		grep -qx 'mstat_class_frag_live_bytes{class="16"} 2017612633061979978' "$tmp/big.prom" &&
+		grep -qx 'mstat_allocated_bytes_total{source="api"} 9223372036854775808' "$tmp/big.prom" &&
+		grep -qx 'mstat_class_live_bytes{class="4096"} 8192' "$tmp/big.prom" &&
+		build/mstat --json -f "$tmp/chk/big.txt" >"$tmp/big.json" &&
+		grep -qx '    "slab_bytes_allocated": 9223372037361508392,' "$tmp/big.json" &&
+		grep -q '"bytes_allocated": 9223372036854787216,' "$tmp/big.json" &&
+		build/mstat -f "$tmp/chk/big.txt" |
+		grep -Eq '^16 B +576,460,752,303,424,201 .* 4608\.0 PiB +8192\.0 PiB '
+}
+
+# top: a counter that passes 2^63 (a long long's sign) went forward.
+top_2e63() {
+	build/mstat top -n 1 -d 0.2 -f "$tmp/chk/top-a.txt" -f "$tmp/chk/top-b.txt" >"$tmp/top.txt"
+	cat "$tmp/top.txt"
+	! grep -q 'counters went back' "$tmp/top.txt" &&
+		grep -Eq '^api +[0-9.]+ ' "$tmp/top.txt"
 }
 
 # check_catches NAME FILE... PATTERN: mstat check FILE... exits 1 and
@@ -564,6 +607,7 @@ maybe prom_promtool promtool "Debian: prometheus" prom_promtool
 t prom_values prom_values
 t values_edit values_edit
 t top_rates top_rates
+t top_2e63 top_2e63
 maybe top_tty script "util-linux" top_tty
 t pprof_write pprof_write
 maybe pprof_protoc protoc "Debian: protobuf-compiler" pprof_protoc

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,34 @@ static double mstat_elapsed(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+/*
+ * A counter's change from @x to @y: y - x modulo 2^64, as the u64
+ * counters wrap, so right across a wrap (and past 2^63, where the
+ * parser's long long turns negative).
+ */
+static double mstat_delta(long long y, long long x)
+{
+	return (double)((unsigned long long)y - (unsigned long long)x);
+}
+
+/* A change of 2^63 or more: the counter went back. */
+static bool mstat_back(long long y, long long x)
+{
+	return (unsigned long long)y - (unsigned long long)x > LLONG_MAX;
+}
+
 /* Counters that went back: the module was reloaded or reset. */
 static bool mstat_went_back(const struct mstat_snap *a,
 			    const struct mstat_snap *b)
 {
 	int i;
 
-	if (b->gen < a->gen || b->ncls != a->ncls)
+	if ((unsigned long long)b->gen < (unsigned long long)a->gen ||
+	    b->ncls != a->ncls)
 		return true;
 	for (i = 0; i < MSTAT_NR_SRC; i++)
-		if (b->src[i][SRC_ALLOCS] < a->src[i][SRC_ALLOCS] ||
-		    b->src[i][SRC_FREES] < a->src[i][SRC_FREES])
+		if (mstat_back(b->src[i][SRC_ALLOCS], a->src[i][SRC_ALLOCS]) ||
+		    mstat_back(b->src[i][SRC_FREES], a->src[i][SRC_FREES]))
 			return true;
 	return false;
 }
@@ -76,9 +94,9 @@ static void mstat_top_sources(const struct mstat_snap *a,
 
 		snprintf(r[i].name, sizeof(r[i].name), "%s", mstat_src_names[i]);
 		r[i].idx = i;
-		r[i].allocs = (y[SRC_ALLOCS] - x[SRC_ALLOCS]) / dt;
-		r[i].frees = (y[SRC_FREES] - x[SRC_FREES]) / dt;
-		r[i].bytes = (y[SRC_BYTES_ALLOC] - x[SRC_BYTES_ALLOC]) / dt;
+		r[i].allocs = mstat_delta(y[SRC_ALLOCS], x[SRC_ALLOCS]) / dt;
+		r[i].frees = mstat_delta(y[SRC_FREES], x[SRC_FREES]) / dt;
+		r[i].bytes = mstat_delta(y[SRC_BYTES_ALLOC], x[SRC_BYTES_ALLOC]) / dt;
 		r[i].live_obj = y[SRC_LIVE_OBJ];
 		r[i].live_bytes = y[SRC_LIVE_BYTES];
 	}
@@ -100,9 +118,9 @@ static void mstat_top_classes(const struct mstat_snap *a,
 
 		mstat_class_label(r[i].name, &b->cls[i]);
 		r[i].idx = i;
-		r[i].allocs = (y[CLS_ALLOCS] - x[CLS_ALLOCS]) / dt;
-		r[i].frees = (y[CLS_FREES] - x[CLS_FREES]) / dt;
-		r[i].bytes = (y[CLS_BYTES_ALLOC] - x[CLS_BYTES_ALLOC]) / dt;
+		r[i].allocs = mstat_delta(y[CLS_ALLOCS], x[CLS_ALLOCS]) / dt;
+		r[i].frees = mstat_delta(y[CLS_FREES], x[CLS_FREES]) / dt;
+		r[i].bytes = mstat_delta(y[CLS_BYTES_ALLOC], x[CLS_BYTES_ALLOC]) / dt;
 		r[i].live_obj = y[CLS_LIVE_OBJ];
 		r[i].live_bytes = y[CLS_LIVE_BYTES];
 	}
@@ -125,9 +143,9 @@ static void mstat_top_orders(const struct mstat_snap *a,
 		const long long *x = a->ord[i].v, *y = b->ord[i].v;
 
 		printf("%-8d %12s %12s %12s %14s\n", i,
-		       mstat_rate(c[0], (y[ORD_ALLOCS] - x[ORD_ALLOCS]) / dt),
-		       mstat_rate(c[1], (y[ORD_FREES] - x[ORD_FREES]) / dt),
-		       mstat_rate(c[2], (y[ORD_FAILURES] - x[ORD_FAILURES]) / dt),
+		       mstat_rate(c[0], mstat_delta(y[ORD_ALLOCS], x[ORD_ALLOCS]) / dt),
+		       mstat_rate(c[1], mstat_delta(y[ORD_FREES], x[ORD_FREES]) / dt),
+		       mstat_rate(c[2], mstat_delta(y[ORD_FAILURES], x[ORD_FAILURES]) / dt),
 		       mstat_count(c[3], y[ORD_LIVE_PAGES]));
 	}
 }
@@ -170,10 +188,10 @@ static void mstat_top_caches(const struct mstat_snap *a,
 			if (a->cache[j].id == y->id)
 				x = &a->cache[j];
 		r[i].c = y;
-		r[i].allocs = (y->v[CACHE_ALLOCS] -
-			       (x ? x->v[CACHE_ALLOCS] : 0)) / dt;
-		r[i].frees = (y->v[CACHE_FREES] -
-			      (x ? x->v[CACHE_FREES] : 0)) / dt;
+		r[i].allocs = mstat_delta(y->v[CACHE_ALLOCS],
+					  x ? x->v[CACHE_ALLOCS] : 0) / dt;
+		r[i].frees = mstat_delta(y->v[CACHE_FREES],
+					 x ? x->v[CACHE_FREES] : 0) / dt;
 	}
 	qsort(r, b->ncache, sizeof(*r), mstat_cache_rate_cmp);
 	printf("%-24s %8s %12s %12s %14s %11s\n", "cache", "objsize",
@@ -189,8 +207,10 @@ static void mstat_top_caches(const struct mstat_snap *a,
 		       mstat_bytes(c[3], r[i].c->v[CACHE_LIVE_BYTES]));
 	}
 	printf("%-24s %8s %12s %12s %14s %11s\n", "(overflow)", "",
-	       mstat_rate(c[0], (b->over[CACHE_ALLOCS] - a->over[CACHE_ALLOCS]) / dt),
-	       mstat_rate(c[1], (b->over[CACHE_FREES] - a->over[CACHE_FREES]) / dt),
+	       mstat_rate(c[0], mstat_delta(b->over[CACHE_ALLOCS],
+					    a->over[CACHE_ALLOCS]) / dt),
+	       mstat_rate(c[1], mstat_delta(b->over[CACHE_FREES],
+					    a->over[CACHE_FREES]) / dt),
 	       mstat_count(c[2], b->over[CACHE_LIVE_OBJ]),
 	       mstat_bytes(c[3], b->over[CACHE_LIVE_BYTES]));
 	printf("\ncaches: %d rows shown of %d, table %lld of %lld rows used, names %s, sorted by %s\n",
@@ -213,7 +233,8 @@ static void mstat_top_frame(const struct mstat_snap *a,
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	printf("%smstat top - %s  generation %s (+%lld)  interval %.2f s\n\n",
 	       tty ? "\033[H\033[2J" : "", clock, mstat_count(g, b->gen),
-	       b->gen - a->gen, dt);
+	       (long long)((unsigned long long)b->gen -
+			   (unsigned long long)a->gen), dt);
 	if (mstat_went_back(a, b) || dt <= 0) {
 		printf("counters went back (module reloaded or reset): %s\n",
 		       "rates from the next frame");

@@ -74,6 +74,15 @@ void mstat_buf_put(struct mstat_buf *b, const void *d, size_t n)
 
 /* Numbers for people */
 
+const char *mstat_num(char *buf, int s64, long long v)
+{
+	if (s64)
+		snprintf(buf, 24, "%lld", v);
+	else
+		snprintf(buf, 24, "%llu", (unsigned long long)v);
+	return buf;
+}
+
 const char *mstat_count(char *buf, long long v)
 {
 	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
@@ -121,11 +130,18 @@ const char *mstat_class_label(char *buf, const struct mstat_class *c)
 	return buf;
 }
 
-/* A rate: one decimal below 100, else a rounded count. */
+/*
+ * A rate: one decimal below 100, else a rounded count; from 2^63 on,
+ * which no long long holds, "%.3e".
+ */
 const char *mstat_rate(char *buf, double r)
 {
 	if (r > -100 && r < 100) {
 		snprintf(buf, 32, "%.1f", r);
+		return buf;
+	}
+	if (r >= 9223372036854775807.0 || r <= -9223372036854775807.0) {
+		snprintf(buf, 32, "%.3e", r);
 		return buf;
 	}
 	return mstat_count(buf, (long long)(r < 0 ? r - 0.5 : r + 0.5));

@@ -45,6 +45,10 @@ const char *mstat_count(char *buf, long long v);	/* "1,234,567" */
 const char *mstat_bytes(char *buf, double v);		/* "3.2 KiB" */
 const char *mstat_class_label(char *buf, const struct mstat_class *c);
 const char *mstat_rate(char *buf, double r);
+/* A value as the module printed it: an s64 if @s64, else a u64; 24 bytes. */
+const char *mstat_num(char *buf, int s64, long long v);
+/* A u64 counter's value, for mstat_bytes() and rates. */
+#define mstat_u64(v)		((double)(unsigned long long)(v))
 
 /* Standard output if @path is NULL, else @tmp, renamed to @path. */
 FILE *mstat_out_open(const char *path, char *tmp, size_t len);
