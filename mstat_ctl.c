@@ -33,6 +33,7 @@
 
 #include "mstat_caches.h"
 #include "mstat_ctl.h"
+#include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -124,6 +125,17 @@ static int mstat_per_cache_set(int arg, u64 val)
 	return err;
 }
 
+static u64 mstat_proc_interval_get(int arg)
+{
+	return mstat_proc_interval();
+}
+
+static int mstat_proc_interval_set(int arg, u64 val)
+{
+	mstat_proc_set_interval(val);
+	return 0;
+}
+
 const struct mstat_ctl mstat_ctls[MSTAT_NR_CTLS] = {
 	[MSTAT_CTL_ENABLE_KMALLOC] = {
 		"enable_kmalloc", 0600, 1, 1, true, MSTAT_SRC_KMALLOC,
@@ -157,6 +169,10 @@ const struct mstat_ctl mstat_ctls[MSTAT_NR_CTLS] = {
 	[MSTAT_CTL_PER_CACHE] = {
 		"per_cache", 0600, 1, 1, false, 0,
 		mstat_per_cache_get, mstat_per_cache_set },
+	[MSTAT_CTL_PROC_INTERVAL] = {
+		"proc_min_interval_ms", 0600, MSTAT_PROC_INTERVAL_MAX,
+		MSTAT_PROC_INTERVAL_DEF, false, 0,
+		mstat_proc_interval_get, mstat_proc_interval_set },
 };
 
 /**
@@ -403,3 +419,6 @@ MODULE_PARM_DESC(sync_mode, "How a read waits for writers: 0 synchronize_rcu, in
 module_param_cb(per_cache, &mstat_param_ops,
 		(void *)&mstat_ctls[MSTAT_CTL_PER_CACHE], 0644);
 MODULE_PARM_DESC(per_cache, "Count per slab cache: 1 (default) or 0 (every cache event in the overflow row; with cache_rows=0, no table: 1 has no effect at load and is refused at runtime)");
+module_param_cb(proc_min_interval_ms, &mstat_param_ops,
+		(void *)&mstat_ctls[MSTAT_CTL_PROC_INTERVAL], 0644);
+MODULE_PARM_DESC(proc_min_interval_ms, "An open of /proc/mstat or /proc/mstat_sites by a reader without CAP_SYS_ADMIN takes a new snapshot at most every this many ms, else gets the last one: 0 to 3600000 (default 1000; 0: every open takes one)");

@@ -11,8 +11,14 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-int mstat_proc_init(umode_t mode, kgid_t gid);
+/* proc_min_interval_ms: at most an hour, as mstat serve's --min-interval. */
+#define MSTAT_PROC_INTERVAL_MAX	3600000
+#define MSTAT_PROC_INTERVAL_DEF	1000
+
+int mstat_proc_init(umode_t mode, kgid_t gid, u64 interval_ms);
 void mstat_proc_exit(void);
+u64 mstat_proc_interval(void);
+void mstat_proc_set_interval(u64 ms);
 void mstat_debugfs_init(void);
 void mstat_debugfs_exit(void);
 

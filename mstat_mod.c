@@ -133,7 +133,8 @@ static int __init mstat_init(void)
 		goto err_events;
 	what = "/proc/mstat";
 	err = mstat_proc_init(proc_gid && proc_mode == 0400 ? 0440 : proc_mode,
-			      make_kgid(&init_user_ns, proc_gid));
+			      make_kgid(&init_user_ns, proc_gid),
+			      mstat_ctl_boot(MSTAT_CTL_PROC_INTERVAL));
 	if (err)
 		goto err_profile;
 	mstat_debugfs_init();

@@ -9,13 +9,30 @@
  *  /proc/mstat_sites: the heap profile as of a snapshot, one line per
  *	stack, by estimated bytes in use: the figures and the call site,
  *	then a line per caller, a tab and the frame (format 2).
+ *
+ * A reader is a lever: a snapshot waits for a grace period, or sends two
+ * rounds of IPIs to every online CPU, isolated ones too (sync_mode). So
+ * an open by a reader without CAP_SYS_ADMIN takes a fresh snapshot only
+ * if the last one is proc_min_interval_ms old or more, and otherwise gets
+ * that last one, shared (reference-counted, read-only) with every open
+ * that holds it; root's opens take a fresh one each time. Each file
+ * keeps its last snapshot until a newer one replaces it, or until
+ * unload. The lines after the version say whether this open took its
+ * snapshot or was served an earlier one, and how old it was then
+ * (snapshot_reused and snapshot_age_ms; in mstat_sites's header, reused
+ * and age_ms).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/kref.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 #include <linux/vmalloc.h>
 
 #include "mstat_bulk.h"
@@ -26,10 +43,151 @@
 #include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.4"
-#define MSTAT_SITES_FORMAT_VERSION	"2.0"
+#define MSTAT_FORMAT_VERSION	"1.5"
+#define MSTAT_SITES_FORMAT_VERSION	"2.1"
+
+/* Readers' snapshots */
+
+/* proc_min_interval_ms: 0 (no bound) to MSTAT_PROC_INTERVAL_MAX. */
+static unsigned long mstat_proc_interval_ms;
+
+/*
+ * A snapshot that opens share: taken by one, then read by any number,
+ * never written again; freed by the last put.
+ */
+struct mstat_shot {
+	struct kref ref;
+	u64 taken_ns;			/* ktime_get_ns() once it was taken */
+	void (*free)(struct mstat_shot *shot);
+};
+
+/* A file's last snapshot, and how to take a new one. */
+struct mstat_shots {
+	struct mutex lock;		/* @last, and one take at a time */
+	struct mstat_shot *last;	/* a reference of its own */
+	struct mstat_shot *(*take)(void);	/* a fresh one, or ERR_PTR() */
+};
+
+/* One open's: its snapshot, and what its first lines say of it. */
+struct mstat_proc_open {
+	struct mstat_shot *shot;
+	u64 age_ms;			/* the snapshot's age at the open */
+	bool reused;			/* taken by an earlier open */
+	char sym[KSYM_SYMBOL_LEN];	/* a frame's name (mstat_sites) */
+};
+
+static void mstat_shot_release(struct kref *ref)
+{
+	struct mstat_shot *shot = container_of(ref, struct mstat_shot, ref);
+
+	shot->free(shot);
+}
+
+static void mstat_shot_put(struct mstat_shot *shot)
+{
+	if (shot)
+		kref_put(&shot->ref, mstat_shot_release);
+}
+
+/*
+ * Whether the opener is bounded: it lacks CAP_SYS_ADMIN in the initial
+ * user namespace (the IPIs reach every CPU of the machine, so a
+ * container's root is bounded too). Asked at open, in the opener's
+ * context, where current's credentials are the ones the file keeps
+ * (file->f_cred): the fd cannot have changed hands yet, and the answer
+ * is kept with the open's snapshot, never asked again at read (as
+ * /proc/kallsyms does). Without audit: nothing is refused here, the
+ * answer only picks which snapshot the open gets. capable() and
+ * file_ns_capable() are audited: under an LSM whose policy withholds
+ * CAP_SYS_ADMIN from a root process (a confined exporter), they would log
+ * a denial at every open, a log storm for a reader loop to make; and
+ * capable() marks a task that has it as having used superuser privilege
+ * (PF_SUPERPRIV) for a plain read.
+ */
+static bool mstat_proc_bounded(void)
+{
+	return !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/*
+ * The snapshot for an open of @s's file, with a reference for the open:
+ * the last one if the opener is bounded and it is younger than the
+ * interval, else a fresh one, which becomes the last (while there is an
+ * interval). Takes serially: bounded opens that wait here while one
+ * takes are then served its snapshot.
+ * Context: process; sleeps. Return: 0 or -errno (-EINTR on a signal).
+ */
+static int mstat_shot_get(struct mstat_shots *s, struct mstat_proc_open *po)
+{
+	u64 ms = READ_ONCE(mstat_proc_interval_ms);
+	bool bounded = ms && mstat_proc_bounded();
+	struct mstat_shot *shot, *old = NULL;
+	u64 now;
+
+	if (mutex_lock_interruptible(&s->lock))
+		return -EINTR;
+	shot = s->last;
+	now = ktime_get_ns();
+	po->reused = bounded && shot &&
+		     now - shot->taken_ns < ms * NSEC_PER_MSEC;
+	if (po->reused) {
+		kref_get(&shot->ref);
+	} else {
+		shot = s->take();
+		if (!IS_ERR(shot)) {
+			shot->taken_ns = ktime_get_ns();
+			now = shot->taken_ns;
+			old = s->last;
+			s->last = NULL;
+			if (ms) {
+				kref_get(&shot->ref);
+				s->last = shot;
+			}
+		}
+	}
+	mutex_unlock(&s->lock);
+	mstat_shot_put(old);
+	if (IS_ERR(shot))
+		return PTR_ERR(shot);
+	po->shot = shot;
+	po->age_ms = div_u64(now - shot->taken_ns, NSEC_PER_MSEC);
+	return 0;
+}
+
+/* Drop @s's last snapshot. Context: no open of its file left. */
+static void mstat_shots_drop(struct mstat_shots *s)
+{
+	mstat_shot_put(s->last);
+	s->last = NULL;
+}
+
+/**
+ * mstat_proc_interval() - proc_min_interval_ms
+ *
+ * Return: how many ms a snapshot is served to the opens of readers without
+ * CAP_SYS_ADMIN before one of them takes a new one; 0: no bound.
+ */
+u64 mstat_proc_interval(void)
+{
+	return READ_ONCE(mstat_proc_interval_ms);
+}
+
+/**
+ * mstat_proc_set_interval() - set proc_min_interval_ms
+ * @ms: 0 to %MSTAT_PROC_INTERVAL_MAX (the control's parser checks it)
+ *
+ * Applies from the next open. A snapshot kept under the old interval is
+ * served for as long as the new one allows.
+ */
+void mstat_proc_set_interval(u64 ms)
+{
+	WRITE_ONCE(mstat_proc_interval_ms, ms);
+}
+
+/* /proc/mstat */
 
 struct mstat_proc_snap {
+	struct mstat_shot shot;
 	struct mstat_snapshot snap;
 	struct mstat_stats st;
 	struct mstat_caches_snap *cs;
@@ -192,13 +350,17 @@ static void mstat_show_caches(struct seq_file *m,
 
 static int mstat_proc_show(struct seq_file *m, void *v)
 {
-	const struct mstat_proc_snap *ps = m->private;
+	const struct mstat_proc_open *po = m->private;
+	const struct mstat_proc_snap *ps =
+		container_of(po->shot, struct mstat_proc_snap, shot);
 	const struct mstat_stats *st = &ps->st;
 	s64 pages = 0;
 	int i;
 
 	seq_puts(m, "mstat - version: " MSTAT_FORMAT_VERSION "\n");
 	seq_printf(m, "generation %llu\n", ps->snap.gen);
+	seq_printf(m, "snapshot_reused %d\n", po->reused);
+	seq_printf(m, "snapshot_age_ms %llu\n", po->age_ms);
 	seq_printf(m, "snapshot_wait_ns %llu\n", ps->snap.wait_ns);
 	seq_printf(m, "snapshot_waited_cpus %u\n", ps->snap.waited_cpus);
 	seq_printf(m, "snapshot_folded_cpus %u\n", ps->snap.folded_cpus);
@@ -224,28 +386,65 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* One open is one snapshot, however the output is read. */
-static int mstat_proc_open(struct inode *inode, struct file *file)
+static void mstat_proc_snap_free(struct mstat_shot *shot)
+{
+	struct mstat_proc_snap *ps =
+		container_of(shot, struct mstat_proc_snap, shot);
+
+	kvfree(ps->cs);
+	kfree(ps);
+}
+
+static struct mstat_shot *mstat_proc_take(void)
 {
 	struct mstat_proc_snap *ps;
 	int err;
 
 	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
 	if (!ps)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	ps->cs = mstat_caches_alloc();
 	if (!ps->cs) {
 		kfree(ps);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	err = mstat_caches_read(&ps->snap, &ps->st, ps->cs);
-	/* A cache row is at most about 400 bytes, its name escaped. */
-	if (!err)
-		err = single_open_size(file, mstat_proc_show, ps,
-				       8192 + ps->cs->n * 400);
 	if (err) {
-		kvfree(ps->cs);
-		kfree(ps);
+		mstat_proc_snap_free(&ps->shot);
+		return ERR_PTR(err);
+	}
+	kref_init(&ps->shot.ref);
+	ps->shot.free = mstat_proc_snap_free;
+	return &ps->shot;
+}
+
+static struct mstat_shots mstat_proc_shots = {
+	.lock = __MUTEX_INITIALIZER(mstat_proc_shots.lock),
+	.take = mstat_proc_take,
+};
+
+/* One open is one snapshot, however the output is read. */
+static int mstat_proc_open(struct inode *inode, struct file *file)
+{
+	const struct mstat_proc_snap *ps;
+	struct mstat_proc_open *po;
+	int err;
+
+	po = kmalloc(sizeof(*po), GFP_KERNEL);
+	if (!po)
+		return -ENOMEM;
+	err = mstat_shot_get(&mstat_proc_shots, po);
+	if (err) {
+		kfree(po);
+		return err;
+	}
+	ps = container_of(po->shot, struct mstat_proc_snap, shot);
+	/* A cache row is at most about 400 bytes, its name escaped. */
+	err = single_open_size(file, mstat_proc_show, po,
+			       8192 + ps->cs->n * 400);
+	if (err) {
+		mstat_shot_put(po->shot);
+		kfree(po);
 	}
 	return err;
 }
@@ -253,10 +452,10 @@ static int mstat_proc_open(struct inode *inode, struct file *file)
 static int mstat_proc_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
-	struct mstat_proc_snap *ps = m->private;
+	struct mstat_proc_open *po = m->private;
 
-	kvfree(ps->cs);
-	kfree(ps);
+	mstat_shot_put(po->shot);
+	kfree(po);
 	return single_release(inode, file);
 }
 
@@ -269,9 +468,21 @@ static const struct proc_ops mstat_proc_ops = {
 
 /* /proc/mstat_sites */
 
+struct mstat_proc_sites {
+	struct mstat_shot shot;
+	struct mstat_sites *ss;
+};
+
+static struct mstat_sites *mstat_sites_of(struct seq_file *m)
+{
+	const struct mstat_proc_open *po = m->private;
+
+	return container_of(po->shot, struct mstat_proc_sites, shot)->ss;
+}
+
 static void *mstat_sites_start(struct seq_file *m, loff_t *pos)
 {
-	struct mstat_sites *ss = m->private;
+	struct mstat_sites *ss = mstat_sites_of(m);
 
 	if (!*pos)
 		return SEQ_START_TOKEN;
@@ -290,17 +501,19 @@ static void mstat_sites_stop(struct seq_file *m, void *v)
 
 static int mstat_sites_show(struct seq_file *m, void *v)
 {
-	struct mstat_sites *ss = m->private;
+	struct mstat_proc_open *po = m->private;
+	struct mstat_sites *ss = mstat_sites_of(m);
 	const struct mstat_site_row *r = v;
 	s64 inuse, calls;
 	unsigned int i;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "mstat_sites - version: " MSTAT_SITES_FORMAT_VERSION "\n");
-		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld\n",
+		/* 2.1: reused, age_ms. */
+		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu\n",
 			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
 			   (s64)ss->addr_drops, ss->addr_live, ss->depth,
-			   (s64)ss->leafless);
+			   (s64)ss->leafless, po->reused, po->age_ms);
 		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes site\n");
 		return 0;
 	}
@@ -310,10 +523,10 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		   r->est_bytes, r->est_calls, inuse, calls,
 		   r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
 		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
-		   mstat_site_name(ss->sym, sizeof(ss->sym), r->site));
+		   mstat_site_name(po->sym, sizeof(po->sym), r->site));
 	for (i = 1; i < r->nr; i++)
 		seq_printf(m, "\t%s\n",
-			   mstat_site_name(ss->sym, sizeof(ss->sym), r->stack[i]));
+			   mstat_site_name(po->sym, sizeof(po->sym), r->stack[i]));
 	return 0;
 }
 
@@ -324,27 +537,70 @@ static const struct seq_operations mstat_sites_sops = {
 	.show	= mstat_sites_show,
 };
 
+static void mstat_proc_sites_free(struct mstat_shot *shot)
+{
+	struct mstat_proc_sites *ps =
+		container_of(shot, struct mstat_proc_sites, shot);
+
+	vfree(ps->ss);
+	kfree(ps);
+}
+
+static struct mstat_shot *mstat_sites_take(void)
+{
+	struct mstat_snapshot snap;
+	struct mstat_proc_sites *ps;
+
+	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
+	if (!ps)
+		return ERR_PTR(-ENOMEM);
+	ps->ss = mstat_profile_read(&snap);
+	if (IS_ERR(ps->ss)) {
+		long err = PTR_ERR(ps->ss);
+
+		kfree(ps);
+		return ERR_PTR(err);
+	}
+	kref_init(&ps->shot.ref);
+	ps->shot.free = mstat_proc_sites_free;
+	return &ps->shot;
+}
+
+static struct mstat_shots mstat_sites_shots = {
+	.lock = __MUTEX_INITIALIZER(mstat_sites_shots.lock),
+	.take = mstat_sites_take,
+};
+
 /* As /proc/mstat: one open is one snapshot. */
 static int mstat_sites_open(struct inode *inode, struct file *file)
 {
-	struct mstat_snapshot snap;
-	struct mstat_sites *ss = mstat_profile_read(&snap);
+	struct mstat_proc_open *po;
 	int err;
 
-	if (IS_ERR(ss))
-		return PTR_ERR(ss);
-	err = seq_open(file, &mstat_sites_sops);
+	po = kmalloc(sizeof(*po), GFP_KERNEL);
+	if (!po)
+		return -ENOMEM;
+	err = mstat_shot_get(&mstat_sites_shots, po);
+	if (!err) {
+		err = seq_open(file, &mstat_sites_sops);
+		if (err)
+			mstat_shot_put(po->shot);
+	}
 	if (err) {
-		vfree(ss);
+		kfree(po);
 		return err;
 	}
-	((struct seq_file *)file->private_data)->private = ss;
+	((struct seq_file *)file->private_data)->private = po;
 	return 0;
 }
 
 static int mstat_sites_release(struct inode *inode, struct file *file)
 {
-	vfree(((struct seq_file *)file->private_data)->private);
+	struct mstat_proc_open *po =
+		((struct seq_file *)file->private_data)->private;
+
+	mstat_shot_put(po->shot);
+	kfree(po);
 	return seq_release(inode, file);
 }
 
@@ -370,11 +626,13 @@ static bool mstat_proc_create(const char *name, umode_t mode, kgid_t gid,
  * mstat_proc_init() - create /proc/mstat and /proc/mstat_sites
  * @mode: their permissions
  * @gid: their group (owner root)
+ * @interval_ms: proc_min_interval_ms at load
  *
  * Return: 0 or -ENOMEM.
  */
-int mstat_proc_init(umode_t mode, kgid_t gid)
+int mstat_proc_init(umode_t mode, kgid_t gid, u64 interval_ms)
 {
+	mstat_proc_set_interval(interval_ms);
 	if (!mstat_proc_create("mstat", mode, gid, &mstat_proc_ops))
 		return -ENOMEM;
 	if (!mstat_proc_create("mstat_sites", mode, gid, &mstat_sites_proc_ops)) {
@@ -385,10 +643,16 @@ int mstat_proc_init(umode_t mode, kgid_t gid)
 }
 
 /**
- * mstat_proc_exit() - remove both; waits for open readers' calls
+ * mstat_proc_exit() - remove both, and free their last snapshots
+ *
+ * remove_proc_entry() waits for the calls in progress and releases the
+ * opens left (as their close would), so no open holds a snapshot after
+ * it.
  */
 void mstat_proc_exit(void)
 {
 	remove_proc_entry("mstat_sites", NULL);
 	remove_proc_entry("mstat", NULL);
+	mstat_shots_drop(&mstat_sites_shots);
+	mstat_shots_drop(&mstat_proc_shots);
 }

@@ -102,7 +102,6 @@ struct mstat_site_row {
  * @leafless: samples whose unwound stack did not hold their call site
  *	(kept as the call site alone)
  * @depth: the most frames a stack keeps
- * @sym: room for one frame's name, for the reader
  * @n: rows
  * @row: the stacks, by @est_bytes descending
  */
@@ -114,7 +113,6 @@ struct mstat_sites {
 	int addr_live;
 	u64 leafless;
 	unsigned int depth;
-	char sym[KSYM_SYMBOL_LEN];
 	unsigned int n;
 	struct mstat_site_row row[];
 };

@@ -140,15 +140,16 @@ us), then an idle window as long: the function-call interrupts (CAL row
 of /proc/interrupts) idle CPU 1 took during the reads (cpu1_cal) and
 during the idle window (idle_cal).
 EOT
-mstat_build_tools readlat
+mstat_build_tools readlat runas mstat
 scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/isolation.sh \
 	--ko build/6.12/mstat.ko --file build/tools/readlat:/mstat/readlat \
+	--file build/tools/runas:/mstat/runas --file build/tools/mstat:/mstat/mstat \
 	--append "isolcpus=1 nohz_full=1 ISOLATION_READS=1000" \
 	--log "$out/isolation.console" >/dev/null
 {
 	echo
 	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --append \"isolcpus=1 nohz_full=1 ISOLATION_READS=1000\""
+	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --file runas:/mstat/runas --file mstat:/mstat/mstat --append \"isolcpus=1 nohz_full=1 ISOLATION_READS=1000\""
 	tr -d '\r' <"$out/isolation.console" |
 		grep -E '^(# mode=|# isolated|# .*NO_HZ|ok |not ok )'
 	echo '```'

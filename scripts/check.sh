@@ -394,10 +394,14 @@ if [ -f build/6.12rt/mstat.ko ]; then
 fi
 
 # 7c. An isolated nohz_full CPU: the IPIs a read sends it, per reader
-# mode, and each mode's read latency.
+# mode, and each mode's read latency; and the IPIs a reader loop sends it
+# in ipi mode, root's, an unprivileged one's under proc_min_interval_ms
+# (bounded) and without it (the storm the bound must catch).
 if [ -f build/6.12/mstat.ko ]; then
 	guest guest-6.12-isolation "$K612_VMLINUZ" scripts/guest/isolation.sh \
 		build/6.12/mstat.ko --file=build/tools/readlat:/mstat/readlat \
+		--file=build/tools/runas:/mstat/runas \
+		--file=build/tools/mstat:/mstat/mstat \
 		"--append=isolcpus=1 nohz_full=1"
 fi
 
@@ -431,7 +435,7 @@ else
 fi
 
 # 8. Fuzzing every control, through debugfs and through its module
-# parameter (1.25e5 inputs each way), read-only load-time parameters, and
+# parameter (1.375e5 inputs each way), read-only load-time parameters, and
 # load/unload cycles under load, on 6.12; the controls under lockdown
 # (raised to integrity at runtime: an unsigned module cannot load once it
 # is up), and a guest booted with lockdown=integrity, which must refuse

@@ -16,7 +16,9 @@
 #    load), -raw (Go's four sample types), -traces (stacks of more than
 #    one frame) and -svg through graphviz's dot;
 #  - curl: /metrics is promtool-clean Prometheus text, HEAD is answered,
-#    --min-interval holds (two snapshots at least 2 s apart), unknown
+#    --min-interval holds, for /metrics and for /debug/pprof/heap (two
+#    snapshots at least 2 s apart; the module loaded with
+#    proc_min_interval_ms=0, so that the bound seen is the server's), unknown
 #    paths get 404, POST 405, bad seconds= and malformed queries 400,
 #    ?seconds=2 a delta ("allocs-delta") after 2 s at least, the server
 #    without the group 503 and the reason;
@@ -209,20 +211,37 @@ check_head() {
 		[[ $type == "text/plain; version=0.0.4"* ]]
 }
 
-# Five scrapes back to back (within 2 s): two generations at most, each
-# a snapshot 2 s at least after the other; 2.5 s later, a newer one.
+# metrics_gen: the generation of a /metrics scrape.
+metrics_gen() {
+	get "$url/metrics" | awk '$1 == "mstat_generation" { print $2 }'
+}
+
+# heap_gen: the snapshot a /debug/pprof/heap profile was encoded from, as
+# its comment says ("mstat_sites VERSION snapshot N ...").
+heap_gen() {
+	get -o "$tmp/g.gz" "$url/debug/pprof/heap" && gzip -t "$tmp/g.gz" 2>/dev/null &&
+		gzip -dc "$tmp/g.gz" | tr -c '[:print:]' '\n' |
+		grep -o 'mstat_sites [^ ]* snapshot [0-9]*' |
+		awk '{ print $4; exit }'
+}
+
+# check_min_interval READ: five READs (metrics_gen, heap_gen) back to
+# back (within 2 s): two generations at most, each a snapshot 2 s at
+# least after the other; 2.5 s later, a newer one. The guest's module
+# has no bound of its own (proc_min_interval_ms=0): the server's is
+# what this sees.
 check_min_interval() {
-	local i t1 t2 gens last
+	local read=$1 i t1 t2 gens last
 	t1=$(date +%s%N)
 	for ((i = 0; i < 5; i++)); do
-		get "$url/metrics" | awk '$1 == "mstat_generation" { print $2 }'
+		"$read"
 	done >"$tmp/gens"
 	t2=$(date +%s%N)
 	sleep 2.5
-	last=$(get "$url/metrics" | awk '$1 == "mstat_generation" { print $2 }')
+	last=$("$read")
 	gens=$(sort -un "$tmp/gens" | tr '\n' ' ')
 	echo "generations ${gens}in $(((t2 - t1) / 1000000)) ms, then ${last:-none}"
-	[ "$(wc -l <"$tmp/gens")" -eq 5 ] && [ -n "$last" ] || return 1
+	[ "$(grep -c . "$tmp/gens")" -eq 5 ] && [ -n "$last" ] || return 1
 	if [ $((t2 - t1)) -ge 2000000000 ]; then
 		echo "five scrapes took 2 s or more: no conclusion"
 		return 1
@@ -561,7 +580,8 @@ for phase in $phases; do
 	prometheus_start "$host:$port"
 	value serve-metrics check_metrics
 	value serve-head check_head
-	value serve-min-interval check_min_interval
+	value serve-min-interval check_min_interval metrics_gen
+	value serve-pprof-min-interval check_min_interval heap_gen
 	value serve-404 check_404
 	value serve-405 check_405
 	value serve-400-seconds check_400_seconds

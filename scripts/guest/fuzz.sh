@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # Guest side of the fuzz test: mstat-fuzz writes FUZZ_WRITES random inputs
-# (default 12500, so 1.25e5 over the 10 controls) to every writable debugfs
+# (default 12500, so 1.375e5 over the 11 controls) to every writable debugfs
 # control of mstat, then as many to each control's module parameter
 # (/sys/module/mstat/parameters, mstat-fuzz -p: sysfs's model), and checks
 # that state changes on valid input only. The load-only parameters stay
@@ -14,12 +14,13 @@ P=/sys/module/mstat/parameters
 # reset refused at load.
 values() { cat "$@" | tr '\n' ' '; }
 if insmod ./mstat.ko enable_page=0 enable_api=0 sync_mode=2 \
-	events_sources=3 events_min_size=0x1000 profile_rate=0 per_cache=0; then
+	events_sources=3 events_min_size=0x1000 profile_rate=0 per_cache=0 \
+	proc_min_interval_ms=0; then
 	v=$(values $P/enable_kmalloc $P/enable_page $P/enable_api $P/sync_mode \
 		   $P/events_sources $P/events_min_size $P/profile_rate \
-		   $P/per_cache)
+		   $P/per_cache $P/proc_min_interval_ms)
 	diag "load values: $v"
-	check load-values [ "$v" = "1 0 0 2 3 4096 0 0 " ]
+	check load-values [ "$v" = "1 0 0 2 3 4096 0 0 0 " ]
 	v=$(grep -E '^(kmalloc|page|api|caches)_enabled ' /proc/mstat |
 	    values)
 	diag "/proc/mstat: $v"
@@ -45,7 +46,9 @@ read_only() { ! echo 1 2>/dev/null >"$1"; }
 for p in proc_mode events_per_cpu profile_buckets profile_addrs cache_rows; do
 	check "param-readonly-$p" read_only "$P/$p"
 done
-check param-modes [ "$(stat -c %a "$P/sync_mode" "$P/reset")" = "644
-200" ]
+check param-modes [ "$(stat -c %a "$P/sync_mode" "$P/reset" \
+	"$P/proc_min_interval_ms")" = "644
+200
+644" ]
 rmmod mstat || exit 1
 finish

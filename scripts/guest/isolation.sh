@@ -19,10 +19,25 @@
 # interrupts it on at least 90% of the reads (IPIs that find CPU 1 busy
 # with another cross call coalesce), which also proves the count sees
 # IPIs.
+#
+# Then the lever a reader is (issue 35): /proc/mstat is 0444, in ipi mode.
+# A loop of reads as fast as it can for LOOP_MS (3000) ms, as root, as an
+# unprivileged user (runas 65534) under the default proc_min_interval_ms
+# (1000), then the same user with proc_min_interval_ms=0 (no bound: the
+# broken mode, which must fail the bound). The bound: at most LOOP_MS /
+# interval + 1 snapshots, each 2 rounds of IPIs, plus the idle baseline
+# and 2: the bounded loop must stay within it while reading at least 4
+# times as often as the bound (so that a storm would show), and the
+# unbounded loop and root's must not (root's interrupts CPU 1 on 90% of
+# its reads, as above). The served snapshot says it is one: an
+# unprivileged open within the interval gets the generation of the one
+# before, with snapshot_reused 1; root's never.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
 set -u
 . ./lib.sh
 reads=${ISOLATION_READS:-200}
+loop_ms=3000
+nobody=65534
 
 # in_range N MIN MAX
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
@@ -33,20 +48,45 @@ cal() { awk -v c="$1" '$1 == "CAL:" { print $(c + 2) }' /proc/interrupts; }
 # uptime_cs: centiseconds since boot.
 uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
 
-# measure NAME FILE: READS reads of FILE from CPU 0, then as long idle;
-# sets $delta and $idle to the CAL interrupts of CPU 1 in each.
+# measure NAME FILE [COUNT [UID]]: COUNT (default READS; or MSms, as many
+# as fit) reads of FILE from CPU 0, as UID if given, then as long idle;
+# sets $delta and $idle to the CAL interrupts of CPU 1 in each, $n to the
+# reads.
 measure() {
-	local name="$1" file="$2" before t0 cs line
+	local name="$1" file="$2" count="${3:-$reads}" uid="${4:-}" before t0 cs
+	local line rc
 	before=$(cal 1)
 	t0=$(uptime_cs)
-	line=$(./readlat "$file" "$reads" 0) || { delta=-1 idle=0; return 1; }
+	if [ -n "$uid" ]; then
+		line=$(./runas "$uid" "$uid" ./readlat "$file" "$count" 0)
+	else
+		line=$(./readlat "$file" "$count" 0)
+	fi
+	rc=$?
+	[ "$rc" -eq 0 ] || { delta=-1 idle=0 n=0; return 1; }
 	delta=$(($(cal 1) - before))
 	cs=$(($(uptime_cs) - t0 + 1))
 	before=$(cal 1)
 	usleep $((cs * 10000))
 	idle=$(($(cal 1) - before))
+	n=${line#reads=}
+	n=${n%% *}
 	echo "# mode=$name cpu1_cal=$delta idle_cal=$idle" \
 		"secs=$((cs / 100)).$((cs / 10 % 10))$((cs % 10)) $line"
+}
+
+# field NAME FILE: NAME's value in a /proc/mstat text.
+field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+# served AS: /proc/mstat read twice by AS (root or nobody) in a row, into
+# /tmp/a and /tmp/b.
+served() {
+	if [ "$1" = root ]; then
+		cat /proc/mstat >/tmp/a && cat /proc/mstat >/tmp/b
+	else
+		./runas "$nobody" "$nobody" cat /proc/mstat >/tmp/a &&
+			./runas "$nobody" "$nobody" cat /proc/mstat >/tmp/b
+	fi
 }
 
 echo "# cmdline: $(cat /proc/cmdline)"
@@ -57,7 +97,7 @@ check cpu1-nohz-full [ "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)" = 
 check cpu1-isolated [ "$(cat /sys/devices/system/cpu/isolated)" = 1 ]
 check cal-row-present [ -n "$(cal 1)" ]
 
-insmod ./mstat.ko || { not_ok insmod; finish; }
+insmod ./mstat.ko proc_mode=0444 || { not_ok insmod; finish; }
 # Let boot-time work on CPU 1 settle before counting.
 sleep 2
 
@@ -79,6 +119,80 @@ measure ipi /proc/mstat
 # handling another (the kernel's own) is served by that one interrupt.
 check ipi-mode-interrupts-isolated-cpu-every-read \
 	[ "$delta" -ge $((reads * 9 / 10)) ]
+
+# The lever: reader loops in ipi mode.
+P=/sys/module/mstat/parameters
+interval=$(cat $P/proc_min_interval_ms 2>/dev/null)
+check proc-min-interval-default [ "$interval" = 1000 ]
+: "${interval:=1000}"
+bound() { echo $(((loop_ms / interval + 1) * 2 + idle + 2)); }
+
+measure ipi-root-loop /proc/mstat ${loop_ms}ms
+diag "bound $(bound) for a bounded reader in as long; root read $n times"
+check root-loop-interrupts-isolated-cpu-every-read \
+	[ "$delta" -ge $((n * 9 / 10)) ]
+
+measure ipi-nobody-loop /proc/mstat ${loop_ms}ms "$nobody"
+b=$(bound)
+diag "bound $b"
+check nobody-loop-within-bound in_range "$delta" 0 "$b"
+check nobody-loop-reads-past-bound [ "$n" -ge $((b * 4)) ]
+
+measure ipi-nobody-loop-sites /proc/mstat_sites ${loop_ms}ms "$nobody"
+b=$(bound)
+diag "bound $b"
+check nobody-sites-loop-within-bound in_range "$delta" 0 "$b"
+check nobody-sites-loop-reads-past-bound [ "$n" -ge $((b * 4)) ]
+
+# What a reader is served. The first open of each pair takes one unless
+# the last is recent; the second, within the interval, gets it again.
+sleep 1
+if served nobody; then
+	show /tmp/b | head -n 4
+	check nobody-served-same-generation \
+		[ "$(field generation /tmp/a)" = "$(field generation /tmp/b)" ]
+	check nobody-served-reused [ "$(field snapshot_reused /tmp/b)" = 1 ]
+	age=$(field snapshot_age_ms /tmp/b)
+	check nobody-served-age-within-interval in_range "${age:--1}" 0 "$interval"
+	check nobody-served-consistent mstat_check /tmp/b
+else
+	not_ok "nobody-served: cannot read /proc/mstat as $nobody"
+fi
+# sites_reused: the second of two opens of /proc/mstat_sites by nobody
+# says it was served the first's snapshot.
+sites_reused() {
+	./runas "$nobody" "$nobody" cat /proc/mstat_sites >/dev/null &&
+		./runas "$nobody" "$nobody" head -n 2 /proc/mstat_sites >/tmp/s &&
+		show /tmp/s && grep -q ' reused 1 age_ms [0-9]*$' /tmp/s
+}
+check nobody-served-sites-reused sites_reused
+# root_fresh: both of root's opens took a snapshot of their own.
+root_fresh() {
+	[ "$(field snapshot_reused /tmp/a)" = 0 ] &&
+		[ "$(field snapshot_reused /tmp/b)" = 0 ] &&
+		[ "$(field generation /tmp/b)" -gt "$(field generation /tmp/a)" ]
+}
+if served root; then
+	check root-served-fresh root_fresh
+else
+	not_ok "root-served: cannot read /proc/mstat"
+fi
+
+# The broken mode: no bound. The same loop must break the bound, or the
+# count above could not have seen a storm.
+echo 0 >$P/proc_min_interval_ms
+measure ipi-nobody-loop-unbounded /proc/mstat ${loop_ms}ms "$nobody"
+b=$(bound)
+diag "bound $b (the bounded reader's), unbounded"
+check unbounded-nobody-loop-breaks-bound [ "$delta" -gt "$b" ]
+check unbounded-nobody-loop-interrupts-every-read \
+	[ "$delta" -ge $((n * 9 / 10)) ]
+if served nobody; then
+	check unbounded-nobody-served-fresh [ "$(field snapshot_reused /tmp/b)" = 0 ]
+else
+	not_ok "unbounded-nobody-served: cannot read /proc/mstat as $nobody"
+fi
+echo 1000 >$P/proc_min_interval_ms
 
 echo 0 >$D/sync_mode
 sed 's/^/# /' $D/history | head -n 5

@@ -69,7 +69,8 @@ eperm() {
 	[ "${out%Operation not permitted*}" != "$out" ]
 }
 for f in enable_kmalloc enable_cache enable_page enable_api reset \
-	 events_sources events_min_size profile_rate sync_mode per_cache; do
+	 events_sources events_min_size profile_rate sync_mode per_cache \
+	 proc_min_interval_ms; do
 	check "debugfs-write-eperm $f" eperm "echo 1 >$D/$f"
 	[ "$f" = reset ] ||
 		check "debugfs-read-eperm $f" eperm "cat $D/$f"
@@ -126,6 +127,10 @@ check param-profile-rate-1 set_param profile_rate 1
 check param-profile-rate-1-sites grep -q 'sample_rate 1 ' /proc/mstat_sites
 check param-profile-rate-back set_param profile_rate "$rate"
 
+# proc_min_interval_ms: 0 and back (what it bounds: isolation.sh).
+check param-proc-min-interval-0 set_param proc_min_interval_ms 0
+check param-proc-min-interval-back set_param proc_min_interval_ms 1000
+
 # The event stream: kmalloc's events, then none smaller than min_size.
 check param-events-sources set_param events_sources 1
 timeout 2 cat $D/events >/tmp/ev 2>/dev/null
@@ -160,12 +165,13 @@ bad_param() {
 	dmesg | grep -q "$p"
 }
 for p in enable_kmalloc enable_cache enable_page enable_api events_sources \
-	 events_min_size profile_rate sync_mode per_cache reset; do
+	 events_min_size profile_rate sync_mode per_cache reset \
+	 proc_min_interval_ms; do
 	check "param-bad $p abc" bad_param "$p" abc
 done
 for pv in enable_kmalloc:2 enable_page:-1 events_sources:16 \
 	  profile_rate:1099511627777 sync_mode:3 per_cache:2 reset:0 \
-	  events_min_size:18446744073709551616; do
+	  events_min_size:18446744073709551616 proc_min_interval_ms:3600001; do
 	check "param-bad ${pv%%:*} ${pv#*:}" bad_param "${pv%%:*}" "${pv#*:}"
 done
 check param-bad-left-on [ "$(cat $P/enable_kmalloc $P/enable_cache \

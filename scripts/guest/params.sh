@@ -3,7 +3,9 @@
 # Guest side of the load-parameter limits test: every load-time parameter
 # at the minimum and the maximum its description allows must load (and
 # /proc/mstat read, and unload); one step past either end must fail with
-# EINVAL and a log line naming the parameter. The host's collect then
+# EINVAL and a log line naming the parameter (NAME=VALUE, or, for a
+# runtime control's parameter, the controls' parser's "parameter NAME:
+# invalid input"). The host's collect then
 # requires a console with no WARNING: a value the README allows must
 # never make the per-CPU allocator (or anything) WARN, which is a panic
 # under panic_on_warn. Runs in /mstat with mstat.ko.
@@ -16,7 +18,8 @@ events_per_cpu 16 65536 15 65537
 cache_rows 0 567 - 568
 profile_buckets 64 65536 63 65537
 profile_addrs 64 1048576 63 1048577
-profile_depth 1 64 0 65'
+profile_depth 1 64 0 65
+proc_min_interval_ms 0 3600000 - 3600001'
 
 # The limits here are the ones the module describes (its .modinfo's parm,
 # read without modinfo, which busybox looks up by name only).
@@ -45,7 +48,7 @@ refused() {
 	fi
 	show /tmp/insmod.err
 	grep -q 'Invalid argument' /tmp/insmod.err || return 1
-	dmesg | grep -q "mstat: .*${1%%=*}=${1#*=}" || {
+	dmesg | grep -qE "mstat: (.*${1%%=*}=${1#*=}|parameter ${1%%=*}: invalid input)" || {
 		echo "# $1: no log line"
 		return 1
 	}

@@ -4,9 +4,10 @@
 # host's real clients (prometheus, go tool pprof, curl) through qemu's
 # port forwarding. The network driver (failover.ko, net_failover.ko,
 # virtio_net.ko, Debian's own) is loaded and eth0 set up as 10.0.2.15;
-# mstat.ko with proc_gid=4242 (after the bad values, which must be
-# refused with a log line); a load runs (mstat_probe_bench's pairs and a
-# walk of /sys, every second); then three servers:
+# mstat.ko with proc_gid=4242 and proc_min_interval_ms=0 (after the bad
+# values, which must be refused with a log line); a load runs
+# (mstat_probe_bench's pairs and a walk of /sys, every second); then
+# three servers:
 #	:9754  uid 4242, group 4242 (proc_gid): the one the host checks
 #	:9755  uid 4243, group 4243: without the group, must answer 503
 #	:9756  root: the tampered mode's server, what a unit without its
@@ -42,7 +43,14 @@ check proc-gid-bad-refused fails insmod ./mstat.ko proc_gid=4294967295
 check proc-gid-bad-logged sh -c \
 	'dmesg | grep -q "proc_gid=4294967295: not a valid group id"'
 check proc-gid-word-refused fails insmod ./mstat.ko proc_gid=wheel
-if insmod ./mstat.ko proc_gid=$gid; then ok insmod-mstat; else not_ok insmod-mstat; finish; fi
+# No bound in the module (proc_min_interval_ms=0): the host's
+# --min-interval checks see the server's own.
+if insmod ./mstat.ko proc_gid=$gid proc_min_interval_ms=0; then
+	ok insmod-mstat
+else
+	not_ok insmod-mstat
+	finish
+fi
 for f in /proc/mstat /proc/mstat_sites; do
 	got=$(stat -c '%u %g %a' $f)
 	if [ "$got" = "0 $gid 440" ]; then

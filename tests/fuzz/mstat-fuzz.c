@@ -59,6 +59,7 @@ static const struct control controls[] = {
 	{ "profile_rate", 1ULL << 40, true },
 	{ "sync_mode", 2, true },
 	{ "per_cache", 1, true },
+	{ "proc_min_interval_ms", 3600000, true },
 	{ "reset", 1, false },
 };
 

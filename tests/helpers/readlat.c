@@ -9,7 +9,7 @@
  * (in a guest under qemu -icount shift=0,sleep=off, a ns is an
  * instruction: min_ns and p50_ns are then instructions per read)
  *
- *   readlat FILE COUNT [CPU]
+ *   readlat FILE COUNT|MSms [CPU]
  *
  * Times are CLOCK_MONOTONIC around each open-read-close. Exits 0, or 1 if
  * a read failed (with "readlat: FILE: <strerror>"), 2 on usage errors.
@@ -64,19 +64,23 @@ static int read_once(const char *path)
 
 int main(int argc, char **argv)
 {
-	unsigned long long *lat, t0, sum = 0;
+	unsigned long long *lat, t0, until = 0, sum = 0;
 	long count, i;
 	cpu_set_t set;
 	char *end;
 	int err;
 
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: readlat FILE COUNT [CPU]\n");
+		fprintf(stderr, "usage: readlat FILE COUNT|MSms [CPU]\n");
 		return 2;
 	}
 	count = strtol(argv[2], &end, 10);
-	if (*end || count < 1 || count > MAX_COUNT) {
-		fprintf(stderr, "readlat: COUNT: 1 to %d\n", MAX_COUNT);
+	if (!strcmp(end, "ms") && count >= 1 && count <= 3600000) {
+		until = count * 1000000ULL;
+		count = MAX_COUNT;
+	} else if (*end || count < 1 || count > MAX_COUNT) {
+		fprintf(stderr, "readlat: COUNT: 1 to %d, or 1ms to 3600000ms\n",
+			MAX_COUNT);
 		return 2;
 	}
 	if (argc == 4) {
@@ -99,8 +103,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "readlat: out of memory\n");
 		return 2;
 	}
+	if (until)
+		until += now_ns();
 	for (i = 0; i < count; i++) {
 		t0 = now_ns();
+		if (until && t0 >= until) {
+			count = i;
+			break;
+		}
 		err = read_once(argv[1]);
 		lat[i] = now_ns() - t0;
 		if (err) {
@@ -109,6 +119,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		sum += lat[i];
+	}
+	if (!count) {
+		fprintf(stderr, "readlat: no read in the time given\n");
+		return 1;
 	}
 	qsort(lat, count, sizeof(*lat), cmp_ull);
 	printf("reads=%ld p50_us=%llu p99_us=%llu max_us=%llu mean_us=%llu min_ns=%llu p50_ns=%llu\n",

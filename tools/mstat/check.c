@@ -11,8 +11,10 @@
  *
  * Each FILE (default /proc/mstat) is read N times (default 1), MS
  * milliseconds apart (default 0); all reads, in order, form one sequence
- * whose generation must strictly increase and whose cumulative counters
- * must never decrease. Within a read:
+ * whose generation must strictly increase (or stay, in a read that says
+ * "snapshot_reused 1": the last snapshot served again to a reader without
+ * CAP_SYS_ADMIN, format 1.5) and whose cumulative counters must never
+ * decrease. Within a read:
  *
  *  - the first line is "mstat - version: 1.<minor>";
  *  - every other line is "name value", a "class" or "order" row, or a
@@ -580,7 +582,8 @@ static void check_monotonic(struct checker *c)
 
 void check_read(struct checker *c, char *buf, size_t len)
 {
-	const struct mstat_counter *g;
+	const struct mstat_counter *g, *r;
+	bool reused;
 	uint64_t gen;
 
 	c->reads++;
@@ -592,6 +595,9 @@ void check_read(struct checker *c, char *buf, size_t len)
 		return;
 	}
 	gen = g->val;
+	/* 1.5: an unprivileged open may be served the last snapshot again. */
+	r = mstat_find(&c->cur, "snapshot_reused");
+	reused = r && r->val == 1;
 	check_sources(c);
 	check_slab(c);
 	check_classes(c);
@@ -600,9 +606,10 @@ void check_read(struct checker *c, char *buf, size_t len)
 	check_orders(c);
 	check_ctx_gfp(c);
 	if (c->have_prev) {
-		if (gen <= c->gen_last)
-			check_violation(c, "generation %" PRIu64 " after %" PRIu64,
-					gen, c->gen_last);
+		if (gen < c->gen_last || (gen == c->gen_last && !reused))
+			check_violation(c, "generation %" PRIu64 " after %" PRIu64 "%s",
+					gen, c->gen_last,
+					gen == c->gen_last ? " (not snapshot_reused)" : "");
 		check_monotonic(c);
 	} else {
 		c->gen_first = gen;

@@ -229,6 +229,42 @@ static int selftest_run(const char *name, const uint64_t (*seq)[2], int n,
 	return c.violations;
 }
 
+/*
+ * A snapshot served twice (format 1.5): generation 3, then generation 3
+ * again with "snapshot_reused 1" after it, which is no violation; without
+ * it, one. 0 if both are judged so.
+ */
+static int selftest_reused(void)
+{
+	static const char line[] = "snapshot_reused 1\n";
+	static struct checker c;
+	char buf[16384], *p;
+	int i, v[2];
+
+	for (i = 0; i < 2; i++) {
+		memset(&c, 0, sizeof(c));
+		c.what = "selftest: snapshot reused";
+		c.max_print = 3;
+		c.page_size = 4096;
+		make_sample(buf, sizeof(buf), 3, 1, GOOD, c.page_size);
+		check_read(&c, buf, strlen(buf));
+		make_sample(buf, sizeof(buf) - sizeof(line), 3, 1, GOOD,
+			    c.page_size);
+		p = strstr(buf, "snapshot_wait_ns");
+		if (i == 0 && p) {
+			memmove(p + strlen(line), p, strlen(p) + 1);
+			memcpy(p, line, strlen(line));
+		}
+		check_read(&c, buf, strlen(buf));
+		v[i] = c.violations;
+	}
+	printf(CHECK_TAG "selftest: same generation, snapshot_reused 1: %d violations%s\n",
+	       v[0], v[0] ? " (expected none)" : "");
+	printf(CHECK_TAG "selftest: same generation, not reused: %d violations%s\n",
+	       v[1], v[1] ? "" : " (expected some)");
+	return v[0] != 0 || v[1] == 0;
+}
+
 /* A corrupted sequence: 0 if the checker caught it. */
 static int selftest_bad(const char *name, const uint64_t (*seq)[2], int n,
 			enum bad bad)
@@ -256,6 +292,7 @@ int check_selftest(void)
 		failed |= selftest_bad(bad_name[bad], good, 1, bad);
 	failed |= selftest_bad("generation not increasing", same_gen, 2, GOOD);
 	failed |= selftest_bad("counters decreasing", decrease, 2, GOOD);
+	failed |= selftest_reused();
 	printf(CHECK_TAG "selftest %s\n", failed ? "FAILED" : "passed");
 	return failed;
 }

@@ -26,6 +26,15 @@
  * (responses are reference-counted). Scrapes take the lock in turn:
  * one reads, the others wait for it and get its answer.
  *
+ * The profiles are bounded the same way: one read of /proc/mstat_sites
+ * at most every --min-interval ms, shared (reference-counted, read-only)
+ * by the profiles encoded from it; a request inside the interval gets
+ * the profile of the last read. The one exception is a ?seconds= delta's
+ * second read, which needs a snapshot other than its first: it reads
+ * anew if the last read is still that first one (at most one read per
+ * delta, at most MSTAT_SERVE_DELTAS of them waiting at once, each for a
+ * second at least).
+ *
  * Bounds, so that no client, slow or many, can stall a scrape or grow
  * the server: libmicrohttpd runs a thread per connection (a slow client
  * holds up only its own thread), at most MSTAT_SERVE_CONNS connections
@@ -86,6 +95,7 @@ struct mstat_server {
 	struct MHD_Response *metrics;	/* the last scrape's answer, or NULL */
 	unsigned int metrics_status;
 	struct timespec metrics_at;	/* when it was read (CLOCK_MONOTONIC) */
+	struct mstat_serve_read *sites_last;	/* the last read, or NULL */
 	int deltas;			/* ?seconds= profiles waiting */
 	char why[256];			/* the last read's error message */
 };
@@ -288,20 +298,72 @@ static enum MHD_Result mstat_serve_metrics(struct mstat_server *srv,
 
 /* /debug/pprof/heap, /debug/pprof/allocs */
 
-/* A read of the sites file, or NULL with the reason in @why. */
-static struct mstat_sites *mstat_serve_sites(struct mstat_server *srv,
-					     char *why, size_t len)
-{
+/* A read of the sites file that profiles share: never written after. */
+struct mstat_serve_read {
+	int refs;			/* under srv->lock */
+	struct timespec at;		/* when it was read (CLOCK_MONOTONIC) */
 	struct mstat_sites *ss;
+};
+
+/* Drop a reference. Context: srv->lock. */
+static void __mstat_serve_put(struct mstat_serve_read *r)
+{
+	if (r && !--r->refs) {
+		mstat_sites_free(r->ss);
+		free(r);
+	}
+}
+
+static void mstat_serve_put(struct mstat_server *srv,
+			    struct mstat_serve_read *r)
+{
+	pthread_mutex_lock(&srv->lock);
+	__mstat_serve_put(r);
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/*
+ * A read of the sites file, with a reference for the caller: the last
+ * one if younger than --min-interval and not @not (a delta's first read),
+ * else a new one, which becomes the last; NULL with the reason in @why.
+ */
+static struct mstat_serve_read *mstat_serve_sites(struct mstat_server *srv,
+						  const struct mstat_serve_read *not,
+						  char *why, size_t len)
+{
+	struct mstat_serve_read *r;
+	struct mstat_sites *ss;
+	struct timespec now;
 
 	pthread_mutex_lock(&srv->lock);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	r = srv->sites_last;
+	if (r && r != not &&
+	    mstat_ms(&r->at, &now) < srv->o->min_interval) {
+		r->refs++;
+		pthread_mutex_unlock(&srv->lock);
+		return r;
+	}
 	srv->why[0] = '\0';
 	mstat_err_keep(srv->why, sizeof(srv->why));
 	ss = mstat_sites_read(srv->sites);
 	mstat_err_keep(NULL, 0);
 	snprintf(why, len, "%s", srv->why[0] ? srv->why : "cannot read");
+	r = NULL;
+	if (ss) {
+		r = mstat_alloc(NULL, sizeof(*r));
+		r->refs = 1;
+		r->at = now;
+		r->ss = ss;
+		__mstat_serve_put(srv->sites_last);
+		srv->sites_last = NULL;
+		if (srv->o->min_interval) {
+			r->refs++;
+			srv->sites_last = r;
+		}
+	}
 	pthread_mutex_unlock(&srv->lock);
-	return ss;
+	return r;
 }
 
 /* Wait @secs seconds, unless the server stops first (then false). */
@@ -338,38 +400,36 @@ static enum MHD_Result mstat_serve_profile(struct mstat_server *srv,
 					   enum mstat_pprof_kind kind,
 					   long secs)
 {
-	struct mstat_sites *base = NULL, *ss = NULL;
+	struct mstat_serve_read *base = NULL, *ss = NULL;
 	struct mstat_buf z = { 0 };
 	char why[256], disp[64];
 	enum MHD_Result ret;
 	bool waited = true, ok;
 
 	if (secs)
-		base = mstat_serve_sites(srv, why, sizeof(why));
+		base = mstat_serve_sites(srv, NULL, why, sizeof(why));
 	if (secs && base)
 		waited = mstat_serve_wait(srv, secs);
 	if (!waited)
 		snprintf(why, sizeof(why), "shutting down");
 	else if (!secs || base)
-		ss = mstat_serve_sites(srv, why, sizeof(why));
+		ss = mstat_serve_sites(srv, base, why, sizeof(why));
 	if (!ss) {
-		mstat_sites_free(base);
+		mstat_serve_put(srv, base);
 		return mstat_serve_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "%s",
 					 why);
 	}
 	/* Under the lock: its messages must not land in a read's @why. */
 	pthread_mutex_lock(&srv->lock);
-	ok = mstat_pprof_gz(&z, ss, base, kind);
+	ok = mstat_pprof_gz(&z, ss->ss, base ? base->ss : NULL, kind);
+	__mstat_serve_put(base);
+	__mstat_serve_put(ss);
 	pthread_mutex_unlock(&srv->lock);
 	if (!ok) {
-		mstat_sites_free(base);
-		mstat_sites_free(ss);
 		free(z.p);
 		return mstat_serve_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 					 "cannot gzip the profile");
 	}
-	mstat_sites_free(base);
-	mstat_sites_free(ss);
 	/* As Go's net/http/pprof names them. */
 	snprintf(disp, sizeof(disp), "attachment; filename=\"%s%s\"",
 		 kind == MSTAT_PPROF_HEAP ? "heap" : "allocs",
@@ -655,6 +715,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	MHD_stop_daemon(d);
 	if (srv.metrics)
 		MHD_destroy_response(srv.metrics);
+	__mstat_serve_put(srv.sites_last);
 	fprintf(stderr, "mstat: %s, stopped\n", strsignal(sig));
 	return 0;
 }

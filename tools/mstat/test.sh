@@ -126,6 +126,13 @@ make_bad_inputs() {
 		testdata/mstat-1.0.txt >"$tmp/chk/top-a.txt"
 	sed 's/^api_allocs 0$/api_allocs 9223372036854775818/' \
 		testdata/mstat-1.0.txt >"$tmp/chk/top-b.txt"
+	# Format 1.5: a snapshot served again (snapshot_reused 1), and one
+	# that says it was not.
+	sed -e '1s/1\.2$/1.5/' \
+		-e '/^generation /a snapshot_reused 1\nsnapshot_age_ms 250' \
+		testdata/mstat-1.2.txt >"$tmp/chk/c-reused.txt"
+	sed 's/^snapshot_reused 1$/snapshot_reused 0/' "$tmp/chk/c-reused.txt" \
+		>"$tmp/chk/c-fresh.txt"
 }
 
 # A sites file of N made-up rows (a third in modules): a profile over
@@ -589,6 +596,24 @@ old_reader() {
 		! "$tmp/old/build/mstat" check testdata/mstat-1.2.txt >/dev/null
 }
 
+# Format 1.5 and sites 2.1, what a reader without CAP_SYS_ADMIN is served
+# within proc_min_interval_ms: the same snapshot twice is no violation
+# when the second says snapshot_reused 1, one when it does not; every
+# output reads the added lines, and the sites header's reused and age_ms.
+reused_snapshot() {
+	(cd "$tmp/chk" && "$here/build/mstat" check c-a.txt c-reused.txt) &&
+		check_catches c-a.txt c-fresh.txt \
+			'generation 1 after 1 \(not snapshot_reused\)' &&
+		build/mstat -f "$tmp/chk/c-reused.txt" >/dev/null &&
+		build/mstat --json -f "$tmp/chk/c-reused.txt" >/dev/null &&
+		build/mstat prom -f "$tmp/chk/c-reused.txt" >/dev/null &&
+		sed -e '1s/2\.0$/2.1/' -e '2s/$/ reused 1 age_ms 250/' \
+			testdata/mstat_sites-2.0.txt >"$tmp/sites-2.1.txt" &&
+		build/mstat pprof -f "$tmp/sites-2.1.txt" -o "$tmp/p21.pb.gz" &&
+		build/mstat pprof -f testdata/mstat_sites-2.0.txt -o "$tmp/p20.pb.gz" &&
+		[ "$(gzip -dc "$tmp/p21.pb.gz" | wc -c)" -gt 0 ]
+}
+
 guest_live() {
 	./capture.sh "$tmp/capture"
 	local rc=$?
@@ -623,6 +648,7 @@ else
 fi
 check_tests
 caches_tests
+t reused_snapshot reused_snapshot
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
