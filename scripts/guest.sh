@@ -14,7 +14,9 @@
 # /mstat/lib.sh (the script sources it: ". ./lib.sh"), and it runs with
 # cwd /mstat; its output and the kernel log (loglevel=7) go to
 # the console. Exit status: the script's, 124 on timeout, 125 if the guest
-# never reported one (panic, hang in init). Defaults: --smp 2 --mem 1G
+# never reported one (panic, hang in init), 126 if the kernel died before
+# the script started (an early-boot oops: scripts/lib.sh's guest boots it
+# once more, and says so). Defaults: --smp 2 --mem 1G
 # --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
 # (single-threaded TCG): the guest clock then advances one nanosecond per
 # instruction, so a guest-side ns figure is an instruction count.
@@ -99,6 +101,7 @@ mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 cd /mstat
+echo "MSTAT-GUEST-START"
 /bin/sh /mstat/run.sh </dev/null
 echo "MSTAT-GUEST-EXIT=$?"
 reboot -f
@@ -169,5 +172,12 @@ fi
 [ $rc -eq 0 ] || log "qemu exited with $rc"
 marker=$(tr -d '\r' <"$logfile" |
 	 sed -n 's/^MSTAT-GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -n 1)
-[ -n "$marker" ] || { log "no MSTAT-GUEST-EXIT marker in $logfile"; exit 125; }
+if [ -z "$marker" ]; then
+	if ! tr -d '\r' <"$logfile" | grep -qx 'MSTAT-GUEST-START'; then
+		log "the kernel died before the guest script started (no MSTAT-GUEST-START in $logfile)"
+		exit 126
+	fi
+	log "no MSTAT-GUEST-EXIT marker in $logfile"
+	exit 125
+fi
 exit "$marker"
