@@ -184,40 +184,17 @@ for c in prometheus-node-exporter prometheus promtool curl python3 ss; do
 		finish
 	}
 done
-# free_port [BUT]: a TCP port free on 127.0.0.1 now, not BUT.
-free_port() {
-	local p
-	while :; do
-		p=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ||
-			return
-		[ "$p" = "${1:-}" ] || break
-	done
-	echo "$p"
-}
 tf=$tmp/textfile
 mkdir -p "$tf" "$tmp/data"
-ne_port=$(free_port)
+ne_port=''
+mstat_free_port ne_port
 prometheus-node-exporter --web.listen-address="127.0.0.1:$ne_port" \
 	--collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$tf" --web.disable-exporter-metrics \
 	>"$out/node-exporter.log" 2>&1 &
 pids+=($!)
-cat >"$tmp/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: mstat
-    static_configs:
-      - targets: ['127.0.0.1:$ne_port']
-EOF
-prom_port=$(free_port "$ne_port")
-prometheus --config.file="$tmp/prometheus.yml" \
-	--storage.tsdb.path="$tmp/data" \
-	--web.listen-address="127.0.0.1:$prom_port" >"$out/prometheus.log" 2>&1 &
-pids+=($!)
-api=http://127.0.0.1:$prom_port/api/v1
+mstat_prometheus_start "$tmp/prom" mstat "127.0.0.1:$ne_port" "$out/prometheus.log"
+prom_port=$mstat_prom_port
 
 # upto SECONDS CMD...: CMD every 0.2 s until it succeeds, for SECONDS at
 # most, and never past the host part's deadline.
@@ -256,23 +233,7 @@ else
 	not_ok "prom-servers-loopback-only: ${addrs:-none found}"
 fi
 
-# promq QUERY [TIME]: an instant query at TIME (milliseconds since the
-# epoch; default now), its one series as "TS VALUE" lines (a range
-# vector: its samples; else its value), TS in milliseconds as prometheus
-# keeps them. Fails unless one series came back.
-promq() {
-	local at=
-	[ -z "${2:-}" ] || at=${2%???}.${2: -3}
-	get -G "$api/query" --data-urlencode "query=$1" \
-		${at:+--data-urlencode "time=$at"} | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-r = d.get("data", {}).get("result")
-if d.get("status") != "success" or not isinstance(r, list) or len(r) != 1:
-    sys.exit("want one series, got: " + json.dumps(d)[:400])
-for ts, v in r[0].get("values") or [r[0]["value"]]:
-    print("%d %s" % (round(ts * 1000), v))'
-}
+promq() { mstat_promq "$@"; }
 
 # scraped GEN: prometheus holds two samples of mstat_generation GEN.
 scraped() {

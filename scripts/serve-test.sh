@@ -113,20 +113,10 @@ for f in mstat mstat-serve runas; do
 	files+=("--file=build/tools/$f:/mstat/$f")
 done
 
-# free_port: a TCP port free on 127.0.0.1 now, none given before.
-declare -A taken=()
-free_port() {
-	local p
-	while :; do
-		p=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ||
-			return
-		[ -z "${taken[$p]:-}" ] && break
-	done
-	taken[$p]=1
-	echo "$p"
-}
-p_serve=$(free_port) p_nogroup=$(free_port) p_root=$(free_port)
-p_ctl=$(free_port)
+p_serve='' p_nogroup='' p_root='' p_ctl=''
+for v in p_serve p_nogroup p_root p_ctl; do
+	mstat_free_port "$v"
+done
 
 guest guest-6.12-serve "$K612_VMLINUZ" scripts/guest/serve.sh \
 	$b/mstat.ko $b/tests/bench/mstat_probe_bench.ko "${netmods[@]}" \
@@ -455,14 +445,8 @@ check_many() {
 	EOF
 }
 
-# promq QUERY: the instant query's result, as "VALUE" lines.
-promq() {
-	get -G "$api/query" --data-urlencode "query=$1" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-for r in d.get("data", {}).get("result", []):
-    print(" ".join(str(v[1]) for v in (r.get("values") or [r["value"]])))'
-}
+# promq QUERY: the instant query's one series, its values on one line.
+promq() { mstat_promq "$1" | awk '{ printf "%s%s", sep, $2; sep = " " }'; }
 check_prom_up() {
 	local v
 	v=$(promq 'up{job="mstat-serve"}')
@@ -536,31 +520,9 @@ proxy() {
 
 # prometheus_start TARGET: prometheus scraping TARGET every second.
 prometheus_start() {
-	local dir=$tmp/prometheus-$phase
-	mkdir -p "$dir/data"
-	cat >"$dir/prometheus.yml" <<-EOF
-	global:
-	  scrape_interval: 1s
-	  scrape_timeout: 1s
-	  evaluation_interval: 1s
-	scrape_configs:
-	  - job_name: mstat-serve
-	    static_configs:
-	      - targets: ['$1']
-	EOF
-	p_prom=$(free_port)
-	prometheus --config.file="$dir/prometheus.yml" \
-		--storage.tsdb.path="$dir/data" \
-		--web.listen-address="127.0.0.1:$p_prom" \
-		>"$out/prometheus-$phase.log" 2>&1 &
-	pids+=($!)
-	api=http://127.0.0.1:$p_prom/api/v1
-	local n
-	for ((n = 0; n < 150; n++)); do
-		get -o /dev/null "http://127.0.0.1:$p_prom/-/ready" 2>/dev/null &&
-			return
-		sleep 0.2
-	done
+	mstat_prometheus_start "$tmp/prometheus-$phase" mstat-serve "$1" \
+		"$out/prometheus-$phase.log" &&
+		mstat_prometheus_ready 30 && return
 	not_ok "serve-prometheus-started-$phase, log: ${out#"$MSTAT_TOP"/}/prometheus-$phase.log"
 }
 
@@ -569,7 +531,7 @@ for phase in $phases; do
 	if [ "$phase" = plain ]; then
 		port=$p_serve nogroup_port=$p_nogroup
 	else
-		port=$(free_port)
+		mstat_free_port port
 		proxy "$port" "$p_root" 2>"$out/proxy.log" &
 		pids+=($!)
 		nogroup_port=$port
