@@ -26,7 +26,7 @@
 #include "mstat_stats.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.4"
+#define MSTAT_FORMAT_VERSION	"1.5"
 #define MSTAT_SITES_FORMAT_VERSION	"2.0"
 
 struct mstat_proc_snap {
