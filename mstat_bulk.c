@@ -711,7 +711,7 @@ static int mstat_exact_learn(void)
 	if (mstat_exact_by_split)
 		pr_info("alloc_pages_exact() splits its block through split_page(): counted there\n");
 	else
-		pr_info("alloc_pages_exact() splits its block inline: counted by probes on it\n");
+		pr_info("alloc_pages_exact() splits its block inline, not through split_page()\n");
 	return 0;
 }
 
