@@ -684,17 +684,24 @@ static int mstat_exact_by_split = -1;
  * split_page()'s probe records this task's calls, and free it. If the
  * probe saw this very block split at order 3, it counts the split: the
  * exact probes are not registered. If not (the kernel splits the block
- * inline, or split_page() is not probed), they count it. GFP_NOWAIT
- * first: no direct compaction, which splits free pages too, runs within
- * it (within the GFP_KERNEL retry it could, but it would have to split
- * this very block at this order). Called before mstat_ctl_start() turns
- * the sources on, so none of this is counted.
+ * inline), they count it; and so they do, with nothing to learn, where
+ * split_page() is not probed. GFP_NOWAIT first: no direct compaction,
+ * which splits free pages too, runs within it (within the GFP_KERNEL
+ * retry it could, but it would have to split this very block at this
+ * order). Called before mstat_ctl_start() turns the sources on, so none
+ * of this is counted.
  */
 static int mstat_exact_learn(void)
 {
 	size_t size = 5 * PAGE_SIZE;
+	unsigned int i;
 	void *p;
 
+	mstat_exact_by_split = 0;
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
+		if (mstat_bulk_probes[i].kp == &mstat_split_page_kp &&
+		    !mstat_bulk_probes[i].on)
+			return 0;
 	mstat_exact_seen = NULL;
 	WRITE_ONCE(mstat_exact_learner, current);
 	p = alloc_pages_exact(size, GFP_NOWAIT | __GFP_NOWARN);
