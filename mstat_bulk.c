@@ -21,6 +21,13 @@
  *    freed on its own (vmalloc() gets its pages so since 7.x): counted
  *    as the block's free and its pages' allocations (see
  *    mstat_count_page_split());
+ *  - alloc_pages_exact(size, gfp) and alloc_pages_exact_nid(nid, size,
+ *    gfp): a block of order get_order(size) whose pages are then freed
+ *    at order 0, the unused ones at once. Where the kernel splits it
+ *    inline, without split_page() (6.1, 6.12), a kretprobe counts the
+ *    same split when the call returns a block; where split_page()'s
+ *    probe counts it, that kretprobe is not registered. Which, is learnt
+ *    at load (mstat_exact_learn());
  *  - __kfree_rcu_sheaf(s, obj, ...) (7.0 on): kfree_rcu() and
  *    kvfree_rcu() put a slab object into the per-CPU "sheaf" of objects
  *    to free after a grace period; those frees trace nothing and never
@@ -109,6 +116,21 @@
 #ifdef MSTAT_HAVE_SPLIT_PAGE
 #define MSTAT_SPLIT_PAGE_FN	"split_page"
 #endif
+
+#if defined(MSTAT_HAVE_ALLOC_PAGES_EXACT_NOPROF)
+#define MSTAT_EXACT_FN		"alloc_pages_exact_noprof"
+#elif defined(MSTAT_HAVE_ALLOC_PAGES_EXACT)
+#define MSTAT_EXACT_FN		"alloc_pages_exact"
+#endif
+
+#if defined(MSTAT_HAVE_ALLOC_PAGES_EXACT_NID_NOPROF)
+#define MSTAT_EXACT_NID_FN	"alloc_pages_exact_nid_noprof"
+#elif defined(MSTAT_HAVE_ALLOC_PAGES_EXACT_NID)
+#define MSTAT_EXACT_NID_FN	"alloc_pages_exact_nid"
+#endif
+
+/* No block is larger than 1 << 20 pages: beyond, not an order. */
+#define MSTAT_BLOCK_ORDER_MAX	20
 
 /*
  * Before 6.0 the kmem_cache_free event does not name the cache, and it
@@ -302,15 +324,30 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 }
 
 /*
+ * What mstat_exact_learn() saw: the task whose split_page() calls are
+ * recorded (NULL: none), and the last block that task split, in task
+ * context, and its order. Written and read by that task only: a probe
+ * runs in the context of the task that hit it, and an interrupt on its
+ * CPU is not its task context (in_task()).
+ */
+static struct task_struct *mstat_exact_learner;
+static struct page *mstat_exact_seen;
+static unsigned int mstat_exact_seen_order;
+
+/*
  * split_page(page, order): a block of order > 0 becomes order-0 pages,
- * each freed on its own (vmalloc() since 7.x, alloc_pages_exact()).
+ * each freed on its own (vmalloc() since 7.x; alloc_pages_exact() where
+ * the kernel splits its block so).
  */
 static int mstat_split_page_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	unsigned int order = regs_get_kernel_argument(regs, 1);
 
-	/* No block is larger than 1 << 20 pages: beyond, not an order. */
-	if (order && order <= 20 &&
+	if (unlikely(READ_ONCE(mstat_exact_learner) == current) && in_task()) {
+		mstat_exact_seen = (void *)regs_get_kernel_argument(regs, 0);
+		mstat_exact_seen_order = order;
+	}
+	if (order && order <= MSTAT_BLOCK_ORDER_MAX &&
 	    mstat_source_enabled(MSTAT_SRC_PAGE))
 		mstat_count_page_split(order);
 	return 0;
@@ -318,6 +355,57 @@ static int mstat_split_page_entry(struct kprobe *kp, struct pt_regs *regs)
 
 static struct kprobe mstat_split_page_kp = {
 	.pre_handler = mstat_split_page_entry,
+};
+
+/*
+ * alloc_pages_exact(size, gfp), alloc_pages_exact_nid(nid, size, gfp):
+ * a block of order get_order(size), traced by mm_page_alloc at that
+ * order, made into order-0 pages inline (make_alloc_exact() in
+ * mm/page_alloc.c on 6.1 and 6.12: no split_page()); the pages it does
+ * not need are freed at once, the others by free_pages_exact(), each
+ * traced by mm_page_free at order 0. The entry handler keeps the size,
+ * the return handler counts the split as split_page()'s probe would
+ * when the call returned a block. Registered only where that probe does
+ * not count this split itself (mstat_exact_learn()): never both.
+ */
+static int mstat_exact_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	*(size_t *)ri->data = regs_get_kernel_argument(regs, 0);
+	return 0;
+}
+
+static int mstat_exact_nid_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	*(size_t *)ri->data = regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+static int mstat_exact_ret(struct kretprobe_instance *ri,
+			   struct pt_regs *regs)
+{
+	size_t size = *(size_t *)ri->data;
+
+	/* One page is no block; a size beyond the largest, no order. */
+	if (!regs_return_value(regs) || size <= PAGE_SIZE ||
+	    size > (PAGE_SIZE << MSTAT_BLOCK_ORDER_MAX) ||
+	    !mstat_source_enabled(MSTAT_SRC_PAGE))
+		return 0;
+	mstat_count_page_split(get_order(size));
+	return 0;
+}
+
+static struct kretprobe mstat_exact_rp = {
+	.entry_handler = mstat_exact_entry,
+	.handler = mstat_exact_ret,
+	.data_size = sizeof(size_t),
+};
+
+static struct kretprobe mstat_exact_nid_rp = {
+	.entry_handler = mstat_exact_nid_entry,
+	.handler = mstat_exact_ret,
+	.data_size = sizeof(size_t),
 };
 
 /*
@@ -462,6 +550,8 @@ static struct kretprobe mstat_fail_page_rp = {
  * @fallback: if set, what counts its events when it is absent (logged
  *	with the absence), instead of nothing
  * @on_flag: if set, kept equal to @on, for the fallback to see
+ * @exact: alloc_pages_exact()'s: registered only where split_page()'s
+ *	probe does not count the split already (mstat_exact_learn())
  * @on: whether it is registered
  */
 struct mstat_bulk_probe {
@@ -472,6 +562,7 @@ struct mstat_bulk_probe {
 	bool quiet;
 	const char *fallback;
 	bool *on_flag;
+	bool exact;
 	bool on;
 };
 
@@ -490,6 +581,12 @@ struct mstat_bulk_probe {
 #ifndef MSTAT_SPLIT_PAGE_FN
 #define MSTAT_SPLIT_PAGE_FN	NULL
 #endif
+#ifndef MSTAT_EXACT_FN
+#define MSTAT_EXACT_FN		NULL
+#endif
+#ifndef MSTAT_EXACT_NID_FN
+#define MSTAT_EXACT_NID_FN	NULL
+#endif
 
 static struct mstat_bulk_probe mstat_bulk_probes[] = {
 	{ "kmem_cache_alloc_bulk", MSTAT_BULK_ALLOC_FN, &mstat_bulk_alloc_rp },
@@ -501,6 +598,11 @@ static struct mstat_bulk_probe mstat_bulk_probes[] = {
 #endif
 	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
 	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
+	/* After split_page(): mstat_exact_learn() asks its probe. */
+	{ "alloc_pages_exact", MSTAT_EXACT_FN, &mstat_exact_rp, .exact = true },
+	/* Not exported; in init code, freed, without memory hotplug. */
+	{ "alloc_pages_exact_nid", MSTAT_EXACT_NID_FN, &mstat_exact_nid_rp,
+	  .exact = true, .quiet = true },
 	/* Before 7.0 kfree_rcu() frees through kfree_bulk(). */
 	{ "kfree_rcu_sheaf", "__kfree_rcu_sheaf", &mstat_bulk_sheaf_rp,
 	  .quiet = true },
@@ -539,8 +641,11 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 				p->api);
 		return 0;
 	}
-	/* A test build that must fail the failure-counting test skips it. */
-	if (MSTAT_COUNTS_BROKEN && p->rp == &mstat_fail_page_rp)
+	/*
+	 * A test build that must fail the failure-counting test skips it,
+	 * and the alloc_pages_exact() ground truth's probes.
+	 */
+	if (MSTAT_COUNTS_BROKEN && (p->rp == &mstat_fail_page_rp || p->exact))
 		return 0;
 	if (p->rp) {
 		p->rp->maxactive = MSTAT_KRETPROBE_MAXACTIVE;
@@ -574,27 +679,85 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	return 0;
 }
 
+/*
+ * Whether split_page()'s probe counts alloc_pages_exact()'s split: 1 if
+ * it does, 0 if not, -1 until mstat_exact_learn() has found out.
+ */
+static int mstat_exact_by_split = -1;
+
+/*
+ * Make one alloc_pages_exact() of five pages (a block of order 3) while
+ * split_page()'s probe records this task's calls, and free it. If the
+ * probe saw this very block split at order 3, it counts the split: the
+ * exact probes are not registered. If not (the kernel splits the block
+ * inline), they count it; and so they do, with nothing to learn, where
+ * split_page() is not probed. GFP_NOWAIT first: no direct compaction,
+ * which splits free pages too, runs within it (within the GFP_KERNEL
+ * retry it could, but it would have to split this very block at this
+ * order). Called before mstat_ctl_start() turns the sources on, so none
+ * of this is counted.
+ */
+static int mstat_exact_learn(void)
+{
+	size_t size = 5 * PAGE_SIZE;
+	unsigned int i;
+	void *p;
+
+	mstat_exact_by_split = 0;
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
+		if (mstat_bulk_probes[i].kp == &mstat_split_page_kp &&
+		    !mstat_bulk_probes[i].on)
+			return 0;
+	mstat_exact_seen = NULL;
+	WRITE_ONCE(mstat_exact_learner, current);
+	p = alloc_pages_exact(size, GFP_NOWAIT | __GFP_NOWARN);
+	if (!p)
+		p = alloc_pages_exact(size, GFP_KERNEL);
+	WRITE_ONCE(mstat_exact_learner, NULL);
+	if (!p) {
+		pr_err("cannot learn how alloc_pages_exact() splits its block: no memory\n");
+		return -ENOMEM;
+	}
+	mstat_exact_by_split = mstat_exact_seen == virt_to_page(p) &&
+			       mstat_exact_seen_order == get_order(size);
+	free_pages_exact(p, size);
+	if (mstat_exact_by_split)
+		pr_info("alloc_pages_exact() splits its block through split_page(): counted there\n");
+	else
+		pr_info("alloc_pages_exact() splits its block inline, not through split_page()\n");
+	return 0;
+}
+
 /**
  * mstat_bulk_init() - probe the bulk APIs, and fail_page_alloc's failures
  *
  * A function the kernel does not have, or does not let us probe, or whose
  * prototype is not one compat/ knows, leaves that API uncounted, with a
  * log line; mstat works on without it. Any other error undoes what was
- * registered.
+ * registered. alloc_pages_exact()'s probes are registered only where
+ * split_page()'s does not count its split (learnt here, before the
+ * sources are on).
  *
- * Context: process; sleeps. After mstat_stats_init().
+ * Context: process; sleeps. After mstat_stats_init(), before
+ * mstat_ctl_start().
  * Return: 0 or a negative errno (-ENOMEM).
  */
 int mstat_bulk_init(void)
 {
+	struct mstat_bulk_probe *p;
 	unsigned int i;
 	int err;
 
+	mstat_exact_by_split = -1;
 	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
-		err = mstat_bulk_register(&mstat_bulk_probes[i]);
+		p = &mstat_bulk_probes[i];
+		err = 0;
+		if (p->exact && mstat_exact_by_split < 0)
+			err = mstat_exact_learn();
+		if (!err && !(p->exact && mstat_exact_by_split))
+			err = mstat_bulk_register(p);
 		if (err) {
-			pr_err("cannot probe %s(): %d\n",
-			       mstat_bulk_probes[i].fn, err);
+			pr_err("cannot probe %s(): %d\n", p->fn, err);
 			mstat_bulk_exit();
 			return err;
 		}
@@ -655,7 +818,9 @@ unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
  *
  * One line per probed API: "probe_API 1" if counted, "probe_API 0" if
  * not (this kernel lacks the function, or its prototype is not one mstat
- * was built to read: the load's log says which).
+ * was built to read: the load's log says which). alloc_pages_exact()'s
+ * split is counted where its probe is on, or where split_page()'s probe
+ * counts it instead.
  * "probe_kfree_rcu_sheaf_mismatch N": sheaf frees not counted because
  * their arguments were not where the prototype puts them.
  * "probe_API_missed N": calls not counted because the probe missed them
@@ -668,9 +833,11 @@ void mstat_bulk_show_probes(struct seq_file *m)
 	unsigned long missed;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
-		seq_printf(m, "probe_%s %d\n", mstat_bulk_probes[i].api,
-			   mstat_bulk_probes[i].on);
+	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
+		p = &mstat_bulk_probes[i];
+		seq_printf(m, "probe_%s %d\n", p->api,
+			   p->on || (p->exact && mstat_exact_by_split > 0));
+	}
 	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %ld\n",
 		   atomic_long_read(&mstat_bulk_sheaf_bad));
 	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
@@ -709,11 +876,14 @@ void mstat_bulk_show_probes(struct seq_file *m)
 {
 	seq_puts(m, "probe_kmem_cache_alloc_bulk 0\nprobe_kmem_cache_free_bulk 0\n"
 		 "probe_alloc_pages_bulk 0\nprobe_split_page 0\n"
+		 "probe_alloc_pages_exact 0\nprobe_alloc_pages_exact_nid 0\n"
 		 "probe_kfree_rcu_sheaf 0\n"
 		 "probe_fail_page_alloc 0\nprobe_kfree_rcu_sheaf_mismatch 0\n"
 		 "probe_kmem_cache_alloc_bulk_missed 0\n"
 		 "probe_kmem_cache_free_bulk_missed 0\n"
 		 "probe_alloc_pages_bulk_missed 0\nprobe_split_page_missed 0\n"
+		 "probe_alloc_pages_exact_missed 0\n"
+		 "probe_alloc_pages_exact_nid_missed 0\n"
 		 "probe_kfree_rcu_sheaf_missed 0\n"
 		 "probe_fail_page_alloc_missed 0\n");
 }

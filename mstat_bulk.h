@@ -3,7 +3,8 @@
  * The bulk APIs' probes (mstat_bulk.c, layer 4): kmem_cache_alloc_bulk(),
  * kmem_cache_free_bulk() and kfree_bulk(), which trace nothing per
  * object, counted in the cache and kmalloc sources; alloc_pages_bulk(),
- * in the page source.
+ * and the blocks split into order-0 pages by split_page() and
+ * alloc_pages_exact(), in the page source.
  */
 #ifndef _MSTAT_BULK_H
 #define _MSTAT_BULK_H

@@ -203,7 +203,8 @@ static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
  * A test build that must fail the ground-truth test (scripts/check.sh
  * builds one with KCFLAGS=-DMSTAT_BROKEN_COUNTS=1; a product never is):
  * it counts both events of a large kmalloc the kernel traces twice,
- * ignores the bulk frees and never uses the slab layout.
+ * ignores the bulk frees, never uses the slab layout and does not count
+ * alloc_pages_exact()'s split.
  */
 #ifdef MSTAT_BROKEN_COUNTS
 #define MSTAT_COUNTS_BROKEN	true

@@ -97,8 +97,9 @@ t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
 [ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
 # A build that must fail the ground-truth test: it counts both events of
-# a large kmalloc the kernel traces twice, ignores bulk frees and never
-# uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset.
+# a large kmalloc the kernel traces twice, ignores bulk frees, never
+# uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset,
+# and does not count alloc_pages_exact()'s split.
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
 	scripts/build.sh "$K612_KDIR" build/6.12-broken
 # The same on the debug kernel, for the fault tests: it also leaks on an
@@ -273,7 +274,7 @@ done
 if [ -f build/6.12-broken/mstat.ko ]; then
 	broken=(kmalloc_large_var kmemdup_large kvmalloc_large cache_kfree
 		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user msg_msg
-		bulk_fallback)
+		bulk_fallback pages_exact)
 	guest guest-6.12-truth-broken "$K612_VMLINUZ" scripts/guest/truth.sh \
 		build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/truth/mstat_truth.ko \
@@ -359,10 +360,10 @@ for id in ${KM_IDS:-}; do
 	if [ ! -f "build/$id/mstat.ko" ] || [ ! -f "$vmlinuz" ]; then
 		continue
 	fi
-	on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
+	on='alloc_pages_bulk alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk'
 	# 5.10: no alloc_pages_bulk(); kmem_cache_free() counted at its entry.
 	[ "$id" = 5.10 ] &&
-		on='kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
+		on='alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
 	mstat_guests_kernel "$id" "$vmlinuz" "$on"
 done
 if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
@@ -371,7 +372,7 @@ if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
 		build/7.3/tests/truth/mstat_truth.ko \
 		build/7.3/tests/caches/mstat_cachetest.ko \
 		--file=build/tools/mstat:/mstat/mstat \
-		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page"'
+		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact"'
 fi
 
 # 7b. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the

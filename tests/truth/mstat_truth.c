@@ -526,6 +526,43 @@ static int truth_get_free_pages(struct truth_result *r, unsigned long n)
 }
 
 /*
+ * alloc_pages_exact() of five pages: the kernel takes a block of order 3
+ * (one mm_page_alloc at order 3), makes its pages order-0 pages and frees
+ * the three it does not need at once, at order 0; free_pages_exact()
+ * frees the five others, one by one, at order 0. Counted as split_page()
+ * is, whether the kernel splits the block through it or inline: the
+ * block's free at order 3 and its eight pages' allocations at order 0.
+ * So the page source sees nine allocations and nine frees per call, and
+ * each order pairs.
+ */
+#define TRUTH_EXACT	(5 * PAGE_SIZE)
+
+static void *truth_exact_alloc(void)
+{
+	return alloc_pages_exact(TRUTH_EXACT, GFP_KERNEL);
+}
+
+static void truth_exact_free(void *p)
+{
+	free_pages_exact(p, TRUTH_EXACT);
+}
+
+static void truth_add_exact(struct truth_result *r, unsigned long a,
+			    unsigned long f)
+{
+	/* get_order(5 pages) is 3 whatever the page size. */
+	truth_add(r, "page", 9 * a, 9 * f);
+	truth_add(r, "order:3", a, f);
+	truth_add(r, "order:0", 8 * a, 8 * f);
+}
+
+static int truth_pages_exact(struct truth_result *r, unsigned long n)
+{
+	return TRUTH_LOOP(r, n, truth_exact_alloc(), truth_exact_free,
+			  truth_add_exact);
+}
+
+/*
  * vmalloc() of four pages: order-0 pages from the page allocator (in
  * bulk, through alloc_pages_bulk(), where it can), freed one by one by
  * vfree(). Beside them the kernel allocates and frees pages of its own,
@@ -1012,6 +1049,7 @@ static const struct {
 	{ "pages_order0", truth_pages0 },
 	{ "pages_order4", truth_pages4 },
 	{ "get_free_pages_order1", truth_get_free_pages },
+	{ "pages_exact", truth_pages_exact },
 	{ "vmalloc_pages", truth_vmalloc },
 	{ "api", truth_api },
 	{ "memdup_user", truth_memdup_user },
