@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 
 #include "mstat_compat.h"
+#include "tests/mstat_test_compat.h"
 #include "mstat_core/mstat_core.h"
 
 struct test_stats {

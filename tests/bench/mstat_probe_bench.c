@@ -33,6 +33,7 @@
 #include <trace/events/kmem.h>
 
 #include "mstat_compat.h"
+#include "tests/mstat_test_compat.h"
 #include "mstat_stats.h"
 
 static char *mode = "none";

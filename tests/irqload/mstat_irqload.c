@@ -30,6 +30,7 @@
 #include <linux/smp.h>
 
 #include "mstat_compat.h"
+#include "tests/mstat_test_compat.h"
 
 #define LOAD_LARGE	(KMALLOC_MAX_CACHE_SIZE + 100)
 

@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 
 #include "mstat_compat.h"
+#include "tests/mstat_test_compat.h"
 #include "mstat_core/mstat_core.h"
 
 static int nwriters = -1;

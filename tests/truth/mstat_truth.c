@@ -55,6 +55,7 @@
 
 #include "mstat.h"
 #include "mstat_compat.h"
+#include "tests/mstat_test_compat.h"
 
 #define TRUTH_BATCH	32
 #define TRUTH_MAX_N	100000
