@@ -435,34 +435,36 @@ static int mstat_parse_check(struct mstat_check_opts *o, int argc,
 
 static int mstat_one_snapshot(const struct mstat_opts *o)
 {
-	struct mstat_snap *s = mstat_snap_read(o->file[0]);
+	struct mstat_prom_filter pf;
+	struct mstat_snap *s;
 	char tmp[4096];
 	FILE *f;
 	int err;
 
-	if (!s)
-		return EXIT_INPUT;
-	if (o->cmd == CMD_PROM) {
-		f = mstat_out_open(o->out, tmp, sizeof(tmp));
-		if (!f) {
-			mstat_snap_free(s);
+	if (o->cmd != CMD_PROM) {
+		s = mstat_snap_read(o->file[0]);
+		if (!s)
 			return EXIT_INPUT;
-		}
-		err = mstat_prom(f, s, o);
-		if (!err) {
-			err = mstat_out_close(f, o->out, tmp);
-		} else if (o->out) {
-			fclose(f);
-			remove(tmp);
-		}
-	} else {
 		if (o->json)
 			mstat_json(s);
 		else
 			mstat_show(s);
-		err = mstat_out_close(stdout, NULL, NULL);
+		mstat_snap_free(s);
+		return mstat_out_close(stdout, NULL, NULL);
+	}
+	/* First, so that a bad regex writes nothing. */
+	if (!mstat_prom_filter_init(&pf, o))
+		return EXIT_USAGE;
+	s = mstat_snap_read(o->file[0]);
+	f = s ? mstat_out_open(o->out, tmp, sizeof(tmp)) : NULL;
+	if (f) {
+		mstat_prom(f, s, &pf);
+		err = mstat_out_close(f, o->out, tmp);
+	} else {
+		err = EXIT_INPUT;
 	}
 	mstat_snap_free(s);
+	mstat_prom_filter_free(&pf);
 	return err;
 }
 
