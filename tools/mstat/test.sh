@@ -583,6 +583,36 @@ caches_prom_filters() {
 		expect_err 2 'sort wants allocs or live' build/mstat top --caches --sort x
 }
 
+# Each filter's regex is compiled once, not per snapshot (mstat serve
+# keeps them for all its scrapes): regcomp(), counted by a wrapper
+# preloaded into mstat-serve (dynamic; the same commands), is called
+# twice for the two filters.
+prom_regex_once() {
+	local n
+
+	cat >"$tmp/regcomp.c" <<-'EOF'
+	#define _GNU_SOURCE
+	#include <dlfcn.h>
+	#include <regex.h>
+	#include <stdio.h>
+	int regcomp(regex_t *re, const char *pat, int flags)
+	{
+		int (*real)(regex_t *, const char *, int) =
+			(int (*)(regex_t *, const char *, int))dlsym(RTLD_NEXT, "regcomp");
+
+		fprintf(stderr, "regcomp %s\n", pat);
+		return real(re, pat, flags);
+	}
+	EOF
+	cc -shared -fPIC -o "$tmp/regcomp.so" "$tmp/regcomp.c" -ldl &&
+		LD_PRELOAD=$tmp/regcomp.so build/mstat-serve prom -f testdata/mstat-1.2.txt \
+		--cache-include '^mstat' --cache-exclude dup >"$tmp/re.prom" 2>"$tmp/re.err" || return
+	cat "$tmp/re.err"
+	n=$(grep -c '^regcomp ' "$tmp/re.err")
+	echo "$n regcomp() calls"
+	[ "$n" -eq 2 ] && grep -q '^mstat_cache_allocs_total{cache="mstat' "$tmp/re.prom"
+}
+
 # The busiest cache of a -> b first; with --sort live, the largest.
 caches_top() {
 	local busy large
@@ -611,6 +641,7 @@ caches_tests() {
 	t caches_json caches_json
 	t caches_prom caches_prom
 	t caches_prom_filters caches_prom_filters
+	maybe prom_regex_once cc "a C compiler" prom_regex_once
 	t caches_top caches_top
 	t caches_check_good check_files check-good-1.2.txt 0 \
 		"$here/build/mstat" check c-a.txt c-b.txt
