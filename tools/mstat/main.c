@@ -207,8 +207,10 @@ static int mstat_bad_opt(int c, const char *shortopts,
 		if (lo->val != optopt)
 			continue;
 		/*
-		 * A long option without an argument, or one whose
-		 * character is no short option: the long name was given.
+		 * '?' for a known option: its long name was given an
+		 * argument it does not take (--json=1). A value past 255,
+		 * or a character that is no short option: it has only
+		 * the long name.
 		 */
 		if (c == '?' || optopt > 255 || !strchr(shortopts, optopt))
 			snprintf(name, sizeof(name), "--%s", lo->name);
