@@ -7,7 +7,6 @@
  * exact mode: the shapes of format 1.0 and 1.1, nothing else).
  *
  *   mstat check [-n N] [-i MS] [FILE...]
- *   mstat check --selftest
  *
  * Each FILE (default /proc/mstat) is read N times (default 1), MS
  * milliseconds apart (default 0); all reads, in order, form one sequence
@@ -56,8 +55,9 @@
  *
  * Prints one line per violation and a summary line; exits 0 if all
  * holds, 1 on any violation or parse error, 2 on usage, open or read
- * errors. --selftest checks a built-in good sample passes and corrupted
- * ones fail (check_selftest.c; main.c dispatches it).
+ * errors. main.c parses the options. The checker's own test, that it
+ * passes good samples and catches corrupted ones, is check_selftest.c, a
+ * program of the test build (make check-selftest).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -636,23 +636,6 @@ static int summary(const struct checker *c)
 	return c->violations ? 1 : 0;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: mstat check [-n N] [-i MS] [FILE...] | --selftest\n");
-	return 2;
-}
-
-/* A count for -n or -i, or -1. */
-static long parse_opt(const char *s, long min)
-{
-	unsigned long long v;
-
-	if (!mstat_parse_u64(s, &v) || v < (unsigned long long)min ||
-	    v > 1000000)
-		return -1;
-	return v;
-}
-
 /* The whole of @path in *@buf, or -1 after a message. */
 static ssize_t read_one(const char *path, char **buf)
 {
@@ -673,43 +656,23 @@ static ssize_t read_one(const char *path, char **buf)
 	return -1;
 }
 
-/* argv[0] is "check". */
-int do_check(int argc, char **argv)
+int do_check(const struct mstat_check_opts *o)
 {
 	static const char *const dflt[] = { MSTAT_PROC };
 	static struct checker c;
-	const char *const *files;
-	long reads = 1, ms = 0, ps;
+	const char *const *files = o->nfiles ? o->files : dflt;
+	int i, nfiles = o->nfiles ? o->nfiles : 1;
 	char *buf = NULL, what[256];
 	ssize_t len;
-	int i, nfiles, r;
-
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		}
-		if (i + 1 == argc)
-			return usage();
-		if (!strcmp(argv[i], "-n"))
-			reads = parse_opt(argv[++i], 1);
-		else if (!strcmp(argv[i], "-i"))
-			ms = parse_opt(argv[++i], 0);
-		else
-			return usage();
-		if (reads < 0 || ms < 0)
-			return usage();
-	}
-	files = i < argc ? (const char *const *)&argv[i] : dflt;
-	nfiles = i < argc ? argc - i : 1;
+	long ps, r;
 
 	ps = sysconf(_SC_PAGESIZE);
 	c.page_size = ps > 0 ? ps : 4096;
 	c.what = what;
 	for (i = 0; i < nfiles; i++)
-		for (r = 0; r < reads; r++) {
+		for (r = 0; r < o->reads; r++) {
 			if (c.reads)
-				sleep_ms(ms);
+				sleep_ms(o->ms);
 			len = read_one(files[i], &buf);
 			if (len < 0)
 				return 2;

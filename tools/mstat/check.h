@@ -2,7 +2,7 @@
 /*
  * mstat check: the invariants of /proc/mstat, within each read and across
  * reads (check.c). Its self-test, which shows it catches their
- * violations, is check_selftest.c's.
+ * violations, is check_selftest.c, a program of the test build.
  */
 #ifndef MSTAT_CHECK_H
 #define MSTAT_CHECK_H
@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opts.h"
 #include "parse.h"
 #include "util.h"
 
@@ -47,9 +48,9 @@ void check_violation(struct checker *c, const char *fmt, ...)
 void check_read(struct checker *c, char *buf, size_t len);
 
 /*
- * mstat check [-n N] [-i MS] [FILE...], @argv[0] being "check": the exit
+ * mstat check [-n N] [-i MS] [FILE...], as main.c parsed it: the exit
  * status of mstat-check, which it replaces.
  */
-int do_check(int argc, char **argv);
+int do_check(const struct mstat_check_opts *o);
 
 #endif /* MSTAT_CHECK_H */

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mstat check --selftest: the checker must pass consistent samples and
- * catch each corruption of them (one counter, row or line off), across
- * reads too (a generation that does not increase, counters that
- * decrease). The samples are generated: a /proc/mstat of any generation
- * and scale whose every invariant holds, then one corruption.
+ * check-selftest, a program of the test build (make check-selftest; the
+ * shipped mstat has none of it): the checker (check.c) must pass
+ * consistent samples and catch each corruption of them (one counter, row
+ * or line off), across reads too (a generation that does not increase,
+ * counters that decrease). The samples are generated: a /proc/mstat of
+ * any generation and scale whose every invariant holds, then one
+ * corruption. Prints a line per sample and "... selftest passed" or
+ * "... FAILED"; exits 0 if the good samples pass and every corrupted one
+ * fails, else 1.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -14,7 +18,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "check_selftest.h"
 
 /* Self-test: a generated good sample, and corruptions of it. */
 
@@ -276,7 +279,7 @@ static int selftest_bad(const char *name, const uint64_t (*seq)[2], int n,
 	return v == 0;
 }
 
-int check_selftest(void)
+int main(void)
 {
 	static const uint64_t good[][2] = { { 1, 1 }, { 2, 2 }, { 7, 2 },
 					    { 8, 1000 } };
@@ -294,5 +297,5 @@ int check_selftest(void)
 	failed |= selftest_bad("counters decreasing", decrease, 2, GOOD);
 	failed |= selftest_reused();
 	printf(CHECK_TAG "selftest %s\n", failed ? "FAILED" : "passed");
-	return failed;
+	return failed ? 1 : 0;
 }

@@ -14,7 +14,7 @@
  *					Prometheus text format (prom.c)
  *   mstat pprof [-f FILE] [-o FILE]	/proc/mstat_sites as a gzipped pprof
  *					profile (pprof.c, gzip.c)
- *   mstat check [-n N] [-i MS] [FILE...] | --selftest
+ *   mstat check [-n N] [-i MS] [FILE...]
  *					the invariants of each snapshot and
  *					across them (check.c)
  *   mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]
@@ -27,14 +27,13 @@
  * options and dispatches, and nothing calls into it. The files, each
  * x.c with its x.h, from the commands down:
  *
- *   main.c      options and dispatch (show, --json, prom; top, pprof,
- *               check, serve)
+ *   main.c      options (getopt_long(), check's too) and dispatch (show,
+ *               --json, prom; top, pprof, check, serve)
  *   serve.c     mstat serve: /metrics and pprof over HTTP (libmicrohttpd);
  *               serve_exec.c in its place in the static mstat: it execs
  *               mstat-serve, the dynamic build that has serve.c
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
- *   check_selftest.c  mstat check --selftest, which drives check.c
  *   check.c     mstat check: the snapshot invariants, across reads
  *   show.c      the snapshot as text        json.c  ... as JSON
  *   prom.c      ... in Prometheus's text format
@@ -43,6 +42,9 @@
  *   util.c      errors, memory, numbers for people, output files
  *   parse.c     the parser of /proc/mstat and /proc/mstat_sites
  *   opts.h      the options main.c parses for the commands (no .c)
+ *
+ * Not in mstat: check_selftest.c, the checker's test, a program of the
+ * test build (make check-selftest) that drives check.c.
  *
  * A file includes and calls only files below it in this list (or beside
  * it, as the formats are): scripts/layers.sh checks that no two units
@@ -56,12 +58,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "check_selftest.h"
 #include "input.h"
 #include "json.h"
 #include "opts.h"
@@ -83,7 +85,7 @@ static void mstat_usage(FILE *f)
 	      "       mstat prom [-f FILE] [-o FILE] [--cache-include RE] [--cache-exclude RE]\n"
 	      "                  [--cache-max N]        Prometheus text format\n"
 	      "       mstat pprof [-f FILE] [-o FILE]    /proc/mstat_sites as a pprof profile\n"
-	      "       mstat check [-n N] [-i MS] [FILE...] | --selftest\n"
+	      "       mstat check [-n N] [-i MS] [FILE...]\n"
 	      "                                         check the snapshot invariants\n"
 	      "       mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]\n"
 	      "                   [--sites FILE] [--cache-include RE] [--cache-exclude RE]\n"
@@ -113,6 +115,8 @@ static void mstat_usage(FILE *f)
 	      "           one (default 1000)\n"
 	      "  --sites FILE  serve: read FILE instead of /proc/mstat_sites\n"
 	      "  -h, --help  print this help and exit\n"
+	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
+	      "  may come after options, but check comes first.\n"
 	      "\n"
 	      "Examples:\n"
 	      "  mstat top -d 1 -n 5\n"
@@ -137,6 +141,92 @@ static int mstat_bad_usage(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* The long options' values past every short option's character. */
+enum {
+	OPT_JSON = 256, OPT_SORT, OPT_CACHE_INCLUDE, OPT_CACHE_EXCLUDE,
+	OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL, OPT_SITES,
+};
+
+/*
+ * For getopt_long(): "-" hands over the operands (the command, mstat
+ * check's FILEs) in order, as option 1, whatever POSIXLY_CORRECT says;
+ * ":" reports a missing argument as ':', apart from a bad option.
+ */
+static const char mstat_shortopts[] = "-:hcf:o:d:n:";
+
+static const struct option mstat_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "caches", no_argument, NULL, 'c' },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "cache-include", required_argument, NULL, OPT_CACHE_INCLUDE },
+	{ "cache-exclude", required_argument, NULL, OPT_CACHE_EXCLUDE },
+	{ "cache-max", required_argument, NULL, OPT_CACHE_MAX },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "min-interval", required_argument, NULL, OPT_MIN_INTERVAL },
+	{ "sites", required_argument, NULL, OPT_SITES },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char mstat_check_shortopts[] = "-:hn:i:";
+
+static const struct option mstat_check_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * getopt_long() returned @c, '?' or ':', for the option it stopped at:
+ * say which option (as "-x" or "--name") and what is wrong with it, and
+ * return EXIT_USAGE. @shortopts and @longopts are what it was given,
+ * @argv its argv, @cmd "" or " for mstat check".
+ */
+static int mstat_bad_opt(int c, const char *shortopts,
+			 const struct option *longopts, char **argv,
+			 const char *cmd)
+{
+	const struct option *lo;
+	int matches = 0;
+	char name[64];
+	size_t n;
+
+	if (!optopt) {
+		/* An unknown or ambiguous long option: it is the word. */
+		n = strcspn(argv[optind - 1], "=");
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 48 ? n : 48),
+			 argv[optind - 1]);
+		for (lo = longopts; n > 2 && lo->name; lo++)
+			matches += !strncmp(lo->name, name + 2, n - 2);
+		mstat_err("%s option %s%s (see mstat --help)",
+			  matches > 1 ? "ambiguous" : "unknown", name, cmd);
+		return EXIT_USAGE;
+	}
+	/* A short option's character, unless it is known by its long name. */
+	snprintf(name, sizeof(name), "-%c", optopt);
+	for (lo = longopts; lo->name; lo++) {
+		if (lo->val != optopt)
+			continue;
+		/*
+		 * '?' for a known option: its long name was given an
+		 * argument it does not take (--json=1). A value past 255,
+		 * or a character that is no short option: it has only
+		 * the long name.
+		 */
+		if (c == '?' || optopt > 255 || !strchr(shortopts, optopt))
+			snprintf(name, sizeof(name), "--%s", lo->name);
+		break;
+	}
+	if (c == ':')
+		mstat_err("missing argument to %s%s (see mstat --help)", name,
+			  cmd);
+	else if (lo->name)
+		mstat_err("%s takes no argument%s (see mstat --help)", name,
+			  cmd);
+	else
+		mstat_err("unknown option %s%s (see mstat --help)", name, cmd);
+	return EXIT_USAGE;
+}
+
 static bool mstat_parse_delay(const char *s, double *d)
 {
 	char *end;
@@ -157,28 +247,16 @@ static bool mstat_parse_iters(const char *s, long *n)
 	return !errno && !*end;
 }
 
-/* One option with its argument @val; returns 0 or an exit status. */
-static int mstat_opt_arg(struct mstat_opts *o, char opt, const char *val)
+/* @s in [@min, @max] into *@n, or false. */
+static bool mstat_parse_long(const char *s, long min, long max, long *n)
 {
-	switch (opt) {
-	case 'f':
-		if (o->nfile == MSTAT_MAX_FILES)
-			return mstat_bad_usage("too many -f", NULL);
-		o->file[o->nfile++] = val;
-		return 0;
-	case 'o':
-		o->out = val;
-		return 0;
-	case 'd':
-		o->delay_set = true;
-		return mstat_parse_delay(val, &o->delay) ? 0 :
-			mstat_bad_usage("-d wants seconds in (0, 86400], got", val);
-	case 'n':
-		o->iters_set = true;
-		return mstat_parse_iters(val, &o->iters) ? 0 :
-			mstat_bad_usage("-n wants a positive count, got", val);
-	}
-	return mstat_bad_usage("unknown option", NULL);
+	unsigned long long v;
+
+	if (!mstat_parse_u64(s, &v) || v < (unsigned long long)min ||
+	    v > (unsigned long long)max)
+		return false;
+	*n = v;
+	return true;
 }
 
 static int mstat_set_cmd(struct mstat_opts *o, const char *a)
@@ -199,44 +277,55 @@ static int mstat_set_cmd(struct mstat_opts *o, const char *a)
 	return mstat_bad_usage("unexpected argument", a);
 }
 
-/* A long option with an argument: 0, an exit status, or 1 if not one. */
-static int mstat_long_arg(struct mstat_opts *o, const char *a, const char *v)
+/* Option @c of mstat_longopts with its argument @v; 0 or an exit status. */
+static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 {
-	unsigned long long n;
-
-	if (!strcmp(a, "--sort")) {
+	switch (c) {
+	case 'f':
+		if (o->nfile == MSTAT_MAX_FILES)
+			return mstat_bad_usage("too many -f", NULL);
+		o->file[o->nfile++] = v;
+		return 0;
+	case 'o':
+		o->out = v;
+		return 0;
+	case 'd':
+		o->delay_set = true;
+		return mstat_parse_delay(v, &o->delay) ? 0 :
+			mstat_bad_usage("-d wants seconds in (0, 86400], got", v);
+	case 'n':
+		o->iters_set = true;
+		return mstat_parse_iters(v, &o->iters) ? 0 :
+			mstat_bad_usage("-n wants a positive count, got", v);
+	case OPT_SORT:
 		if (strcmp(v, "allocs") && strcmp(v, "live"))
 			return mstat_bad_usage("--sort wants allocs or live, got", v);
 		o->sort_live = !strcmp(v, "live");
+		o->sort_set = true;
 		return 0;
-	}
-	if (!strcmp(a, "--listen")) {
+	case OPT_LISTEN:
 		o->listen = v;
 		o->serve_opts_set = true;
 		return 0;
-	}
-	if (!strcmp(a, "--sites")) {
+	case OPT_SITES:
 		o->sites = v;
 		o->serve_opts_set = true;
 		return 0;
-	}
-	if (!strcmp(a, "--min-interval")) {
-		if (!mstat_parse_u64(v, &n) || n > 3600000)
+	case OPT_MIN_INTERVAL:
+		if (!mstat_parse_long(v, 0, 3600000, &o->min_interval))
 			return mstat_bad_usage("--min-interval wants 0 to 3600000 ms, got", v);
-		o->min_interval = n;
 		o->serve_opts_set = true;
 		return 0;
-	}
-	if (!strcmp(a, "--cache-include")) {
+	case OPT_CACHE_INCLUDE:
 		o->cache_include = v;
-	} else if (!strcmp(a, "--cache-exclude")) {
+		break;
+	case OPT_CACHE_EXCLUDE:
 		o->cache_exclude = v;
-	} else if (!strcmp(a, "--cache-max")) {
-		if (!mstat_parse_u64(v, &n) || n > 1000000)
+		break;
+	case OPT_CACHE_MAX:
+		if (!mstat_parse_long(v, 0, 1000000, &o->cache_max))
 			return mstat_bad_usage("--cache-max wants 0 to 1000000, got", v);
-		o->cache_max = n;
-	} else {
-		return 1;
+		break;
 	}
 	o->cache_opts_set = true;
 	return 0;
@@ -267,78 +356,117 @@ static int mstat_check_opts(struct mstat_opts *o)
 	return 0;
 }
 
-/* Returns 0, an exit status, or -1 for --help. */
+/*
+ * Every command but check: its options, "--opt value" or "--opt=value",
+ * and its name, in any order. Returns 0, an exit status, or -1 for --help.
+ */
 static int mstat_parse_args(struct mstat_opts *o, int argc, char **argv)
 {
-	int i, err;
+	int c, err = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+	opterr = 0;
+	while (!err && (c = getopt_long(argc, argv, mstat_shortopts,
+					mstat_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			return -1;
-		if (!strcmp(a, "--json")) {
+		case OPT_JSON:
 			o->json = true;
-			continue;
-		}
-		if (!strcmp(a, "--caches") || !strcmp(a, "-c")) {
+			break;
+		case 'c':
 			o->caches = true;
-			continue;
+			break;
+		case 1:
+			err = mstat_set_cmd(o, optarg);
+			break;
+		case '?':
+		case ':':
+			return mstat_bad_opt(c, mstat_shortopts, mstat_longopts,
+					     argv, "");
+		default:
+			err = mstat_opt_arg(o, c, optarg);
 		}
-		if (!strncmp(a, "--", 2) && i + 1 < argc) {
-			err = mstat_long_arg(o, a, argv[i + 1]);
-			if (err != 1) {
-				if (err)
-					return err;
-				o->sort_set = o->sort_set || !strcmp(a, "--sort");
-				i++;
-				continue;
-			}
-		}
-		if (a[0] != '-')
-			err = mstat_set_cmd(o, a);
-		else if (strlen(a) != 2 || !strchr("fodn", a[1]))
-			err = mstat_bad_usage("unknown option", a);
-		else if (i + 1 == argc)
-			err = mstat_bad_usage("missing argument to", a);
-		else
-			err = mstat_opt_arg(o, a[1], argv[++i]);
-		if (err)
-			return err;
 	}
-	return mstat_check_opts(o);
+	/* After "--": operands only. */
+	for (; !err && optind < argc; optind++)
+		err = mstat_set_cmd(o, argv[optind]);
+	return err ? err : mstat_check_opts(o);
+}
+
+/*
+ * mstat check [-n N] [-i MS] [FILE...], @argv[0] being "check": its own
+ * options, as mstat-check had them. Returns 0, an exit status, or -1 for
+ * --help; @o->files lives until exit.
+ */
+static int mstat_parse_check(struct mstat_check_opts *o, int argc,
+			     char **argv)
+{
+	const char **files = mstat_alloc(NULL, argc * sizeof(*files));
+	int c;
+
+	o->files = files;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, mstat_check_shortopts,
+				mstat_check_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return -1;
+		case 'n':
+			if (!mstat_parse_long(optarg, 1, 1000000, &o->reads))
+				return mstat_bad_usage("check: -n wants 1 to 1000000 reads, got",
+						       optarg);
+			break;
+		case 'i':
+			if (!mstat_parse_long(optarg, 0, 1000000, &o->ms))
+				return mstat_bad_usage("check: -i wants 0 to 1000000 ms, got",
+						       optarg);
+			break;
+		case 1:
+			files[o->nfiles++] = optarg;
+			break;
+		default:
+			return mstat_bad_opt(c, mstat_check_shortopts,
+					     mstat_check_longopts, argv,
+					     " for mstat check");
+		}
+	}
+	while (optind < argc)
+		files[o->nfiles++] = argv[optind++];
+	return 0;
 }
 
 static int mstat_one_snapshot(const struct mstat_opts *o)
 {
-	struct mstat_snap *s = mstat_snap_read(o->file[0]);
+	struct mstat_prom_filter pf;
+	struct mstat_snap *s;
 	char tmp[4096];
 	FILE *f;
 	int err;
 
-	if (!s)
-		return EXIT_INPUT;
-	if (o->cmd == CMD_PROM) {
-		f = mstat_out_open(o->out, tmp, sizeof(tmp));
-		if (!f) {
-			mstat_snap_free(s);
+	if (o->cmd != CMD_PROM) {
+		s = mstat_snap_read(o->file[0]);
+		if (!s)
 			return EXIT_INPUT;
-		}
-		err = mstat_prom(f, s, o);
-		if (!err) {
-			err = mstat_out_close(f, o->out, tmp);
-		} else if (o->out) {
-			fclose(f);
-			remove(tmp);
-		}
-	} else {
 		if (o->json)
 			mstat_json(s);
 		else
 			mstat_show(s);
-		err = mstat_out_close(stdout, NULL, NULL);
+		mstat_snap_free(s);
+		return mstat_out_close(stdout, NULL, NULL);
+	}
+	/* First, so that a bad regex writes nothing. */
+	if (!mstat_prom_filter_init(&pf, o))
+		return EXIT_USAGE;
+	s = mstat_snap_read(o->file[0]);
+	f = s ? mstat_out_open(o->out, tmp, sizeof(tmp)) : NULL;
+	if (f) {
+		mstat_prom(f, s, &pf);
+		err = mstat_out_close(f, o->out, tmp);
+	} else {
+		err = EXIT_INPUT;
 	}
 	mstat_snap_free(s);
+	mstat_prom_filter_free(&pf);
 	return err;
 }
 
@@ -346,21 +474,22 @@ int main(int argc, char **argv)
 {
 	struct mstat_opts o = { .delay = 2, .cache_max = 200,
 				.min_interval = 1000 };
+	struct mstat_check_opts co = { .reads = 1 };
 	int err;
 
 	/* The checker keeps the command line it had as mstat-check. */
-	if (argc == 3 && !strcmp(argv[1], "check") &&
-	    !strcmp(argv[2], "--selftest"))
-		return check_selftest() ? 1 : 0;
 	if (argc > 1 && !strcmp(argv[1], "check"))
-		return do_check(argc - 1, argv + 1);
-	err = mstat_parse_args(&o, argc, argv);
+		err = mstat_parse_check(&co, argc - 1, argv + 1);
+	else
+		err = mstat_parse_args(&o, argc, argv);
 	if (err < 0) {
 		mstat_usage(stdout);
 		return 0;
 	}
 	if (err)
 		return err;
+	if (co.files)
+		return do_check(&co);
 	switch (o.cmd) {
 	case CMD_TOP:
 		return do_top(&o);

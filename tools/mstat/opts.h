@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The options of every command but check, which has its own: main.c
- * parses them, the commands and formats read them. A header alone, so
- * that they sit below both.
+ * The options of the commands: main.c parses them (getopt_long()), the
+ * commands and formats read them. A header alone, so that they sit below
+ * both. mstat check has options of its own, as mstat-check had.
  */
 #ifndef MSTAT_OPTS_H
 #define MSTAT_OPTS_H
@@ -34,6 +34,14 @@ struct mstat_opts {
 	const char *sites;		/* serve --sites */
 	long min_interval;		/* serve --min-interval, ms */
 	bool serve_opts_set;
+};
+
+/* mstat check [-n N] [-i MS] [FILE...] */
+struct mstat_check_opts {
+	long reads;			/* -n: reads of each file */
+	long ms;			/* -i: milliseconds between reads */
+	const char **files;		/* FILE...; none: /proc/mstat */
+	int nfiles;
 };
 
 #endif /* MSTAT_OPTS_H */

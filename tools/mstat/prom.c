@@ -10,7 +10,9 @@
  * filters. A label is unique whatever the names: of the rows exported,
  * the first (lowest id) of a name is cache="NAME", later ones of the
  * same name cache="NAME#ID", a row without a name cache="#ID", so that
- * a duplicate series never fails a scrape.
+ * a duplicate series never fails a scrape. The filter's regexes are
+ * compiled once (mstat_prom_filter_init()), not at every snapshot:
+ * mstat serve keeps them for all its scrapes.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -240,9 +242,83 @@ static bool mstat_prom_regex(regex_t *re, const char *pat, const char *opt)
 	return true;
 }
 
-/* The per-cache series; 0, or EXIT_USAGE for a bad regex. */
-static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
-			     const struct mstat_opts *o)
+bool mstat_prom_filter_init(struct mstat_prom_filter *pf,
+			    const struct mstat_opts *o)
+{
+	pf->has_include = false;
+	pf->has_exclude = false;
+	pf->max = o->cache_max;
+	if (o->cache_include) {
+		if (!mstat_prom_regex(&pf->include, o->cache_include,
+				      "--cache-include"))
+			return false;
+		pf->has_include = true;
+	}
+	if (o->cache_exclude) {
+		if (!mstat_prom_regex(&pf->exclude, o->cache_exclude,
+				      "--cache-exclude")) {
+			mstat_prom_filter_free(pf);
+			return false;
+		}
+		pf->has_exclude = true;
+	}
+	return true;
+}
+
+void mstat_prom_filter_free(struct mstat_prom_filter *pf)
+{
+	if (pf->has_include)
+		regfree(&pf->include);
+	if (pf->has_exclude)
+		regfree(&pf->exclude);
+	pf->has_include = false;
+	pf->has_exclude = false;
+}
+
+static bool mstat_prom_filter_pass(const struct mstat_prom_filter *pf,
+				   const struct mstat_cache *c)
+{
+	return !c->gone &&
+	       (!pf->has_include || !regexec(&pf->include, c->name, 0, NULL, 0)) &&
+	       (!pf->has_exclude || regexec(&pf->exclude, c->name, 0, NULL, 0));
+}
+
+/*
+ * Selection: the rows of @s that pass @pf, each marked whether it is the
+ * first of its name, most live bytes first, in memory of their own (free
+ * them); *@n of them passed, the first *@kept are within --cache-max.
+ */
+static struct mstat_prom_cache *
+mstat_prom_cache_select(const struct mstat_snap *s,
+			const struct mstat_prom_filter *pf, int *n, int *kept)
+{
+	struct mstat_prom_cache *rows;
+	int i, j;
+
+	rows = mstat_alloc(NULL, (s->ncache + 1) * sizeof(*rows));
+	*n = 0;
+	for (i = 0; i < s->ncache; i++) {
+		const struct mstat_cache *c = &s->cache[i];
+		bool first = c->named;
+
+		if (!mstat_prom_filter_pass(pf, c))
+			continue;
+		/* Rows come in id order: the first of a name is the first kept. */
+		for (j = 0; first && j < *n; j++)
+			if (rows[j].c->named && !strcmp(rows[j].c->name, c->name))
+				first = false;
+		rows[*n].c = c;
+		rows[(*n)++].first = first;
+	}
+	qsort(rows, *n, sizeof(*rows), mstat_prom_cache_cmp);
+	*kept = *n > pf->max ? pf->max : *n;
+	return rows;
+}
+
+/* Printing: the series of the @kept @rows, each metric's in turn. */
+static void mstat_prom_cache_series(FILE *f,
+				    const struct mstat_prom_cache *rows,
+				    int kept)
 {
 	static const struct {
 		const char *name, *type;
@@ -262,54 +338,10 @@ static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 		{ "mstat_cache_object_size_bytes", "gauge", -1,
 		  "Object size of the slab cache." },
 	};
-	static const char *const over[CACHE_NR] = {
-		"mstat_cache_overflow_allocs_total",
-		"mstat_cache_overflow_frees_total",
-		"mstat_cache_overflow_failures_total",
-		"mstat_cache_overflow_live_objects",
-		"mstat_cache_overflow_live_bytes",
-	};
-	regex_t inc, exc;
-	bool has_inc = false, has_exc = false;
-	struct mstat_prom_cache *rows;
-	int i, j, n = 0, kept, err = 0;
-	char id[32], b[24];
+	char b[24];
 	size_t k;
+	int i;
 
-	if (!s->has_caches)
-		return 0;
-	if (o && o->cache_include) {
-		has_inc = mstat_prom_regex(&inc, o->cache_include,
-					   "--cache-include");
-		if (!has_inc)
-			return EXIT_USAGE;
-	}
-	if (o && o->cache_exclude) {
-		has_exc = mstat_prom_regex(&exc, o->cache_exclude,
-					   "--cache-exclude");
-		if (!has_exc) {
-			err = EXIT_USAGE;
-			goto out;
-		}
-	}
-	rows = mstat_alloc(NULL, (s->ncache + 1) * sizeof(*rows));
-	for (i = 0; i < s->ncache; i++) {
-		const struct mstat_cache *c = &s->cache[i];
-		bool first = c->named;
-
-		if (c->gone ||
-		    (has_inc && regexec(&inc, c->name, 0, NULL, 0)) ||
-		    (has_exc && !regexec(&exc, c->name, 0, NULL, 0)))
-			continue;
-		/* Rows come in id order: the first of a name is the first kept. */
-		for (j = 0; first && j < n; j++)
-			if (rows[j].c->named && !strcmp(rows[j].c->name, c->name))
-				first = false;
-		rows[n].c = c;
-		rows[n++].first = first;
-	}
-	qsort(rows, n, sizeof(*rows), mstat_prom_cache_cmp);
-	kept = o && n > o->cache_max ? o->cache_max : n;
 	for (k = 0; kept && k < ARRAY_SIZE(m); k++) {
 		mstat_prom_head(f, m[k].name, m[k].type, m[k].help);
 		for (i = 0; i < kept; i++) {
@@ -317,17 +349,30 @@ static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 
 			fprintf(f, "%s{cache=\"", m[k].name);
 			mstat_prom_label(f, c->named ? c->name : "");
-			if (!rows[i].first) {
-				snprintf(id, sizeof(id), "#%llu", c->id);
-				fputs(id, f);
-			}
+			if (!rows[i].first)
+				fprintf(f, "#%llu", c->id);
 			fprintf(f, "\"} %s\n", m[k].field < 0 ?
 				mstat_num(b, 0, c->size) :
 				mstat_num(b, mstat_is_s64(mstat_cache_fields[m[k].field]),
 					  c->v[m[k].field]));
 		}
 	}
-	free(rows);
+}
+
+/* Printing: the overflow row, the table's size, and @dropped. */
+static void mstat_prom_cache_table(FILE *f, const struct mstat_snap *s,
+				   int dropped)
+{
+	static const char *const over[CACHE_NR] = {
+		"mstat_cache_overflow_allocs_total",
+		"mstat_cache_overflow_frees_total",
+		"mstat_cache_overflow_failures_total",
+		"mstat_cache_overflow_live_objects",
+		"mstat_cache_overflow_live_bytes",
+	};
+	char b[24];
+	size_t k;
+
 	for (k = 0; k < CACHE_NR; k++) {
 		mstat_prom_head(f, over[k], k < CACHE_LIVE_OBJ ? "counter" :
 				"gauge", "Slab cache events without a row of their own (table full, or per-cache counting off).");
@@ -343,44 +388,31 @@ static int mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 	fprintf(f, "mstat_caches_used %lld\n", mstat_get(s, "caches_used"));
 	mstat_prom_head(f, "mstat_cache_rows_dropped", "gauge",
 			"Caches that passed the filters but were left out by --cache-max.");
-	fprintf(f, "mstat_cache_rows_dropped %d\n", n - kept);
-out:
-	if (has_inc)
-		regfree(&inc);
-	if (has_exc)
-		regfree(&exc);
-	return err;
+	fprintf(f, "mstat_cache_rows_dropped %d\n", dropped);
 }
 
-int mstat_prom(FILE *f, const struct mstat_snap *s, const struct mstat_opts *o)
+/* The per-cache series (format 1.2): select, then print. */
+static void mstat_prom_caches(FILE *f, const struct mstat_snap *s,
+			      const struct mstat_prom_filter *pf)
 {
-	int err;
+	struct mstat_prom_cache *rows;
+	int n, kept;
 
-	/* First, so that a bad regex writes nothing. */
-	if (o && (o->cache_include || o->cache_exclude)) {
-		regex_t re;
+	if (!s->has_caches)
+		return;
+	rows = mstat_prom_cache_select(s, pf, &n, &kept);
+	mstat_prom_cache_series(f, rows, kept);
+	free(rows);
+	mstat_prom_cache_table(f, s, n - kept);
+}
 
-		if (o->cache_include) {
-			if (!mstat_prom_regex(&re, o->cache_include,
-					      "--cache-include"))
-				return EXIT_USAGE;
-			regfree(&re);
-		}
-		if (o->cache_exclude) {
-			if (!mstat_prom_regex(&re, o->cache_exclude,
-					      "--cache-exclude"))
-				return EXIT_USAGE;
-			regfree(&re);
-		}
-	}
+void mstat_prom(FILE *f, const struct mstat_snap *s,
+		const struct mstat_prom_filter *pf)
+{
 	mstat_prom_sources(f, s);
 	mstat_prom_misc(f, s);
 	mstat_prom_classes(f, s);
 	mstat_prom_orders(f, s);
-	err = mstat_prom_caches(f, s, o);
-	if (err)
-		return err;
+	mstat_prom_caches(f, s, pf);
 	mstat_prom_snapshot(f, s);
-	return 0;
 }
-

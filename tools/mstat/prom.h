@@ -3,13 +3,37 @@
 #ifndef MSTAT_PROM_H
 #define MSTAT_PROM_H
 
+#include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "opts.h"
 #include "parse.h"
 
-/* Into @f, with @o's --cache-* options; 0 or an exit status. */
-int mstat_prom(FILE *f, const struct mstat_snap *s,
-	       const struct mstat_opts *o);
+/**
+ * struct mstat_prom_filter - the caches that get series
+ * @include: --cache-include, compiled, if @has_include
+ * @exclude: --cache-exclude, compiled, if @has_exclude
+ * @has_include: @include holds a regex
+ * @has_exclude: @exclude holds a regex
+ * @max: --cache-max: at most so many, those with the most live bytes
+ */
+struct mstat_prom_filter {
+	regex_t include, exclude;
+	bool has_include, has_exclude;
+	long max;
+};
+
+/*
+ * @o's --cache-* options, the regexes compiled once, into @pf; false
+ * after a message naming the option if a regex is bad (nothing to free).
+ */
+bool mstat_prom_filter_init(struct mstat_prom_filter *pf,
+			    const struct mstat_opts *o);
+void mstat_prom_filter_free(struct mstat_prom_filter *pf);
+
+/* The snapshot @s into @f, the caches that @pf lets through. */
+void mstat_prom(FILE *f, const struct mstat_snap *s,
+		const struct mstat_prom_filter *pf);
 
 #endif /* MSTAT_PROM_H */

@@ -58,7 +58,6 @@
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,6 +86,7 @@ enum {
 
 struct mstat_server {
 	const struct mstat_opts *o;
+	struct mstat_prom_filter filter;	/* compiled once, for every scrape */
 	const char *sites;		/* /proc/mstat_sites or --sites */
 	/* Everything below; the reads and encodings (mstat_err_keep()). */
 	pthread_mutex_t lock;
@@ -249,8 +249,8 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	if (s) {
 		f = open_memstream(&body, &len);
 		if (f) {
-			err = mstat_prom(f, s, srv->o);
-			err = fclose(f) || err;
+			mstat_prom(f, s, &srv->filter);
+			err = fclose(f);
 		}
 		mstat_snap_free(s);
 	}
@@ -617,29 +617,6 @@ bad:
 	return false;
 }
 
-/* Fails after a message if --cache-include or --cache-exclude is bad. */
-static bool mstat_serve_regexes(const struct mstat_opts *o)
-{
-	const char *pat[2] = { o->cache_include, o->cache_exclude };
-	const char *opt[2] = { "--cache-include", "--cache-exclude" };
-	char msg[128];
-	regex_t re;
-	int i, err;
-
-	for (i = 0; i < 2; i++) {
-		if (!pat[i])
-			continue;
-		err = regcomp(&re, pat[i], REG_EXTENDED | REG_NOSUB);
-		if (err) {
-			regerror(err, &re, msg, sizeof(msg));
-			mstat_err("%s \"%s\": %s", opt[i], pat[i], msg);
-			return false;
-		}
-		regfree(&re);
-	}
-	return true;
-}
-
 static struct MHD_Daemon *mstat_serve_start(struct mstat_server *srv,
 					    struct sockaddr_storage *sa,
 					    unsigned short port)
@@ -684,7 +661,8 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	int sig;
 
 	(void)argv;
-	if (!mstat_serve_addr(listen, &sa, &port) || !mstat_serve_regexes(o))
+	if (!mstat_serve_addr(listen, &sa, &port) ||
+	    !mstat_prom_filter_init(&srv.filter, o))
 		return EXIT_USAGE;
 	srv.sites = o->sites ? o->sites : MSTAT_SITES_PROC;
 	pthread_mutex_init(&srv.lock, NULL);
@@ -702,6 +680,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	if (!d) {
 		mstat_err("cannot serve on %s%s%s", listen, errno ? ": " : "",
 			  errno ? strerror(errno) : "");
+		mstat_prom_filter_free(&srv.filter);
 		return EXIT_INPUT;
 	}
 	fprintf(stderr, "mstat: serving %s and %s on http://%s/ (/metrics, /debug/pprof/heap, /debug/pprof/allocs)\n",
@@ -716,6 +695,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	if (srv.metrics)
 		MHD_destroy_response(srv.metrics);
 	__mstat_serve_put(srv.sites_last);
+	mstat_prom_filter_free(&srv.filter);
 	fprintf(stderr, "mstat: %s, stopped\n", strsignal(sig));
 	return 0;
 }

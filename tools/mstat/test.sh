@@ -147,7 +147,25 @@ big_sites() {
 			exit }' testdata/mstat_sites-1.0.txt
 }
 
-build() { make -s mstat; }
+build() { make -s mstat check-selftest; }
+
+# The shipped tool has no self-test: none of the symbols check_selftest.o
+# defines (but main, and the compiler's own: .L*, and static locals,
+# NAME.N) is in build/mstat or build/mstat-serve.
+no_selftest_in_tool() {
+	local bin syms found
+
+	syms=$(nm --defined-only build/check_selftest.o |
+		awk '$3 != "main" && $3 !~ /\./ { print $3 }' | sort -u)
+	echo "check_selftest.o defines: ${syms//$'\n'/ }"
+	[ -n "$syms" ] || return 1
+	for bin in build/mstat build/mstat-serve; do
+		found=$(nm "$bin" | awk '{ print $NF }' | sort -u |
+			comm -12 - <(echo "$syms"))
+		echo "$bin: ${found:-none of them}"
+		[ -z "$found" ] || return 1
+	done
+}
 
 show_text() {
 	same testdata/expected/show-1.0.txt 0 build/mstat -f testdata/mstat-1.0.txt &&
@@ -355,7 +373,8 @@ check_files() {
 }
 
 check_tests() {
-	t check_selftest same testdata/expected/check-selftest.txt 0 build/mstat check --selftest
+	t check_selftest same testdata/expected/check-selftest.txt 0 build/check-selftest
+	t check_selftest_not_shipped no_selftest_in_tool
 	t check_good check_files check-good.txt 0 "$here/build/mstat" check a.txt b.txt
 	t check_catches_repeat check_files check-repeat.txt 1 \
 		"$here/build/mstat" check -n 2 a.txt
@@ -373,7 +392,12 @@ check_tests() {
 		'^mstat-check: big-est\.txt read 1: class 16 frag_live_bytes_est is 2017612633061979979, expected 2017612633061979978$'
 	t check_catches_2e63_wrapped check_catches big-wrapped.txt \
 		'^mstat-check: big-wrapped\.txt read 1: class 16 frag_live_bytes_est is 9, expected 2017612633061979978$'
-	t check_usage expect_err 2 '^usage: mstat check ' build/mstat check -x
+	t check_usage expect_err 2 '^mstat: unknown option -x for mstat check ' \
+		build/mstat check -x
+	t check_usage_missing expect_err 2 '^mstat: missing argument to -n for mstat check ' \
+		build/mstat check a.txt -n
+	t check_usage_value expect_err 2 '^mstat: check: -i wants 0 to 1000000 ms, got x ' \
+		build/mstat check -i x
 	t check_missing expect_err 2 '^mstat-check: nope\.txt: No such file' \
 		build/mstat check nope.txt
 }
@@ -438,6 +462,33 @@ usage() {
 		expect_err 2 'unexpected argument bogus' build/mstat bogus &&
 		expect_err 2 'missing argument to -f' build/mstat -f &&
 		build/mstat --help | grep -q '^usage: mstat'
+}
+
+# getopt_long()'s command line: --opt=value as --opt value, and every
+# error names the option and what is wrong with it.
+opt_equals() {
+	build/mstat prom -f testdata/mstat-1.2.txt --cache-max 3 >"$tmp/eq-a.prom" &&
+		build/mstat prom -f testdata/mstat-1.2.txt --cache-max=3 >"$tmp/eq-b.prom" &&
+		diff -u "$tmp/eq-a.prom" "$tmp/eq-b.prom" &&
+		grep -qx 'mstat_cache_rows_dropped [1-9][0-9]*' "$tmp/eq-b.prom" &&
+		build/mstat top -n 1 -d 0.1 --caches --sort=live \
+			-f testdata/mstat-1.2.txt -f testdata/mstat-1.2-b.txt >"$tmp/eq-top.txt" &&
+		grep -q 'sorted by live bytes$' "$tmp/eq-top.txt" &&
+		expect_err 2 '^mstat: --cache-max wants 0 to 1000000, got x ' \
+			build/mstat prom --cache-max=x
+}
+
+opt_missing_last() {
+	expect_err 2 '^mstat: missing argument to --sort ' build/mstat top --caches --sort &&
+		expect_err 2 '^mstat: missing argument to --cache-include ' \
+			build/mstat prom --cache-include
+}
+
+opt_unknown() {
+	expect_err 2 '^mstat: unknown option --frobnicate ' build/mstat top --frobnicate &&
+		expect_err 2 '^mstat: unknown option --frobnicate ' build/mstat --frobnicate=1 prom &&
+		expect_err 2 '^mstat: unknown option -q ' build/mstat top -cq &&
+		expect_err 2 '^mstat: --json takes no argument ' build/mstat --json=yes
 }
 
 # Counters near 2^63 (u64s past it): every invariant holds, the estimate
@@ -532,6 +583,36 @@ caches_prom_filters() {
 		expect_err 2 'sort wants allocs or live' build/mstat top --caches --sort x
 }
 
+# Each filter's regex is compiled once, not per snapshot (mstat serve
+# keeps them for all its scrapes): regcomp(), counted by a wrapper
+# preloaded into mstat-serve (dynamic; the same commands), is called
+# twice for the two filters.
+prom_regex_once() {
+	local n
+
+	cat >"$tmp/regcomp.c" <<-'EOF'
+	#define _GNU_SOURCE
+	#include <dlfcn.h>
+	#include <regex.h>
+	#include <stdio.h>
+	int regcomp(regex_t *re, const char *pat, int flags)
+	{
+		int (*real)(regex_t *, const char *, int) =
+			(int (*)(regex_t *, const char *, int))dlsym(RTLD_NEXT, "regcomp");
+
+		fprintf(stderr, "regcomp %s\n", pat);
+		return real(re, pat, flags);
+	}
+	EOF
+	cc -shared -fPIC -o "$tmp/regcomp.so" "$tmp/regcomp.c" -ldl &&
+		LD_PRELOAD=$tmp/regcomp.so build/mstat-serve prom -f testdata/mstat-1.2.txt \
+		--cache-include '^mstat' --cache-exclude dup >"$tmp/re.prom" 2>"$tmp/re.err" || return
+	cat "$tmp/re.err"
+	n=$(grep -c '^regcomp ' "$tmp/re.err")
+	echo "$n regcomp() calls"
+	[ "$n" -eq 2 ] && grep -q '^mstat_cache_allocs_total{cache="mstat' "$tmp/re.prom"
+}
+
 # The busiest cache of a -> b first; with --sort live, the largest.
 caches_top() {
 	local busy large
@@ -560,6 +641,7 @@ caches_tests() {
 	t caches_json caches_json
 	t caches_prom caches_prom
 	t caches_prom_filters caches_prom_filters
+	maybe prom_regex_once cc "a C compiler" prom_regex_once
 	t caches_top caches_top
 	t caches_check_good check_files check-good-1.2.txt 0 \
 		"$here/build/mstat" check c-a.txt c-b.txt
@@ -661,6 +743,9 @@ else
 	t err_not_loaded err_not_loaded
 fi
 t usage usage
+t opt_equals opt_equals
+t opt_missing_last opt_missing_last
+t opt_unknown opt_unknown
 if [ "${MSTAT_GUEST:-1}" = 0 ]; then
 	skip guest_live "MSTAT_GUEST=0"
 else
