@@ -625,9 +625,10 @@ int mstat_page_watch_begin(void)
 		struct mstat_page_watch *w = mstat_watch_way(key, way);
 
 		/*
-		 * Fully ordered on success: the previous owner's read of the
-		 * page, before its smp_store_release() of the key in
-		 * mstat_page_watch_end(), comes before this owner's write.
+		 * Fully ordered on success. Pairs with smp_store_release() in
+		 * mstat_page_watch_end(): the previous owner's read of the
+		 * page comes before this owner's write
+		 * (mstat_core/litmus/page-watch-reuse.litmus).
 		 */
 		if (!READ_ONCE(w->key) && !cmpxchg(&w->key, 0, key)) {
 			WRITE_ONCE(w->page, NULL);
@@ -655,7 +656,10 @@ struct page *mstat_page_watch_end(int watch)
 		return NULL;
 	w = &mstat_watch[watch];
 	page = READ_ONCE(w->page);
-	/* Pairs with the cmpxchg() in mstat_page_watch_begin(). */
+	/*
+	 * Pairs with the cmpxchg() in mstat_page_watch_begin(): the read of
+	 * the page above comes before the next owner's clearing of it.
+	 */
 	smp_store_release(&w->key, 0);
 	return page;
 }
