@@ -53,8 +53,9 @@ if [ "\$1" = --version ]; then echo "mstat $version"; else cat "$tmp/help"; fi
 STANDIN
 chmod +x "$tmp/mstat"
 
+name="read, watch, export, profile and check kernel memory allocation"
 help2man --no-info --section=8 --manual="System Administration" \
-	--name="read, watch, export, profile and check kernel memory allocation statistics" \
+	--name="$name statistics" \
 	--include="$here/mstat.h2m" --output="$tmp/mstat.8" "$tmp/mstat"
 awk '/^\.SH / { ex = $2 == "EXAMPLES" }
      ex && /^\.IP$/ { print ".EX"; on = 1; next }
