@@ -205,11 +205,11 @@ relay "$logs/layers-selftest.log"
 # which mstat does not ship) and guest helpers.
 t build-tools mstat_build_tools
 t mstat-check-selftest make -s -C tools/mstat selftest
-# 5a. The documents and the tool agree (scripts/doc-check.sh): mstat(8)
-# and `mstat --help` list the same commands, options and examples, and
-# the README's `mstat` lines use only what --help lists. Then its broken
-# copies (an unknown option and command in the README, a man page missing
-# an option, an option entry and an example), which it must catch.
+# 5a. The documents and the tool agree (scripts/doc-check.sh): mstat(8),
+# generated from `mstat --help` by help2man, has all of it and is clean
+# roff, and the README's `mstat` lines use only what --help lists. Then
+# its broken mode (an unknown option and command in the README), which
+# it must catch.
 scripts/doc-check.sh >"$logs/doc-check.log" 2>&1
 relay "$logs/doc-check.log"
 MSTAT_DOC_BROKEN=1 scripts/doc-check.sh >"$logs/doc-check-broken.log" 2>&1
