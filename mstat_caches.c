@@ -296,12 +296,12 @@ struct mstat_caches_snap *mstat_caches_alloc(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_alloc);
 
-/* Under the reader's lock, right after the fold: the totals are a cut. */
 struct mstat_caches_read_arg {
 	struct mstat_stats *st;
 	struct mstat_caches_snap *cs;
 };
 
+/* Under the reader's lock, right after the fold: the totals are a cut. */
 static void mstat_caches_read_fn(const u64 *total, void *arg)
 {
 	const struct mstat_slot *t = (const struct mstat_slot *)total;

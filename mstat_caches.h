@@ -149,11 +149,11 @@ extern struct mstat_caches mstat_caches;
 DECLARE_STATIC_KEY_FALSE(mstat_caches_key);
 
 /*
- * The index and the keys, static so that a lookup finds them at constant
- * addresses: mstat_cache_index[] holds a row's index + 1, or 0 (empty);
- * mstat_cache_key[row] is its cache's address, | %MSTAT_CACHE_GONE once
- * the cache was destroyed, 0 for a row whose claim lost a race (it never
- * counts anything).
+ * The index and the keys, arrays of fixed size (not behind a pointer) so
+ * that a lookup finds them at constant addresses: mstat_cache_index[]
+ * holds a row's index + 1, or 0 (empty); mstat_cache_key[row] is its
+ * cache's address, | %MSTAT_CACHE_GONE once the cache was destroyed, 0
+ * for a row whose claim lost a race (it never counts anything).
  */
 extern u32 mstat_cache_index[MSTAT_CACHE_INDEX];
 extern unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];

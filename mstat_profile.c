@@ -625,7 +625,7 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_site);
 
 /**
  * mstat_profile_drops() - samples not recorded for lack of room
- * @site_drops: samples whose site found no free bucket
+ * @site_drops: samples whose stack found no free bucket
  * @addr_drops: samples whose address found no free entry
  */
 void mstat_profile_drops(u64 *site_drops, u64 *addr_drops)
