@@ -70,7 +70,6 @@
 
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "mstat_bulk.h"
@@ -145,14 +144,58 @@
 #else
 #define MSTAT_CACHE_FREE_FN	NULL
 #endif
+#define MSTAT_CACHE_FREE_FALLBACK \
+	"its frees counted by its event, after the free, by their slab if still there"
 #endif
 
 #ifdef MSTAT_HAVE_FAIL_ALLOC_PAGE
 #define MSTAT_FAIL_PAGE_FN	"should_fail_alloc_page"
 #endif
 
+/*
+ * One probed function. Every function has its entry in the table, at its
+ * mstat_bulk_id, on every kernel and in every build.
+ *
+ * @api: what it counts, as /proc/mstat's probe_* line names it
+ * @fn: the function probed; NULL if no prototype compat/ knows matched
+ *	(the function is then absent: never registered, its line says 0)
+ * @rp: its kretprobe, or
+ * @kp: its kprobe
+ * @unused: not probed on this kernel, and not shown: something else
+ *	counts what it would
+ * @quiet: whether its absence is normal and logged at info level
+ * @fallback: if set, what counts its events when it is absent (logged
+ *	with the absence), instead of nothing
+ * @on_flag: if set, kept equal to @on, for the fallback to see
+ * @exact: alloc_pages_exact()'s: registered only where split_page()'s
+ *	probe does not count the split already (mstat_exact_learn())
+ * @on: whether it is registered
+ */
+struct mstat_bulk_probe {
+	const char *api;
+	const char *fn;
+	struct kretprobe *rp;
+	struct kprobe *kp;
+	bool unused;
+	bool quiet;
+	const char *fallback;
+	bool *on_flag;
+	bool exact;
+	bool on;
+};
+
+/* Sheaf frees not counted: their slab did not name the cache argument. */
+static atomic_long_t mstat_bulk_sheaf_bad;
+
+/*
+ * Whether split_page()'s probe counts alloc_pages_exact()'s split: 1 if
+ * it does, 0 if not, -1 until mstat_exact_learn() has found out.
+ */
+static int mstat_exact_by_split = -1;
+
 #if IS_ENABLED(CONFIG_KRETPROBES) && \
 	IS_ENABLED(CONFIG_HAVE_REGS_AND_STACK_ACCESS_API)
+#define MSTAT_BULK_PROBES
 
 /* What the alloc_bulk kretprobe's entry handler keeps for its return. */
 struct mstat_bulk_call {
@@ -431,8 +474,6 @@ static int mstat_bulk_sheaf_entry(struct kretprobe_instance *ri,
 	return 0;
 }
 
-static atomic_long_t mstat_bulk_sheaf_bad;
-
 static int mstat_bulk_sheaf_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
@@ -479,9 +520,6 @@ static struct kprobe mstat_bulk_free_kp = {
 };
 
 #ifdef MSTAT_PROBE_CACHE_FREE
-#define MSTAT_CACHE_FREE_FALLBACK \
-	"its frees counted by its event, after the free, by their slab if still there"
-
 static int mstat_cache_free_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
@@ -540,31 +578,18 @@ static struct kretprobe mstat_fail_page_rp = {
  */
 #define MSTAT_KRETPROBE_MAXACTIVE	128
 
-/**
- * struct mstat_bulk_probe - one probed function
- * @api: what it counts, as /proc/mstat's probe_* line names it
- * @fn: the function probed; NULL if no prototype compat/ knows matched
- * @rp: its kretprobe, or
- * @kp: its kprobe
- * @quiet: whether its absence is normal and logged at info level
- * @fallback: if set, what counts its events when it is absent (logged
- *	with the absence), instead of nothing
- * @on_flag: if set, kept equal to @on, for the fallback to see
- * @exact: alloc_pages_exact()'s: registered only where split_page()'s
- *	probe does not count the split already (mstat_exact_learn())
- * @on: whether it is registered
- */
-struct mstat_bulk_probe {
-	const char *api;
-	const char *fn;
-	struct kretprobe *rp;
-	struct kprobe *kp;
-	bool quiet;
-	const char *fallback;
-	bool *on_flag;
-	bool exact;
-	bool on;
-};
+#else /* no kretprobes */
+
+/* What the same table points to: probes never registered. */
+static struct kretprobe mstat_bulk_alloc_rp, mstat_bulk_pages_rp,
+	mstat_exact_rp, mstat_exact_nid_rp, mstat_bulk_sheaf_rp,
+	mstat_fail_page_rp;
+static struct kprobe mstat_bulk_free_kp, mstat_split_page_kp;
+#ifdef MSTAT_PROBE_CACHE_FREE
+static struct kprobe mstat_cache_free_kp;
+#endif
+
+#endif
 
 #ifndef MSTAT_BULK_ALLOC_FN
 #define MSTAT_BULK_ALLOC_FN	NULL
@@ -588,30 +613,72 @@ struct mstat_bulk_probe {
 #define MSTAT_EXACT_NID_FN	NULL
 #endif
 
-static struct mstat_bulk_probe mstat_bulk_probes[] = {
-	{ "kmem_cache_alloc_bulk", MSTAT_BULK_ALLOC_FN, &mstat_bulk_alloc_rp },
-	{ "kmem_cache_free_bulk", MSTAT_BULK_FREE_FN, NULL, &mstat_bulk_free_kp },
+/* Registered in this order; /proc/mstat shows them in it. */
+static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
+	[MSTAT_BULK_ALLOC] = {
+		.api = "kmem_cache_alloc_bulk",
+		.fn = MSTAT_BULK_ALLOC_FN,
+		.rp = &mstat_bulk_alloc_rp,
+	},
+	[MSTAT_BULK_FREE] = {
+		.api = "kmem_cache_free_bulk",
+		.fn = MSTAT_BULK_FREE_FN,
+		.kp = &mstat_bulk_free_kp,
+	},
+	[MSTAT_BULK_CACHE_FREE] = {
+		.api = "kmem_cache_free",
 #ifdef MSTAT_PROBE_CACHE_FREE
-	{ "kmem_cache_free", MSTAT_CACHE_FREE_FN, NULL, &mstat_cache_free_kp,
-	  .on_flag = &mstat_cache_free_at_entry,
-	  .fallback = MSTAT_CACHE_FREE_FALLBACK },
+		.fn = MSTAT_CACHE_FREE_FN,
+		.kp = &mstat_cache_free_kp,
+		.on_flag = &mstat_cache_free_at_entry,
+		.fallback = MSTAT_CACHE_FREE_FALLBACK,
+#else
+		/* 6.0 on: its event names the cache, and counts it. */
+		.unused = true,
 #endif
-	{ "alloc_pages_bulk", MSTAT_BULK_PAGES_FN, &mstat_bulk_pages_rp },
-	{ "split_page", MSTAT_SPLIT_PAGE_FN, NULL, &mstat_split_page_kp },
+	},
+	[MSTAT_BULK_PAGES] = {
+		.api = "alloc_pages_bulk",
+		.fn = MSTAT_BULK_PAGES_FN,
+		.rp = &mstat_bulk_pages_rp,
+	},
+	[MSTAT_BULK_SPLIT_PAGE] = {
+		.api = "split_page",
+		.fn = MSTAT_SPLIT_PAGE_FN,
+		.kp = &mstat_split_page_kp,
+	},
 	/* After split_page(): mstat_exact_learn() asks its probe. */
-	{ "alloc_pages_exact", MSTAT_EXACT_FN, &mstat_exact_rp, .exact = true },
+	[MSTAT_BULK_EXACT] = {
+		.api = "alloc_pages_exact",
+		.fn = MSTAT_EXACT_FN,
+		.rp = &mstat_exact_rp,
+		.exact = true,
+	},
 	/* Not exported; in init code, freed, without memory hotplug. */
-	{ "alloc_pages_exact_nid", MSTAT_EXACT_NID_FN, &mstat_exact_nid_rp,
-	  .exact = true, .quiet = true },
+	[MSTAT_BULK_EXACT_NID] = {
+		.api = "alloc_pages_exact_nid",
+		.fn = MSTAT_EXACT_NID_FN,
+		.rp = &mstat_exact_nid_rp,
+		.exact = true,
+		.quiet = true,
+	},
 	/* Before 7.0 kfree_rcu() frees through kfree_bulk(). */
-	{ "kfree_rcu_sheaf", "__kfree_rcu_sheaf", &mstat_bulk_sheaf_rp,
-	  .quiet = true },
+	[MSTAT_BULK_SHEAF] = {
+		.api = "kfree_rcu_sheaf",
+		.fn = "__kfree_rcu_sheaf",
+		.rp = &mstat_bulk_sheaf_rp,
+		.quiet = true,
+	},
 	/* Only kernels with fail_page_alloc have it. */
-	{ "fail_page_alloc", MSTAT_FAIL_PAGE_FN, &mstat_fail_page_rp,
-	  .quiet = true },
+	[MSTAT_BULK_FAIL_PAGE] = {
+		.api = "fail_page_alloc",
+		.fn = MSTAT_FAIL_PAGE_FN,
+		.rp = &mstat_fail_page_rp,
+		.quiet = true,
+	},
 };
 
-enum { MSTAT_BULK_ALLOC, MSTAT_BULK_FREE, MSTAT_BULK_PAGES };
+#ifdef MSTAT_BULK_PROBES
 
 /*
  * Whether @err from registering a probe means the kernel has no such
@@ -624,11 +691,14 @@ static bool mstat_probe_absent(int err)
 	       err == -EACCES;
 }
 
-/* Register @p; 0 also when the kernel has no such function to probe. */
-static int mstat_bulk_register(struct mstat_bulk_probe *p)
+/* Register probe @id; 0 also when the kernel has no such function. */
+static int mstat_bulk_register(enum mstat_bulk_id id)
 {
+	struct mstat_bulk_probe *p = &mstat_bulk_probes[id];
 	int err;
 
+	if (p->unused)
+		return 0;
 	if (!p->fn) {
 		if (p->fallback)
 			pr_warn("%s(): no prototype mstat knows matched this kernel's when it was built: %s\n",
@@ -645,7 +715,7 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	 * A test build that must fail the failure-counting test skips it,
 	 * and the alloc_pages_exact() ground truth's probes.
 	 */
-	if (MSTAT_COUNTS_BROKEN && (p->rp == &mstat_fail_page_rp || p->exact))
+	if (MSTAT_COUNTS_BROKEN && (id == MSTAT_BULK_FAIL_PAGE || p->exact))
 		return 0;
 	if (p->rp) {
 		p->rp->maxactive = MSTAT_KRETPROBE_MAXACTIVE;
@@ -661,7 +731,7 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 	if (p->on_flag)
 		WRITE_ONCE(*p->on_flag, p->on);
 	if (!err) {
-		if (p->rp == &mstat_fail_page_rp)
+		if (id == MSTAT_BULK_FAIL_PAGE)
 			pr_info("fail_page_alloc in this kernel: its injected failures counted\n");
 		return 0;
 	}
@@ -680,12 +750,6 @@ static int mstat_bulk_register(struct mstat_bulk_probe *p)
 }
 
 /*
- * Whether split_page()'s probe counts alloc_pages_exact()'s split: 1 if
- * it does, 0 if not, -1 until mstat_exact_learn() has found out.
- */
-static int mstat_exact_by_split = -1;
-
-/*
  * Make one alloc_pages_exact() of five pages (a block of order 3) while
  * split_page()'s probe records this task's calls, and free it. If the
  * probe saw this very block split at order 3, it counts the split: the
@@ -700,14 +764,11 @@ static int mstat_exact_by_split = -1;
 static int mstat_exact_learn(void)
 {
 	size_t size = 5 * PAGE_SIZE;
-	unsigned int i;
 	void *p;
 
 	mstat_exact_by_split = 0;
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
-		if (mstat_bulk_probes[i].kp == &mstat_split_page_kp &&
-		    !mstat_bulk_probes[i].on)
-			return 0;
+	if (!mstat_bulk_probes[MSTAT_BULK_SPLIT_PAGE].on)
+		return 0;
 	mstat_exact_seen = NULL;
 	WRITE_ONCE(mstat_exact_learner, current);
 	p = alloc_pages_exact(size, GFP_NOWAIT | __GFP_NOWARN);
@@ -749,13 +810,13 @@ int mstat_bulk_init(void)
 	int err;
 
 	mstat_exact_by_split = -1;
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
+	for (i = 0; i < MSTAT_BULK_NR; i++) {
 		p = &mstat_bulk_probes[i];
 		err = 0;
 		if (p->exact && mstat_exact_by_split < 0)
 			err = mstat_exact_learn();
 		if (!err && !(p->exact && mstat_exact_by_split))
-			err = mstat_bulk_register(p);
+			err = mstat_bulk_register(i);
 		if (err) {
 			pr_err("cannot probe %s(): %d\n", p->fn, err);
 			mstat_bulk_exit();
@@ -775,7 +836,7 @@ void mstat_bulk_exit(void)
 	struct mstat_bulk_probe *p;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
+	for (i = 0; i < MSTAT_BULK_NR; i++) {
 		p = &mstat_bulk_probes[i];
 		if (!p->on)
 			continue;
@@ -786,69 +847,6 @@ void mstat_bulk_exit(void)
 		p->on = false;
 		if (p->on_flag)
 			WRITE_ONCE(*p->on_flag, false);
-	}
-}
-
-/**
- * mstat_bulk_show() - the probes' state, for debugfs' internals
- * @alloc: set to whether kmem_cache_alloc_bulk() is counted
- * @free: set to whether kmem_cache_free_bulk() is counted
- * @pages: set to whether alloc_pages_bulk() is counted
- *
- * Return: the kretprobes' missed returns (calls whose allocations were
- * not counted).
- */
-unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
-{
-	unsigned long missed = 0;
-	unsigned int i;
-
-	*alloc = mstat_bulk_probes[MSTAT_BULK_ALLOC].on;
-	*free = mstat_bulk_probes[MSTAT_BULK_FREE].on;
-	*pages = mstat_bulk_probes[MSTAT_BULK_PAGES].on;
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++)
-		if (mstat_bulk_probes[i].on && mstat_bulk_probes[i].rp)
-			missed += READ_ONCE(mstat_bulk_probes[i].rp->nmissed);
-	return missed;
-}
-
-/**
- * mstat_bulk_show_probes() - /proc/mstat's probe_* lines
- * @m: the file
- *
- * One line per probed API: "probe_API 1" if counted, "probe_API 0" if
- * not (this kernel lacks the function, or its prototype is not one mstat
- * was built to read: the load's log says which). alloc_pages_exact()'s
- * split is counted where its probe is on, or where split_page()'s probe
- * counts it instead.
- * "probe_kfree_rcu_sheaf_mismatch N": sheaf frees not counted because
- * their arguments were not where the prototype puts them.
- * "probe_API_missed N": calls not counted because the probe missed them
- * (a kretprobe with all its MSTAT_KRETPROBE_MAXACTIVE instances in use,
- * or a probe that fired inside another).
- */
-void mstat_bulk_show_probes(struct seq_file *m)
-{
-	const struct mstat_bulk_probe *p;
-	unsigned long missed;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
-		p = &mstat_bulk_probes[i];
-		seq_printf(m, "probe_%s %d\n", p->api,
-			   p->on || (p->exact && mstat_exact_by_split > 0));
-	}
-	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %ld\n",
-		   atomic_long_read(&mstat_bulk_sheaf_bad));
-	for (i = 0; i < ARRAY_SIZE(mstat_bulk_probes); i++) {
-		p = &mstat_bulk_probes[i];
-		missed = 0;
-		if (p->on && p->rp)
-			missed = READ_ONCE(p->rp->nmissed) +
-				 READ_ONCE(p->rp->kp.nmissed);
-		else if (p->on)
-			missed = READ_ONCE(p->kp->nmissed);
-		seq_printf(m, "probe_%s_missed %lu\n", p->api, missed);
 	}
 }
 
@@ -864,28 +862,55 @@ void mstat_bulk_exit(void)
 {
 }
 
-unsigned long mstat_bulk_show(bool *alloc, bool *free, bool *pages)
-{
-	*alloc = false;
-	*free = false;
-	*pages = false;
-	return 0;
-}
-
-void mstat_bulk_show_probes(struct seq_file *m)
-{
-	seq_puts(m, "probe_kmem_cache_alloc_bulk 0\nprobe_kmem_cache_free_bulk 0\n"
-		 "probe_alloc_pages_bulk 0\nprobe_split_page 0\n"
-		 "probe_alloc_pages_exact 0\nprobe_alloc_pages_exact_nid 0\n"
-		 "probe_kfree_rcu_sheaf 0\n"
-		 "probe_fail_page_alloc 0\nprobe_kfree_rcu_sheaf_mismatch 0\n"
-		 "probe_kmem_cache_alloc_bulk_missed 0\n"
-		 "probe_kmem_cache_free_bulk_missed 0\n"
-		 "probe_alloc_pages_bulk_missed 0\nprobe_split_page_missed 0\n"
-		 "probe_alloc_pages_exact_missed 0\n"
-		 "probe_alloc_pages_exact_nid_missed 0\n"
-		 "probe_kfree_rcu_sheaf_missed 0\n"
-		 "probe_fail_page_alloc_missed 0\n");
-}
-
 #endif
+
+/*
+ * Calls @p's probe missed: a kretprobe with all its instances in use, or
+ * a probe that fired inside another.
+ */
+static unsigned long mstat_bulk_missed(const struct mstat_bulk_probe *p)
+{
+	if (!p->on)
+		return 0;
+	if (p->rp)
+		return READ_ONCE(p->rp->nmissed) + READ_ONCE(p->rp->kp.nmissed);
+	return READ_ONCE(p->kp->nmissed);
+}
+
+/**
+ * mstat_bulk_state() - one probe's state, for the faces
+ * @id: the probe
+ * @st: set to its name, whether it counts and the calls it missed
+ *
+ * alloc_pages_exact()'s split counts where its probe is registered, or
+ * where split_page()'s probe counts it instead. A probe this kernel has
+ * no use for (kmem_cache_free() from 6.0 on: its event counts it) has no
+ * state to show.
+ *
+ * Context: any; the state read may be a moment old.
+ * Return: false if @id is not probed on this kernel (@st is untouched).
+ */
+bool mstat_bulk_state(enum mstat_bulk_id id, struct mstat_bulk_view *st)
+{
+	const struct mstat_bulk_probe *p = &mstat_bulk_probes[id];
+
+	if (p->unused)
+		return false;
+	st->api = p->api;
+	st->on = p->on || (p->exact && mstat_exact_by_split > 0);
+	st->missed = mstat_bulk_missed(p);
+	return true;
+}
+
+/**
+ * mstat_bulk_sheaf_mismatch() - sheaf frees not counted
+ *
+ * Context: any.
+ * Return: how many kfree_rcu() sheaf frees were not counted because the
+ * object's slab did not name the cache argument (0 unless the private
+ * prototype of __kfree_rcu_sheaf() changed).
+ */
+unsigned long mstat_bulk_sheaf_mismatch(void)
+{
+	return atomic_long_read(&mstat_bulk_sheaf_bad);
+}

@@ -71,7 +71,7 @@ static void mstat_cache_name(const void *cache, char *buf)
  * or naming a gone row. -1 if there is none, or if the window names
  * @cache already (*@row is then its row).
  */
-static int mstat_cache_slot(const void *cache, u32 *seen, int *row)
+static int mstat_cache_index_entry(const void *cache, u32 *seen, int *row)
 {
 	unsigned int h = mstat_cache_hash(cache);
 	unsigned int i;
@@ -119,7 +119,7 @@ noinline int mstat_cache_claim(const void *cache)
 	int at, r, found;
 	u32 seen = 0, e;
 
-	at = mstat_cache_slot(cache, &seen, &found);
+	at = mstat_cache_index_entry(cache, &seen, &found);
 	if (at < 0)
 		return found;
 	r = atomic_fetch_add_unless(&mstat_caches.used, 1,
@@ -137,7 +137,7 @@ noinline int mstat_cache_claim(const void *cache)
 		e = cmpxchg(&mstat_cache_index[at], seen, r + 1);
 		if (e == seen)
 			return r;
-		at = mstat_cache_slot(cache, &seen, &found);
+		at = mstat_cache_index_entry(cache, &seen, &found);
 		if (at < 0)
 			break;
 	}
@@ -296,12 +296,12 @@ struct mstat_caches_snap *mstat_caches_alloc(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_alloc);
 
-/* Under the reader's lock, right after the fold: the totals are a cut. */
 struct mstat_caches_read_arg {
 	struct mstat_stats *st;
 	struct mstat_caches_snap *cs;
 };
 
+/* Under the reader's lock, right after the fold: the totals are a cut. */
 static void mstat_caches_read_fn(const u64 *total, void *arg)
 {
 	const struct mstat_slot *t = (const struct mstat_slot *)total;

@@ -33,10 +33,11 @@
  * sees too, after the last object of the cache and before the address
  * can be handed to a new cache, which then claims a row of its own.
  *
- * Lookup is by the cache's address: an index of twice as many entries
- * as the largest table, open addressing with a bounded linear probe (a
- * cache's entry is one of the MSTAT_CACHE_PROBES after its hash), that a
- * probe reads without a lock. A claim fills the row first and publishes
+ * Lookup is by the cache's address: an index of MSTAT_CACHE_INDEX
+ * entries (more than seven times the largest table), open addressing
+ * with a bounded linear probe (a cache's entry is one of the
+ * MSTAT_CACHE_PROBES after its hash, its probe window), that a lookup
+ * reads without a lock. A claim fills the row first and publishes
  * it with a cmpxchg() of the index entry (fully ordered); a lookup reads
  * the entry and then, through it, the row (an address dependency), so it
  * never sees a row before its fields
@@ -66,10 +67,13 @@
 #define MSTAT_CACHE_NAME_LEN	64
 /* Index entries a lookup tries before it gives up on a row. */
 #define MSTAT_CACHE_PROBES	8
-/* The largest table the cache_rows parameter may ask for. */
 /* Set in a row's key once its cache's struct kmem_cache was freed. */
 #define MSTAT_CACHE_GONE	1UL
-/* The index: a fixed size, twice the largest table, for constant maths. */
+/*
+ * The index: a fixed size, for constant maths; 4096 entries, more than
+ * seven times the largest table (MSTAT_CACHE_ROWS_MAX: 567 rows), so
+ * that a cache's probe window is seldom full.
+ */
 #define MSTAT_CACHE_INDEX_BITS	12
 #define MSTAT_CACHE_INDEX	BIT(MSTAT_CACHE_INDEX_BITS)
 
@@ -99,7 +103,8 @@ struct mstat_slot {
 };
 
 /*
- * The most rows a table may have: the core allocates each CPU's state,
+ * The most rows a table may have (the largest the cache_rows parameter
+ * may ask for): the core allocates each CPU's state,
  * two slots (each after its mark word) and the sequence words, in one
  * piece of per-CPU memory, and the per-CPU allocator refuses, with a
  * WARN, a piece larger than PCPU_MIN_UNIT_SIZE (32 KiB: 567 rows).
@@ -144,11 +149,11 @@ extern struct mstat_caches mstat_caches;
 DECLARE_STATIC_KEY_FALSE(mstat_caches_key);
 
 /*
- * The index and the keys, static so that a lookup finds them at constant
- * addresses: mstat_cache_index[] holds a row's index + 1, or 0 (empty);
- * mstat_cache_key[row] is its cache's address, | %MSTAT_CACHE_GONE once
- * the cache was destroyed, 0 for a row whose claim lost a race (it never
- * counts anything).
+ * The index and the keys, arrays of fixed size (not behind a pointer) so
+ * that a lookup finds them at constant addresses: mstat_cache_index[]
+ * holds a row's index + 1, or 0 (empty); mstat_cache_key[row] is its
+ * cache's address, | %MSTAT_CACHE_GONE once the cache was destroyed, 0
+ * for a row whose claim lost a race (it never counts anything).
  */
 extern u32 mstat_cache_index[MSTAT_CACHE_INDEX];
 extern unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];

@@ -93,20 +93,21 @@ static unsigned int mstat_internals_per_cpu(void)
 static void mstat_internals_head(struct seq_file *m)
 {
 	struct mstat_core *c = &mstat_core;
-	unsigned long missed;
-	bool bulk_alloc, bulk_free, bulk_pages;
+	struct mstat_bulk_view alloc = { }, free = { }, pages = { };
 
 	seq_printf(m, "generation %llu\n", mstat_generation(c));
 	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
 	seq_printf(m, "words_per_slot %u\n", mstat_nr_words(c));
-	missed = mstat_bulk_show(&bulk_alloc, &bulk_free, &bulk_pages);
+	mstat_bulk_state(MSTAT_BULK_ALLOC, &alloc);
+	mstat_bulk_state(MSTAT_BULK_FREE, &free);
+	mstat_bulk_state(MSTAT_BULK_PAGES, &pages);
 	seq_printf(m, "kmalloc_twice_sites %u\n", mstat_twice_sites());
 	seq_printf(m, "page_watch_full %lu\n", mstat_page_watch_full());
-	seq_printf(m, "bulk_alloc_counted %d\n", bulk_alloc);
-	seq_printf(m, "bulk_alloc_missed %lu\n", missed);
-	seq_printf(m, "bulk_free_counted %d\n", bulk_free);
-	seq_printf(m, "bulk_pages_counted %d\n", bulk_pages);
+	seq_printf(m, "bulk_alloc_counted %d\n", alloc.on);
+	seq_printf(m, "bulk_alloc_missed %lu\n", alloc.missed);
+	seq_printf(m, "bulk_free_counted %d\n", free.on);
+	seq_printf(m, "bulk_pages_counted %d\n", pages.on);
 	seq_printf(m, "events_ring_records %lu\n", mstat_stream_records());
 	seq_printf(m, "slab_layout %s\n", mstat_slab_state());
 	seq_printf(m, "cache_name_offset %d\n", READ_ONCE(mstat_caches.name_off));

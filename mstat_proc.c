@@ -235,6 +235,33 @@ static void mstat_show_slab(struct seq_file *m, const struct mstat_stats *st)
 	seq_printf(m, "slab_frag_bytes %llu\n", t.bytes_alloc - t.bytes_req);
 }
 
+/*
+ * The probe_* lines, from the probe table (mstat_bulk.c): "probe_API 1"
+ * if API is counted, "probe_API 0" if not (this kernel lacks the
+ * function, or its prototype is not one mstat was built to read: the
+ * load's log says which; alloc_pages_exact()'s split is counted by its
+ * own probe or by split_page()'s); "probe_kfree_rcu_sheaf_mismatch N",
+ * sheaf frees not counted because their arguments were not where the
+ * prototype puts them; "probe_API_missed N", calls not counted because
+ * the probe missed them (a kretprobe with all its instances in use, or a
+ * probe that fired inside another). A probe this kernel has no use for
+ * has no lines.
+ */
+static void mstat_show_probes(struct seq_file *m)
+{
+	struct mstat_bulk_view p;
+	int i;
+
+	for (i = 0; i < MSTAT_BULK_NR; i++)
+		if (mstat_bulk_state(i, &p))
+			seq_printf(m, "probe_%s %d\n", p.api, p.on);
+	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %lu\n",
+		   mstat_bulk_sheaf_mismatch());
+	for (i = 0; i < MSTAT_BULK_NR; i++)
+		if (mstat_bulk_state(i, &p))
+			seq_printf(m, "probe_%s_missed %lu\n", p.api, p.missed);
+}
+
 static void mstat_show_classes(struct seq_file *m,
 			       const struct mstat_stats *st)
 {
@@ -378,7 +405,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "gfp_sleep_allocs %llu\n", st->gfp[MSTAT_GFP_SLEEP]);
 	seq_printf(m, "gfp_atomic_allocs %llu\n", st->gfp[MSTAT_GFP_ATOMIC]);
-	mstat_bulk_show_probes(m);
+	mstat_show_probes(m);
 	mstat_show_classes(m, st);
 	mstat_show_orders(m, st);
 	mstat_show_kmalloc_classes(m, st);

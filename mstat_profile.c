@@ -5,8 +5,9 @@
  *  - Sampling by bytes: each CPU counts down a random number of bytes,
  *    exponentially distributed with mean mstat_profile_rate, so that on
  *    average one allocation per rate bytes is sampled, whatever the sizes.
- *    Rate 1 samples every allocation; rate 0 turns the profile off (the
- *    probes then pay one load and a branch).
+ *    Rate 1 samples every allocation; rate 0 turns sampling off (an
+ *    allocation then pays a patched-out jump; a free, once the profile
+ *    has been on, still the look-up below, for objects sampled before).
  *
  *  - A bucket per stack, as mprof's stkbucket: the allocation's kernel
  *    stack as the kernel's unwinder gives it (stack_trace_save()), from
@@ -389,7 +390,8 @@ alone:
  * @site: its call site
  * @api: reported through mstat's API (mstat_account_alloc())
  *
- * Called by mstat_profile_alloc() when this CPU's interval has run out.
+ * Called by the hot path (mstat_extras()) when mstat_profile_due() said
+ * this CPU's interval has run out.
  *
  * Context: inside a write section of mstat_core; any but NMI.
  */
@@ -417,7 +419,9 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
  * @slot: mstat_section_slot() of the event's open write section
  * @ptr: the object
  *
- * Called by mstat_profile_free() while any sampled object is live.
+ * Called by the hot path (mstat_extras()) when mstat_profile_held() found
+ * an entry in the chain of @ptr's hash: whether one is @ptr's is decided
+ * here.
  *
  * Context: inside a write section of mstat_core; any but NMI.
  */
@@ -479,8 +483,13 @@ static void mstat_sites_copy(const u64 *total, void *arg)
  * mstat_row_inuse() - a site's sampled bytes in use
  * @r: the site
  *
- * Return: allocated minus freed sampled bytes; negative after a reset for
- * objects sampled before it.
+ * A free subtracts the bytes its own sample added, from the same bucket,
+ * and a reset (mstat_reset()) zeroes the counters, never the buckets,
+ * which nothing zeroes while the module is loaded.
+ *
+ * Return: allocated minus freed sampled bytes; signed, so that a free
+ * published before its allocation would read as a negative figure, not
+ * as a wrapped one.
  */
 s64 mstat_row_inuse(const struct mstat_site_row *r)
 {
@@ -525,8 +534,9 @@ static u64 mstat_scale(u64 val, const struct mstat_site_row *r,
 }
 
 /*
- * Negative in-use figures (frees of objects sampled before a reset) too;
- * saturated at +-S64_MAX, never wrapped into the other sign.
+ * mstat_scale() for a signed in-use figure (see mstat_row_inuse()): the
+ * magnitude scaled, saturated at +-S64_MAX, never wrapped into the other
+ * sign.
  */
 static s64 mstat_scale_signed(s64 val, const struct mstat_site_row *r,
 			      unsigned long rate)
@@ -615,7 +625,7 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_site);
 
 /**
  * mstat_profile_drops() - samples not recorded for lack of room
- * @site_drops: samples whose site found no free bucket
+ * @site_drops: samples whose stack found no free bucket
  * @addr_drops: samples whose address found no free entry
  */
 void mstat_profile_drops(u64 *site_drops, u64 *addr_drops)

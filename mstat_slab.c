@@ -11,10 +11,13 @@
  *    after the slab list; 6.12: 8);
  *  - the flags in struct kmem_cache: the u32 that holds the flags mstat
  *    created its caches with and not SLAB_KMALLOC, and SLAB_KMALLOC in
- *    every one of kmalloc's caches (kmalloc_caches[][], exported);
+ *    every one of kmalloc's caches (kmalloc_caches[][], exported).
+ *    Before 5.19 no flag marks kmalloc's caches: the set of
+ *    kmalloc_caches[][] is kept instead, and no flags are read;
  *  - the object size in struct kmem_cache: the u32 that equals
  *    kmem_cache_size() for mstat's caches (odd sizes, so that the
- *    slot size and the in-use size differ from it) and for kmalloc's.
+ *    struct's sizes rounded up to words, size and inuse, differ from it)
+ *    and for kmalloc's.
  *
  * Then, as a check of all three together, kmalloc objects of four sizes
  * must be found in a kmalloc cache of their class's size. Every read of
@@ -38,8 +41,9 @@
  *    a kmalloc cache's, through the slab's cache offset.
  *
  * Without the name, rows have ids and no names; without the cache of
- * caches, no row is marked gone. Both are logged, and said in
- * /proc/mstat.
+ * caches, no row is marked gone. Both are logged; the names' state is
+ * said in /proc/mstat ("# caches:"), the gone marks' in debugfs'
+ * internals (cache_gone_marks).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mstat's statistics model: the name tables, the core instance that keeps
- * the cells, and the snapshot (one read of the core, the counters derived
- * from its cut). Layer 1: it knows the core and nothing of mstat above.
+ * the cells, and a snapshot's counters, derived from one cut of them
+ * (mstat_stats_derive(); the read that takes the cut, with the per-cache
+ * rows added, is mstat_caches_read()). Layer 1: it knows the core and
+ * nothing of mstat above.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

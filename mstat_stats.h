@@ -200,11 +200,15 @@ static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
 }
 
 /*
- * A test build that must fail the ground-truth test (scripts/check.sh
- * builds one with KCFLAGS=-DMSTAT_BROKEN_COUNTS=1; a product never is):
- * it counts both events of a large kmalloc the kernel traces twice,
- * ignores the bulk frees, never uses the slab layout and does not count
- * alloc_pages_exact()'s split.
+ * A test build that must fail the tests that hunt its bugs
+ * (scripts/check.sh builds one with KCFLAGS=-DMSTAT_BROKEN_COUNTS=1; a
+ * product never is). Each use says which test must catch it: it counts
+ * both events of a large kmalloc the kernel traces twice, ignores the
+ * bulk and sheaf frees, alloc_pages_exact()'s split and fail_page_alloc's
+ * failures, never uses the slab layout, reads the cache names at a wrong
+ * offset, watches no page for the bulk fallback, learns from interrupts'
+ * events, says a switch that failed was made and leaks the profile's
+ * tables on a failed load.
  */
 #ifdef MSTAT_BROKEN_COUNTS
 #define MSTAT_COUNTS_BROKEN	true

@@ -61,6 +61,23 @@ relay() {
 # build/tools/mstat, copied in; see mstat_tools in scripts/lib.sh).
 mstat_check() { ./mstat check "$@"; }
 
+# check_probes_agree: one check, that debugfs' internals say of the bulk
+# probes what /proc/mstat's probe_* lines say (one table, mstat_bulk.c,
+# behind both): each of bulk_alloc_counted, bulk_free_counted and
+# bulk_pages_counted is its API's probe_* line.
+check_probes_agree() {
+	local f api want got bad=0
+	for f in alloc:kmem_cache_alloc_bulk free:kmem_cache_free_bulk \
+		 pages:alloc_pages_bulk; do
+		api=${f#*:}
+		want=$(sed -n "s/^probe_$api //p" /proc/mstat)
+		got=$(sed -n "s/^bulk_${f%%:*}_counted //p" "$D/internals")
+		diag "probe_$api $want, internals bulk_${f%%:*}_counted $got"
+		[ -n "$want" ] && [ "$want" = "$got" ] || bad=1
+	done
+	check probes-internals-agree [ "$bad" -eq 0 ]
+}
+
 # finish: the summary line, then exit 1 if a check failed, else 0.
 finish() {
 	echo "# checks=$nchecks failed=$nfailed"

@@ -10,8 +10,9 @@
 # workload (also read 7 bytes at a time), EACCES for non-root, every
 # debugfs control rejecting bad input and keeping its value, valid writes
 # taking effect, the event stream's format, no raw kernel address in any
-# output, history, internals, the trace events, a valid reset, and rmmod
-# under the workload while readers loop and a file is held open.
+# output, history, internals (the bulk probes as /proc/mstat says them),
+# the trace events, a valid reset, and rmmod under the workload while
+# readers loop and a file is held open.
 set -u
 . ./lib.sh
 
@@ -293,6 +294,7 @@ got=$(sed -n 's/^cpu \([0-9]*\) online .*/\1/p' /tmp/internals)
 # shellcheck disable=SC2086,SC2116 # echo joins the lines
 diag "possible CPUs: $(echo $want); internals: $(echo $got)"
 check internals-one-line-per-cpu [ "$want" = "$got" ]
+check_probes_agree
 # Each slot's line whole, though streamed in records of 64 words.
 nw=$(sed -n 's/^words_per_slot //p' /tmp/internals)
 nslots=$(grep -c '^cpu [0-9]* slot [01]:' /tmp/internals)

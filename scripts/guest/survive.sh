@@ -13,7 +13,8 @@
 # (-DMSTAT_CONFTEST_WRONG) must leave them; every other probe_API line
 # is then not judged. Without it, the probes SURVIVE_ON names must be on
 # (default: alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk;
-# 5.10 has no alloc_pages_bulk()).
+# 5.10 has no alloc_pages_bulk()). Either way, debugfs' internals must
+# say of the bulk probes what /proc/mstat says (check_probes_agree).
 set -u
 . ./lib.sh
 
@@ -33,6 +34,7 @@ else
 		check "probe-$api-on" grep -qx "probe_$api 1" /proc/mstat
 	done
 fi
+check_probes_agree
 
 # Snapshots under load, for mstat check.
 mkdir -p /tmp/snaps
