@@ -79,20 +79,19 @@ while [ "$i" -le "$loads" ]; do
 		ok "load-$i-learnt-as-quiet"
 	else
 		not_ok "load-$i-learnt-as-quiet: kmalloc_twice_sites $n, quiet $n0; warnings $(($(unknown) - warned))"
-		dmesg | grep 'large kmalloc' | tail -n 6 | show
+		dmesg | grep 'large kmalloc' | tail -n 6 >/tmp/learnt
+		show /tmp/learnt
 	fi
 	# The truth's window inside mstat's: a pair counted in done was
 	# counted by mstat between the two snapshots, but for the one each
 	# CPU may be in the middle of at a snapshot's cut.
-	# shellcheck disable=SC2046 # two fields
-	set -- $(large)
-	a0=$1 f0=$2
+	large >/tmp/large0
 	d0=$(cat $P/done)
 	sleep 1
 	d1=$(cat $P/done)
-	# shellcheck disable=SC2046
-	set -- $(large)
-	a1=$1 f1=$2
+	large >/tmp/large1
+	read -r a0 f0 </tmp/large0
+	read -r a1 f1 </tmp/large1
 	da=$((a1 - a0)) df=$((f1 - f0)) dd=$((d1 - d0))
 	diag "load $i: irq pairs $dd; large class allocs $da frees $df"
 	if [ "$dd" -gt 0 ] && [ $((da + ncpus)) -ge "$dd" ] &&
