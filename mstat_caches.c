@@ -9,10 +9,10 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "mstat_caches.h"
 #include "mstat_compat.h"
+#include "mstat_text.h"
 #include "mstat_trace.h"
 
 struct mstat_caches mstat_caches __read_mostly = { .name_off = -1 };
@@ -23,34 +23,6 @@ DEFINE_STATIC_KEY_FALSE(mstat_caches_key);
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_key);
 
 static const char *mstat_caches_why = "not looked for";
-
-/**
- * mstat_string_nofault() - copy a kernel string that may not be one
- * @buf: the copy, always NUL-terminated
- * @src: the string
- * @size: bytes of @buf
- *
- * strncpy_from_kernel_nofault() is not exported. Byte by byte, through
- * copy_from_kernel_nofault(): never a read past the string's NUL, where
- * its allocation may end (KASAN checks these reads).
- *
- * Return: 0, or -EFAULT (@buf is "" then).
- */
-int mstat_string_nofault(char *buf, const char *src, size_t size)
-{
-	size_t i;
-
-	for (i = 0; i < size - 1; i++) {
-		if (copy_from_kernel_nofault(&buf[i], src + i, 1)) {
-			buf[0] = '\0';
-			return -EFAULT;
-		}
-		if (!buf[i])
-			return 0;
-	}
-	buf[i] = '\0';
-	return 0;
-}
 
 /* The cache's name, read through the validated offset, or "". */
 static void mstat_cache_name(const void *cache, char *buf)

@@ -252,7 +252,6 @@ struct mstat_caches_snap {
 	struct mstat_cache_stat row[];
 };
 
-int mstat_string_nofault(char *buf, const char *src, size_t size);
 int mstat_caches_init(unsigned int rows, bool enabled);
 void mstat_caches_exit(void);
 size_t mstat_caches_slot_size(void);

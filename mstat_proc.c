@@ -41,6 +41,7 @@
 #include "mstat_profile.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
+#include "mstat_text.h"
 
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.5"

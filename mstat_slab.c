@@ -55,6 +55,7 @@
 #include "mstat_compat.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
+#include "mstat_text.h"
 
 struct mstat_slab_layout mstat_slab __read_mostly;
 EXPORT_SYMBOL_IF_KUNIT(mstat_slab);

@@ -9,7 +9,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jump_label.h>
-#include <linux/kallsyms.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 
@@ -144,29 +143,6 @@ u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs)
 	return mul_u64_u64_div_u64(frag, live, allocs);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_frag_live_est);
-
-/**
- * mstat_site_name() - a call site as text, never a raw address
- * @buf: at least KSYM_SYMBOL_LEN bytes
- * @size: its size
- * @site: the call site
- *
- * A site is a return address: "%pB" names the function that holds the
- * call, also when the call is its last instruction and the address is
- * the next function's first ("%pS" would name that one). It prints the
- * bare address of a site it cannot name (__init code, an unloaded
- * module): that would leak the kernel's layout, so such a site becomes
- * "[unknown]" followed by its hashed address ("%p").
- *
- * Return: @buf.
- */
-char *mstat_site_name(char *buf, size_t size, unsigned long site)
-{
-	snprintf(buf, size, "%pB", (void *)site);
-	if (!strncmp(buf, "0x", 2))
-		snprintf(buf, size, "[unknown]/%p", (void *)site);
-	return buf;
-}
 
 /**
  * mstat_stats_init() - set up the core that keeps the cells

@@ -232,7 +232,6 @@ DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
 u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs);
-char *mstat_site_name(char *buf, size_t size, unsigned long site);
 int mstat_stats_init(unsigned int sync, size_t size);
 void mstat_stats_exit(void);
 

@@ -32,6 +32,7 @@
 
 #include "mstat_stats.h"
 #include "mstat_stream.h"
+#include "mstat_text.h"
 
 struct mstat_event_rec {
 	u64 ts;

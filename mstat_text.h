@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text that mstat reads out of the kernel and shows (mstat_text.c, layer
+ * 0): a kernel string that may not be one, a call site as text.
+ */
+#ifndef _MSTAT_TEXT_H
+#define _MSTAT_TEXT_H
+
+#include <linux/kallsyms.h>	/* KSYM_SYMBOL_LEN, for mstat_site_name()'s buffer */
+#include <linux/types.h>
+
+int mstat_string_nofault(char *buf, const char *src, size_t size);
+char *mstat_site_name(char *buf, size_t size, unsigned long site);
+
+#endif /* _MSTAT_TEXT_H */
