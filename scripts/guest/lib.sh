@@ -67,3 +67,105 @@ finish() {
 	[ "$nfailed" -eq 0 ] || exit 1
 	exit 0
 }
+
+# mstat_objsize SNAPSHOT: every per-cache row of SNAPSHOT (a copy of
+# /proc/mstat: "cache ID OBJECT_SIZE ... STATE NAME", mstat_proc.c) that
+# is live and named, its object size against the allocator's own,
+# /sys/kernel/slab/NAME/object_size (NAME unescaped: "\NNN" is the byte
+# of that octal value; a merged cache's NAME is a symlink there, to the
+# merged cache's directory, and cat follows it). Rows marked gone are
+# skipped; a live row whose NAME has no directory is read again in a new
+# snapshot, and skipped if gone there (destroyed since), else fails.
+# Caches that share a name have one directory, which must hold the object
+# size of one of them. One check, "objsize", that must compare at least
+# one row; a line per mismatch. Without names ("caches_named 0": a
+# broken build's test), no check, a diagnostic.
+mstat_objsize() {
+	if grep -q '^caches_named 0$' "$1"; then
+		diag "objsize: not compared, the rows have no names"
+		return 0
+	fi
+	if mstat_objsize_judge "$1"; then
+		show /tmp/objsize.out
+		ok objsize
+	else
+		show /tmp/objsize.out
+		not_ok objsize
+	fi
+}
+
+# mstat_objsize_judge SNAPSHOT: mstat_objsize's judgement, its lines in
+# /tmp/objsize.out; fails if a row disagrees or none was compared.
+mstat_objsize_judge() {
+	cat /proc/mstat >/tmp/objsize-again
+	awk -v again=/tmp/objsize-again '
+	function unescape(s,   out, i, c) {
+		out = ""
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "\\" && substr(s, i + 1, 3) ~ /^[0-7][0-7][0-7]$/) {
+				c = sprintf("%c", substr(s, i + 1, 1) * 64 +
+					    substr(s, i + 2, 1) * 8 + substr(s, i + 3, 1))
+				i += 3
+			}
+			out = out c
+		}
+		return out
+	}
+	function sysfs(name,   v, path) {
+		v = ""
+		path = "/sys/kernel/slab/" name "/object_size"
+		if ((getline v < path) <= 0)
+			v = ""
+		close(path)
+		return v
+	}
+	FILENAME == again {
+		if ($1 == "cache" && NF == 10 && $9 == "gone")
+			gone_now[$2] = 1
+		next
+	}
+	$1 != "cache" || NF != 10 { next }
+	$9 == "gone" { gone++; next }
+	$10 == "-" { unnamed++; next }
+	{
+		n = $10
+		if (!(n in sizes)) {
+			names[++nnames] = n
+			sizes[n] = ""
+		}
+		sizes[n] = sizes[n] " " $3
+		ids[n] = ids[n] " " $2
+		rows[n]++
+	}
+	END {
+		for (i = 1; i <= nnames; i++) {
+			n = names[i]
+			v = sysfs(unescape(n))
+			if (v == "") {
+				split(ids[n], id, " ")
+				all_gone = 1
+				for (j = 1; j <= rows[n]; j++)
+					if (!(id[j] in gone_now))
+						all_gone = 0
+				if (all_gone) {
+					destroyed++
+					continue
+				}
+				printf "objsize: %s (row%s): no /sys/kernel/slab/%s/object_size\n", n, ids[n], n
+				bad++
+				continue
+			}
+			if (index(sizes[n] " ", " " v " ") == 0) {
+				printf "objsize: %s (row%s): object size%s, /sys/kernel/slab says %s\n", n, ids[n], sizes[n], v
+				bad++
+				continue
+			}
+			compared += rows[n]
+			if (rows[n] > 1)
+				shared++
+		}
+		printf "objsize: %d rows agree, %d names shared by several rows, %d rows gone, %d gone since, %d unnamed, %d wrong\n", compared, shared, gone, destroyed, unnamed, bad
+		exit !(bad == 0 && compared > 0)
+	}' "$1" /tmp/objsize-again >/tmp/objsize.out
+}

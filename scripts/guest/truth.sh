@@ -5,7 +5,9 @@
 # every kernel API, with an idle window beside each run to bound the
 # background (tests/helpers/truth.c, copied in as ./truth, judges).
 # TRUTH_ARGS on the kernel command line go to ./truth: "-x PATTERN" for a
-# pattern that must fail (a broken build's test).
+# pattern that must fail (a broken build's test). Then every named
+# per-cache row's object size against /sys/kernel/slab (mstat_objsize,
+# lib.sh).
 set -u
 . ./lib.sh
 
@@ -45,6 +47,9 @@ fi
 # Every alloc_pages_bulk() call found a page watch free.
 full=$(awk '$1 == "page_watch_full" { print $2 }' $D/internals)
 check page-watch-full-none [ "$full" = 0 ]
+# Every named per-cache row's object size against /sys/kernel/slab.
+cat /proc/mstat >/tmp/final
+mstat_objsize /tmp/final
 check rmmod-truth rmmod mstat_truth
 check rmmod-mstat rmmod mstat
 finish
