@@ -18,8 +18,9 @@
  *    after the slab list; 6.12: 8);
  *  - the flags in struct kmem_cache: the u32 that holds the flags mstat
  *    created each cache with and not SLAB_KMALLOC, whose value differs
- *    between any two of mstat's caches in exactly the bits their flags
- *    differ in, and that holds SLAB_KMALLOC in every kmalloc cache;
+ *    between any two of mstat's caches, among the bits mstat gives, in
+ *    exactly the bits their flags differ in, and that holds SLAB_KMALLOC
+ *    in every kmalloc cache;
  *  - the object size in struct kmem_cache: the u32 that equals
  *    kmem_cache_size() for mstat's caches (odd sizes, so that the slot
  *    size and the in-use size differ from it, with or without slub_debug's
@@ -34,16 +35,16 @@
  *
  * What this proves. A false fit of the cache offset would be another
  * word in the slab's head page that holds the cache's address for 12
- * objects in three slabs, and, for two objects of each kmalloc class, a
+ * objects of three caches, and, for two objects of each kmalloc class, a
  * kmalloc cache of the right class: it would have to be a second copy of
  * the pointer, and would then be as right as the first. A false fit of
  * the object size would be a u32 that equals, in each of those caches,
  * what kmem_cache_size() returns, over sizes from 8 to 8192 and three
  * odd ones: another field holding the object size. A false fit of the flags
  * would be a u32 with SLAB_KMALLOC set in every kmalloc cache and in none
- * of mstat's, and whose bits change between mstat's caches exactly as
- * their flags do: two bits from the first to the second, one from either
- * to the third. The upper half of a pointer (the false fit of 7.3.4) is
+ * of mstat's, and whose bits, among the two mstat gives, change between
+ * mstat's caches exactly as their flags do: both from the first to the
+ * second, one from either to the third. The upper half of a pointer (the false fit of 7.3.4) is
  * the same in mstat's caches, and a size or count changes by other
  * values. None of this depends on the boot options (slub_debug changes
  * slot sizes, red zones, flags; KFENCE and init_on_free the objects'
@@ -214,21 +215,26 @@ static bool mstat_slab_flags_kmalloc(struct kmem_cache *s, unsigned int off)
  * The flags' offset: 0 if found, into mstat_slab.flags. The word must
  * hold the flags mstat gave each of its caches and not SLAB_KMALLOC, and
  * SLAB_KMALLOC in every kmalloc cache; and, between any two of mstat's
- * caches, differ in exactly the bits mstat gave them differently: what
- * the kernel adds (debug flags, __CMPXCHG_DOUBLE, SLAB_KASAN...) it adds
- * to caches alike, which these are but for their size. A weaker test (the
+ * caches, differ in exactly the bits mstat gave them differently, among
+ * the bits mstat gives any of them. Only those: the kernel
+ * adds flags of its own, most to every cache alike (debug flags,
+ * __CMPXCHG_DOUBLE, SLAB_KASAN), but some by the object's size (7.x sets
+ * SLAB_OBJ_EXT_IN_OBJ where the alignment's slack holds the object's
+ * slabobj_ext: in mstat_layout_a and _c, not in _b). A weaker test (the
  * words of two caches differ) let the upper half of the name pointer fit
  * on 7.3.4 in 2 boots of 10 (its bits depend on where KASLR put the
  * direct map: the same in all of mstat's caches, all ones in kmalloc's,
- * whose names are static); this one it cannot pass, nor can a word that
- * is not a set of flags.
+ * whose names are static); this one it cannot pass, nor can any word
+ * that is the same in mstat's three caches.
  */
 static int mstat_slab_find_flags(struct mstat_slab_known_set *k)
 {
 	unsigned int off, i, j, nflags = 0, fo = 0;
-	u32 w[MSTAT_SLAB_PROBES], want;
+	u32 w[MSTAT_SLAB_PROBES], want, mask = 0;
 	bool fits;
 
+	for (i = 0; i < MSTAT_SLAB_PROBES; i++)
+		mask |= (__force u32)mstat_slab_probe[i].flags;
 	for (off = 0; off + sizeof(u32) <= MSTAT_SLAB_SPAN_CACHE;
 	     off += sizeof(u32)) {
 		fits = true;
@@ -240,7 +246,7 @@ static int mstat_slab_find_flags(struct mstat_slab_known_set *k)
 		}
 		for (i = 0; i < MSTAT_SLAB_PROBES && fits; i++)
 			for (j = i + 1; j < MSTAT_SLAB_PROBES && fits; j++)
-				fits = (w[i] ^ w[j]) ==
+				fits = ((w[i] ^ w[j]) & mask) ==
 				       (__force u32)(mstat_slab_probe[i].flags ^
 						     mstat_slab_probe[j].flags);
 		if (fits &&
