@@ -9,11 +9,14 @@
 # CACHES_ARGS on the kernel command line go to it ("-n": names must be
 # off, a broken build's test; "-a": the re-created cache must reuse the
 # address). Then every named row's object size against
-# /sys/kernel/slab (mstat_objsize, lib.sh).
+# /sys/kernel/slab (mstat_objsize, lib.sh). First, the allocator's boot
+# options on the command line, if any, must have taken effect
+# (mstat_bootopts, lib.sh).
 set -u
 . ./lib.sh
 
 args=$(sed -n 's/.*CACHES_ARGS="\([^"]*\)".*/\1/p' /proc/cmdline)
+mstat_bootopts
 check insmod-cachetest insmod ./mstat_cachetest.ko
 check insmod-mstat insmod ./mstat.ko cache_rows=128
 cat /proc/mstat >/tmp/before

@@ -169,3 +169,58 @@ mstat_objsize_judge() {
 		exit !(bad == 0 && compared > 0)
 	}' "$1" /tmp/objsize-again >/tmp/objsize.out
 }
+
+# mstat_bootopts: the allocator's boot options on the command line took
+# effect (a guest that names one and boots without it tests nothing).
+# One check per option named, none if none is:
+#   slub_debug=FZPU	kmalloc-64 has sanity checks, red zones, poison
+#			and user tracking (/sys/kernel/slab)
+#   slub_debug=-	it has none of them
+#   slab_nomerge	no cache is a merged one (no ":ID" directory)
+#   init_on_free=1	the kernel says "heap free:on"
+#   kfence.sample_interval=1	KFENCE is on and has allocated
+mstat_bootopts() {
+	local c k=/sys/kernel/slab/kmalloc-64 f v want
+	c=" $(cat /proc/cmdline) "
+	for want in FZPU -; do
+		case $c in *" slub_debug=$want "*) ;; *) continue ;; esac
+		v=''
+		for f in sanity_checks red_zone poison store_user; do
+			v="$v$(cat "$k/$f")"
+		done
+		if { [ "$want" = FZPU ] && [ "$v" = 1111 ]; } ||
+		   { [ "$want" = - ] && [ "$v" = 0000 ]; }; then
+			ok "bootopt-slub_debug=$want"
+		else
+			not_ok "bootopt-slub_debug=$want: kmalloc-64's sanity_checks red_zone poison store_user: $v"
+		fi
+	done
+	case $c in *" slab_nomerge "*)
+		v=0
+		for f in /sys/kernel/slab/:*; do
+			[ -e "$f" ] && v=$((v + 1))
+		done
+		if [ "$v" -eq 0 ]; then
+			ok bootopt-slab_nomerge
+		else
+			not_ok "bootopt-slab_nomerge: $v merged caches"
+		fi ;;
+	esac
+	case $c in *" init_on_free=1 "*)
+		if dmesg | grep -q 'mem auto-init:.*heap free:on'; then
+			ok bootopt-init_on_free
+		else
+			not_ok "bootopt-init_on_free: no \"heap free:on\" in the log"
+		fi ;;
+	esac
+	case $c in *" kfence.sample_interval=1 "*)
+		f=/sys/kernel/debug/kfence/stats
+		v=$(sed -n 's/^total allocations: //p' "$f" 2>/dev/null)
+		if grep -q '^enabled: 1$' "$f" 2>/dev/null && [ "${v:-0}" -gt 0 ]; then
+			ok "bootopt-kfence ($v allocations so far)"
+		else
+			not_ok "bootopt-kfence: not on, or no allocation"
+			show "$f"
+		fi ;;
+	esac
+}
