@@ -94,6 +94,7 @@ fi
 t build-6.1-W1 scripts/build.sh "$K61_KDIR" build/6.1
 t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
 t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
+t build-6.12cloud-W1 scripts/build.sh "$K612CLOUD_KDIR" build/6.12cloud
 [ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
 [ -n "$kb_kcsan" ] && t build-kcsan-W1 scripts/build.sh "$kb_kcsan" build/kcsan
 # A build that must fail the ground-truth test: it counts both events of
@@ -113,8 +114,8 @@ t build-6.1-kunit-compat scripts/compat-build.sh "$K61_KDIR" build/6.1-kunit
 
 # 3a. The kernel matrix: each kernel set up, then a W=1 build against it
 # in build/ID, in its suite's root (scripts/build.sh --root) with the
-# compiler its headers name. 6.1, 6.12 and 6.12rt are the trees built
-# above. A kernel of MATRIX_XFAIL whose build fails is skipped.
+# compiler its headers name. 6.1, 6.12, 6.12rt and 6.12cloud are the
+# trees built above. A kernel of MATRIX_XFAIL whose build fails is skipped.
 
 # matrix_build ID CMD...: as t build-ID-W1 CMD..., but for MATRIX_XFAIL.
 matrix_build() {
@@ -151,7 +152,7 @@ for id in ${KM_IDS:-}; do
 		continue
 	fi
 	ok "matrix-$id ($(mstat_km "$id" REL), $(mstat_km "$id" VERSION) from $(mstat_km "$id" SUITE), $(mstat_km "$id" GCC))"
-	case $id in 6.1|6.12|6.12rt) continue ;; esac
+	case $id in 6.1|6.12|6.12rt|6.12cloud) continue ;; esac
 	a=() r=$(mstat_km "$id" ROOT)
 	[ "$(mstat_km "$id" ARCH)" = arm64 ] && a=(--arch arm64)
 	matrix_build "$id" scripts/build.sh ${r:+--root "$r"} ${a[@]+"${a[@]}"} \
@@ -356,7 +357,7 @@ done
 # snapshots) and the load parameters' limits. 5.10 has no
 # alloc_pages_bulk(). Then the wrong-prototype build on the newest.
 for id in ${KM_IDS:-}; do
-	case $id in 6.1|6.12|6.12rt|arm64-*) continue ;; esac
+	case $id in 6.1|6.12|6.12rt|6.12cloud|arm64-*) continue ;; esac
 	vmlinuz=$(mstat_km "$id" VMLINUZ)
 	if [ ! -f "build/$id/mstat.ko" ] || [ ! -f "$vmlinuz" ]; then
 		continue
@@ -394,6 +395,36 @@ if [ -f build/6.12rt/mstat.ko ]; then
 		build/6.12rt/mstat.ko build/6.12rt/tests/torture/mstat_torture.ko \
 		--smp=4 --tcg=multi
 fi
+
+# 7b'. The slab layout mstat finds at load (mstat_slab.c) and reads on
+# every kfree, under the boot options that change the allocator, and in
+# Debian's -cloud config of 6.12: the ground truth and the per-cache
+# test, every count exact (a layout refused, its log line saying why,
+# fails the truth's cache_kfree), each checking that its options took
+# effect and every named row's object size against /sys/kernel/slab
+# (scripts/guest/lib.sh: mstat_bootopts, mstat_objsize), on a clean
+# console (slub_debug's and KFENCE's reports are splats). Options that do
+# not conflict share a guest. Under KFENCE a re-created cache's struct
+# may come from KFENCE's pool, so that guest does not require its
+# address reused (no "-a").
+# slab_guests NAME BUILD VMLINUZ CACHES_ARGS [BOOT_OPTIONS]
+slab_guests() {
+	local b=build/$2
+	[ -f "$b/mstat.ko" ] || return 0
+	guest "guest-$1-truth" "$3" scripts/guest/truth.sh "$b/mstat.ko" \
+		"$b/tests/truth/mstat_truth.ko" \
+		--file=build/tools/truth:/mstat/truth ${5:+"--append=$5"}
+	guest "guest-$1-caches" "$3" scripts/guest/caches.sh "$b/mstat.ko" \
+		"$b/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat \
+		"--append=${5:+$5 }CACHES_ARGS=\"$4\""
+}
+slab_guests 6.12-slub-debug 6.12 "$K612_VMLINUZ" -a slub_debug=FZPU
+slab_guests 6.12-slub-nodebug 6.12 "$K612_VMLINUZ" -a slub_debug=-
+slab_guests 6.12-slab-opts 6.12 "$K612_VMLINUZ" '' \
+	'slab_nomerge init_on_free=1 kfence.sample_interval=1'
+slab_guests 6.12cloud 6.12cloud "$K612CLOUD_VMLINUZ" -a
 
 # 7c. An isolated nohz_full CPU: the IPIs a read sends it, per reader
 # mode, and each mode's read latency; and the IPIs a reader loop sends it

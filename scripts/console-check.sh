@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Fail if a guest console log (scripts/guest.sh) holds a kernel splat:
-# WARN, BUG, Oops, panic, KASAN/UBSAN/KCSAN reports, lockdep reports,
-# atomic-context bugs, kmemleak leaks, hung tasks, RCU stalls.
+# WARN, BUG, Oops, panic, KASAN/UBSAN/KCSAN/KFENCE and slub_debug
+# reports, lockdep reports, atomic-context bugs, kmemleak leaks, hung
+# tasks, RCU stalls.
 #
 #   scripts/console-check.sh LOGFILE
 #
@@ -39,7 +40,8 @@ set -euo pipefail
 [ -f "$1" ] || die "no such file: $1"
 
 splats=(
-	'BUG:'			# KASAN, KCSAN, atomic sleep, NULL deref
+	'BUG:'			# KASAN, KCSAN, KFENCE, atomic sleep, NULL deref
+	'BUG [^ ]+ \((Not t|T)ainted'	# slub_debug: "BUG kmalloc-64 (Not tainted): ..."
 	'WARNING:'		# WARN*(), lockdep reports
 	'KASAN' 'UBSAN' 'KCSAN'
 	'Oops' 'Call Trace:' 'general protection fault' '[Kk]ernel panic'

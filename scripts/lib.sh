@@ -135,7 +135,8 @@ summary() {
 
 # mstat_setup_env: install what is missing (scripts/setup.sh), then load
 # and export what it prints: K61_REL K61_VMLINUZ K61_KDIR K612_REL
-# K612_VMLINUZ K612_KDIR K612RT_REL K612RT_VMLINUZ K612RT_KDIR KSRC, and
+# K612_VMLINUZ K612_KDIR K612RT_REL K612RT_VMLINUZ K612RT_KDIR
+# K612CLOUD_REL K612CLOUD_VMLINUZ K612CLOUD_KDIR KSRC, and
 # the arm64 ones if that part succeeded: KA64_REL KA64_VMLINUZ KA64_KDIR
 # KA64_BUSYBOX KA64_ZLIB, else KA64_ERROR (why it failed). Each calling
 # script keeps its own log and environment, build/logs/setup-CALLER.log

@@ -52,6 +52,7 @@ specs=(
 	"6.1 amd64 - bookworm-security,bookworm linux-image-(6\.1\.0-[0-9]+-amd64)-unsigned"
 	"6.12 amd64 - bookworm-security,bookworm linux-image-(6\.12\.[0-9]+\+deb12-amd64)-unsigned"
 	"6.12rt amd64 - bookworm-security,bookworm linux-image-(6\.12\.[0-9]+\+deb12-rt-amd64)-unsigned"
+	"6.12cloud amd64 - bookworm-security,bookworm linux-image-(6\.12\.[0-9]+\+deb12-cloud-amd64)-unsigned"
 	"7.2 amd64 sid sid linux-binary-(7\.2\.[0-9]+\+deb[0-9]+-amd64)"
 	"7.3 amd64 trixie trixie-backports linux-binary-(7\.3\.[0-9]+\+deb13-amd64)"
 	"7.3rt amd64 trixie trixie-backports linux-binary-(7\.3\.[0-9]+\+deb13-rt-amd64)"

@@ -5,15 +5,17 @@
 # Kernels are never installed on the host, images nor headers: the host
 # kernel is not ours to boot or to load modules into, and a kernel
 # package pulls an image into /boot and runs mkinitramfs. Debian's 6.1,
-# 6.12 and 6.12 PREEMPT_RT kernels, and arm64's 6.12, come from the
-# kernel matrix (scripts/matrix.sh: downloaded through mstat's own apt,
-# extracted into the cache, the headers with their common headers and
-# build helpers in one directory). linux-source-6.12 is installed: it is
-# a tarball, not a kernel.
+# 6.12, 6.12 PREEMPT_RT and 6.12 -cloud kernels, and arm64's 6.12, come
+# from the kernel matrix (scripts/matrix.sh: downloaded through mstat's
+# own apt, extracted into the cache, the headers with their common
+# headers and build helpers in one directory). linux-source-6.12 is
+# installed: it is a tarball, not a kernel.
 #
 # Prints, as its last lines, shell assignments the other scripts source:
 #   K61_REL K61_VMLINUZ K61_KDIR K612_REL K612_VMLINUZ K612_KDIR
-#   K612RT_REL K612RT_VMLINUZ K612RT_KDIR (the PREEMPT_RT flavour) KSRC
+#   K612RT_REL K612RT_VMLINUZ K612RT_KDIR (the PREEMPT_RT flavour)
+#   K612CLOUD_REL K612CLOUD_VMLINUZ K612CLOUD_KDIR (the -cloud flavour:
+#   another config of the same sources, for virtual machines) KSRC
 # and, if the arm64 set-up succeeded:
 #   KA64_REL KA64_VMLINUZ KA64_KDIR (Debian's arm64 kernel of the 6.12
 #   series) KA64_BUSYBOX KA64_ZLIB (a root with usr/include and
@@ -147,7 +149,7 @@ main() {
 	apt_install "${need_pkgs[@]}" linux-source-6.12
 
 	# The stock kernels: images and headers, extracted.
-	matrix 6.1 6.12 6.12rt
+	matrix 6.1 6.12 6.12rt 6.12cloud
 
 	# The kernel tree for kunit.py, checkpatch.pl and the test kernel.
 	local tarball ksrc="$MSTAT_CACHE/linux-source-6.12"
@@ -169,6 +171,9 @@ main() {
 	K612RT_REL=$KM_6_12RT_REL
 	K612RT_VMLINUZ=$KM_6_12RT_VMLINUZ
 	K612RT_KDIR=$KM_6_12RT_KDIR
+	K612CLOUD_REL=$KM_6_12CLOUD_REL
+	K612CLOUD_VMLINUZ=$KM_6_12CLOUD_VMLINUZ
+	K612CLOUD_KDIR=$KM_6_12CLOUD_KDIR
 	KSRC=$ksrc
 	EOT
 

@@ -8,11 +8,15 @@
 # freed after. tests/helpers/caches.c, copied in as ./caches, judges;
 # CACHES_ARGS on the kernel command line go to it ("-n": names must be
 # off, a broken build's test; "-a": the re-created cache must reuse the
-# address).
+# address). Then every named row's object size against
+# /sys/kernel/slab (mstat_objsize, lib.sh). First, the allocator's boot
+# options on the command line, if any, must have taken effect
+# (mstat_bootopts, lib.sh).
 set -u
 . ./lib.sh
 
 args=$(sed -n 's/.*CACHES_ARGS="\([^"]*\)".*/\1/p' /proc/cmdline)
+mstat_bootopts
 check insmod-cachetest insmod ./mstat_cachetest.ko
 check insmod-mstat insmod ./mstat.ko cache_rows=128
 cat /proc/mstat >/tmp/before
@@ -30,6 +34,24 @@ check judge-catches-count sh -c "! ./caches $args /tmp/before /tmp/after-bad /tm
 case " $args " in
 *" -n "*)
 	check judge-catches-no-names sh -c '! ./caches /tmp/before /tmp/after /tmp/expect >/dev/null' ;;
+*)
+	# Each named row's object size against /sys/kernel/slab's; and
+	# that judge's own test: a row one byte off, and a row whose name
+	# no cache has, must fail it.
+	mstat_objsize /tmp/after
+	awk '$1 == "cache" && $3 == 3003 { $3++ } { print }' /tmp/after >/tmp/after-bad
+	if mstat_objsize_judge /tmp/after-bad; then
+		not_ok "objsize-catches-size: a row one byte off passed"
+	else
+		ok objsize-catches-size
+	fi
+	awk '$1 == "cache" && $10 == "mstat_ct_00" { $10 = "mstat_ct_none" } { print }' \
+		/tmp/after >/tmp/after-bad
+	if mstat_objsize_judge /tmp/after-bad; then
+		not_ok "objsize-catches-name: a row of no cache's name passed"
+	else
+		ok objsize-catches-name
+	fi ;;
 esac
 if mstat_check /tmp/after; then
 	ok mstat-check-after

@@ -84,3 +84,160 @@ finish() {
 	[ "$nfailed" -eq 0 ] || exit 1
 	exit 0
 }
+
+# mstat_objsize SNAPSHOT: every per-cache row of SNAPSHOT (a copy of
+# /proc/mstat: "cache ID OBJECT_SIZE ... STATE NAME", mstat_proc.c) that
+# is live and named, its object size against the allocator's own,
+# /sys/kernel/slab/NAME/object_size (NAME unescaped: "\NNN" is the byte
+# of that octal value; a merged cache's NAME is a symlink there, to the
+# merged cache's directory, and cat follows it). Rows marked gone are
+# skipped; a live row whose NAME has no directory is read again in a new
+# snapshot, and skipped if gone there (destroyed since), else fails.
+# Caches that share a name have one directory, which must hold the object
+# size of one of them. One check, "objsize", that must compare at least
+# one row; a line per mismatch. Without names ("caches_named 0": a
+# broken build's test), no check, a diagnostic.
+mstat_objsize() {
+	if grep -q '^caches_named 0$' "$1"; then
+		diag "objsize: not compared, the rows have no names"
+		return 0
+	fi
+	if mstat_objsize_judge "$1"; then
+		show /tmp/objsize.out
+		ok objsize
+	else
+		show /tmp/objsize.out
+		not_ok objsize
+	fi
+}
+
+# mstat_objsize_judge SNAPSHOT: mstat_objsize's judgement, its lines in
+# /tmp/objsize.out; fails if a row disagrees or none was compared.
+mstat_objsize_judge() {
+	cat /proc/mstat >/tmp/objsize-again
+	awk -v again=/tmp/objsize-again '
+	function unescape(s,   out, i, c) {
+		out = ""
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "\\" && substr(s, i + 1, 3) ~ /^[0-7][0-7][0-7]$/) {
+				c = sprintf("%c", substr(s, i + 1, 1) * 64 +
+					    substr(s, i + 2, 1) * 8 + substr(s, i + 3, 1))
+				i += 3
+			}
+			out = out c
+		}
+		return out
+	}
+	function sysfs(name,   v, path) {
+		v = ""
+		path = "/sys/kernel/slab/" name "/object_size"
+		if ((getline v < path) <= 0)
+			v = ""
+		close(path)
+		return v
+	}
+	FILENAME == again {
+		if ($1 == "cache" && NF == 10 && $9 == "gone")
+			gone_now[$2] = 1
+		next
+	}
+	$1 != "cache" || NF != 10 { next }
+	$9 == "gone" { gone++; next }
+	$10 == "-" { unnamed++; next }
+	{
+		n = $10
+		if (!(n in sizes)) {
+			names[++nnames] = n
+			sizes[n] = ""
+		}
+		sizes[n] = sizes[n] " " $3
+		ids[n] = ids[n] " " $2
+		rows[n]++
+	}
+	END {
+		for (i = 1; i <= nnames; i++) {
+			n = names[i]
+			v = sysfs(unescape(n))
+			if (v == "") {
+				split(ids[n], id, " ")
+				all_gone = 1
+				for (j = 1; j <= rows[n]; j++)
+					if (!(id[j] in gone_now))
+						all_gone = 0
+				if (all_gone) {
+					destroyed++
+					continue
+				}
+				printf "objsize: %s (row%s): no /sys/kernel/slab/%s/object_size\n", n, ids[n], n
+				bad++
+				continue
+			}
+			if (index(sizes[n] " ", " " v " ") == 0) {
+				printf "objsize: %s (row%s): object size%s, /sys/kernel/slab says %s\n", n, ids[n], sizes[n], v
+				bad++
+				continue
+			}
+			compared += rows[n]
+			if (rows[n] > 1)
+				shared++
+		}
+		printf "objsize: %d rows agree, %d names shared by several rows, %d rows gone, %d gone since, %d unnamed, %d wrong\n", compared, shared, gone, destroyed, unnamed, bad
+		exit !(bad == 0 && compared > 0)
+	}' "$1" /tmp/objsize-again >/tmp/objsize.out
+}
+
+# mstat_bootopts: the allocator's boot options on the command line took
+# effect (a guest that names one and boots without it tests nothing).
+# One check per option named, none if none is:
+#   slub_debug=FZPU	kmalloc-64 has sanity checks, red zones, poison
+#			and user tracking (/sys/kernel/slab)
+#   slub_debug=-	it has none of them
+#   slab_nomerge	no cache is a merged one (no ":ID" directory)
+#   init_on_free=1	the kernel says "heap free:on"
+#   kfence.sample_interval=1	KFENCE is on and has allocated
+mstat_bootopts() {
+	local c k=/sys/kernel/slab/kmalloc-64 f v want
+	c=" $(cat /proc/cmdline) "
+	for want in FZPU -; do
+		case $c in *" slub_debug=$want "*) ;; *) continue ;; esac
+		v=''
+		for f in sanity_checks red_zone poison store_user; do
+			v="$v$(cat "$k/$f")"
+		done
+		if { [ "$want" = FZPU ] && [ "$v" = 1111 ]; } ||
+		   { [ "$want" = - ] && [ "$v" = 0000 ]; }; then
+			ok "bootopt-slub_debug=$want"
+		else
+			not_ok "bootopt-slub_debug=$want: kmalloc-64's sanity_checks red_zone poison store_user: $v"
+		fi
+	done
+	case $c in *" slab_nomerge "*)
+		v=0
+		for f in /sys/kernel/slab/:*; do
+			[ -e "$f" ] && v=$((v + 1))
+		done
+		if [ "$v" -eq 0 ]; then
+			ok bootopt-slab_nomerge
+		else
+			not_ok "bootopt-slab_nomerge: $v merged caches"
+		fi ;;
+	esac
+	case $c in *" init_on_free=1 "*)
+		if dmesg | grep -q 'mem auto-init:.*heap free:on'; then
+			ok bootopt-init_on_free
+		else
+			not_ok "bootopt-init_on_free: no \"heap free:on\" in the log"
+		fi ;;
+	esac
+	case $c in *" kfence.sample_interval=1 "*)
+		f=/sys/kernel/debug/kfence/stats
+		v=$(sed -n 's/^total allocations: //p' "$f" 2>/dev/null)
+		if grep -q '^enabled: 1$' "$f" 2>/dev/null && [ "${v:-0}" -gt 0 ]; then
+			ok "bootopt-kfence ($v allocations so far)"
+		else
+			not_ok "bootopt-kfence: not on, or no allocation"
+			show "$f"
+		fi ;;
+	esac
+}

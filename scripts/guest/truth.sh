@@ -5,11 +5,15 @@
 # every kernel API, with an idle window beside each run to bound the
 # background (tests/helpers/truth.c, copied in as ./truth, judges).
 # TRUTH_ARGS on the kernel command line go to ./truth: "-x PATTERN" for a
-# pattern that must fail (a broken build's test).
+# pattern that must fail (a broken build's test). Then every named
+# per-cache row's object size against /sys/kernel/slab (mstat_objsize,
+# lib.sh). First, the allocator's boot options on the command line, if
+# any, must have taken effect (mstat_bootopts, lib.sh).
 set -u
 . ./lib.sh
 
 args=$(sed -n 's/.*TRUTH_ARGS="\([^"]*\)".*/\1/p' /proc/cmdline)
+mstat_bootopts
 # TRUTH_MEMCG=1: the judge runs in a memory cgroup of its own, so that
 # kmem accounting is on and alloc_pages_bulk() with __GFP_ACCOUNT takes
 # its single-page fallback; the bulk_fallback pattern must then say it
@@ -45,6 +49,9 @@ fi
 # Every alloc_pages_bulk() call found a page watch free.
 full=$(awk '$1 == "page_watch_full" { print $2 }' $D/internals)
 check page-watch-full-none [ "$full" = 0 ]
+# Every named per-cache row's object size against /sys/kernel/slab.
+cat /proc/mstat >/tmp/final
+mstat_objsize /tmp/final
 check rmmod-truth rmmod mstat_truth
 check rmmod-mstat rmmod mstat
 finish
