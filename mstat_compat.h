@@ -117,9 +117,9 @@ static inline bool is_kfence_address(const void *addr)
 
 /*
  * The head of an object of the linear map (slab objects, KFENCE's pool
- * and large kmallocs all are), for the probes: on x86-64, virt_to_page()
- * without __pa()'s case of the kernel image, which such an object never
- * is in; elsewhere virt_to_page() itself.
+ * and large kmallocs all are), for the hot paths: on x86-64,
+ * virt_to_page() without __pa()'s case of the kernel image, which such
+ * an object never is in; elsewhere virt_to_page() itself.
  */
 #ifdef CONFIG_X86_64
 #define mstat_lm_page(obj)	\
