@@ -149,13 +149,20 @@ static __always_inline bool mstat_kmalloc_in_bucket(const void *ptr, gfp_t gfp,
 						    unsigned long site)
 {
 #ifdef MSTAT_HAVE_KMEM_BUCKETS
+	struct mstat_head *head;
 	const void *cache;
 
 	if (!static_branch_likely(&mstat_slab_known) || MSTAT_COUNTS_BROKEN)
 		return false;
-	/* Below KMALLOC_MAX_CACHE_SIZE (at least 8 KiB): a slab's object. */
-	BUILD_BUG_ON(KMALLOC_MAX_CACHE_SIZE < 8192);
-	cache = mstat_slab_cache(mstat_lm_head(ptr));
+	/*
+	 * Below KMALLOC_MAX_CACHE_SIZE a kmalloc is a slab's object; a page
+	 * of its own (an exported kmalloc_large() called below it) is
+	 * tested all the same, never read as a slab.
+	 */
+	head = mstat_lm_head(ptr);
+	if (unlikely(!mstat_head_test_slab(head)))
+		return false;
+	cache = mstat_slab_cache(head);
 	if (likely(mstat_slab_is_kmalloc(cache)))
 		return false;
 	mstat_kmalloc_bucket(cache, ptr, gfp, site);
@@ -171,7 +178,7 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 						  size_t bytes_alloc,
 						  gfp_t gfp_flags)
 {
-	unsigned int c = mstat_size_class(bytes_req);
+	unsigned long c = mstat_size_class(bytes_req);
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		/* A failed large kmalloc is traced twice too (6.12). */
