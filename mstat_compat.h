@@ -115,6 +115,37 @@ static inline bool is_kfence_address(const void *addr)
 #endif
 
 /*
+ * The head of an object of the linear map (slab objects, KFENCE's pool
+ * and large kmallocs all are), for the hot paths: on x86-64,
+ * virt_to_page() without __pa()'s case of the kernel image, which such
+ * an object never is in; elsewhere virt_to_page() itself.
+ */
+#ifdef CONFIG_X86_64
+#define mstat_lm_page(obj)	\
+	pfn_to_page(((unsigned long)(obj) - PAGE_OFFSET) >> PAGE_SHIFT)
+#else
+#define mstat_lm_page(obj)	virt_to_page(obj)
+#endif
+#if defined(MSTAT_HAVE_FOLIO) && defined(MSTAT_HAVE_PAGE_COMPOUND_HEAD)
+/*
+ * page_folio() without its check for a hugetlb folio's fake head
+ * (HugeTLB Vmemmap Optimization): a slab's or a large kmalloc's folio is
+ * never hugetlb's.
+ */
+static __always_inline struct folio *mstat_lm_head(const void *obj)
+{
+	const struct page *page = mstat_lm_page(obj);
+	unsigned long head = READ_ONCE(page->compound_head);
+
+	return (struct folio *)(head & 1 ? head - 1 : (unsigned long)page);
+}
+#elif defined(MSTAT_HAVE_FOLIO)
+#define mstat_lm_head(obj)	page_folio(mstat_lm_page(obj))
+#else
+#define mstat_lm_head(obj)	compound_head(mstat_lm_page(obj))
+#endif
+
+/*
  * kmalloc_size_roundup() came in 6.1. Before, the same from kmalloc's
  * index: its caches are the powers of two from KMALLOC_MIN_SIZE and the
  * 96 and 192 byte ones (indices 1 and 2); above them, whole pages.

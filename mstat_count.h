@@ -58,6 +58,7 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
  * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
  *	of the cell, if it has one (mstat_caches.h)
  * @c: its cell: the size class, or for %MSTAT_SRC_PAGE the order
+ * @fixed: mstat_cell_fixed() of @src and @c, which a caller may know
  * @req: bytes requested
  * @alloc: bytes allocated
  * @gfp: the allocation's flags
@@ -68,7 +69,8 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
  */
 static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      const void *cache,
-					      unsigned int c, size_t req,
+					      unsigned int c, bool fixed,
+					      size_t req,
 					      size_t alloc, gfp_t gfp,
 					      unsigned long ptr,
 					      unsigned long site)
@@ -86,7 +88,7 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 		mstat_cell_add(&s, src, c, allocs, 1);
 		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
 			mstat_cell_add(&s, src, c, bytes_req, req);
-		if (!mstat_cell_fixed(src, c))
+		if (!fixed)
 			mstat_cell_add(&s, src, c, bytes_alloc, alloc);
 	}
 	mstat_add(&s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
@@ -107,6 +109,7 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
  * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
  *	of the cell, if it has one
  * @c: its cell
+ * @fixed: mstat_cell_fixed() of @src and @c, which a caller may know
  * @size: bytes the object occupied
  * @ptr: the object, for the recorders
  * @site: the call site, for the recorders
@@ -115,7 +118,8 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
  */
 static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     const void *cache,
-					     unsigned int c, size_t size,
+					     unsigned int c, bool fixed,
+					     size_t size,
 					     unsigned long ptr,
 					     unsigned long site)
 {
@@ -129,7 +133,7 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 		mstat_add(&s, struct mstat_slot, row[r].frees, 1);
 	} else {
 		mstat_cell_add(&s, src, c, frees, 1);
-		if (!mstat_cell_fixed(src, c))
+		if (!fixed)
 			mstat_cell_add(&s, src, c, bytes_freed, size);
 	}
 	mstat_add(&s, struct mstat_cells, ctx_frees[mstat_context()], 1);
@@ -140,8 +144,8 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 		if (sampled || stream)
 			mstat_extras(mstat_section_slot(&mstat_core, &s),
 				     false, false, sampled, stream, src, ptr,
-				     mstat_cell_fixed(src, c) ?
-				     mstat_cell_size(src, c) : size, site);
+				     fixed ? mstat_cell_size(src, c) : size,
+				     site);
 	}
 	mstat_write_end(&mstat_core, &s);
 }
@@ -153,7 +157,8 @@ static __always_inline void mstat_hot_alloc(enum mstat_source src,
 					    unsigned long ptr,
 					    unsigned long site)
 {
-	__mstat_hot_alloc(src, NULL, c, req, alloc, gfp, ptr, site);
+	__mstat_hot_alloc(src, NULL, c, mstat_cell_fixed(src, c), req, alloc,
+			  gfp, ptr, site);
 }
 
 static __always_inline void mstat_hot_free(enum mstat_source src,
@@ -161,7 +166,29 @@ static __always_inline void mstat_hot_free(enum mstat_source src,
 					   unsigned long ptr,
 					   unsigned long site)
 {
-	__mstat_hot_free(src, NULL, c, size, ptr, site);
+	__mstat_hot_free(src, NULL, c, mstat_cell_fixed(src, c), size, ptr,
+			 site);
+}
+
+/*
+ * kmalloc's class @c, which the caller knows is below %MSTAT_CLASS_LARGE
+ * (the compiler cannot): a fixed-size cell, events only.
+ */
+static __always_inline void mstat_hot_class_alloc(unsigned int c, size_t req,
+						  size_t alloc, gfp_t gfp,
+						  unsigned long ptr,
+						  unsigned long site)
+{
+	__mstat_hot_alloc(MSTAT_SRC_KMALLOC, NULL, c, true, req, alloc, gfp,
+			  ptr, site);
+}
+
+static __always_inline void mstat_hot_class_free(unsigned int c,
+						 unsigned long ptr,
+						 unsigned long site)
+{
+	__mstat_hot_free(MSTAT_SRC_KMALLOC, NULL, c, true, mstat_class_size[c],
+			 ptr, site);
 }
 
 /* The cache source: the cache's row counts the event, if it has one. */
@@ -170,7 +197,7 @@ static __always_inline void mstat_hot_cache_alloc(const void *cache,
 						  unsigned long ptr,
 						  unsigned long site)
 {
-	__mstat_hot_alloc(MSTAT_SRC_CACHE, cache, mstat_size_class(size),
+	__mstat_hot_alloc(MSTAT_SRC_CACHE, cache, mstat_size_class(size), false,
 			  size, size, gfp, ptr, site);
 }
 
@@ -179,8 +206,8 @@ static __always_inline void mstat_hot_cache_free(const void *cache,
 						 unsigned long ptr,
 						 unsigned long site)
 {
-	__mstat_hot_free(MSTAT_SRC_CACHE, cache, mstat_size_class(size), size,
-			 ptr, site);
+	__mstat_hot_free(MSTAT_SRC_CACHE, cache, mstat_size_class(size), false,
+			 size, ptr, site);
 }
 
 #endif /* _MSTAT_COUNT_H */

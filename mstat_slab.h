@@ -40,6 +40,12 @@ struct mstat_slab_layout {
 extern struct mstat_slab_layout mstat_slab;
 DECLARE_STATIC_KEY_FALSE(mstat_slab_known);
 
+/* The cache of a slab's object, @head its slab's head. */
+static __always_inline const void *mstat_slab_cache(const struct mstat_head *head)
+{
+	return *(const void *const *)((const char *)head + mstat_slab.cache);
+}
+
 /*
  * The cache of a slab object, or NULL for a large kmalloc (a compound
  * page of its own). The object must be allocated (a free's probe runs
@@ -48,10 +54,10 @@ DECLARE_STATIC_KEY_FALSE(mstat_slab_known);
 static __always_inline const void *
 mstat_slab_cache_of(const void *obj, struct mstat_head **head)
 {
-	*head = mstat_virt_to_head(obj);
+	*head = mstat_lm_head(obj);
 	if (unlikely(!mstat_head_test_slab(*head)))
 		return NULL;
-	return *(const void *const *)((const char *)*head + mstat_slab.cache);
+	return mstat_slab_cache(*head);
 }
 
 #ifdef SLAB_KMALLOC

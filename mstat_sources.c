@@ -154,8 +154,16 @@ static __always_inline bool mstat_kmalloc_in_bucket(const void *ptr, gfp_t gfp,
 
 	if (!static_branch_likely(&mstat_slab_known) || MSTAT_COUNTS_BROKEN)
 		return false;
-	cache = mstat_slab_cache_of(ptr, &head);
-	if (likely(!cache || mstat_slab_is_kmalloc(cache)))
+	/*
+	 * Below KMALLOC_MAX_CACHE_SIZE a kmalloc is a slab's object; a page
+	 * of its own (an exported kmalloc_large() called below it) is
+	 * tested all the same, never read as a slab.
+	 */
+	head = mstat_lm_head(ptr);
+	if (unlikely(!mstat_head_test_slab(head)))
+		return false;
+	cache = mstat_slab_cache(head);
+	if (likely(mstat_slab_is_kmalloc(cache)))
 		return false;
 	mstat_kmalloc_bucket(cache, ptr, gfp, site);
 	return true;
@@ -170,7 +178,7 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 						  size_t bytes_alloc,
 						  gfp_t gfp_flags)
 {
-	unsigned int c = mstat_size_class(bytes_req);
+	unsigned long c = mstat_size_class(bytes_req);
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		/* A failed large kmalloc is traced twice too (6.12). */
@@ -187,17 +195,21 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 	 * ksize() gives too; such an event may be the kernel's inner one.
 	 */
 	if (unlikely(c == MSTAT_CLASS_LARGE)) {
-		if (mstat_kmalloc_inner(call_site))
-			return;
-	} else if (mstat_kmalloc_in_bucket(ptr, gfp_flags, call_site)) {
+		if (!mstat_kmalloc_inner(call_site))
+			mstat_hot_alloc(MSTAT_SRC_KMALLOC, c, bytes_req,
+					bytes_alloc, gfp_flags,
+					(unsigned long)ptr, call_site);
 		return;
-	} else if (unlikely(bytes_alloc != mstat_class_size[c])) {
+	}
+	if (mstat_kmalloc_in_bucket(ptr, gfp_flags, call_site))
+		return;
+	if (unlikely(bytes_alloc != mstat_class_size[c])) {
 		mstat_kmalloc_slow(bytes_req, gfp_flags, (unsigned long)ptr,
 				   call_site);
 		return;
 	}
-	mstat_hot_alloc(MSTAT_SRC_KMALLOC, c, bytes_req, bytes_alloc,
-			gfp_flags, (unsigned long)ptr, call_site);
+	mstat_hot_class_alloc(c, bytes_req, bytes_alloc, gfp_flags,
+			      (unsigned long)ptr, call_site);
 }
 
 /*
@@ -243,6 +255,32 @@ static void mstat_probe_kmalloc_node(void *data, unsigned long call_site,
 #define MSTAT_KFREE_CLASS_ONLY	(KMALLOC_MIN_SIZE <= 8 && \
 				 KMALLOC_MAX_CACHE_SIZE <= 8192)
 
+/*
+ * Where one kfree() of a live object counts, decided over the slab
+ * layout (mstat_slab.h), in one place: the object's head says whether it
+ * is a slab's or a large kmalloc's (its folio, which counts at its size
+ * in the kmalloc source); a slab's cache says its size (a kmalloc
+ * cache's object size is its class's, a KFENCE object's too) and its
+ * source: kmalloc for one of kmalloc's caches, else the cache source,
+ * in that cache's row, where kmem_cache_alloc() or a bucket's kmalloc
+ * counted it. Return: the size; @cache the cache to count in, or NULL
+ * for the kmalloc source, whose cell is the size's class.
+ */
+static __always_inline size_t mstat_kfree_where(const void *ptr,
+						const void **cache)
+{
+	struct mstat_head *head = mstat_lm_head(ptr);
+	const void *s;
+
+	*cache = NULL;
+	if (unlikely(!mstat_head_test_slab(head)))
+		return mstat_head_size(head);
+	s = mstat_slab_cache(head);
+	if (unlikely(!mstat_slab_is_kmalloc(s)))
+		*cache = s;
+	return mstat_slab_size(s);
+}
+
 /* A cache's object freed with kfree(): counted where it was allocated. */
 static noinline void mstat_kfree_cross(const void *cache, const void *ptr,
 				       size_t size, unsigned long site)
@@ -250,41 +288,48 @@ static noinline void mstat_kfree_cross(const void *cache, const void *ptr,
 	mstat_hot_cache_free(cache, size, (unsigned long)ptr, site);
 }
 
-/*
- * One kfree() of a live object. With the slab layout known, the object's
- * cache says its size and its source: a kmalloc cache's object size is
- * its class's (a KFENCE object's too), a large kmalloc is its folio, and
- * an object of another cache is counted against the cache source, where
- * kmem_cache_alloc() counted it. Without, ksize() sizes it.
- */
+/* A large kmalloc's kfree, or a kmalloc cache's object above 8 KiB. */
+static noinline void mstat_kfree_large(const void *ptr, size_t size,
+				       unsigned long site)
+{
+	mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+		       (unsigned long)ptr, site);
+}
+
+/* A kfree() while the slab layout is unknown: ksize() sizes it. */
+static noinline void mstat_kfree_unknown(const void *ptr, unsigned long site)
+{
+	size_t size = MSTAT_KFREE_CLASS_ONLY ? ksize(ptr) :
+			__mstat_kfree_size(ptr);
+
+	if (size)
+		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+			       (unsigned long)ptr, site);
+}
+
+/* One kfree() of a live object: mstat_kfree_where() decides. */
 static __always_inline void __mstat_count_kfree(const void *ptr,
 						unsigned long site)
 {
-	struct mstat_head *head;
 	const void *cache;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(ptr))
 		return;
-	if (static_branch_likely(&mstat_slab_known)) {
-		cache = mstat_slab_cache_of(ptr, &head);
-		if (unlikely(!cache)) {
-			size = mstat_head_size(head);
-		} else {
-			size = mstat_slab_size(cache);
-			if (unlikely(!mstat_slab_is_kmalloc(cache))) {
-				mstat_kfree_cross(cache, ptr, size, site);
-				return;
-			}
-		}
-	} else if (MSTAT_KFREE_CLASS_ONLY) {
-		size = ksize(ptr);
-	} else {
-		size = __mstat_kfree_size(ptr);
+	if (!static_branch_likely(&mstat_slab_known)) {
+		mstat_kfree_unknown(ptr, site);
+		return;
 	}
-	if (size)
-		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
-			       (unsigned long)ptr, site);
+	size = mstat_kfree_where(ptr, &cache);
+	if (unlikely(cache)) {
+		mstat_kfree_cross(cache, ptr, size, site);
+		return;
+	}
+	if (unlikely(size > MSTAT_CLASS_MAX_SIZE)) {
+		mstat_kfree_large(ptr, size, site);
+		return;
+	}
+	mstat_hot_class_free(mstat_size_class(size), (unsigned long)ptr, site);
 }
 
 /**

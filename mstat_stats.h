@@ -47,6 +47,8 @@ enum mstat_source {
 /* kmalloc's size classes, 8 B to 8 KiB with 96 and 192, then "large". */
 #define MSTAT_NR_CLASSES	14
 #define MSTAT_CLASS_LARGE	(MSTAT_NR_CLASSES - 1)
+/* The largest class below %MSTAT_CLASS_LARGE. */
+#define MSTAT_CLASS_MAX_SIZE	8192
 extern const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1];
 
 /* Page allocator orders 0..10; higher orders (none on x86) count as 10. */
@@ -157,15 +159,18 @@ struct mstat_cells {
  */
 static __always_inline unsigned int mstat_size_class(size_t size)
 {
-	/* Classes of 1..192 bytes by (size - 1) / 8, as kmalloc's size_index. */
-	static const u8 small[24] = {
-		0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+	/*
+	 * Classes of 0..192 bytes by (size + 7) / 8, as kmalloc's size_index
+	 * by (size - 1) / 8, with 0 bytes first: no test for 0.
+	 */
+	static const u8 small[25] = {
+		0, 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
 		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
 	};
 
 	if (size <= 192)
-		return size ? small[(size - 1) / 8] : 0;
-	if (size > 8192)
+		return small[(size + 7) / 8];
+	if (size > MSTAT_CLASS_MAX_SIZE)
 		return MSTAT_CLASS_LARGE;
 	/* Powers of two from 256 (class 7) to 8192 (class 12). */
 	return fls(size - 1) - 1;
