@@ -13,7 +13,6 @@
 #include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_text.h"
-#include "mstat_trace.h"
 
 struct mstat_caches mstat_caches __read_mostly = { .name_off = -1 };
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches);
@@ -268,26 +267,33 @@ struct mstat_caches_snap *mstat_caches_alloc(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_alloc);
 
-struct mstat_caches_read_arg {
-	struct mstat_stats *st;
-	struct mstat_caches_snap *cs;
-};
-
-/* Under the reader's lock, right after the fold: the totals are a cut. */
-static void mstat_caches_read_fn(const u64 *total, void *arg)
+/**
+ * mstat_caches_add() - the table's part of a snapshot
+ * @total: the cut's totals, a slot's layout (struct mstat_slot)
+ * @cells: the cut's cells, copied; the rows' events are added into the
+ *	cache source's
+ * @arg: the &struct mstat_caches_snap that gets the rows
+ *
+ * The adder that mstat_snapshot_read() calls, for a snapshot with the
+ * per-cache rows: a kmem_cache event with a row counts in its row alone,
+ * so the cache source's cells hold what had none (the overflow row), and
+ * the rows are added in as the hot path would have counted them.
+ *
+ * Context: under the reader's lock, right after the fold: the totals are
+ * a cut.
+ */
+void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg)
 {
 	const struct mstat_slot *t = (const struct mstat_slot *)total;
-	struct mstat_caches_read_arg *a = arg;
-	struct mstat_caches_snap *cs = a->cs;
+	struct mstat_caches_snap *cs = arg;
 	unsigned int r, c, used = atomic_read(&mstat_caches.used);
-	struct mstat_cell *cache = cs->cells.cell[MSTAT_SRC_CACHE];
+	struct mstat_cell *cache = cells->cell[MSTAT_SRC_CACHE];
 	unsigned long key;
 
 	cs->nr_rows = mstat_caches.nr_rows;
 	cs->used = min(used, cs->nr_rows);
 	cs->enabled = static_key_enabled(&mstat_caches_key);
 	cs->named = READ_ONCE(mstat_caches.name_off) >= 0;
-	cs->cells = t->cells;
 	/* The cache source's cells hold what had no row: the overflow. */
 	memset(&cs->over, 0, sizeof(cs->over));
 	for (c = 0; c < MSTAT_NR_CLASSES; c++) {
@@ -326,30 +332,6 @@ static void mstat_caches_read_fn(const u64 *total, void *arg)
 		cache[c].bytes_freed += o->frees * o->size;
 		cache[0].failures += o->failures;
 	}
-	mstat_stats_derive(&cs->cells, a->st);
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_caches_add);
 
-/**
- * mstat_caches_read() - take a consistent snapshot of every counter
- * @snap: its generation and wait figures
- * @st: the counters, the cache source's with its rows' events
- * @cs: the table's rows, from mstat_caches_alloc()
- *
- * Emits the mstat:mstat_snapshot trace event.
- *
- * Context: process; sleeps.
- * Return: 0, or -EINTR if a signal arrived while waiting for another
- * reader.
- */
-int mstat_caches_read(struct mstat_snapshot *snap, struct mstat_stats *st,
-		      struct mstat_caches_snap *cs)
-{
-	struct mstat_caches_read_arg a = { .st = st, .cs = cs };
-	int err = mstat_read_with(&mstat_core, snap, mstat_caches_read_fn, &a);
-
-	if (!err)
-		trace_mstat_snapshot(snap->gen, snap->wait_ns,
-				     snap->waited_cpus, snap->latency_ns);
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(mstat_caches_read);

@@ -236,8 +236,7 @@ struct mstat_cache_stat {
  * @named: names could be read
  * @over: the overflow row (allocs, frees, failures, bytes_alloc and
  *	bytes_freed)
- * @cells: scratch: the cells with the rows added, which the snapshot's
- *	counters are derived from
+ * @cells: room for mstat_snapshot_read()'s cells, the rows added in
  * @n: rows with any count (rows without are left out)
  * @row: those rows, by id
  */
@@ -260,7 +259,6 @@ void mstat_caches_set_kmem_cache(const void *kmem_cache);
 const char *mstat_caches_names_why(void);
 int mstat_caches_enable(bool on);
 struct mstat_caches_snap *mstat_caches_alloc(void);
-int mstat_caches_read(struct mstat_snapshot *snap, struct mstat_stats *st,
-		      struct mstat_caches_snap *cs);
+void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg);
 
 #endif /* _MSTAT_CACHES_H */

@@ -436,7 +436,8 @@ static struct mstat_shot *mstat_proc_take(void)
 		kfree(ps);
 		return ERR_PTR(-ENOMEM);
 	}
-	err = mstat_caches_read(&ps->snap, &ps->st, ps->cs);
+	err = mstat_snapshot_read(&ps->snap, &ps->st, &ps->cs->cells,
+				  mstat_caches_add, ps->cs);
 	if (err) {
 		mstat_proc_snap_free(&ps->shot);
 		return ERR_PTR(err);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mstat's statistics model: the name tables, the core instance that keeps
- * the cells, and a snapshot's counters, derived from one cut of them
- * (mstat_stats_derive(); the read that takes the cut, with the per-cache
- * rows added, is mstat_caches_read()). Layer 1: it knows the core and
- * nothing of mstat above.
+ * the cells, and the snapshot: the read that takes one cut of them
+ * (mstat_snapshot_read(), to which a part of the model, the per-cache
+ * table, adds its rows) and the counters derived from it
+ * (mstat_stats_derive()). Layer 1: it knows the core and nothing of
+ * mstat above.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +15,7 @@
 
 #include "mstat_compat.h"
 #include "mstat_stats.h"
+#include "mstat_trace.h"
 
 const unsigned int mstat_class_size[MSTAT_NR_CLASSES - 1] = {
 	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
@@ -143,6 +145,58 @@ u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs)
 	return mul_u64_u64_div_u64(frag, live, allocs);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_frag_live_est);
+
+struct mstat_snapshot_arg {
+	struct mstat_stats *st;
+	struct mstat_cells *cells;
+	mstat_snapshot_add_fn add;
+	void *arg;
+};
+
+/* Under the reader's lock, right after the fold: the totals are a cut. */
+static void mstat_snapshot_fn(const u64 *total, void *arg)
+{
+	struct mstat_snapshot_arg *a = arg;
+
+	/* A slot's cells come first (mstat_stats_init()). */
+	memcpy(a->cells, total, sizeof(*a->cells));
+	if (a->add)
+		a->add(total, a->cells, a->arg);
+	mstat_stats_derive(a->cells, a->st);
+}
+
+/**
+ * mstat_snapshot_read() - take a consistent snapshot of every counter
+ * @snap: its generation and wait figures
+ * @st: the counters, derived from the cut's cells
+ * @cells: room for the cut's cells (&struct mstat_cells, large: not on
+ *	the stack)
+ * @add: if not NULL, what adds a part of the model's own counts to the
+ *	cells before the counters are derived, from the same cut: the
+ *	per-cache table's rows (mstat_caches_add())
+ * @arg: @add's argument
+ *
+ * Emits the mstat:mstat_snapshot trace event.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or -EINTR if a signal arrived while waiting for another
+ * reader.
+ */
+int mstat_snapshot_read(struct mstat_snapshot *snap, struct mstat_stats *st,
+			struct mstat_cells *cells, mstat_snapshot_add_fn add,
+			void *arg)
+{
+	struct mstat_snapshot_arg a = {
+		.st = st, .cells = cells, .add = add, .arg = arg,
+	};
+	int err = mstat_read_with(&mstat_core, snap, mstat_snapshot_fn, &a);
+
+	if (!err)
+		trace_mstat_snapshot(snap->gen, snap->wait_ns,
+				     snap->waited_cpus, snap->latency_ns);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_snapshot_read);
 
 /**
  * mstat_stats_init() - set up the core that keeps the cells

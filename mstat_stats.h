@@ -237,6 +237,13 @@ DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
 u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs);
+
+/* What adds a part of the model's counts to a snapshot's cells. */
+typedef void (*mstat_snapshot_add_fn)(const u64 *total,
+				      struct mstat_cells *cells, void *arg);
+int mstat_snapshot_read(struct mstat_snapshot *snap, struct mstat_stats *st,
+			struct mstat_cells *cells, mstat_snapshot_add_fn add,
+			void *arg);
 int mstat_stats_init(unsigned int sync, size_t size);
 void mstat_stats_exit(void);
 

@@ -26,7 +26,7 @@ static struct mstat_stats *snap_stats(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	KUNIT_ASSERT_NOT_NULL(test, cs);
-	err = mstat_caches_read(&snap, st, cs);
+	err = mstat_snapshot_read(&snap, st, &cs->cells, mstat_caches_add, cs);
 	kvfree(cs);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	return st;
