@@ -75,6 +75,7 @@
 #include "mstat_bulk.h"
 #include "mstat_compat.h"
 #include "mstat_count.h"
+#include "mstat_mutant.h"
 #include "mstat_sources.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
@@ -246,8 +247,7 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	size_t i, n = regs_get_kernel_argument(regs, 1);
 	void **p = (void **)regs_get_kernel_argument(regs, 2);
 
-	/* A test build that must fail the ground-truth test. */
-	if (MSTAT_COUNTS_BROKEN)
+	if (mstat_mutant(MSTAT_MUT_NO_BULK_FREE))
 		return 0;
 	if (s) {
 		if (!mstat_source_enabled(MSTAT_SRC_CACHE))
@@ -332,8 +332,8 @@ static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
 		while (call->lead < call->nr && call->array[call->lead])
 			call->lead++;
 	call->pre = call->nr > 0 ? mstat_bulk_pages_held(call) : 0;
-	/* A test build that must fail the fallback's test watches nothing. */
-	call->watch = MSTAT_COUNTS_BROKEN ? -1 : mstat_page_watch_begin();
+	call->watch = mstat_mutant(MSTAT_MUT_NO_WATCH) ? -1 :
+		      mstat_page_watch_begin();
 	return 0;
 }
 
@@ -481,7 +481,7 @@ static int mstat_bulk_sheaf_ret(struct kretprobe_instance *ri,
 	struct mstat_head *head;
 
 	/* A bool: only the low byte of the return register is defined. */
-	if (!(u8)regs_return_value(regs) || MSTAT_COUNTS_BROKEN)
+	if (!(u8)regs_return_value(regs) || mstat_mutant(MSTAT_MUT_NO_SHEAF))
 		return 0;
 	/* Without the slab layout: a slab object at least. */
 	if (!call->s || !virt_addr_valid(call->obj) ||
@@ -711,11 +711,8 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 				p->api);
 		return 0;
 	}
-	/*
-	 * A test build that must fail the failure-counting test skips it,
-	 * and the alloc_pages_exact() ground truth's probes.
-	 */
-	if (MSTAT_COUNTS_BROKEN && (id == MSTAT_BULK_FAIL_PAGE || p->exact))
+	if ((id == MSTAT_BULK_FAIL_PAGE && mstat_mutant(MSTAT_MUT_NO_FAIL_PAGE)) ||
+	    (p->exact && mstat_mutant(MSTAT_MUT_NO_EXACT)))
 		return 0;
 	if (p->rp) {
 		p->rp->maxactive = MSTAT_KRETPROBE_MAXACTIVE;

@@ -34,6 +34,7 @@
 #include "mstat_caches.h"
 #include "mstat_ctl.h"
 #include "mstat_faces.h"
+#include "mstat_mutant.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -48,11 +49,7 @@ static int mstat_enable_set(int src, u64 val)
 {
 	int err = mstat_source_set(src, val);
 
-	/*
-	 * A test build that must fail the fault test (scripts/guest/faults.sh)
-	 * says a switch that failed was made.
-	 */
-	return MSTAT_COUNTS_BROKEN ? 0 : err;
+	return mstat_mutant(MSTAT_MUT_SWITCH_LIES) ? 0 : err;
 }
 
 static int mstat_reset_set(int arg, u64 val)

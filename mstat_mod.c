@@ -23,6 +23,7 @@
 #include "mstat_caches.h"
 #include "mstat_ctl.h"
 #include "mstat_faces.h"
+#include "mstat_mutant.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
@@ -157,11 +158,7 @@ err_debugfs:
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 err_profile:
-	/*
-	 * A test build that must fail the fault test (scripts/guest/faults.sh)
-	 * leaks the profile's tables on this path.
-	 */
-	if (!MSTAT_COUNTS_BROKEN)
+	if (!mstat_mutant(MSTAT_MUT_LEAK_PROFILE))
 		mstat_profile_exit();
 err_events:
 	mstat_stream_exit();

@@ -91,6 +91,7 @@
 
 #include "mstat_caches.h"
 #include "mstat_compat.h"
+#include "mstat_mutant.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
 #include "mstat_text.h"
@@ -452,9 +453,7 @@ static bool mstat_slab_name_fits(struct mstat_slab_known_set *k,
 }
 
 /*
- * The name's offset, for the per-cache table; -1 and why if none. A
- * broken test build (MSTAT_COUNTS_BROKEN) validates the offset after the
- * one found, which must fail: rows then have ids and no names.
+ * The name's offset, for the per-cache table; -1 and why if none.
  */
 static int mstat_slab_find_name(struct mstat_slab_known_set *k,
 				const char **why)
@@ -483,7 +482,7 @@ static int mstat_slab_find_name(struct mstat_slab_known_set *k,
 			       "names: no offset fits";
 		return -1;
 	}
-	if (MSTAT_COUNTS_BROKEN)
+	if (mstat_mutant(MSTAT_MUT_NAME_OFF))
 		at += sizeof(long);
 	/* Found on all of them: now validated on all of them again. */
 	if (!mstat_slab_name_fits(k, at)) {
@@ -608,9 +607,7 @@ out:
 /**
  * mstat_slab_init() - find and validate the slab layout
  *
- * Turns mstat_slab_known on if every check passed. A broken test build
- * (MSTAT_COUNTS_BROKEN) never does: the ground-truth test must catch the
- * kfree() of a cache's object counted as a kmalloc free.
+ * Turns mstat_slab_known on if every check passed.
  *
  * Context: process; sleeps. Before any probe that reads the layout.
  * Return: 0, or -ENOMEM (nothing else is fatal: an unknown layout is
@@ -620,7 +617,7 @@ int mstat_slab_init(void)
 {
 	int err = mstat_slab_discover();
 
-	if (!err && MSTAT_COUNTS_BROKEN) {
+	if (!err && mstat_mutant(MSTAT_MUT_NO_LAYOUT)) {
 		mstat_slab_why = "not used (a test build)";
 		err = -EPERM;
 	}

@@ -58,6 +58,7 @@
 
 #include "mstat_compat.h"
 #include "mstat_count.h"
+#include "mstat_mutant.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -100,16 +101,12 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_kfree_size);
 static unsigned long mstat_twice_site[MSTAT_TWICE_MAX];
 static unsigned int mstat_twice_nr;
 
-/*
- * Whether a large kmalloc event is the kernel's inner one. A broken test
- * build (MSTAT_COUNTS_BROKEN) counts it: the ground-truth test must
- * catch that.
- */
+/* Whether a large kmalloc event is the kernel's inner one. */
 static __always_inline bool mstat_kmalloc_inner(unsigned long call_site)
 {
 	unsigned int i;
 
-	if (MSTAT_COUNTS_BROKEN)
+	if (mstat_mutant(MSTAT_MUT_TWICE_COUNTED))
 		return false;
 	for (i = 0; i < mstat_twice_nr; i++)
 		if (call_site == mstat_twice_site[i])
@@ -152,7 +149,8 @@ static __always_inline bool mstat_kmalloc_in_bucket(const void *ptr, gfp_t gfp,
 	struct mstat_head *head;
 	const void *cache;
 
-	if (!static_branch_likely(&mstat_slab_known) || MSTAT_COUNTS_BROKEN)
+	if (!static_branch_likely(&mstat_slab_known) ||
+	    mstat_mutant(MSTAT_MUT_NO_LAYOUT))
 		return false;
 	/*
 	 * Below KMALLOC_MAX_CACHE_SIZE a kmalloc is a slab's object; a page
@@ -884,14 +882,13 @@ struct mstat_twice_seen {
  * Only the learning task's own events, in its own context: an interrupt
  * on its CPU runs with current still the learning task, and its large
  * kmalloc, whose pages the next kmalloc of ours may well reuse, would be
- * taken for an inner event of ours (its site then skipped for good). A
- * test build that must fail the learning's test records it all the same.
+ * taken for an inner event of ours (its site then skipped for good).
  */
 static void __mstat_probe_twice(struct mstat_twice_seen *seen,
 				unsigned long call_site, const void *ptr)
 {
-	if (READ_ONCE(seen->task) != current || (!in_task() &&
-						 !MSTAT_COUNTS_BROKEN) ||
+	if (READ_ONCE(seen->task) != current ||
+	    (!in_task() && !mstat_mutant(MSTAT_MUT_LEARN_IRQ)) ||
 	    seen->nr == ARRAY_SIZE(seen->ev))
 		return;
 	seen->ev[seen->nr].site = call_site;

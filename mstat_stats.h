@@ -204,23 +204,6 @@ static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
 	return src == MSTAT_SRC_PAGE ? PAGE_SIZE << c : mstat_class_size[c];
 }
 
-/*
- * A test build that must fail the tests that hunt its bugs
- * (scripts/check.sh builds one with KCFLAGS=-DMSTAT_BROKEN_COUNTS=1; a
- * product never is). Each use says which test must catch it: it counts
- * both events of a large kmalloc the kernel traces twice, ignores the
- * bulk and sheaf frees, alloc_pages_exact()'s split and fail_page_alloc's
- * failures, never uses the slab layout, reads the cache names at a wrong
- * offset, watches no page for the bulk fallback, learns from interrupts'
- * events, says a switch that failed was made and leaks the profile's
- * tables on a failed load.
- */
-#ifdef MSTAT_BROKEN_COUNTS
-#define MSTAT_COUNTS_BROKEN	true
-#else
-#define MSTAT_COUNTS_BROKEN	false
-#endif
-
 /* The core that keeps the cells; set up by mstat_stats_init(). */
 extern struct mstat_core mstat_core;
 extern const char *const mstat_source_name[MSTAT_NR_SOURCES];

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The broken test build's hooks. make check builds mstat once more with
+ * KCFLAGS=-DMSTAT_BROKEN_COUNTS=1: a build with known bugs, each of which
+ * a test must catch, so that we know the test can. Each bug is a
+ * mutation, named where it changes what the product does:
+ *
+ *	if (mstat_mutant(MSTAT_MUT_NO_WATCH))
+ *
+ * A product build has none: mstat_mutant() is false and its name is not
+ * even looked up. The mutations, what each breaks and which test must
+ * catch it, are the test build's own: tests/mstat_mutants.h.
+ * A leaf: it includes no mstat header (but that one, in the test build).
+ */
+#ifndef _MSTAT_MUTANT_H
+#define _MSTAT_MUTANT_H
+
+#ifdef MSTAT_BROKEN_COUNTS
+#include "tests/mstat_mutants.h"
+#else
+#define mstat_mutant(name)	false
+#endif
+
+#endif /* _MSTAT_MUTANT_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The mutations of mstat's broken test build (mstat_mutant.h; make check
+ * builds it with KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 against 6.12 and the
+ * debug kernel): every one is on in that build, and each is a bug that
+ * the test named beside it must catch, or that test proves nothing. A
+ * product build never includes this file.
+ */
+#ifndef _MSTAT_MUTANTS_H
+#define _MSTAT_MUTANTS_H
+
+#include <linux/types.h>
+
+enum mstat_mutant {
+	/*
+	 * Both kmalloc events of a large kmalloc the kernel traces twice
+	 * counted (6.12): truth kmalloc_large_var, kmemdup_large,
+	 * kvmalloc_large (guest-6.12-truth-broken).
+	 */
+	MSTAT_MUT_TWICE_COUNTED,
+	/*
+	 * The learning of those kernels takes an interrupt's large kmalloc
+	 * for the learning task's: guest-6.12-learn-broken.
+	 */
+	MSTAT_MUT_LEARN_IRQ,
+	/*
+	 * The slab layout, found and validated, never used: the kfree() of
+	 * a cache's object counts as a kmalloc free, kmem_buckets' objects
+	 * as kmalloc's: truth cache_kfree, memdup_user, msg_msg.
+	 */
+	MSTAT_MUT_NO_LAYOUT,
+	/*
+	 * The cache names' offset taken a word after the one found: its
+	 * validation must refuse it, rows have ids and no names
+	 * (guest-6.12-caches-broken).
+	 */
+	MSTAT_MUT_NAME_OFF,
+	/*
+	 * kmem_cache_free_bulk() and kfree_bulk() not counted: truth
+	 * cache_bulk, cache_free_bulk, kfree_bulk, kfree_rcu (before 7.0).
+	 */
+	MSTAT_MUT_NO_BULK_FREE,
+	/* kfree_rcu()'s sheaf frees not counted (7.0 on): truth kfree_rcu. */
+	MSTAT_MUT_NO_SHEAF,
+	/*
+	 * No page watch for alloc_pages_bulk(): its traced single-page
+	 * fallback counts twice (guest-6.12-bulk-fallback's pattern, named
+	 * in guest-6.12-truth-broken).
+	 */
+	MSTAT_MUT_NO_WATCH,
+	/*
+	 * alloc_pages_exact()'s split not counted: its block stays live at
+	 * its order, its pages freed at order 0: truth pages_exact.
+	 */
+	MSTAT_MUT_NO_EXACT,
+	/*
+	 * fail_page_alloc's injected failures not counted: the fault test
+	 * (scripts/guest/faults.sh, guest-debug-faults-broken).
+	 */
+	MSTAT_MUT_NO_FAIL_PAGE,
+	/* A control whose switch failed says it was made: the fault test. */
+	MSTAT_MUT_SWITCH_LIES,
+	/*
+	 * The heap profile's tables leaked when a load fails after them:
+	 * the fault test's kmemleak scan.
+	 */
+	MSTAT_MUT_LEAK_PROFILE,
+};
+
+/* Every mutation, in the one broken build; @name must be one of them. */
+#define mstat_mutant(name)	((void)(enum mstat_mutant)(name), true)
+
+#endif /* _MSTAT_MUTANTS_H */
