@@ -157,10 +157,10 @@
  *   handler's return, acquire in the waiting reader). A CPU whose
  *   recorded word showed an open section may have loaded the old ->cur
  *   and not added yet: the reader waits until its word shows that
- *   section over, then runs a second IPI round, whose smp_mb() (pairs
- *   with the barrier() in mstat_write_end()), after the section's end
- *   on that CPU, publishes the slot stores the section made after the
- *   first handler. The handler, not the reader, reads the
+ *   section over, then runs a second IPI round, whose smp_mb(), which
+ *   pairs with the barrier() in mstat_write_end(), after the section's
+ *   end on that CPU, publishes the slot stores the section made after
+ *   the first handler. The handler, not the reader, reads the
  *   word: a section open at the first IPI that closes before the reader
  *   could look must still get the second round (the earlier design read
  *   the words from the reader and missed it on weakly ordered CPUs). The
