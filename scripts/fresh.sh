@@ -73,8 +73,11 @@ make_root() {
 	# The tree as CI gets it: a clone of what is committed, with
 	# ../shared beside it.
 	git clone -q "$MSTAT_TOP" "$root/root/mstat" || return
+	# Its contents: a ../shared that is a symbolic link would be copied
+	# as one, to a path the root does not have (herd7 then not found).
 	if [ -d "$MSTAT_TOP/../shared" ]; then
-		cp -a "$MSTAT_TOP/../shared" "$root/root/shared"
+		mkdir -p "$root/root/shared" &&
+			cp -a "$MSTAT_TOP/../shared/." "$root/root/shared/"
 	fi
 	in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 make'
 }
