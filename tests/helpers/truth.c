@@ -24,7 +24,8 @@
  * and page order: those rows' failures are judged the same way, on every
  * kernel (nothing allocates beside a failed allocation), and a failure
  * pattern in which nothing failed fails. Failure patterns run only when
- * named: without fault injection set up, nothing of theirs fails.
+ * named (the patterns file marks them, and bulk_fallback, "named"):
+ * without fault injection set up, nothing of theirs fails.
  *
  *	truth [-n N] [-i IDLE] [-x PATTERN] [-r ROW] [PATTERN...]
  *
@@ -456,18 +457,10 @@ int main(int argc, char **argv)
 			printf("not ok truth-patterns: cannot read %s\n", PATS);
 			return 1;
 		}
-		/*
-		 * Named only: the failure patterns, which need fault
-		 * injection set up; bulk_fallback, which needs a memory
-		 * cgroup, and whose interrupts allocate a page every few
-		 * microseconds on every CPU, that a kretprobe on the page
-		 * path (fail_page_alloc's) meets inside its own handler, as
-		 * missed calls: it has a guest of its own.
-		 */
+		/* The module says which run only when named. */
 		for (line = strtok_r(list, "\n", &save); line && npats < MAXPATS;
 		     line = strtok_r(NULL, "\n", &save))
-			if (strncmp(line, "fail_", 5) &&
-			    strcmp(line, "bulk_fallback"))
+			if (!strchr(line, ' '))
 				pats[npats++] = line;
 	}
 	for (i = 0; i < npats; i++) {
