@@ -126,6 +126,21 @@ make_bad_inputs() {
 		testdata/mstat-1.0.txt >"$tmp/chk/top-a.txt"
 	sed 's/^api_allocs 0$/api_allocs 9223372036854775818/' \
 		testdata/mstat-1.0.txt >"$tmp/chk/top-b.txt"
+	# Format 2.2 (testdata/mstat_sites-2.2.txt, made by hand): each new
+	# field broken once, a live line before any row, a frame after live
+	# lines, the column line of 2.0; and a 2.3 with a column more.
+	local s22=testdata/mstat_sites-2.2.txt row4='5770601 9248 6864 11 11 6864 0 0'
+	sed "s/^$row4 4001 /$row4 4x01 /" $s22 >"$tmp/s22-cgroup.txt"
+	sed "s/^$row4 4001 0 /$row4 4001 zero /" $s22 >"$tmp/s22-node.txt"
+	sed "s/^$row4 4001 0 /$row4 0 0 /" $s22 >"$tmp/s22-cgroup0.txt"
+	sed '3a + 12 656' $s22 >"$tmp/s22-orphan.txt"
+	sed 's/^+ 7199000 624$/+ 7199000 -624/' $s22 >"$tmp/s22-live.txt"
+	sed 's/^+ 7199000 624$/+ 7199000/' $s22 >"$tmp/s22-live-short.txt"
+	sed 's/^+ 7199000 624$/&\n\tfoo+0x1\/0x2/' $s22 >"$tmp/s22-frame.txt"
+	sed '3s/ cgroup node / /' $s22 >"$tmp/s22-columns.txt"
+	sed -e '1s/2\.2$/2.3/' -e '3s/ node / node extra /' \
+		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]*\) /\1 X /' \
+		-e 's/^+ .*/& 1/' $s22 >"$tmp/s23.txt"
 	# Format 1.5: a snapshot served again (snapshot_reused 1), and one
 	# that says it was not.
 	sed -e '1s/1\.2$/1.5/' \
@@ -436,6 +451,22 @@ errors() {
 		build/mstat pprof -f "$tmp/sites-empty.txt" -o "$tmp/x.pb.gz"
 	t err_sites_as_mstat expect_err 1 'not an mstat file' \
 		build/mstat -f testdata/mstat_sites-1.0.txt
+	t err_sites_cgroup expect_err 1 's22-cgroup\.txt: line 4: malformed cgroup \(an id >= 1, hardirq, softirq or -\): "5770601 9248 6864 11 11 6864 0 0 4x01 0 alloc_inode\+0x5e/0xc0"$' \
+		build/mstat pprof -f "$tmp/s22-cgroup.txt" -o "$tmp/x.pb.gz"
+	t err_sites_cgroup0 expect_err 1 's22-cgroup0\.txt: line 4: malformed cgroup ' \
+		build/mstat pprof -f "$tmp/s22-cgroup0.txt" -o "$tmp/x.pb.gz"
+	t err_sites_node expect_err 1 's22-node\.txt: line 4: malformed node \(a number or -\): "5770601 9248 6864 11 11 6864 0 0 4001 zero alloc_inode' \
+		build/mstat pprof -f "$tmp/s22-node.txt" -o "$tmp/x.pb.gz"
+	t err_sites_live_orphan expect_err 1 's22-orphan\.txt: line 4: live line before any row: "\+ 12 656"$' \
+		build/mstat pprof -f "$tmp/s22-orphan.txt" -o "$tmp/x.pb.gz"
+	t err_sites_live_bad expect_err 1 's22-live\.txt: line 18: malformed live line \(\+ AGE_MS BYTES\): "\+ 7199000 -624"$' \
+		build/mstat pprof -f "$tmp/s22-live.txt" -o "$tmp/x.pb.gz"
+	t err_sites_live_short expect_err 1 's22-live-short\.txt: line 18: malformed live line ' \
+		build/mstat pprof -f "$tmp/s22-live-short.txt" -o "$tmp/x.pb.gz"
+	t err_sites_frame_after_live expect_err 1 "s22-frame\\.txt: line 19: frame before any row or after its row's live lines: \"$(printf '\t')foo\\+0x1/0x2\"\$" \
+		build/mstat pprof -f "$tmp/s22-frame.txt" -o "$tmp/x.pb.gz"
+	t err_sites_columns expect_err 1 "s22-columns\\.txt: line 3: not the columns of the file's version: \"# est_bytes " \
+		build/mstat pprof -f "$tmp/s22-columns.txt" -o "$tmp/x.pb.gz"
 }
 
 # Root reads anything: the test needs setpriv to drop to nobody.
@@ -696,6 +727,15 @@ reused_snapshot() {
 		[ "$(gzip -dc "$tmp/p21.pb.gz" | wc -c)" -gt 0 ]
 }
 
+# Format 2.2 reads, its 2.1 header and its column line; a 2.3 with a
+# column more before the site, and a word more on its live lines, too.
+sites_2_2() {
+	build/mstat pprof -f testdata/mstat_sites-2.2.txt -o "$tmp/p22.pb.gz" &&
+		gzip -t "$tmp/p22.pb.gz" &&
+		build/mstat pprof -f "$tmp/s23.txt" -o "$tmp/p23.pb.gz" &&
+		gzip -t "$tmp/p23.pb.gz"
+}
+
 guest_live() {
 	./capture.sh "$tmp/capture"
 	local rc=$?
@@ -731,6 +771,7 @@ fi
 check_tests
 caches_tests
 t reused_snapshot reused_snapshot
+t sites_2_2 sites_2_2
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
