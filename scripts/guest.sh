@@ -31,10 +31,11 @@
 # module: mstat_guest_netmods in lib.sh) and sets eth0 up.
 #
 # --numa N (x86_64) gives the guest N NUMA nodes: --mem split evenly
-# (a RAM backend of MEM/N a node: MEM must divide so, in MiB), the --smp
-# vCPUs in N contiguous blocks, node i the i-th (the first blocks one CPU
-# larger where N does not divide them; N at most --smp, so that every
-# node has a CPU). The guest sees them as /sys/devices/system/node/nodeI.
+# (a RAM backend of MEM/N a node: MEM must divide so, in MiB), and the
+# --smp vCPUs (a multiple of N) in N sockets, socket i node i: CPUs of
+# one node share a package and its cache (CPUs of one package on two
+# nodes make 6.12 warn at boot, "llc-sibling ... is not on the same
+# node"). The guest sees them as /sys/devices/system/node/nodeI.
 #
 # --arch arm64 boots qemu-system-aarch64's virt machine instead (-cpu max,
 # console ttyAMA0) with Debian's arm64 busybox ($KA64_BUSYBOX, see
@@ -96,16 +97,15 @@ if [ "$numa" -gt 1 ]; then
 	[[ $mib =~ ^[0-9]+$ ]] || die "--numa: --mem $mem is not N, NM or NG"
 	[ $((mib % numa)) -eq 0 ] ||
 		die "--numa $numa: --mem $mem ($mib MiB) does not split evenly"
-	[ "$numa" -le "$smp" ] ||
-		die "--numa $numa: more nodes than vCPUs (--smp $smp)"
-	# Node i: MiB/N of RAM, and CPUs [first, first + per (+1) - 1].
-	first=0
+	[ $((smp % numa)) -eq 0 ] ||
+		die "--numa $numa: --smp $smp is not a multiple of it"
+	# Node i: MiB/N of RAM, and socket i's CPUs, [i * per, (i + 1) * per).
+	per=$((smp / numa))
 	for ((i = 0; i < numa; i++)); do
-		n=$((smp / numa + (i < smp % numa ? 1 : 0)))
 		numa_args+=(-object "memory-backend-ram,id=mstat-ram$i,size=$((mib / numa))M"
-			    -numa "node,nodeid=$i,memdev=mstat-ram$i,cpus=$first-$((first + n - 1))")
-		first=$((first + n))
+			    -numa "node,nodeid=$i,memdev=mstat-ram$i,cpus=$((i * per))-$(((i + 1) * per - 1))")
 	done
+	smp="$smp,sockets=$numa,cores=$per,threads=1"
 fi
 mkdir -p "$(dirname "$logfile")"
 

@@ -497,6 +497,7 @@ mstat_tools=(
 	"caches tests/helpers/caches.c"
 	"reconcile tests/helpers/reconcile.c"
 	"faultio tests/helpers/faultio.c"
+	"labels tests/helpers/labels.c tools/mstat/parse.c -lm"
 	"mstat-bpf tests/bpf"
 )
 
