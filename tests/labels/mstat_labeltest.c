@@ -108,6 +108,7 @@ static noinline void *lt_leaf##n(size_t size, gfp_t gfp, int node)	\
 	OPTIMIZER_HIDE_VAR(p);						\
 	return p;							\
 }
+
 LT_LEAF(0)
 LT_LEAF(1)
 LT_LEAF(2)
