@@ -579,6 +579,7 @@ void mstat_profile_forget(const char *why)
 		pr_info_ratelimited("heap profile: %u sampled objects dropped (%s)\n",
 				    n, why);
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_forget);
 
 /*
  * The core's reset hook (mstat_reset()): a reset clears the profile as it
@@ -810,6 +811,7 @@ void mstat_sites_free(struct mstat_sites *ss)
 	vfree(ss->live);
 	vfree(ss);
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_sites_free);
 
 /**
  * mstat_profile_read() - the published profile, as of a fresh snapshot
@@ -871,6 +873,7 @@ struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 	}
 	return ss;
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_read);
 
 /**
  * mstat_profile_site() - a site's published figures, for tests
@@ -909,14 +912,16 @@ int mstat_profile_site(const char *name, u64 *allocs, u64 *frees)
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_site);
 
 /**
- * mstat_profile_drops() - samples not recorded for lack of room
+ * mstat_profile_drops() - samples not recorded in full, entries dropped
  * @site_drops: samples whose stack found no free bucket
  * @addr_drops: samples whose address found no free entry
+ * @phantoms: entries dropped for want of a vouched free (addr_phantoms)
  */
-void mstat_profile_drops(u64 *site_drops, u64 *addr_drops)
+void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms)
 {
 	*site_drops = atomic64_read(&mstat_bucket_drops);
 	*addr_drops = atomic64_read(&mstat_addr_drops);
+	*phantoms = atomic64_read(&mstat_addr_phantoms);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_drops);
 

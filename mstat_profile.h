@@ -168,7 +168,7 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 void mstat_profile_exit(void);
 void mstat_profile_set_rate(unsigned long rate);
 int mstat_profile_site(const char *name, u64 *allocs, u64 *frees);
-void mstat_profile_drops(u64 *site_drops, u64 *addr_drops);
+void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms);
 u64 mstat_sample_interval(unsigned long rate);
 u64 mstat_sample_prob_q32(u64 size, unsigned long rate);
 
