@@ -286,9 +286,12 @@ static noinline void mstat_kfree_cross(const void *cache, const void *ptr,
 	mstat_hot_cache_free(cache, size, (unsigned long)ptr, site);
 }
 
-/* A large kmalloc's kfree, or a kmalloc cache's object above 8 KiB. */
-static noinline void mstat_kfree_large(const void *ptr, size_t size,
-				       unsigned long site)
+/*
+ * A large kmalloc's kfree, or a kmalloc cache's object above 8 KiB. The
+ * site second, where the probe has it: the compiler then keeps it there.
+ */
+static noinline void mstat_kfree_large(const void *ptr, unsigned long site,
+				       size_t size)
 {
 	mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
 		       (unsigned long)ptr, site);
@@ -324,7 +327,7 @@ static __always_inline void __mstat_count_kfree(const void *ptr,
 		return;
 	}
 	if (unlikely(size > MSTAT_CLASS_MAX_SIZE)) {
-		mstat_kfree_large(ptr, size, site);
+		mstat_kfree_large(ptr, site, size);
 		return;
 	}
 	mstat_hot_class_free(mstat_size_class(size), (unsigned long)ptr, site);
