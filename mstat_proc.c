@@ -45,7 +45,7 @@
 
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.5"
-#define MSTAT_SITES_FORMAT_VERSION	"2.1"
+#define MSTAT_SITES_FORMAT_VERSION	"2.2"
 
 /* Readers' snapshots */
 
@@ -528,6 +528,23 @@ static void mstat_sites_stop(struct seq_file *m, void *v)
 {
 }
 
+static void mstat_sites_show_cgroup(struct seq_file *m, u64 cgroup)
+{
+	switch (cgroup) {
+	case MSTAT_CGROUP_NONE:
+		seq_puts(m, "-");
+		break;
+	case MSTAT_CGROUP_HARDIRQ:
+		seq_puts(m, "hardirq");
+		break;
+	case MSTAT_CGROUP_SOFTIRQ:
+		seq_puts(m, "softirq");
+		break;
+	default:
+		seq_printf(m, "%llu", cgroup);
+	}
+}
+
 static int mstat_sites_show(struct seq_file *m, void *v)
 {
 	struct mstat_proc_open *po = m->private;
@@ -538,24 +555,38 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "mstat_sites - version: " MSTAT_SITES_FORMAT_VERSION "\n");
-		/* 2.1: reused, age_ms. */
-		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu\n",
+		/* 2.1: reused, age_ms. 2.2: addr_phantoms. */
+		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu addr_phantoms %lld\n",
 			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
 			   (s64)ss->addr_drops, ss->addr_live, ss->depth,
-			   (s64)ss->leafless, po->reused, po->age_ms);
-		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes site\n");
+			   (s64)ss->leafless, po->reused, po->age_ms,
+			   (s64)ss->addr_phantoms);
+		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache site\n");
 		return 0;
 	}
 	inuse = mstat_row_inuse(r);
 	calls = r->v[MSTAT_B_ALLOCS] - r->v[MSTAT_B_FREES];
-	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu %s\n",
+	seq_printf(m, "%lld %lld %lld %lld %llu %llu %llu %llu ",
 		   r->est_bytes, r->est_calls, inuse, calls,
 		   r->v[MSTAT_B_ALLOCS], r->v[MSTAT_B_ABYTES],
-		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES],
-		   mstat_site_name(po->sym, sizeof(po->sym), r->site));
+		   r->v[MSTAT_B_FREES], r->v[MSTAT_B_FBYTES]);
+	/* 2.2: the labels, then the live objects after the frames. */
+	mstat_sites_show_cgroup(m, r->cgroup);
+	if (r->node == NUMA_NO_NODE)
+		seq_puts(m, " -");
+	else
+		seq_printf(m, " %d", r->node);
+	seq_putc(m, ' ');
+	mstat_show_cache_name(m, r->cache);
+	seq_printf(m, " %s\n", mstat_site_name(po->sym, sizeof(po->sym), r->site));
 	for (i = 1; i < r->nr; i++)
 		seq_printf(m, "\t%s\n",
 			   mstat_site_name(po->sym, sizeof(po->sym), r->stack[i]));
+	for (i = 0; i < r->nlive; i++)
+		seq_printf(m, "+ %llu %llu\n",
+			   div_u64(ss->now - min(r->live[i].time, ss->now),
+				   NSEC_PER_MSEC),
+			   r->live[i].size);
 	return 0;
 }
 
@@ -571,8 +602,33 @@ static void mstat_proc_sites_free(struct mstat_shot *shot)
 	struct mstat_proc_sites *ps =
 		container_of(shot, struct mstat_proc_sites, shot);
 
-	vfree(ps->ss);
+	mstat_sites_free(ps->ss);
 	kfree(ps);
+}
+
+/*
+ * A free probe that missed calls (a kprobe hit inside another probe's
+ * handler, a kretprobe out of instances) may have left sampled objects in
+ * the profile's address table for good: drop them all
+ * (mstat_profile_forget()). Under mstat_sites_shots.lock.
+ */
+static void mstat_sites_check_missed(void)
+{
+	static const enum mstat_bulk_id free_probes[] = {
+		MSTAT_BULK_FREE, MSTAT_BULK_CACHE_FREE, MSTAT_BULK_SHEAF,
+	};
+	static unsigned long seen;
+	struct mstat_bulk_view p;
+	unsigned long missed = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(free_probes); i++)
+		if (mstat_bulk_state(free_probes[i], &p))
+			missed += p.missed;
+	if (missed == seen)
+		return;
+	seen = missed;
+	mstat_profile_forget("a free probe missed calls");
 }
 
 static struct mstat_shot *mstat_sites_take(void)
@@ -580,6 +636,7 @@ static struct mstat_shot *mstat_sites_take(void)
 	struct mstat_snapshot snap;
 	struct mstat_proc_sites *ps;
 
+	mstat_sites_check_missed();
 	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
 	if (!ps)
 		return ERR_PTR(-ENOMEM);

@@ -29,10 +29,27 @@
  *    stack is the call site alone, counted in "leafless" (see
  *    mstat_stack() for the API's reports).
  *
+ *  - Labels: a bucket is a stack with the cgroup of the task that
+ *    allocated (or hard irq, or softirq), the NUMA node of the memory and
+ *    the slab cache of the object, taken when an allocation is sampled:
+ *    the same stack in two cgroups is two buckets, so that both the
+ *    cumulative and the in-use figures split by them, published as every
+ *    bucket is. The cache is found through the slab layout of the
+ *    sources (mstat_profile_set_cache_of()), its name kept in the bucket:
+ *    a cache destroyed, and another made at its address, would share its
+ *    buckets.
+ *
  *  - Frees find the bucket of their sampled allocation in a bounded
  *    address table (profile_addrs entries, preallocated): chains under
  *    hashed raw spinlocks. The free of an unsampled object costs one hash
- *    and one load of an empty chain head.
+ *    and one load of an empty chain head. An entry also keeps when its
+ *    object was allocated, for its age. The table never lies: an entry
+ *    whose free the profile may have missed (a source switched off or on,
+ *    a free probe that missed a call: mstat_profile_forget()) is dropped
+ *    and counted as freed; a reset drops every entry counted before it
+ *    (see mstat_profile_reset()); a sample that finds the table full is
+ *    counted as allocated and freed at once. A dropped entry is counted
+ *    in addr_phantoms, a sample without an entry in addr_drops.
  *
  *  - Publication in cycles, tied to the core's rotation (Go's active +
  *    future[] scheme): a bucket's counters are written inside the event's
@@ -47,10 +64,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cgroup.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -59,9 +78,11 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
 
+#include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
@@ -72,8 +93,12 @@
  * (release): a reader that sees @nr 0 skips the bucket until then.
  */
 struct mstat_bucket {
-	u64 key;				/* hash of the stack; 0: unused */
+	u64 key;				/* hash of stack and labels; 0: unused */
 	unsigned int nr;			/* frames in stack[] */
+	int node;				/* NUMA node, or NUMA_NO_NODE */
+	u64 cgroup;				/* MSTAT_CGROUP_* or a cgroup id */
+	const void *cache;			/* slab cache, or NULL */
+	char cache_name[MSTAT_CACHE_NAME_LEN];	/* its name, or "" */
 	atomic64_t pend[2][MSTAT_B_NR];		/* by core slot */
 	u64 total[MSTAT_B_NR];			/* under mstat_core.lock */
 	unsigned long stack[];			/* call site first */
@@ -82,11 +107,18 @@ struct mstat_bucket {
 /* Entries a capture may hold (on the kernel stack: 512 bytes, as KASAN). */
 #define MSTAT_STACK_CAPTURE	64
 
+/*
+ * An entry of the address table: 64 bytes. @epoch is the profile's
+ * epoch of the section that counted the allocation (mstat_slot_epoch[]):
+ * an entry of an older epoch was counted before a reset.
+ */
 struct mstat_addr {
 	unsigned long ptr;
 	struct mstat_bucket *b;
 	u64 size;
 	struct mstat_addr *next;
+	u64 time;				/* ktime_get_boot_fast_ns() */
+	unsigned long epoch;
 };
 
 #define MSTAT_ADDR_LOCKS	64
@@ -101,6 +133,18 @@ static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
 static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
 static atomic_t mstat_addr_live;
 static atomic64_t mstat_bucket_drops, mstat_addr_drops, mstat_leafless;
+static atomic64_t mstat_addr_phantoms;
+static unsigned int mstat_nr_addrs;
+
+/*
+ * The epoch of each core slot: bumped by a reset, for each slot while no
+ * section uses it (mstat_profile_reset()). A section reads its own slot's
+ * with mstat_section_slot() (litmus: mstat_core/litmus/reset-hook.litmus).
+ */
+static unsigned long mstat_slot_epoch[2];
+
+/* The slab cache of an allocated object, or NULL: the sources' layout. */
+static const void *(*mstat_cache_of)(const void *obj);
 DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
@@ -228,27 +272,43 @@ static struct mstat_bucket *mstat_bucket_at(unsigned int i)
 	return mstat_buckets + (size_t)i * mstat_bucket_size;
 }
 
-/* A 64-bit hash of the stack, never 0 (an unused bucket's key). */
-static u64 mstat_stack_key(const unsigned long *stack, unsigned int nr)
+static u64 mstat_key_mix(u64 h, u64 v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 31;
+}
+
+/* A sample's labels: what its bucket is keyed by beside the stack. */
+struct mstat_labels {
+	u64 cgroup;
+	int node;
+	const void *cache;
+};
+
+/* A 64-bit hash of the stack and labels, never 0 (an unused bucket's key). */
+static u64 mstat_stack_key(const unsigned long *stack, unsigned int nr,
+			   const struct mstat_labels *l)
 {
 	u64 h = nr;
 	unsigned int i;
 
-	for (i = 0; i < nr; i++) {
-		h = (h ^ stack[i]) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 31;
-	}
+	for (i = 0; i < nr; i++)
+		h = mstat_key_mix(h, stack[i]);
+	h = mstat_key_mix(mstat_key_mix(h, l->cgroup), (u32)l->node);
+	h = mstat_key_mix(h, (unsigned long)l->cache);
 	return h ?: 1;
 }
 
 /*
- * The bucket of @stack, claimed if new. Two stacks of one key share a
- * bucket (the first's frames): at 64 bits, not before about 2^32 stacks.
+ * The bucket of @stack with its labels, claimed if new. Two of one key
+ * share a bucket (the first's frames and labels): at 64 bits, not before
+ * about 2^32 of them.
  */
 static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
-					     unsigned int nr)
+					     unsigned int nr,
+					     const struct mstat_labels *l)
 {
-	u64 key = mstat_stack_key(stack, nr), old;
+	u64 key = mstat_stack_key(stack, nr, l), old;
 	unsigned int n = mstat_nr_buckets, i, h = hash_64(key, 32) % n;
 	struct mstat_bucket *b;
 
@@ -262,8 +322,13 @@ static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
 		old = cmpxchg(&b->key, 0, key);
 		if (!old) {
 			memcpy(b->stack, stack, nr * sizeof(*stack));
+			b->cgroup = l->cgroup;
+			b->node = l->node;
+			b->cache = l->cache;
+			if (l->cache)
+				mstat_cache_name(l->cache, b->cache_name);
 			/*
-			 * The frames before @nr. Pairs with the
+			 * The frames and labels before @nr. Pairs with the
 			 * smp_load_acquire() in mstat_sites_copy()
 			 * (litmus/profile-bucket-publish.litmus).
 			 */
@@ -282,8 +347,9 @@ static raw_spinlock_t *mstat_addr_lock(unsigned int h)
 	return &mstat_addr_locks[h % MSTAT_ADDR_LOCKS];
 }
 
-static void mstat_addr_insert(unsigned long ptr, struct mstat_bucket *b,
-			      u64 size)
+/* Return false if the table is full. */
+static bool mstat_addr_insert(unsigned int slot, unsigned long ptr,
+			      struct mstat_bucket *b, u64 size)
 {
 	unsigned int h = hash_long(ptr, mstat_addr_bits);
 	struct mstat_addr *a;
@@ -294,18 +360,19 @@ static void mstat_addr_insert(unsigned long ptr, struct mstat_bucket *b,
 	if (a)
 		mstat_addr_free = a->next;
 	raw_spin_unlock_irqrestore(&mstat_addr_free_lock, flags);
-	if (!a) {
-		atomic64_inc(&mstat_addr_drops);
-		return;
-	}
+	if (!a)
+		return false;
 	a->ptr = ptr;
 	a->b = b;
 	a->size = size;
+	a->time = ktime_get_boot_fast_ns();
+	a->epoch = READ_ONCE(mstat_slot_epoch[slot]);
 	raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
 	a->next = mstat_addr_heads[h];
 	WRITE_ONCE(mstat_addr_heads[h], a);
 	raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
 	atomic_inc(&mstat_addr_live);
+	return true;
 }
 
 /* Unlink @ptr's entry; return it, or NULL if @ptr was not sampled. */
@@ -381,6 +448,64 @@ alone:
 	return 1;
 }
 
+/*
+ * The cgroup label of an allocation sampled now: hard irq, softirq, or
+ * the cgroup (v2) id of current. Inside a section preemption is off,
+ * which is what task_css_set() asks of its caller (RCU-sched).
+ */
+static u64 mstat_cgroup_now(void)
+{
+	if (preempt_count() & (HARDIRQ_MASK | NMI_MASK))
+		return MSTAT_CGROUP_HARDIRQ;
+	if (in_serving_softirq())
+		return MSTAT_CGROUP_SOFTIRQ;
+#ifdef CONFIG_CGROUPS
+	return cgroup_id(task_dfl_cgroup(current));
+#else
+	return MSTAT_CGROUP_NONE;
+#endif
+}
+
+/*
+ * The labels of an allocation sampled now, at @ptr: its cgroup, and for
+ * an address of the linear map the NUMA node of its memory and its slab
+ * cache (an API report may give any address, or none).
+ */
+static void mstat_labels_now(struct mstat_labels *l, unsigned long ptr)
+{
+	const void *(*cache_of)(const void *obj) = READ_ONCE(mstat_cache_of);
+
+	l->cgroup = mstat_cgroup_now();
+	l->node = NUMA_NO_NODE;
+	l->cache = NULL;
+	if (!ptr || !virt_addr_valid((void *)ptr))
+		return;
+	l->node = page_to_nid(virt_to_page((void *)ptr));
+	if (cache_of)
+		l->cache = cache_of((const void *)ptr);
+}
+
+/**
+ * mstat_profile_set_cache_of() - how to find a sampled object's cache
+ * @cache_of: returns the slab cache of an allocated object of the linear
+ *	map, or NULL (not a slab object); NULL: caches are not labelled
+ *
+ * Set by the sources once the slab layout is validated (mstat_slab.c),
+ * cleared before they go.
+ */
+void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj))
+{
+	WRITE_ONCE(mstat_cache_of, cache_of);
+}
+
+/* Count a sampled object as freed, in the section of @slot. */
+static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
+			      u64 size)
+{
+	atomic64_inc(&b->pend[slot][MSTAT_B_FREES]);
+	atomic64_add(size, &b->pend[slot][MSTAT_B_FBYTES]);
+}
+
 /**
  * __mstat_profile_sample() - sample one allocation
  * @slot: mstat_section_slot() of the event's open write section
@@ -400,18 +525,41 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    bool api)
 {
 	unsigned long entries[MSTAT_STACK_CAPTURE];
+	struct mstat_labels l;
 	struct mstat_bucket *b;
 	unsigned int n;
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
 	n = mstat_stack(entries, site, api);
-	b = mstat_bucket_get(entries, n);
+	mstat_labels_now(&l, ptr);
+	b = mstat_bucket_get(entries, n, &l);
 	if (!b)
 		return;
 	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);
 	atomic64_add(size, &b->pend[slot][MSTAT_B_ABYTES]);
-	if (ptr)
-		mstat_addr_insert(ptr, b, size);
+	/* Without an entry, its free could never be counted: counted now. */
+	if (ptr && !mstat_addr_insert(slot, ptr, b, size)) {
+		atomic64_inc(&mstat_addr_drops);
+		mstat_bucket_free(slot, b, size);
+	}
+}
+
+/*
+ * Count @a's object freed, and give the entry back. An entry of an epoch
+ * other than its section's was counted before a reset, which cleared its
+ * allocation: its free is not counted either (see mstat_profile_reset()).
+ * @phantom: dropped because its free may have been missed.
+ */
+static void mstat_addr_drop(unsigned int slot, struct mstat_addr *a,
+			    bool phantom)
+{
+	if (a->epoch == READ_ONCE(mstat_slot_epoch[slot]))
+		mstat_bucket_free(slot, a->b, a->size);
+	else
+		phantom = true;
+	if (phantom)
+		atomic64_inc(&mstat_addr_phantoms);
+	mstat_addr_release(a);
 }
 
 /**
@@ -432,9 +580,101 @@ void __mstat_profile_free(unsigned int slot, unsigned long ptr)
 	a = mstat_addr_remove(ptr);
 	if (!a)
 		return;
-	atomic64_inc(&a->b->pend[slot][MSTAT_B_FREES]);
-	atomic64_add(a->size, &a->b->pend[slot][MSTAT_B_FBYTES]);
-	mstat_addr_release(a);
+	mstat_addr_drop(slot, a, false);
+}
+
+/**
+ * mstat_profile_forget() - drop every entry of the address table
+ * @why: what made the table unable to vouch for its entries, for the log
+ *
+ * Called when the profile may have missed frees: a source switched off
+ * or on, a free probe that missed calls. Each entry is counted as freed
+ * now and in addr_phantoms, so that no object whose free was missed stays
+ * in use for good: an object still live is then out of the in-use
+ * figures, never in them twice. Its later free finds no entry.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_profile_forget(const char *why)
+{
+	unsigned int h, n = 0;
+
+	for (h = 0; mstat_addr_heads && h < BIT(mstat_addr_bits); h++) {
+		struct mstat_addr *a, *next;
+		struct mstat_section s;
+		unsigned long flags;
+
+		if (!READ_ONCE(mstat_addr_heads[h]))
+			continue;
+		mstat_write_begin(&mstat_core, &s);
+		raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
+		a = mstat_addr_heads[h];
+		WRITE_ONCE(mstat_addr_heads[h], NULL);
+		raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
+		for (; a; a = next, n++) {
+			next = a->next;
+			mstat_addr_drop(mstat_section_slot(&mstat_core, &s), a,
+					true);
+		}
+		mstat_write_end(&mstat_core, &s);
+		cond_resched();
+	}
+	if (n)
+		pr_info_ratelimited("heap profile: %u sampled objects dropped (%s)\n",
+				    n, why);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_forget);
+
+/*
+ * The core's reset hook (mstat_reset()): a reset clears the profile as it
+ * clears the counters, at the same cut. The first call gives the idle
+ * slot a new epoch; sections that add into it after the reset's second
+ * flip read it (the grace period between, reset-hook.litmus), and those
+ * that counted before the reset read the old one. After the second
+ * rotation, every bucket's totals are cleared, as the counters were, the
+ * other slot gets the new epoch too, and the entries of the old epoch are
+ * dropped: their allocations were cleared. A free that finds such an
+ * entry first is not counted either (mstat_addr_drop()): it ran in a
+ * section of the new epoch after the cut, or of the old one before it,
+ * cleared with the rest.
+ */
+static void mstat_profile_reset(struct mstat_core *core, unsigned int idle,
+				bool last)
+{
+	unsigned long epoch = mstat_slot_epoch[!idle];
+	unsigned int i, h;
+
+	if (!last) {
+		WRITE_ONCE(mstat_slot_epoch[idle], epoch + 1);
+		return;
+	}
+	WRITE_ONCE(mstat_slot_epoch[idle], epoch);
+	for (i = 0; i < mstat_nr_buckets; i++)
+		memset(mstat_bucket_at(i)->total, 0,
+		       sizeof(mstat_bucket_at(i)->total));
+	for (h = 0; h < BIT(mstat_addr_bits); h++) {
+		struct mstat_addr *a, **pp, *gone = NULL;
+		unsigned long flags;
+
+		if (!READ_ONCE(mstat_addr_heads[h]))
+			continue;
+		raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
+		for (pp = &mstat_addr_heads[h]; (a = *pp);) {
+			if (a->epoch == epoch) {
+				pp = &a->next;
+				continue;
+			}
+			WRITE_ONCE(*pp, a->next);
+			a->next = gone;
+			gone = a;
+		}
+		raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
+		for (a = gone; a; a = gone) {
+			gone = a->next;
+			atomic64_inc(&mstat_addr_phantoms);
+			mstat_addr_release(a);
+		}
+	}
 }
 
 /* The core's fold hook: publish the old half with the snapshot. */
@@ -454,11 +694,37 @@ static void mstat_profile_fold(struct mstat_core *core, unsigned int old)
 	}
 }
 
+/* The address table's entries, into @ss->live (at most the table's size). */
+static void mstat_live_copy(struct mstat_sites *ss)
+{
+	unsigned int h;
+
+	ss->now = ktime_get_boot_fast_ns();
+	for (h = 0; h < BIT(mstat_addr_bits); h++) {
+		const struct mstat_addr *a;
+		unsigned long flags;
+
+		if (!READ_ONCE(mstat_addr_heads[h]))
+			continue;
+		raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
+		for (a = mstat_addr_heads[h]; a && ss->nlive < mstat_nr_addrs;
+		     a = a->next) {
+			ss->live[ss->nlive].b = a->b;
+			ss->live[ss->nlive].time = a->time;
+			ss->live[ss->nlive].size = a->size;
+			ss->nlive++;
+		}
+		raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
+	}
+}
+
 /* Under mstat_core.lock, right after the rotation. */
 static void mstat_sites_copy(const u64 *total, void *arg)
 {
 	struct mstat_sites *ss = arg;
 	unsigned int i;
+
+	mstat_live_copy(ss);
 
 	for (i = 0; i < mstat_nr_buckets; i++) {
 		struct mstat_bucket *b = mstat_bucket_at(i);
@@ -474,6 +740,10 @@ static void mstat_sites_copy(const u64 *total, void *arg)
 		r->site = b->stack[0];
 		r->stack = b->stack;
 		r->nr = nr;
+		r->cgroup = b->cgroup;
+		r->node = b->node;
+		r->cache = b->cache_name;
+		r->b = b;
 		memcpy(r->v, b->total, sizeof(b->total));
 		ss->n++;
 	}
@@ -484,8 +754,9 @@ static void mstat_sites_copy(const u64 *total, void *arg)
  * @r: the site
  *
  * A free subtracts the bytes its own sample added, from the same bucket,
- * and a reset (mstat_reset()) zeroes the counters, never the buckets,
- * which nothing zeroes while the module is loaded.
+ * and only if that sample was counted after the last reset, which clears
+ * the buckets' figures at the cut where it clears the counters
+ * (mstat_profile_reset()).
  *
  * Return: allocated minus freed sampled bytes; signed, so that a free
  * published before its allocation would read as a negative figure, not
@@ -547,13 +818,58 @@ static s64 mstat_scale_signed(s64 val, const struct mstat_site_row *r,
 	return val < 0 ? -est : est;
 }
 
+/* By bucket, then oldest first. */
+static int mstat_live_cmp(const void *a, const void *b)
+{
+	const struct mstat_live *p = a, *q = b;
+
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return p->time < q->time ? -1 : p->time > q->time;
+}
+
+/* The first of @ss->live in bucket @b, by bisection. */
+static unsigned int mstat_live_first(const struct mstat_sites *ss,
+				     const void *b)
+{
+	unsigned int lo = 0, hi = ss->nlive;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (ss->live[mid].b < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * mstat_sites_free() - free what mstat_profile_read() gave
+ * @ss: the profile, or an ERR_PTR() or NULL
+ */
+void mstat_sites_free(struct mstat_sites *ss)
+{
+	if (IS_ERR_OR_NULL(ss))
+		return;
+	vfree(ss->live);
+	vfree(ss);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_sites_free);
+
 /**
  * mstat_profile_read() - the published profile, as of a fresh snapshot
  * @snap: the snapshot it goes with
  *
+ * The rows' live objects are the address table's entries at the read,
+ * right after the snapshot's cut: one whose free was counted after the
+ * cut is missing, and one sampled after it has no row yet or is there
+ * beside its row's figures. Their ages are taken at @ss->now.
+ *
  * Context: process; sleeps.
- * Return: rows sorted by estimated bytes in use (vfree() them), or an
- * ERR_PTR().
+ * Return: rows sorted by estimated bytes in use (free them with
+ * mstat_sites_free()), or an ERR_PTR().
  */
 struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 {
@@ -564,9 +880,14 @@ struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 	ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
 	if (!ss)
 		return ERR_PTR(-ENOMEM);
+	ss->live = vmalloc(array_size(mstat_nr_addrs, sizeof(*ss->live)));
+	if (!ss->live) {
+		mstat_sites_free(ss);
+		return ERR_PTR(-ENOMEM);
+	}
 	err = mstat_read_with(&mstat_core, snap, mstat_sites_copy, ss);
 	if (err) {
-		vfree(ss);
+		mstat_sites_free(ss);
 		return ERR_PTR(err);
 	}
 	ss->gen = snap->gen;
@@ -576,6 +897,8 @@ struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 	ss->depth = mstat_depth;
 	ss->addr_drops = atomic64_read(&mstat_addr_drops);
 	ss->addr_live = atomic_read(&mstat_addr_live);
+	ss->addr_phantoms = atomic64_read(&mstat_addr_phantoms);
+	sort(ss->live, ss->nlive, sizeof(ss->live[0]), mstat_live_cmp, NULL);
 	for (i = 0; i < ss->n; i++) {
 		struct mstat_site_row *r = &ss->row[i];
 
@@ -584,8 +907,18 @@ struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 						  r->v[MSTAT_B_FREES], r, ss->rate);
 	}
 	sort(ss->row, ss->n, sizeof(ss->row[0]), mstat_row_cmp, NULL);
+	for (i = 0; i < ss->n; i++) {
+		struct mstat_site_row *r = &ss->row[i];
+		unsigned int k = mstat_live_first(ss, r->b), end = k;
+
+		while (end < ss->nlive && ss->live[end].b == r->b)
+			end++;
+		r->live = &ss->live[k];
+		r->nlive = end - k;
+	}
 	return ss;
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_read);
 
 /**
  * mstat_profile_site() - a site's published figures, for tests
@@ -618,20 +951,22 @@ int mstat_profile_site(const char *name, u64 *allocs, u64 *frees)
 		*allocs += ss->row[i].v[MSTAT_B_ALLOCS];
 		*frees += ss->row[i].v[MSTAT_B_FREES];
 	}
-	vfree(ss);
+	mstat_sites_free(ss);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_site);
 
 /**
- * mstat_profile_drops() - samples not recorded for lack of room
+ * mstat_profile_drops() - samples not recorded in full, entries dropped
  * @site_drops: samples whose stack found no free bucket
  * @addr_drops: samples whose address found no free entry
+ * @phantoms: entries dropped for want of a vouched free (addr_phantoms)
  */
-void mstat_profile_drops(u64 *site_drops, u64 *addr_drops)
+void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms)
 {
 	*site_drops = atomic64_read(&mstat_bucket_drops);
 	*addr_drops = atomic64_read(&mstat_addr_drops);
+	*phantoms = atomic64_read(&mstat_addr_phantoms);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_drops);
 
@@ -708,6 +1043,7 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		return -ENOMEM;
 	}
 	mstat_nr_buckets = buckets;
+	mstat_nr_addrs = addrs;
 	for_each_possible_cpu(i)
 		per_cpu(mstat_rng, i) = get_random_u64() | 1;
 	for (i = 0; i < addrs; i++) {
@@ -717,6 +1053,7 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 	for (i = 0; i < MSTAT_ADDR_LOCKS; i++)
 		raw_spin_lock_init(&mstat_addr_locks[i]);
 	mstat_set_fold_hook(&mstat_core, mstat_profile_fold);
+	mstat_set_reset_hook(&mstat_core, mstat_profile_reset);
 	mstat_profile_set_rate(rate);
 	return 0;
 }
@@ -728,6 +1065,7 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
  */
 void mstat_profile_exit(void)
 {
+	mstat_set_reset_hook(&mstat_core, NULL);
 	mstat_set_fold_hook(&mstat_core, NULL);
 	mutex_lock(&mstat_profile_lock);
 	WRITE_ONCE(mstat_profile_rate, 0);
@@ -745,4 +1083,5 @@ void mstat_profile_exit(void)
 	mstat_addr_free = NULL;
 	mstat_buckets = NULL;
 	mstat_nr_buckets = 0;
+	mstat_nr_addrs = 0;
 }

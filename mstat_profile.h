@@ -72,8 +72,29 @@ static __always_inline bool mstat_profile_held(unsigned long ptr)
 
 enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
 
+/*
+ * A sampled allocation's cgroup label: the cgroup (v2) id of the task
+ * that allocated it (ids start at 1), or what ran instead of a task.
+ */
+#define MSTAT_CGROUP_NONE	0ULL		/* not known */
+#define MSTAT_CGROUP_HARDIRQ	U64_MAX		/* hard interrupt */
+#define MSTAT_CGROUP_SOFTIRQ	(U64_MAX - 1)	/* softirq */
+
 /**
- * struct mstat_site_row - one stack's published figures
+ * struct mstat_live - a sampled object remembered by the address table
+ * @b: its bucket (the row it belongs to)
+ * @time: when it was allocated, ktime_get_boot_fast_ns()
+ * @size: its bytes
+ */
+struct mstat_live {
+	const void *b;
+	u64 time;
+	u64 size;
+};
+
+/**
+ * struct mstat_site_row - one stack's published figures, for one cgroup
+ *	and one node
  * @site: the call site, the stack's first frame
  * @stack: the stack, call site first (the bucket's: never freed or
  *	changed while the module is loaded)
@@ -82,6 +103,14 @@ enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR
  *	(indexed by %MSTAT_B_ALLOCS...)
  * @est_bytes: bytes in use, scaled up from the samples: the sort key
  * @est_calls: objects in use, scaled up
+ * @cgroup: the cgroup label of its samples (%MSTAT_CGROUP_NONE...)
+ * @node: the NUMA node of their memory, or %NUMA_NO_NODE
+ * @cache: the slab cache's name, "" if none (a large kmalloc, an API
+ *	report of memory that is no slab object) or not known
+ * @b: its bucket
+ * @live: its sampled objects remembered at the read, oldest first
+ *	(in &mstat_sites.live)
+ * @nlive: how many
  */
 struct mstat_site_row {
 	unsigned long site;
@@ -90,6 +119,12 @@ struct mstat_site_row {
 	u64 v[MSTAT_B_NR];
 	s64 est_bytes;
 	s64 est_calls;
+	u64 cgroup;
+	int node;
+	const char *cache;
+	const void *b;
+	const struct mstat_live *live;
+	unsigned int nlive;
 };
 
 /**
@@ -99,6 +134,12 @@ struct mstat_site_row {
  * @site_drops: samples whose stack found no free bucket
  * @addr_drops: samples whose address found no free entry
  * @addr_live: sampled objects live
+ * @addr_phantoms: entries dropped because the profile could not vouch
+ *	for their free (mstat_profile_forget(), a reset)
+ * @now: the time the ages are taken at, ktime_get_boot_fast_ns()
+ * @live: the sampled objects remembered at the read, by bucket, then
+ *	oldest first (vfree() it)
+ * @nlive: how many
  * @leafless: samples whose unwound stack did not hold their call site
  *	(kept as the call site alone)
  * @depth: the most frames a stack keeps
@@ -111,6 +152,10 @@ struct mstat_sites {
 	u64 site_drops;
 	u64 addr_drops;
 	int addr_live;
+	u64 addr_phantoms;
+	u64 now;
+	struct mstat_live *live;
+	unsigned int nlive;
 	u64 leafless;
 	unsigned int depth;
 	unsigned int n;
@@ -118,13 +163,16 @@ struct mstat_sites {
 };
 
 struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap);
+void mstat_sites_free(struct mstat_sites *ss);
+void mstat_profile_forget(const char *why);
+void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj));
 s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs, unsigned int depth);
 void mstat_profile_exit(void);
 void mstat_profile_set_rate(unsigned long rate);
 int mstat_profile_site(const char *name, u64 *allocs, u64 *frees);
-void mstat_profile_drops(u64 *site_drops, u64 *addr_drops);
+void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms);
 u64 mstat_sample_interval(unsigned long rate);
 u64 mstat_sample_prob_q32(u64 size, unsigned long rate);
 

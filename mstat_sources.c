@@ -59,6 +59,7 @@
 #include "mstat_compat.h"
 #include "mstat_count.h"
 #include "mstat_mutant.h"
+#include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -824,7 +825,8 @@ static void mstat_tp_unregister(struct mstat_tp *t)
  * @on: the new state
  *
  * Objects allocated while a source was off and freed while it is on make
- * live counts negative; see the README.
+ * live counts negative; see the README. Either way, the heap profile's
+ * sampled objects are dropped (mstat_profile_forget()).
  *
  * Context: process; sleeps.
  * Return: 0, -EINVAL for a bad @src, or a tracepoint registration error
@@ -855,6 +857,15 @@ int mstat_source_set(enum mstat_source src, bool on)
 	if (!err) {
 		WRITE_ONCE(mstat_sources_on[src], on);
 		trace_mstat_source(mstat_source_name[src], on);
+		/*
+		 * Frees missed while it is off would leave sampled objects
+		 * in the profile for good. Switched off: once no probe of it
+		 * runs any more; on: the frees missed meanwhile.
+		 */
+		if (!on)
+			tracepoint_synchronize_unregister();
+		mstat_profile_forget(on ? "a source switched on" :
+				     "a source switched off");
 	} else {
 		pr_err("cannot switch on source %s: %d\n",
 		       mstat_source_name[src], err);
@@ -1122,4 +1133,5 @@ void mstat_sources_exit(void)
 	for (src = 0; src < MSTAT_NR_SOURCES; src++)
 		mstat_source_set(src, false);
 	tracepoint_synchronize_unregister();
+	mstat_profile_set_cache_of(NULL);
 }

@@ -36,6 +36,7 @@ const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
 };
 
 struct mstat_core mstat_core;
+EXPORT_SYMBOL_IF_KUNIT(mstat_core);
 
 DEFINE_STATIC_KEY_FALSE(mstat_extras_key);
 

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of mstat's heap profile: exact counts at a site with every
- * allocation sampled, the address table's cap, the estimate's accuracy
- * when sampling, and the sampling arithmetic.
+ * allocation sampled, the address table's cap, what a reset and a drop of
+ * the table leave, the labels, the estimate's accuracy when sampling, and
+ * the sampling arithmetic.
  *
  * Needs mstat.ko loaded first, with the kmalloc source on (the default).
  * The cases change the sampling rate and restore the load-time one.
  */
 #include <kunit/test.h>
+#include <linux/cgroup.h>
+#include <linux/mm.h>
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "mstat_compat.h"
 #include "mstat_profile.h"
@@ -98,22 +103,141 @@ static void mstat_profile_estimate_within_bound(struct kunit *test)
 
 static void mstat_profile_addr_cap_counts_drops(struct kunit *test)
 {
-	u64 sd0, ad0, sd1, ad1;
+	u64 sd0, ad0, ph0, sd1, ad1, ph1, a0, f0, a1, f1, a2, f2;
 	const int k = 20000;	/* more than profile_addrs (16384 by default) */
 	void **obj;
 	int i;
 
 	obj = kvcalloc(k, sizeof(*obj), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, obj);
-	mstat_profile_drops(&sd0, &ad0);
+	mstat_profile_drops(&sd0, &ad0, &ph0);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a0, &f0), 0);
 	mstat_profile_set_rate(1);
 	profile_site_alloc(obj, k, 16);
 	mstat_profile_set_rate(0);
-	mstat_profile_drops(&sd1, &ad1);
+	mstat_profile_drops(&sd1, &ad1, &ph1);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a1, &f1), 0);
 	for (i = 0; i < k; i++)
 		kfree(obj[i]);
 	kvfree(obj);
-	KUNIT_EXPECT_GT(test, ad1, ad0);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a2, &f2), 0);
+	/*
+	 * A sample without an entry is counted freed at once (every
+	 * allocation of the machine is sampled meanwhile, so the drops are
+	 * more than ours) ...
+	 */
+	KUNIT_EXPECT_GT(test, f1 - f0, 0ULL);
+	KUNIT_EXPECT_GE(test, ad1 - ad0, f1 - f0);
+	/* ... so that nothing of the site is left in use after its frees. */
+	KUNIT_EXPECT_EQ(test, a2 - a0, (u64)k);
+	KUNIT_EXPECT_EQ(test, f2 - f0, (u64)k);
+}
+
+/* A reset clears the site's figures; a free of an object sampled before it is not counted. */
+static void mstat_profile_reset_clears(struct kunit *test)
+{
+	const int k = 30, j = 10, n = 7;
+	u64 sd, ad, ph0, ph1, a, f;
+	void *obj[30], *more[7];
+	int i;
+
+	mstat_profile_set_rate(1);
+	profile_site_alloc(obj, k, 300);
+	mstat_profile_drops(&sd, &ad, &ph0);
+	KUNIT_ASSERT_EQ(test, mstat_reset(&mstat_core), 0);
+	mstat_profile_drops(&sd, &ad, &ph1);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a, &f), 0);
+	KUNIT_EXPECT_EQ(test, a, 0ULL);
+	KUNIT_EXPECT_EQ(test, f, 0ULL);
+	/* Every entry of the reset's past, ours among them, is dropped. */
+	KUNIT_EXPECT_GE(test, ph1 - ph0, (u64)k);
+	for (i = 0; i < j; i++)
+		kfree(obj[i]);
+	profile_site_alloc(more, n, 300);
+	for (i = 0; i < n; i++)
+		kfree(more[i]);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a, &f), 0);
+	mstat_profile_set_rate(0);
+	for (i = j; i < k; i++)
+		kfree(obj[i]);
+	KUNIT_EXPECT_EQ(test, a, (u64)n);
+	KUNIT_EXPECT_EQ(test, f, (u64)n);
+}
+
+/* mstat_profile_forget() counts every remembered object freed, once. */
+static void mstat_profile_forget_counts_freed(struct kunit *test)
+{
+	const int k = 25;
+	u64 a0, f0, a1, f1, a2, f2, sd, ad, ph0, ph1;
+	void *obj[25];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a0, &f0), 0);
+	mstat_profile_drops(&sd, &ad, &ph0);
+	mstat_profile_set_rate(1);
+	profile_site_alloc(obj, k, 100);
+	mstat_profile_set_rate(0);
+	mstat_profile_forget("a KUnit test");
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a1, &f1), 0);
+	mstat_profile_drops(&sd, &ad, &ph1);
+	for (i = 0; i < k; i++)
+		kfree(obj[i]);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_site_alloc", &a2, &f2), 0);
+	KUNIT_EXPECT_EQ(test, a1 - a0, (u64)k);
+	KUNIT_EXPECT_EQ(test, f1 - f0, (u64)k);
+	KUNIT_EXPECT_GE(test, ph1 - ph0, (u64)k);
+	/* Their frees find no entry: not counted twice. */
+	KUNIT_EXPECT_EQ(test, f2, f1);
+}
+
+/* The labels of a sample taken here: this task's cgroup, the memory's node, its age. */
+static void mstat_profile_labels_task(struct kunit *test)
+{
+	struct mstat_snapshot snap;
+	struct mstat_sites *ss;
+	void *obj[4];
+	unsigned int i, rows = 0, live = 0;
+	u64 cgroup;
+
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	cgroup = cgroup_id(task_dfl_cgroup(current));
+	rcu_read_unlock();
+#else
+	cgroup = MSTAT_CGROUP_NONE;
+#endif
+	mstat_profile_set_rate(1);
+	profile_site_alloc(obj, ARRAY_SIZE(obj), 1000);
+	mstat_profile_set_rate(0);
+	ss = mstat_profile_read(&snap);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ss));
+	for (i = 0; i < ss->n; i++) {
+		const struct mstat_site_row *r = &ss->row[i];
+		char sym[KSYM_SYMBOL_LEN];
+		unsigned int l;
+
+		snprintf(sym, sizeof(sym), "%ps", (void *)r->site);
+		if (!str_has_prefix(sym, "profile_site_alloc") ||
+		    r->v[MSTAT_B_ALLOCS] == r->v[MSTAT_B_FREES])
+			continue;
+		rows++;
+		KUNIT_EXPECT_EQ(test, r->cgroup, cgroup);
+		KUNIT_EXPECT_EQ(test, r->node,
+				page_to_nid(virt_to_page(obj[0])));
+		for (l = 0; l < r->nlive; l++) {
+			KUNIT_EXPECT_LE(test, r->live[l].time, ss->now);
+			KUNIT_EXPECT_LT(test, ss->now - r->live[l].time,
+					60 * NSEC_PER_SEC);
+			KUNIT_EXPECT_EQ(test, r->live[l].size,
+					(u64)ksize(obj[0]));
+			live++;
+		}
+	}
+	mstat_sites_free(ss);
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[i]);
+	KUNIT_EXPECT_GE(test, rows, 1U);
+	KUNIT_EXPECT_EQ(test, live, (unsigned int)ARRAY_SIZE(obj));
 }
 
 static void mstat_sample_interval_mean(struct kunit *test)
@@ -183,6 +307,9 @@ static void mstat_sample_prob_huge_size(struct kunit *test)
 static struct kunit_case mstat_profile_cases[] = {
 	KUNIT_CASE(mstat_profile_exact_at_rate_1),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_addr_cap_counts_drops),
+	KUNIT_CASE(mstat_profile_reset_clears),
+	KUNIT_CASE(mstat_profile_forget_counts_freed),
+	KUNIT_CASE(mstat_profile_labels_task),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_estimate_within_bound),
 	KUNIT_CASE(mstat_sample_interval_mean),
 	KUNIT_CASE(mstat_sample_prob_values),
@@ -201,4 +328,5 @@ kunit_test_suite(mstat_profile_suite);
 
 MODULE_LICENSE("GPL");
 MSTAT_IMPORT_KUNIT_NS();
+MSTAT_IMPORT_INTERNAL_NS();
 MODULE_DESCRIPTION("KUnit tests for mstat's heap profile");

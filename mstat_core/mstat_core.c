@@ -380,6 +380,19 @@ EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_read);
  * folded, then clears the totals. A section that straddles the reset is
  * counted after it or not at all, never in part.
  *
+ * With a &mstat_core.reset_hook, the reset rotates twice and waits for a
+ * grace period after each call of the hook: the first call writes state
+ * for the slot that the first rotation left idle, and the second rotation
+ * flips writers into that slot only after every section that began
+ * before the write has ended, so that each section that adds into it
+ * reads what the hook wrote (an RCU guarantee; sections are RCU readers,
+ * see "Waiting for writers" in mstat_core.h; litmus:
+ * mstat_core/litmus/reset-hook.litmus). The second call, after the
+ * totals are cleared, does the same for the other slot, which no section
+ * uses before the flip of the next read, after the second grace period.
+ * A state per slot thus tells a section that counts after the reset from
+ * one that counted before it, whatever slot it found.
+ *
  * Context: process; sleeps.
  * Return: 0, or -EINTR as mstat_read().
  */
@@ -390,7 +403,16 @@ int mstat_reset(struct mstat_core *core)
 	if (mutex_lock_interruptible(&core->lock))
 		return -EINTR;
 	__mstat_rotate(core, &snap);
+	if (core->reset_hook) {
+		core->reset_hook(core, !mstat_cur_slot(core), false);
+		synchronize_rcu();
+		__mstat_rotate(core, &snap);
+	}
 	memset(core->total, 0, core->nwords * sizeof(u64));
+	if (core->reset_hook) {
+		core->reset_hook(core, !mstat_cur_slot(core), true);
+		synchronize_rcu();
+	}
 	mutex_unlock(&core->lock);
 	return 0;
 }
@@ -434,6 +456,23 @@ unsigned int mstat_get_sync(struct mstat_core *core)
 	return READ_ONCE(core->sync);
 }
 EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_get_sync);
+
+/**
+ * mstat_set_reset_hook() - set or clear &mstat_core.reset_hook
+ * @core: the core
+ * @hook: the hook, or NULL
+ *
+ * Context: process; sleeps (waits for a read or reset in progress).
+ */
+void mstat_set_reset_hook(struct mstat_core *core,
+			  void (*hook)(struct mstat_core *core,
+				       unsigned int idle, bool last))
+{
+	mutex_lock(&core->lock);
+	core->reset_hook = hook;
+	mutex_unlock(&core->lock);
+}
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_set_reset_hook);
 
 /**
  * mstat_set_fold_hook() - set or clear &mstat_core.fold_hook

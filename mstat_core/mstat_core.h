@@ -323,6 +323,14 @@ struct mstat_pcpu {
  *	to fold state that sections keep outside the per-CPU slots, indexed
  *	by mstat_section_slot(), so that it is published with the snapshot;
  *	set with mstat_set_fold_hook()
+ * @reset_hook: if set, called by mstat_reset() twice, with @lock held,
+ *	each time with the slot @idle that no section uses until the next
+ *	flip, which comes after a grace period: first after a rotation
+ *	(@last false), then after a second rotation and the clearing of the
+ *	totals (@last true). State that a section reads through
+ *	mstat_section_slot() and that the hook writes for @idle is thus seen
+ *	by every section that adds into @idle after the hook (see
+ *	mstat_reset()); set with mstat_set_reset_hook()
  * @sync: an &enum mstat_sync; set with mstat_set_sync()
  * @broken: an &enum mstat_broken; set with mstat_set_broken(), by
  *	torture tests only
@@ -340,6 +348,8 @@ struct mstat_core {
 	u64 gen;
 	u64 *total;
 	void (*fold_hook)(struct mstat_core *core, unsigned int old);
+	void (*reset_hook)(struct mstat_core *core, unsigned int idle,
+			   bool last);
 	int sync;
 	int broken;
 	struct mstat_history hist;
@@ -470,6 +480,9 @@ int mstat_reset(struct mstat_core *core);
 int mstat_set_sync(struct mstat_core *core, unsigned int sync);
 unsigned int mstat_get_sync(struct mstat_core *core);
 extern const char *const mstat_sync_name[MSTAT_NR_SYNC];
+void mstat_set_reset_hook(struct mstat_core *core,
+			  void (*hook)(struct mstat_core *core,
+				       unsigned int idle, bool last));
 void mstat_set_fold_hook(struct mstat_core *core,
 			 void (*hook)(struct mstat_core *core,
 				      unsigned int old));

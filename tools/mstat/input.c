@@ -126,6 +126,12 @@ static void parse_error(const char *path, const char *head,
 		[MSTAT_E_TOO_MANY] = "more lines of this kind than mstat reads",
 		[MSTAT_E_SITES_HEADER] = "malformed header",
 		[MSTAT_E_SITE_ROW] = "malformed site row",
+		[MSTAT_E_SITE_CGROUP] = "malformed cgroup (an id >= 1, hardirq, softirq or -)",
+		[MSTAT_E_SITE_NODE] = "malformed node (a number or -)",
+		[MSTAT_E_SITE_CACHE] = "malformed cache (a name or -)",
+		[MSTAT_E_SITE_LIVE] = "malformed live line (+ AGE_MS BYTES)",
+		[MSTAT_E_SITE_PLACE] = "frame before any row or after its row's live lines",
+		[MSTAT_E_SITE_COLUMNS] = "not the columns of the file's version",
 	};
 
 	switch (e->code) {
@@ -158,6 +164,17 @@ static void parse_error(const char *path, const char *head,
 	case MSTAT_E_DUP:
 		mstat_err("%s: line %d: %s%s given twice", path, e->line,
 			  dup_kind[e->dup.kind], e->dup.what);
+		break;
+	case MSTAT_E_SITE_ROW:
+	case MSTAT_E_SITE_CGROUP:
+	case MSTAT_E_SITE_NODE:
+	case MSTAT_E_SITE_CACHE:
+	case MSTAT_E_SITE_LIVE:
+	case MSTAT_E_SITE_PLACE:
+	case MSTAT_E_SITE_COLUMNS:
+		mstat_err("%s: line %d: %s: \"%.80s\"", path, e->line,
+			  e->code == MSTAT_E_SITE_PLACE && e->text[0] == '+' ?
+			  "live line before any row" : what[e->code], e->text);
 		break;
 	case MSTAT_E_NOMEM:
 		mstat_err("out of memory");

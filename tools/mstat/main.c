@@ -37,6 +37,7 @@
  *   check.c     mstat check: the snapshot invariants, across reads
  *   show.c      the snapshot as text        json.c  ... as JSON
  *   prom.c      ... in Prometheus's text format
+ *   cgroup.c    the cgroup2 tree: cgroup ids to paths, for pprof's labels
  *   gzip.c      the gzip container, through zlib
  *   input.c     reading a file in one open(); the tool's read errors
  *   util.c      errors, memory, numbers for people, output files
@@ -123,6 +124,7 @@ static void mstat_usage(FILE *f)
 	      "  mstat top --caches --sort live\n"
 	      "  mstat prom -o /var/lib/prometheus/node-exporter/mstat.prom\n"
 	      "  mstat pprof -o mstat.pb.gz && go tool pprof -traces mstat.pb.gz\n"
+	      "  go tool pprof -tagfocus 'cgroup=^/system.slice(/|$)' -top mstat.pb.gz\n"
 	      "  mstat check -n 100 -i 10\n"
 	      "  mstat serve --listen 127.0.0.1:9754\n"
 	      "  go tool pprof -top http://127.0.0.1:9754/debug/pprof/heap\n"

@@ -602,12 +602,16 @@ static bool sites_header(struct mstat_sites *ss, char *line)
 		{ "addr_live", &ss->addr_live, false },
 		{ "depth", &ss->depth, false },
 		{ "leafless", &ss->leafless, false },
+		{ "reused", &ss->reused, false },
+		{ "age_ms", &ss->age_ms, false },
+		{ "addr_phantoms", &ss->addr_phantoms, false },
 	};
 	char *w[MAX_WORDS];
 	int n = split(line, w, MAX_WORDS), i;
 	size_t j;
 
 	ss->depth = ss->leafless = -1;
+	ss->reused = ss->age_ms = ss->addr_phantoms = -1;
 	if (n < 1 || n > MAX_WORDS || strcmp(w[0], "#") || n % 2 == 0)
 		return false;
 	for (i = 1; i < n; i += 2)
@@ -617,15 +621,85 @@ static bool sites_header(struct mstat_sites *ss, char *line)
 	return k[0].seen && k[1].seen && k[2].seen && ss->nsites >= 0;
 }
 
-/* Eight numbers, then the site, which may hold a blank: "f+0x1/0x2 [m]". */
-static enum mstat_perr sites_row(struct mstat_sites *ss, char *line)
+/* What mstat_sites_parse() keeps between lines. */
+struct sites_parser {
+	struct mstat_sites *ss;
+	int ncol;		/* the words of a row before its site */
+	bool labels;		/* rows have "cgroup node cache" (2.2 on) */
+	bool later;		/* a minor after 2.2: lines may have more words */
+	int line;
+};
+
+/*
+ * "# est_bytes ... site": the columns, as many as the version has (8, and
+ * "cgroup node cache" from 2.2) or, in a later minor, more (skipped).
+ */
+static enum mstat_perr sites_columns(struct sites_parser *p, char *line)
 {
+	char *w[MAX_WORDS];
+	int n = split(line, w, MAX_WORDS);
+
+	if (n > MAX_WORDS || n < 2 || strcmp(w[n - 1], "site"))
+		return MSTAT_E_SITE_COLUMNS;
+	n -= 2;
+	if (n < p->ncol || (n > p->ncol && !p->later))
+		return MSTAT_E_SITE_COLUMNS;
+	if (p->labels && (strcmp(w[9], "cgroup") || strcmp(w[10], "node") ||
+			  strcmp(w[11], "cache")))
+		return MSTAT_E_SITE_COLUMNS;
+	p->ncol = n;
+	return MSTAT_OK;
+}
+
+/* A u64 up to INT64_MAX, so that its long long is not negative. */
+static bool parse_nonneg(const char *s, long long *v)
+{
+	unsigned long long u;
+
+	if (!mstat_parse_u64(s, &u) || u > INT64_MAX)
+		return false;
+	*v = (long long)u;
+	return true;
+}
+
+/* "-", "hardirq", "softirq" or an id >= 1. */
+static bool parse_cgroup(const char *s, long long *v)
+{
+	if (!strcmp(s, "-"))
+		*v = MSTAT_CGROUP_UNKNOWN;
+	else if (!strcmp(s, "hardirq"))
+		*v = MSTAT_CGROUP_HARDIRQ;
+	else if (!strcmp(s, "softirq"))
+		*v = MSTAT_CGROUP_SOFTIRQ;
+	else
+		return parse_nonneg(s, v) && *v >= 1;
+	return true;
+}
+
+/* "-" or a node number. */
+static bool parse_node(const char *s, long long *v)
+{
+	if (!strcmp(s, "-")) {
+		*v = MSTAT_NODE_UNKNOWN;
+		return true;
+	}
+	return parse_nonneg(s, v) && *v <= INT_MAX;
+}
+
+/*
+ * Eight numbers, from 2.2 the labels "cgroup node cache", then the site,
+ * which may hold a blank: "f+0x1/0x2 [m]".
+ */
+static enum mstat_perr sites_row(struct sites_parser *p, char *line)
+{
+	struct mstat_sites *ss = p->ss;
 	struct mstat_site *st;
-	long long v[8];
-	char *w[8];
+	long long v[8], cgroup = MSTAT_CGROUP_UNKNOWN, node = MSTAT_NODE_UNKNOWN;
+	struct mstat_cache cache = { .named = false };
+	char *w[MAX_WORDS];
 	int i;
 
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < p->ncol; i++) {
 		w[i] = line;
 		line += strcspn(line, " ");
 		if (!*line)
@@ -634,6 +708,12 @@ static enum mstat_perr sites_row(struct mstat_sites *ss, char *line)
 	}
 	if (!*line || !parse_nums(w, 8, v))
 		return MSTAT_E_SITE_ROW;
+	if (p->labels && !parse_cgroup(w[8], &cgroup))
+		return MSTAT_E_SITE_CGROUP;
+	if (p->labels && !parse_node(w[9], &node))
+		return MSTAT_E_SITE_NODE;
+	if (p->labels && !decode_cache_name(w[10], &cache))
+		return MSTAT_E_SITE_CACHE;
 	if (ss->n == ss->cap) {
 		size_t cap = ss->cap ? ss->cap * 2 : 256;
 		struct mstat_site *ns = realloc(ss->site, cap * sizeof(*ns));
@@ -646,6 +726,12 @@ static enum mstat_perr sites_row(struct mstat_sites *ss, char *line)
 	st = &ss->site[ss->n];
 	memset(st, 0, sizeof(*st));
 	memcpy(&st->est_bytes, v, sizeof(v));
+	st->cgroup = cgroup;
+	st->node = node;
+	st->cache = cache.named ? dup_str(cache.name, strlen(cache.name)) : NULL;
+	st->line = p->line;
+	if (cache.named && !st->cache)
+		return MSTAT_E_NOMEM;
 	st->text = dup_str(line, strlen(line));
 	ss->n++;
 	if (!st->text || !site_split(st))
@@ -659,8 +745,10 @@ static enum mstat_perr sites_frame(struct mstat_sites *ss, const char *line)
 	struct mstat_site *st = ss->n ? &ss->site[ss->n - 1] : NULL;
 	char **nf;
 
-	if (ss->major < 2 || !st || !line[1] || strchr(line + 1, '\t'))
+	if (ss->major < 2 || !line[1] || strchr(line + 1, '\t'))
 		return MSTAT_E_SITE_ROW;
+	if (!st || st->nlive)
+		return MSTAT_E_SITE_PLACE;
 	nf = realloc(st->frame, (st->nframe + 1) * sizeof(*nf));
 	if (!nf)
 		return MSTAT_E_NOMEM;
@@ -669,6 +757,35 @@ static enum mstat_perr sites_frame(struct mstat_sites *ss, const char *line)
 	if (!st->frame[st->nframe])
 		return MSTAT_E_NOMEM;
 	st->nframe++;
+	return MSTAT_OK;
+}
+
+/* "+ AGE_MS BYTES" (format 2.2): a live sampled object of the last row. */
+static enum mstat_perr sites_live(struct sites_parser *p, char *line)
+{
+	struct mstat_sites *ss = p->ss;
+	struct mstat_site *st = ss->n ? &ss->site[ss->n - 1] : NULL;
+	struct mstat_live *l;
+	char *w[MAX_WORDS];
+	int n = split(line, w, MAX_WORDS);
+
+	if ((p->later ? n < 3 || n > MAX_WORDS : n != 3) || strcmp(w[0], "+"))
+		return MSTAT_E_SITE_LIVE;
+	if (!st)
+		return MSTAT_E_SITE_PLACE;
+	/* Room for a power of two at a time. */
+	if (!(st->nlive & (st->nlive - 1))) {
+		l = realloc(st->live, (st->nlive ? 2 * st->nlive : 1) *
+			    sizeof(*l));
+		if (!l)
+			return MSTAT_E_NOMEM;
+		st->live = l;
+	}
+	l = &st->live[st->nlive];
+	if (!parse_nonneg(w[1], &l->age_ms) || !parse_nonneg(w[2], &l->bytes))
+		return MSTAT_E_SITE_LIVE;
+	l->line = p->line;
+	st->nlive++;
 	return MSTAT_OK;
 }
 
@@ -683,6 +800,8 @@ void mstat_sites_clear(struct mstat_sites *ss)
 		for (j = 0; j < ss->site[i].nframe; j++)
 			free(ss->site[i].frame[j]);
 		free(ss->site[i].frame);
+		free(ss->site[i].live);
+		free(ss->site[i].cache);
 	}
 	free(ss->site);
 	ss->site = NULL;
@@ -692,40 +811,49 @@ void mstat_sites_clear(struct mstat_sites *ss)
 bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 		       struct mstat_perror *err)
 {
+	struct sites_parser p = { .ss = ss, .ncol = 8, .line = 1 };
 	char *pos = buf, *line, *end;
 	enum mstat_perr e;
 	bool head = false;
-	int minor, n = 1;
 
 	if (!check_text(buf, len, err))
 		return false;
 	line = next_line(&pos);
-	if (!parse_head(line, MSTAT_SITES_HEAD, ss->version, &ss->major, &minor,
-			1, MSTAT_SITES_MAJOR, err))
+	if (!parse_head(line, MSTAT_SITES_HEAD, ss->version, &ss->major,
+			&ss->minor, 1, MSTAT_SITES_MAJOR, err))
 		return false;
+	p.labels = ss->major == 2 && ss->minor >= 2;
+	p.later = ss->major == 2 && ss->minor > 2;
+	if (p.labels)
+		p.ncol = 11;
 	while ((line = next_line(&pos))) {
-		n++;
+		p.line++;
 		end = line + strlen(line);
 		if (!head && line[0] == '#') {
 			head = sites_header(ss, line);
 			continue;
 		}
-		if (line[0] == '#')
+		if (!strncmp(line, "# est_bytes ", 12))
+			e = sites_columns(&p, line);
+		else if (line[0] == '#')
 			continue;
-		if (!head)
+		else if (!head)
 			e = MSTAT_E_SITES_HEADER;
+		else if (line[0] == '\t')
+			e = sites_frame(ss, line);
+		else if (line[0] == '+' && p.labels)
+			e = sites_live(&p, line);
 		else
-			e = line[0] == '\t' ? sites_frame(ss, line) :
-					      sites_row(ss, line);
+			e = sites_row(&p, line);
 		if (e != MSTAT_OK) {
 			unsplit(line, end);
-			return fail(err, e, n, line);
+			return fail(err, e, p.line, line);
 		}
 	}
 	if (!head || (long long)ss->n != ss->nsites) {
 		if (!head)
 			ss->nsites = -1;
-		return fail(err, MSTAT_E_SITES_COUNT, n, NULL);
+		return fail(err, MSTAT_E_SITES_COUNT, p.line, NULL);
 	}
 	return true;
 }

@@ -18,7 +18,11 @@
  *    "# snapshot N sample_rate R sites|stacks N ..." header, then rows of
  *    eight numbers and a site, from format 2 each followed by its stack's
  *    callers, a line each, "\t" and the frame (for /proc/mstat_sites,
- *    MAJOR 1 or 2);
+ *    MAJOR 1 or 2); from format 2.2 a row has three more words before
+ *    its site, its labels "cgroup node cache" (each "-" when unknown, the
+ *    cgroup also "hardirq" or "softirq", the cache's name written as in
+ *    a cache row), and after its frames a line "+ AGE_MS BYTES" per live
+ *    sampled object, oldest first;
  *  - a number is a u64, or '-' and a magnitude up to 2^63 (an s64); both
  *    are kept as their two's complement.
  * A later minor only adds lines or columns: MSTAT_PARSE_EXACT (what the
@@ -190,17 +194,60 @@ struct mstat_snap {
 };
 
 /*
- * One row of /proc/mstat_sites: a call site (format 1) or a stack
- * (format 2), its leaf frame the call site.
+ * A row's cgroup label (format 2.2): the cgroup v2 id (>= 1; the inode
+ * number of its directory under the cgroup2 mount), or one of these.
+ * Rows of formats before 2.2 have MSTAT_CGROUP_UNKNOWN.
+ */
+#define MSTAT_CGROUP_UNKNOWN	0LL	/* "-": no cgroups, or not taken */
+#define MSTAT_CGROUP_HARDIRQ	(-1LL)	/* "hardirq" */
+#define MSTAT_CGROUP_SOFTIRQ	(-2LL)	/* "softirq" */
+
+#define MSTAT_NODE_UNKNOWN	(-1LL)	/* a row's node label "-" */
+
+/**
+ * struct mstat_live - one live sampled object of a row (format 2.2)
+ * @age_ms: its age in milliseconds when the file was read
+ * @bytes: its sampled bytes (its size)
+ * @line: where it was
+ */
+struct mstat_live {
+	long long age_ms, bytes;
+	int line;
+};
+
+/**
+ * struct mstat_site - one row of /proc/mstat_sites
+ * @est_bytes: the in-use estimate (and so on: the eight numbers, in the
+ *	file's column order)
+ * @text: the call site (format 1) or the stack's leaf frame (format 2),
+ *	as %pS printed it, module included
+ * @func: the symbol, without +off/len
+ * @module: the module, or NULL for the kernel
+ * @frame: the callers, innermost first, as %pS (format 2)
+ * @nframe: how many
+ * @cgroup: the cgroup label, MSTAT_CGROUP_* or an id (format 2.2)
+ * @node: the NUMA node label, or MSTAT_NODE_UNKNOWN (format 2.2)
+ * @cache: the slab cache's name, decoded, or NULL when unknown (format
+ *	2.2)
+ * @live: the row's live lines, in file order (oldest first); the
+ *	difference between @sampled_bytes and their sum has no age
+ * @nlive: how many
+ * @line: the row's line
  */
 struct mstat_site {
 	long long est_bytes, est_calls, sampled_bytes, sampled_calls;
 	long long allocs, alloc_bytes, frees, free_bytes;
-	char *text;		/* as %pS printed it, module included */
-	char *func;		/* the symbol, without +off/len */
-	char *module;		/* the module, or NULL for the kernel */
-	char **frame;		/* the callers, innermost first, as %pS */
+	char *text;
+	char *func;
+	char *module;
+	char **frame;
 	size_t nframe;
+	long long cgroup;
+	long long node;
+	char *cache;
+	struct mstat_live *live;
+	size_t nlive;
+	int line;
 };
 
 /*
@@ -208,14 +255,18 @@ struct mstat_site {
  * 2), @site_drops samples without a row ("site_drops", "stack_drops"),
  * and from format 2 the frames a stack may hold (@depth) and the samples
  * whose unwound stack did not hold their call site, kept as the call site
- * alone (@leafless); -1 when not given.
+ * alone (@leafless); from 2.1 whether the snapshot was served again
+ * (@reused) and its age (@age_ms); from 2.2 the address-table entries
+ * dropped because the profile could not vouch for their free
+ * (@addr_phantoms); -1 when not given.
  */
 struct mstat_sites {
 	const char *path;
 	char version[32];
-	int major;
+	int major, minor;
 	long long snapshot, rate, nsites, site_drops, addr_drops, addr_live;
 	long long depth, leafless;
+	long long reused, age_ms, addr_phantoms;
 	struct mstat_site *site;
 	size_t n, cap;
 };
@@ -238,6 +289,14 @@ enum mstat_perr {
 	MSTAT_E_DUP,		/* a line given twice, @dup says which */
 	MSTAT_E_SITES_HEADER,	/* no or a malformed "# snapshot ..." line */
 	MSTAT_E_SITE_ROW,	/* a malformed site row or frame line */
+	MSTAT_E_SITE_CGROUP,	/* a row's malformed cgroup label */
+	MSTAT_E_SITE_NODE,	/* a row's malformed node label */
+	MSTAT_E_SITE_CACHE,	/* a row's malformed cache label */
+	MSTAT_E_SITE_LIVE,	/* a malformed live line ("+ AGE_MS BYTES") */
+	MSTAT_E_SITE_PLACE,	/* a frame or live line before any row, or a
+				 * frame after its row's live lines */
+	MSTAT_E_SITE_COLUMNS,	/* the column line has fewer columns than
+				 * the version's, or more than it knows */
 	MSTAT_E_SITES_COUNT,	/* fewer or more rows than the header says */
 	MSTAT_E_NOMEM,		/* out of memory */
 };

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "gzip.h"
 #include "input.h"
 #include "pprof.h"
@@ -150,7 +151,7 @@ enum {
 	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
 	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
-	LABEL_KEY = 1, LABEL_NUM = 3, LABEL_NUM_UNIT = 4,
+	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3, LABEL_NUM_UNIT = 4,
 	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
@@ -165,6 +166,7 @@ struct mstat_pprof {
 	size_t nmap;
 	unsigned char *done;	/* by string: 1 location, 2 function, written */
 	size_t ndone;
+	struct mstat_cgroups *cg;	/* opened at the first cgroup id */
 };
 
 /* 1 - e^-x for x >= 0, without libm: halve, sum the series, square back. */
@@ -341,9 +343,72 @@ static void mstat_site_values(const struct mstat_site *st, long long rate,
 	v[3] = st->est_bytes;
 }
 
-/* One Sample: the stack, leaf first, its values, its mean size. */
+static void mstat_pprof_label_num(struct mstat_pprof *pp, const char *key,
+				  int64_t num, const char *unit)
+{
+	pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, key));
+	/* A zero is left out, as pb_int() does: it still reads as 0. */
+	pb_int(&pp->sub, LABEL_NUM, num);
+	if (unit)
+		pb_int(&pp->sub, LABEL_NUM_UNIT, mstat_str(&pp->strs, unit));
+	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+}
+
+/*
+ * A row's cgroup label: its path under the cgroup2 mount ("/", "/a/b"),
+ * "id:N" if no directory has the id, "hardirq", "softirq"; NULL (no
+ * label) when unknown.
+ */
+static const char *mstat_pprof_cgroup(struct mstat_pprof *pp, long long id,
+				      char *buf, size_t len)
+{
+	const char *path;
+
+	if (id == MSTAT_CGROUP_UNKNOWN)
+		return NULL;
+	if (id == MSTAT_CGROUP_HARDIRQ)
+		return "hardirq";
+	if (id == MSTAT_CGROUP_SOFTIRQ)
+		return "softirq";
+	if (!pp->cg)
+		pp->cg = mstat_cgroups_open();
+	path = mstat_cgroup_path(pp->cg, id);
+	if (path)
+		return path;
+	snprintf(buf, len, "id:%lld", id);
+	return buf;
+}
+
+/* A row's labels cgroup, node and cache, those it has (format 2.2). */
+static void mstat_pprof_row_labels(struct mstat_pprof *pp,
+				   const struct mstat_site *st)
+{
+	char buf[32];
+	const char *cg = mstat_pprof_cgroup(pp, st->cgroup, buf, sizeof(buf));
+
+	if (cg) {
+		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cgroup"));
+		pb_int(&pp->sub, LABEL_STR, mstat_str(&pp->strs, cg));
+		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	}
+	if (st->node != MSTAT_NODE_UNKNOWN)
+		mstat_pprof_label_num(pp, "node", st->node, "node");
+	if (st->cache) {
+		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cache"));
+		pb_int(&pp->sub, LABEL_STR, mstat_str(&pp->strs, st->cache));
+		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	}
+}
+
+/*
+ * One Sample: the stack, leaf first, its values, and its labels: the
+ * object size ("bytes": @live's, else the row's mean), the row's cgroup
+ * and node, and for a live object (@live not NULL) its "age" in whole
+ * seconds.
+ */
 static void mstat_pprof_sample(struct mstat_pprof *pp,
-			       const struct mstat_site *st, const int64_t v[4])
+			       const struct mstat_site *st, const int64_t v[4],
+			       const struct mstat_live *live)
 {
 	int64_t *loc = mstat_alloc(NULL, (st->nframe + 1) * sizeof(*loc));
 	size_t i;
@@ -353,24 +418,83 @@ static void mstat_pprof_sample(struct mstat_pprof *pp,
 		loc[i + 1] = mstat_pprof_location(pp, st->frame[i]);
 	pb_packed(&pp->msg, SAMPLE_LOCATION_ID, loc, st->nframe + 1, &pp->sub);
 	pb_packed(&pp->msg, SAMPLE_VALUE, v, 4, &pp->sub);
-	pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "bytes"));
-	pb_int(&pp->sub, LABEL_NUM, mstat_site_avg(st));
-	pb_int(&pp->sub, LABEL_NUM_UNIT, mstat_str(&pp->strs, "bytes"));
-	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	mstat_pprof_label_num(pp, "bytes",
+			      live ? live->bytes : (int64_t)mstat_site_avg(st),
+			      "bytes");
+	mstat_pprof_row_labels(pp, st);
+	if (live)
+		mstat_pprof_label_num(pp, "age", live->age_ms / 1000,
+				      "seconds");
 	pb_msg(&pp->out, PROFILE_SAMPLE, &pp->msg);
 	free(loc);
 }
 
-/* A row's stack as one string: the leaf and the callers, "\n" between. */
+/*
+ * A row as Samples (format 2.2): one per live line, its in-use share of
+ * the row's estimate (est_calls / sampled_calls objects, est_bytes /
+ * sampled_bytes of its bytes, rounded so that the shares add up), then
+ * one with the row's alloc values and the in-use the live lines do not
+ * cover (objects reported without an address, frees not yet in the
+ * snapshot), without an age. The in-use values add up to the row's
+ * est_calls and est_bytes exactly, the alloc values are the row's. Were
+ * the live lines to hold more than the row's sampled figures, they are
+ * the whole; a row whose estimate is not positive gives them nothing.
+ */
+static void mstat_pprof_row(struct mstat_pprof *pp, const struct mstat_site *st,
+			    const int64_t v[4])
+{
+	double sb = 0, cum_b = 0, sc, cb, cc;
+	int64_t lv[4] = { 0 }, rest[4], done_b = 0, done_c = 0, b, c;
+	size_t i;
+
+	for (i = 0; i < st->nlive; i++)
+		sb += (double)st->live[i].bytes;
+	if (sb < (double)st->sampled_bytes)
+		sb = (double)st->sampled_bytes;
+	sc = (double)st->sampled_calls;
+	if (sc < (double)st->nlive)
+		sc = (double)st->nlive;
+	cb = v[3] > 0 && sb > 0 ? (double)v[3] / sb : 0;
+	cc = v[2] > 0 && sc > 0 ? (double)v[2] / sc : 0;
+	for (i = 0; i < st->nlive; i++) {
+		cum_b += (double)st->live[i].bytes;
+		b = mstat_round_i64(cb * cum_b);
+		c = mstat_round_i64(cc * (double)(i + 1));
+		lv[2] = c - done_c;
+		lv[3] = b - done_b;
+		done_c = c;
+		done_b = b;
+		mstat_pprof_sample(pp, st, lv, &st->live[i]);
+	}
+	rest[0] = v[0];
+	rest[1] = v[1];
+	rest[2] = v[2] - done_c;
+	rest[3] = v[3] - done_b;
+	if (!st->nlive || rest[0] || rest[1] || rest[2] || rest[3])
+		mstat_pprof_sample(pp, st, rest, NULL);
+}
+
+/*
+ * A row's stack and labels as one string: the leaf and the callers, "\n"
+ * between, then, if it has labels (format 2.2), "\n\001" and them.
+ */
 static char *mstat_site_key(const struct mstat_site *st)
 {
 	struct mstat_buf b = { 0 };
+	char lab[64];
 	size_t i;
 
 	mstat_buf_put(&b, st->text, strlen(st->text));
 	for (i = 0; i < st->nframe; i++) {
 		mstat_buf_put(&b, "\n", 1);
 		mstat_buf_put(&b, st->frame[i], strlen(st->frame[i]));
+	}
+	if (st->cgroup != MSTAT_CGROUP_UNKNOWN || st->node != MSTAT_NODE_UNKNOWN ||
+	    st->cache) {
+		snprintf(lab, sizeof(lab), "\n\001%lld %lld ", st->cgroup, st->node);
+		mstat_buf_put(&b, lab, strlen(lab));
+		if (st->cache)
+			mstat_buf_put(&b, st->cache, strlen(st->cache));
 	}
 	mstat_buf_put(&b, "", 1);
 	return (char *)b.p;
@@ -421,8 +545,11 @@ static void mstat_pprof_comments(struct mstat_pprof *pp,
 		     ss->major < 2 ? "site_drops" : "stack_drops",
 		     ss->site_drops, ss->addr_drops, ss->addr_live);
 	if (ss->major >= 2 && n > 0 && (size_t)n < sizeof(c))
-		snprintf(c + n, sizeof(c) - n, " depth %lld leafless %lld",
-			 ss->depth, ss->leafless);
+		n += snprintf(c + n, sizeof(c) - n, " depth %lld leafless %lld",
+			      ss->depth, ss->leafless);
+	if (ss->addr_phantoms >= 0 && n > 0 && (size_t)n < sizeof(c))
+		snprintf(c + n, sizeof(c) - n, " addr_phantoms %lld",
+			 ss->addr_phantoms);
 	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, c));
 	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, mstat_pprof_note));
 }
@@ -459,7 +586,11 @@ static void mstat_pprof_build(struct mstat_pprof *pp,
 			if (!v[0] && !v[1] && !v[2] && !v[3])
 				continue;
 		}
-		mstat_pprof_sample(pp, &ss->site[i], v);
+		/* A delta has no ages: one sample per row. */
+		if (base)
+			mstat_pprof_sample(pp, &ss->site[i], v, NULL);
+		else
+			mstat_pprof_row(pp, &ss->site[i], v);
 	}
 	mstat_pprof_mappings(pp);
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -493,6 +624,7 @@ bool mstat_pprof_gz(struct mstat_buf *z, const struct mstat_sites *ss,
 	free(pp.sub.p);
 	free(pp.map);
 	free(pp.done);
+	mstat_cgroups_free(pp.cg);
 	mstat_strtab_free(&pp.strs);
 	return ok;
 }

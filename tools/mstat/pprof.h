@@ -24,7 +24,12 @@ enum mstat_pprof_kind {
  * @kind: the default sample type
  *
  * Every stack is a Sample, its frames Locations (one per distinct frame)
- * and Functions (one per distinct function), leaf first.
+ * and Functions (one per distinct function), leaf first. From format 2.2
+ * a row is one Sample per live line (its in-use share, labels cgroup,
+ * node and age) and one for the rest (its alloc values and the in-use no
+ * live line covers; cgroup and node); in a delta, one Sample per row
+ * (cgroup and node, no age). Cgroup ids are resolved in the tree of
+ * mstat_cgroups_open().
  *
  * Return: false after a message (gzip failed).
  */

@@ -126,6 +126,22 @@ make_bad_inputs() {
 		testdata/mstat-1.0.txt >"$tmp/chk/top-a.txt"
 	sed 's/^api_allocs 0$/api_allocs 9223372036854775818/' \
 		testdata/mstat-1.0.txt >"$tmp/chk/top-b.txt"
+	# Format 2.2 (testdata/mstat_sites-2.2.txt, made by hand): each new
+	# field broken once, a live line before any row, a frame after live
+	# lines, the column line of 2.0; and a 2.3 with a column more.
+	local s22=testdata/mstat_sites-2.2.txt row4='5770601 9248 6864 11 11 6864 0 0'
+	sed "s/^$row4 4001 /$row4 4x01 /" $s22 >"$tmp/s22-cgroup.txt"
+	sed "s/^$row4 4001 0 /$row4 4001 zero /" $s22 >"$tmp/s22-node.txt"
+	sed "s/^$row4 4001 0 /$row4 0 0 /" $s22 >"$tmp/s22-cgroup0.txt"
+	sed '3a + 12 656' $s22 >"$tmp/s22-orphan.txt"
+	sed 's/^+ 7199999 624$/+ 7199999 -624/' $s22 >"$tmp/s22-live.txt"
+	sed 's/^+ 7199999 624$/+ 7199999/' $s22 >"$tmp/s22-live-short.txt"
+	sed 's/^+ 7199999 624$/&\n\tfoo+0x1\/0x2/' $s22 >"$tmp/s22-frame.txt"
+	sed '3s/ cgroup node / /' $s22 >"$tmp/s22-columns.txt"
+	sed "s/^$row4 4001 0 inode_cache /$row4 4001 0 inode\\\\9 /" $s22 >"$tmp/s22-cache.txt"
+	sed -e '1s/2\.2$/2.3/' -e '3s/ cache / cache extra /' \
+		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]* [^ ]*\) /\1 X /' \
+		-e 's/^+ .*/& 1/' $s22 >"$tmp/s23.txt"
 	# Format 1.5: a snapshot served again (snapshot_reused 1), and one
 	# that says it was not.
 	sed -e '1s/1\.2$/1.5/' \
@@ -436,6 +452,24 @@ errors() {
 		build/mstat pprof -f "$tmp/sites-empty.txt" -o "$tmp/x.pb.gz"
 	t err_sites_as_mstat expect_err 1 'not an mstat file' \
 		build/mstat -f testdata/mstat_sites-1.0.txt
+	t err_sites_cgroup expect_err 1 's22-cgroup\.txt: line 4: malformed cgroup \(an id >= 1, hardirq, softirq or -\): "5770601 9248 6864 11 11 6864 0 0 4x01 0 inode_cache alloc_inode\+0x5e/0xc0"$' \
+		build/mstat pprof -f "$tmp/s22-cgroup.txt" -o "$tmp/x.pb.gz"
+	t err_sites_cgroup0 expect_err 1 's22-cgroup0\.txt: line 4: malformed cgroup ' \
+		build/mstat pprof -f "$tmp/s22-cgroup0.txt" -o "$tmp/x.pb.gz"
+	t err_sites_cache expect_err 1 's22-cache\.txt: line 4: malformed cache \(a name or -\): ' \
+		build/mstat pprof -f "$tmp/s22-cache.txt" -o "$tmp/x.pb.gz"
+	t err_sites_node expect_err 1 's22-node\.txt: line 4: malformed node \(a number or -\): "5770601 9248 6864 11 11 6864 0 0 4001 zero inode_cache alloc_inode' \
+		build/mstat pprof -f "$tmp/s22-node.txt" -o "$tmp/x.pb.gz"
+	t err_sites_live_orphan expect_err 1 's22-orphan\.txt: line 4: live line before any row: "\+ 12 656"$' \
+		build/mstat pprof -f "$tmp/s22-orphan.txt" -o "$tmp/x.pb.gz"
+	t err_sites_live_bad expect_err 1 's22-live\.txt: line 18: malformed live line \(\+ AGE_MS BYTES\): "\+ 7199999 -624"$' \
+		build/mstat pprof -f "$tmp/s22-live.txt" -o "$tmp/x.pb.gz"
+	t err_sites_live_short expect_err 1 's22-live-short\.txt: line 18: malformed live line ' \
+		build/mstat pprof -f "$tmp/s22-live-short.txt" -o "$tmp/x.pb.gz"
+	t err_sites_frame_after_live expect_err 1 "s22-frame\\.txt: line 19: frame before any row or after its row's live lines: \"$(printf '\t')foo\\+0x1/0x2\"\$" \
+		build/mstat pprof -f "$tmp/s22-frame.txt" -o "$tmp/x.pb.gz"
+	t err_sites_columns expect_err 1 "s22-columns\\.txt: line 3: not the columns of the file's version: \"# est_bytes " \
+		build/mstat pprof -f "$tmp/s22-columns.txt" -o "$tmp/x.pb.gz"
 }
 
 # Root reads anything: the test needs setpriv to drop to nobody.
@@ -696,6 +730,199 @@ reused_snapshot() {
 		[ "$(gzip -dc "$tmp/p21.pb.gz" | wc -c)" -gt 0 ]
 }
 
+# labels_input: testdata/mstat_sites-2.2.txt with its cgroup ids 1, 4000
+# and 4001 made those of a tree of our own, $tmp/cg, / /a /a/b (the inode
+# numbers of its directories; 9999 stays the id of none), for
+# MSTAT_CGROUP_ROOT; into $tmp/labels.txt, and the ids into $tmp/ids.
+labels_input() {
+	local r a b
+
+	mkdir -p "$tmp/cg/a/b" "$tmp/cg/c" &&
+		r=$(stat -c %i "$tmp/cg") && a=$(stat -c %i "$tmp/cg/a") &&
+		b=$(stat -c %i "$tmp/cg/a/b") || return
+	printf '%s /\n%s /a\n%s /a/b\n9999 id:9999\nhardirq hardirq\nsoftirq softirq\n- \n' \
+		"$r" "$a" "$b" >"$tmp/ids"
+	echo "ids: / $r, /a $a, /a/b $b"
+	# No directory of ours may have the id of the gone cgroup.
+	! find "$tmp/cg" -inum 9999 | grep -q . &&
+		awk -v r="$r" -v a="$a" -v b="$b" '
+		NR > 3 && /^[0-9]/ { if ($9 == "1") $9 = r
+			else if ($9 == "4000") $9 = a
+			else if ($9 == "4001") $9 = b }
+		{ print }' testdata/mstat_sites-2.2.txt >"$tmp/labels.txt"
+}
+
+# raw_rows: `go tool pprof -raw` of a profile on stdin, its samples summed
+# by stack and labels cgroup and node: "inuse_objects inuse_space
+# cgroup node" a line, sorted. sites_rows FILE: the same of a 2.2 file,
+# from its est_calls and est_bytes, its cgroups by $tmp/ids.
+raw_rows() {
+	awk '
+	function flush() {
+		if (key != "") {
+			k = key "|" cg "|" nd
+			io[k] += v2
+			is[k] += v3
+		}
+		key = ""
+	}
+	/^ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+: / {
+		flush()
+		key = $0
+		sub(/^[^:]*: */, "", key)
+		v2 = $3; v3 = $4; cg = ""; nd = ""
+		next
+	}
+	key != "" && /^ +[a-z]+:\[/ {
+		if (match($0, /cgroup:\[[^]]*\]/))
+			cg = substr($0, RSTART + 8, RLENGTH - 9)
+		if (match($0, /node:\[[0-9]+ node\]/)) {
+			nd = substr($0, RSTART + 6, RLENGTH - 6)
+			sub(/ node\]$/, "", nd)
+		}
+		next
+	}
+	{ flush() }
+	END {
+		flush()
+		for (k in io) {
+			split(k, f, "|")
+			print io[k], is[k], f[2], f[3]
+		}
+	}' | sort
+}
+
+sites_rows() {
+	awk 'NR == FNR { path[$1] = $2; next }
+		FNR > 3 && /^[0-9]/ { print $2, $1, path[$9], ($10 == "-" ? "" : $10) }' \
+		"$tmp/ids" "$1" | sort
+}
+
+# sum_values FILE.pb.gz: the sums of the four values over its samples.
+sum_values() {
+	decode "$1" | awk '/^sample \{/ { i = 0 } /^  value: / { s[i++ % 4] += $2 }
+		END { printf "%d %d %d %d\n", s[0], s[1], s[2], s[3] }'
+}
+
+# alloc_values FILE.pb.gz: each sample's alloc values but zeros, sorted.
+alloc_values() {
+	decode "$1" | awk '/^sample \{/ { i = 0 }
+		/^  value: / { v[i++] = $2; if (i == 4 && (v[0] || v[1])) print v[0], v[1] }' |
+		sort
+}
+
+# Format 2.2's labels (testdata/mstat_sites-2.2.txt, its cgroups a tree
+# of our own), through protoc: each row's in-use adds up to its est_
+# columns over its samples (raw_rows needs go: pprof_go_labels), the
+# totals and each row's alloc values are those of the same rows without
+# labels and live lines (as format 2.1), the labels are there, one age
+# per live line.
+pprof_labels() {
+	local want got n
+
+	labels_input &&
+		MSTAT_CGROUP_ROOT=$tmp/cg build/mstat pprof -f "$tmp/labels.txt" -o "$tmp/pl.pb.gz" &&
+		awk 'NR == 1 { sub(/2\.2$/, "2.1") } NR == 3 { sub(/ cgroup node cache/, "") }
+			NR > 3 && /^[0-9]/ { $9 = ""; $10 = ""; $11 = ""; sub(/    */, " ") }
+			/^\+ / { next } { print }' "$tmp/labels.txt" >"$tmp/nolabels.txt" &&
+		build/mstat pprof -f "$tmp/nolabels.txt" -o "$tmp/pn.pb.gz" || return
+	want=$(awk 'FNR > 3 && /^[0-9]/ { c += $2; b += $1 } END { print c, b }' "$tmp/labels.txt")
+	got=$(sum_values "$tmp/pl.pb.gz")
+	echo "in-use: est_calls est_bytes $want; profile $got; without labels $(sum_values "$tmp/pn.pb.gz")"
+	[ "${got#* * }" = "$want" ] && [ "$got" = "$(sum_values "$tmp/pn.pb.gz")" ] &&
+		diff -u <(alloc_values "$tmp/pn.pb.gz") <(alloc_values "$tmp/pl.pb.gz") || return
+	decode "$tmp/pl.pb.gz" >"$tmp/pl.txt" &&
+		for s in / /a /a/b id:9999 hardirq softirq node seconds age cache "mstat_leak list"; do
+			grep -qxF "string_table: \"$s\"" "$tmp/pl.txt" || { echo "no string $s"; return 1; }
+		done
+	n=$(grep -c '^+ ' "$tmp/labels.txt")
+	# Labels whose unit is "seconds": the ages.
+	got=$(grep -cx "    num_unit: $(grep '^string_table: ' "$tmp/pl.txt" |
+		grep -nx 'string_table: "seconds"' | awk -F: '{ print $1 - 1 }')" "$tmp/pl.txt")
+	echo "live lines $n, age labels $got"
+	[ "$got" -eq "$n" ]
+}
+
+# labels_total FILTER...: the inuse_space total go tool pprof shows of
+# $tmp/pl.pb.gz; labels_sum [CGROUP [NODE]]: the est_bytes of the rows of
+# $tmp/labels.txt with those labels ("" for any).
+labels_total() {
+	go tool pprof -unit=B -top "$@" "$tmp/pl.pb.gz" 2>/dev/null |
+		sed -n 's/^Showing nodes accounting for \([0-9]*\)B\{0,1\}, .*/\1/p'
+}
+
+labels_sum() {
+	awk -v c="${1-}" -v n="${2-}" 'NR == FNR { id[$2] = $1; next }
+		FNR > 3 && /^[0-9]/ && (c == "" || $9 == id[c]) && (n == "" || $10 == n) { s += $1 }
+		END { print s + 0 }' "$tmp/ids" "$tmp/labels.txt"
+}
+
+# The same through go tool pprof: -tags lists cgroup, node and age;
+# -tagfocus keeps a cgroup's rows (by a regex of its path: ^/a$ the
+# cgroup, ^/a(/|$) its subtree), a node's, the objects an hour old or
+# older (age=3600s:, whose in-use is their shares of their rows'
+# est_bytes, computed here), and -tagignore leaves a cgroup out; each
+# row's in-use over its samples is its est_ columns.
+pprof_go_labels() {
+	local want got
+
+	[ -s "$tmp/pl.pb.gz" ] || { labels_input &&
+		MSTAT_CGROUP_ROOT=$tmp/cg build/mstat pprof -f "$tmp/labels.txt" -o "$tmp/pl.pb.gz"; } ||
+		return
+	go tool pprof -raw "$tmp/pl.pb.gz" | raw_rows >"$tmp/raw-rows" &&
+		sites_rows "$tmp/labels.txt" >"$tmp/want-rows" &&
+		diff -u "$tmp/want-rows" "$tmp/raw-rows" || return
+	go tool pprof -tags "$tmp/pl.pb.gz" >"$tmp/tags.txt" && cat "$tmp/tags.txt" &&
+		grep -q '^ cgroup: Total ' "$tmp/tags.txt" &&
+		grep -q '^ node: Total ' "$tmp/tags.txt" &&
+		grep -q '^ age: Total ' "$tmp/tags.txt" &&
+		grep -Eq '%\): /a/b$' "$tmp/tags.txt" &&
+		grep -Eq '%\): id:9999$' "$tmp/tags.txt" &&
+		grep -Eq '%\): 2hrs$' "$tmp/tags.txt" || return
+	got=$(labels_total -tagfocus 'cgroup=^/a$'); want=$(labels_sum /a)
+	echo "cgroup /a: $got, est_bytes $want"
+	[ "$got" = "$want" ] || return
+	got=$(labels_total -tagfocus 'cgroup=^/a(/|$)'); want=$(($(labels_sum /a) + $(labels_sum /a/b)))
+	echo "cgroup /a and below: $got, est_bytes $want"
+	[ "$got" = "$want" ] || return
+	got=$(labels_total -tagfocus 'node=1'); want=$(labels_sum "" 1)
+	echo "node 1: $got, est_bytes $want"
+	[ "$got" = "$want" ] || return
+	got=$(labels_total -tagignore 'cgroup=softirq'); want=$(($(labels_sum "" "") - $(labels_sum softirq)))
+	echo "all but softirq: $got, est_bytes $want"
+	[ "$got" = "$want" ] || return
+	# The old objects' shares, an hour and two hours old or older (the
+	# 7199999 ms one is not two hours old in whole seconds).
+	labels_old 3600 && labels_old 7200
+}
+
+# labels_old SECS: -tagfocus age=SECSs: keeps the objects of an age of
+# SECS s or more: its total is their shares, est_bytes x bytes /
+# max(sampled_bytes, the row's live lines' bytes), within a byte each of
+# the rounding.
+labels_old() {
+	local want got
+
+	want=$(awk -v t="$1" 'function row() { if (n) for (i = 0; i < n; i++)
+				if (int(age[i] / 1000) >= t) s += e * by[i] / (sb > lb ? sb : lb)
+			n = 0; lb = 0 }
+		FNR > 3 && /^[0-9]/ { row(); e = $1; sb = $3 }
+		/^\+ / { age[n] = $2; by[n++] = $3; lb += $3 }
+		END { row(); printf "%.0f\n", s }' "$tmp/labels.txt")
+	got=$(labels_total -tagfocus "age=$1s:")
+	echo "$1 s old or older: $got, shares $want"
+	[ "$got" -gt 0 ] && [ $((got - want)) -le 5 ] && [ $((want - got)) -le 5 ]
+}
+
+# Format 2.2 reads, its 2.1 header and its column line; a 2.3 with a
+# column more before the site, and a word more on its live lines, too.
+sites_2_2() {
+	build/mstat pprof -f testdata/mstat_sites-2.2.txt -o "$tmp/p22.pb.gz" &&
+		gzip -t "$tmp/p22.pb.gz" &&
+		build/mstat pprof -f "$tmp/s23.txt" -o "$tmp/p23.pb.gz" &&
+		gzip -t "$tmp/p23.pb.gz"
+}
+
 guest_live() {
 	./capture.sh "$tmp/capture"
 	local rc=$?
@@ -721,16 +948,20 @@ maybe pprof_protoc protoc "Debian: protobuf-compiler" pprof_protoc
 t pprof_compressed pprof_compressed
 maybe pprof_big protoc "Debian: protobuf-compiler" pprof_big
 maybe pprof_stacks protoc "Debian: protobuf-compiler" pprof_stacks
+maybe pprof_labels protoc "Debian: protobuf-compiler" pprof_labels
 if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
 	t pprof_go pprof_go
 	t pprof_go_traces pprof_go_traces
+	t pprof_go_labels pprof_go_labels
 else
 	skip pprof_go "no go tool pprof (optional; Debian: golang-go)"
 	skip pprof_go_traces "no go tool pprof (optional; Debian: golang-go)"
+	skip pprof_go_labels "no go tool pprof (optional; Debian: golang-go)"
 fi
 check_tests
 caches_tests
 t reused_snapshot reused_snapshot
+t sites_2_2 sites_2_2
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
