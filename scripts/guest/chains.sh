@@ -75,10 +75,13 @@ judge() {
 	}
 	FNR == 1 { f++; next }
 	/^# snapshot / { for (i = 2; i < NF; i++) if ($i == "sample_rate") rate = $(i + 1); next }
+	# The site is the last column (2.2: after cgroup, node and cache).
+	/^# est_bytes / { for (i = 2; i <= NF; i++) if ($i == "site") scol[f] = i - 1; next }
 	/^#/ { next }
 	/^\t/ { if (row) { nst[f, row]++; st[f, row, nst[f, row]] = fname(substr($0, 2)) }; next }
+	/^\+ / { next }
 	{
-		row++; nrow[f] = row; nst[f, row] = 1; st[f, row, 1] = fname($9)
+		row++; nrow[f] = row; nst[f, row] = 1; st[f, row, 1] = fname($(scol[f] ? scol[f] : 9))
 		est[f, row] = $1; sbytes[f, row] = $3; sc[f, row] = $4
 		al[f, row] = $5; ab[f, row] = $6
 	}
