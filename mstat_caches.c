@@ -23,8 +23,14 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_caches_key);
 
 static const char *mstat_caches_why = "not looked for";
 
-/* The cache's name, read through the validated offset, or "". */
-static void mstat_cache_name(const void *cache, char *buf)
+/**
+ * mstat_cache_name() - a cache's name, read through the validated offset
+ * @cache: the cache
+ * @buf: %MSTAT_CACHE_NAME_LEN bytes, the name (cut to fit) or ""
+ *
+ * "" also before the offset is known or when it cannot be read.
+ */
+void mstat_cache_name(const void *cache, char *buf)
 {
 	int off = READ_ONCE(mstat_caches.name_off);
 	const char *name;

@@ -255,6 +255,7 @@ int mstat_caches_init(unsigned int rows, bool enabled);
 void mstat_caches_exit(void);
 size_t mstat_caches_slot_size(void);
 void mstat_caches_set_names(int name_off, const char *why);
+void mstat_cache_name(const void *cache, char *buf);
 void mstat_caches_set_kmem_cache(const void *kmem_cache);
 const char *mstat_caches_names_why(void);
 int mstat_caches_enable(bool on);

@@ -561,7 +561,7 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 			   (s64)ss->addr_drops, ss->addr_live, ss->depth,
 			   (s64)ss->leafless, po->reused, po->age_ms,
 			   (s64)ss->addr_phantoms);
-		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node site\n");
+		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache site\n");
 		return 0;
 	}
 	inuse = mstat_row_inuse(r);
@@ -576,6 +576,8 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		seq_puts(m, " -");
 	else
 		seq_printf(m, " %d", r->node);
+	seq_putc(m, ' ');
+	mstat_show_cache_name(m, r->cache);
 	seq_printf(m, " %s\n", mstat_site_name(po->sym, sizeof(po->sym), r->site));
 	for (i = 1; i < r->nr; i++)
 		seq_printf(m, "\t%s\n",

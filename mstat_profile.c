@@ -30,10 +30,14 @@
  *    mstat_stack() for the API's reports).
  *
  *  - Labels: a bucket is a stack with the cgroup of the task that
- *    allocated (or hard irq, or softirq) and the NUMA node of the memory,
- *    taken when an allocation is sampled: the same stack in two cgroups
- *    is two buckets, so that both the cumulative and the in-use figures
- *    split by them, published as every bucket is.
+ *    allocated (or hard irq, or softirq), the NUMA node of the memory and
+ *    the slab cache of the object, taken when an allocation is sampled:
+ *    the same stack in two cgroups is two buckets, so that both the
+ *    cumulative and the in-use figures split by them, published as every
+ *    bucket is. The cache is found through the slab layout of the
+ *    sources (mstat_profile_set_cache_of()), its name kept in the bucket:
+ *    a cache destroyed, and another made at its address, would share its
+ *    buckets.
  *
  *  - Frees find the bucket of their sampled allocation in a bounded
  *    address table (profile_addrs entries, preallocated): chains under
@@ -78,6 +82,7 @@
 #include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
 
+#include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
@@ -92,6 +97,8 @@ struct mstat_bucket {
 	unsigned int nr;			/* frames in stack[] */
 	int node;				/* NUMA node, or NUMA_NO_NODE */
 	u64 cgroup;				/* MSTAT_CGROUP_* or a cgroup id */
+	const void *cache;			/* slab cache, or NULL */
+	char cache_name[MSTAT_CACHE_NAME_LEN];	/* its name, or "" */
 	atomic64_t pend[2][MSTAT_B_NR];		/* by core slot */
 	u64 total[MSTAT_B_NR];			/* under mstat_core.lock */
 	unsigned long stack[];			/* call site first */
@@ -135,6 +142,9 @@ static unsigned int mstat_nr_addrs;
  * with mstat_section_slot() (litmus: mstat_core/litmus/reset-hook.litmus).
  */
 static unsigned long mstat_slot_epoch[2];
+
+/* The slab cache of an allocated object, or NULL: the sources' layout. */
+static const void *(*mstat_cache_of)(const void *obj);
 DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
@@ -268,16 +278,24 @@ static u64 mstat_key_mix(u64 h, u64 v)
 	return h ^ h >> 31;
 }
 
+/* A sample's labels: what its bucket is keyed by beside the stack. */
+struct mstat_labels {
+	u64 cgroup;
+	int node;
+	const void *cache;
+};
+
 /* A 64-bit hash of the stack and labels, never 0 (an unused bucket's key). */
 static u64 mstat_stack_key(const unsigned long *stack, unsigned int nr,
-			   u64 cgroup, int node)
+			   const struct mstat_labels *l)
 {
 	u64 h = nr;
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
 		h = mstat_key_mix(h, stack[i]);
-	h = mstat_key_mix(mstat_key_mix(h, cgroup), (u32)node);
+	h = mstat_key_mix(mstat_key_mix(h, l->cgroup), (u32)l->node);
+	h = mstat_key_mix(h, (unsigned long)l->cache);
 	return h ?: 1;
 }
 
@@ -287,10 +305,10 @@ static u64 mstat_stack_key(const unsigned long *stack, unsigned int nr,
  * about 2^32 of them.
  */
 static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
-					     unsigned int nr, u64 cgroup,
-					     int node)
+					     unsigned int nr,
+					     const struct mstat_labels *l)
 {
-	u64 key = mstat_stack_key(stack, nr, cgroup, node), old;
+	u64 key = mstat_stack_key(stack, nr, l), old;
 	unsigned int n = mstat_nr_buckets, i, h = hash_64(key, 32) % n;
 	struct mstat_bucket *b;
 
@@ -304,8 +322,11 @@ static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
 		old = cmpxchg(&b->key, 0, key);
 		if (!old) {
 			memcpy(b->stack, stack, nr * sizeof(*stack));
-			b->cgroup = cgroup;
-			b->node = node;
+			b->cgroup = l->cgroup;
+			b->node = l->node;
+			b->cache = l->cache;
+			if (l->cache)
+				mstat_cache_name(l->cache, b->cache_name);
 			/*
 			 * The frames and labels before @nr. Pairs with the
 			 * smp_load_acquire() in mstat_sites_copy()
@@ -446,14 +467,35 @@ static u64 mstat_cgroup_now(void)
 }
 
 /*
- * The NUMA node of @ptr's memory; NUMA_NO_NODE for an address outside the
- * linear map (an API report may give any address, or none).
+ * The labels of an allocation sampled now, at @ptr: its cgroup, and for
+ * an address of the linear map the NUMA node of its memory and its slab
+ * cache (an API report may give any address, or none).
  */
-static int mstat_node_of(unsigned long ptr)
+static void mstat_labels_now(struct mstat_labels *l, unsigned long ptr)
 {
+	const void *(*cache_of)(const void *obj) = READ_ONCE(mstat_cache_of);
+
+	l->cgroup = mstat_cgroup_now();
+	l->node = NUMA_NO_NODE;
+	l->cache = NULL;
 	if (!ptr || !virt_addr_valid((void *)ptr))
-		return NUMA_NO_NODE;
-	return page_to_nid(virt_to_page((void *)ptr));
+		return;
+	l->node = page_to_nid(virt_to_page((void *)ptr));
+	if (cache_of)
+		l->cache = cache_of((const void *)ptr);
+}
+
+/**
+ * mstat_profile_set_cache_of() - how to find a sampled object's cache
+ * @cache_of: returns the slab cache of an allocated object of the linear
+ *	map, or NULL (not a slab object); NULL: caches are not labelled
+ *
+ * Set by the sources once the slab layout is validated (mstat_slab.c),
+ * cleared before they go.
+ */
+void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj))
+{
+	WRITE_ONCE(mstat_cache_of, cache_of);
 }
 
 /* Count a sampled object as freed, in the section of @slot. */
@@ -483,12 +525,14 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    bool api)
 {
 	unsigned long entries[MSTAT_STACK_CAPTURE];
+	struct mstat_labels l;
 	struct mstat_bucket *b;
 	unsigned int n;
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
 	n = mstat_stack(entries, site, api);
-	b = mstat_bucket_get(entries, n, mstat_cgroup_now(), mstat_node_of(ptr));
+	mstat_labels_now(&l, ptr);
+	b = mstat_bucket_get(entries, n, &l);
 	if (!b)
 		return;
 	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);
@@ -698,6 +742,7 @@ static void mstat_sites_copy(const u64 *total, void *arg)
 		r->nr = nr;
 		r->cgroup = b->cgroup;
 		r->node = b->node;
+		r->cache = b->cache_name;
 		r->b = b;
 		memcpy(r->v, b->total, sizeof(b->total));
 		ss->n++;

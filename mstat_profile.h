@@ -105,6 +105,8 @@ struct mstat_live {
  * @est_calls: objects in use, scaled up
  * @cgroup: the cgroup label of its samples (%MSTAT_CGROUP_NONE...)
  * @node: the NUMA node of their memory, or %NUMA_NO_NODE
+ * @cache: the slab cache's name, "" if none (a large kmalloc, an API
+ *	report of memory that is no slab object) or not known
  * @b: its bucket
  * @live: its sampled objects remembered at the read, oldest first
  *	(in &mstat_sites.live)
@@ -119,6 +121,7 @@ struct mstat_site_row {
 	s64 est_calls;
 	u64 cgroup;
 	int node;
+	const char *cache;
 	const void *b;
 	const struct mstat_live *live;
 	unsigned int nlive;
@@ -162,6 +165,7 @@ struct mstat_sites {
 struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap);
 void mstat_sites_free(struct mstat_sites *ss);
 void mstat_profile_forget(const char *why);
+void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj));
 s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs, unsigned int depth);

@@ -92,6 +92,7 @@
 #include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_mutant.h"
+#include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
 #include "mstat_text.h"
@@ -604,6 +605,14 @@ out:
 	return err;
 }
 
+/* The heap profile's cache label: the cache of an allocated object. */
+static const void *mstat_slab_cache_label(const void *obj)
+{
+	struct mstat_head *head;
+
+	return mstat_slab_cache_of(obj, &head);
+}
+
 /**
  * mstat_slab_init() - find and validate the slab layout
  *
@@ -628,6 +637,7 @@ int mstat_slab_init(void)
 	}
 	mstat_slab_why = "validated";
 	static_branch_enable(&mstat_slab_known);
+	mstat_profile_set_cache_of(mstat_slab_cache_label);
 	pr_info("slab layout validated on %u entries of kmalloc_caches[][] and %u caches of mstat's (cache at %u in the page, flags at %u, object size at %u)\n",
 		mstat_slab_nkmalloc, MSTAT_SLAB_PROBES, mstat_slab.cache,
 		mstat_slab.flags, mstat_slab.size);

@@ -1125,4 +1125,5 @@ void mstat_sources_exit(void)
 	for (src = 0; src < MSTAT_NR_SOURCES; src++)
 		mstat_source_set(src, false);
 	tracepoint_synchronize_unregister();
+	mstat_profile_set_cache_of(NULL);
 }

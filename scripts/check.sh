@@ -326,6 +326,12 @@ fi
 # and in use within five standard errors of the truth, at the default
 # rate, on 6.12 and on the newest kernel of the matrix; then the false
 # truth of CHAINS_TAMPER=1, which every such check must catch.
+# And its labels (scripts/guest/labels.sh), on the same kernels with two
+# NUMA nodes: each (stack, cgroup) and (stack, node) estimate against
+# allocations of known cgroups, nodes, softirq and ages, a false truth
+# of each kind caught; then the phantom entries (objects freed while the
+# kmalloc source is off, a reset, a missed free probe) leave nothing in
+# use.
 for id in 6.12 7.3; do
 	if [ "$id" = 6.12 ]; then
 		vmlinuz=$K612_VMLINUZ
@@ -335,6 +341,12 @@ for id in 6.12 7.3; do
 	if [ -f "build/$id/tests/chains/mstat_chains.ko" ] && [ -f "$vmlinuz" ]; then
 		guest "guest-$id-chains" "$vmlinuz" scripts/guest/chains.sh \
 			"build/$id/mstat.ko" "build/$id/tests/chains/mstat_chains.ko"
+	fi
+	if [ -f "build/$id/tests/labels/mstat_labeltest.ko" ] && [ -f "$vmlinuz" ]; then
+		guest "guest-$id-labels" "$vmlinuz" scripts/guest/labels.sh \
+			"build/$id/mstat.ko" \
+			"build/$id/tests/labels/mstat_labeltest.ko" \
+			--file=build/tools/labels:/mstat/labels --numa=2
 	fi
 done
 [ -f build/6.12/tests/chains/mstat_chains.ko ] &&

@@ -8,6 +8,7 @@
 #	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
 #	[--icount on] [--arch x86_64|arm64] [--hostfwd HOSTPORT:GUESTPORT]...
+#	[--numa N]
 #
 # Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
@@ -29,6 +30,13 @@
 # The guest script loads the driver (Debian's kernels build it as a
 # module: mstat_guest_netmods in lib.sh) and sets eth0 up.
 #
+# --numa N (x86_64) gives the guest N NUMA nodes: --mem split evenly
+# (a RAM backend of MEM/N a node: MEM must divide so, in MiB), and the
+# --smp vCPUs (a multiple of N) in N sockets, socket i node i: CPUs of
+# one node share a package and its cache (CPUs of one package on two
+# nodes make 6.12 warn at boot, "llc-sibling ... is not on the same
+# node"). The guest sees them as /sys/devices/system/node/nodeI.
+#
 # --arch arm64 boots qemu-system-aarch64's virt machine instead (-cpu max,
 # console ttyAMA0) with Debian's arm64 busybox ($KA64_BUSYBOX, see
 # scripts/setup.sh) in the initramfs; the kernel is a plain arm64 Image
@@ -39,7 +47,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
-icount=() arch=x86_64
+icount=() arch=x86_64 numa=1
 kos=() files=() fwds=
 
 while [ $# -gt 0 ]; do
@@ -58,6 +66,9 @@ while [ $# -gt 0 ]; do
 	--icount)	[ "$2" = on ] || die "--icount: only \"on\""
 			icount=(-icount "shift=0,sleep=off") tcg=single ;;
 	--arch)		arch=$2 ;;
+	--numa)		[[ $2 =~ ^[1-9][0-9]*$ ]] ||
+				die "--numa wants a number of nodes, got $2"
+			numa=$2 ;;
 	--hostfwd)	[[ $2 =~ ^[0-9]+:[0-9]+$ ]] ||
 				die "--hostfwd wants HOSTPORT:GUESTPORT, got $2"
 			fwds+=",hostfwd=tcp:127.0.0.1:${2%:*}-:${2#*:}" ;;
@@ -75,6 +86,27 @@ arm64)	busybox=${KA64_BUSYBOX:-}
 		"\$KA64_BUSYBOX ($busybox): run scripts/setup.sh" ;;
 *)	die "--arch: x86_64 or arm64, not $arch" ;;
 esac
+numa_args=()
+if [ "$numa" -gt 1 ]; then
+	[ "$arch" = x86_64 ] || die "--numa: x86_64 only"
+	case $mem in
+	*[Gg])	mib=$(( ${mem%[Gg]} * 1024 )) ;;
+	*[Mm])	mib=${mem%[Mm]} ;;
+	*)	mib=$mem ;;
+	esac
+	[[ $mib =~ ^[0-9]+$ ]] || die "--numa: --mem $mem is not N, NM or NG"
+	[ $((mib % numa)) -eq 0 ] ||
+		die "--numa $numa: --mem $mem ($mib MiB) does not split evenly"
+	[ $((smp % numa)) -eq 0 ] ||
+		die "--numa $numa: --smp $smp is not a multiple of it"
+	# Node i: MiB/N of RAM, and socket i's CPUs, [i * per, (i + 1) * per).
+	per=$((smp / numa))
+	for ((i = 0; i < numa; i++)); do
+		numa_args+=(-object "memory-backend-ram,id=mstat-ram$i,size=$((mib / numa))M"
+			    -numa "node,nodeid=$i,memdev=mstat-ram$i,cpus=$((i * per))-$(((i + 1) * per - 1))")
+	done
+	smp="$smp,sockets=$numa,cores=$per,threads=1"
+fi
 mkdir -p "$(dirname "$logfile")"
 
 tmp=$(mktemp -d)
@@ -157,7 +189,7 @@ start=$(date +%s%N)
 rc=0
 timeout --kill-after=10 "$tmo" "${qemu[@]}" \
 	-accel "tcg,thread=$tcg" -smp "$smp" -m "$mem" \
-	${icount[@]+"${icount[@]}"} \
+	${icount[@]+"${icount[@]}"} ${numa_args[@]+"${numa_args[@]}"} \
 	-nographic -monitor none -serial stdio "${nic[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
 	-append "console=$console loglevel=7 printk.time=1 panic=-1 $append" \

@@ -497,6 +497,7 @@ mstat_tools=(
 	"caches tests/helpers/caches.c"
 	"reconcile tests/helpers/reconcile.c"
 	"faultio tests/helpers/faultio.c"
+	"labels tests/helpers/labels.c tools/mstat/parse.c -lm"
 	"mstat-bpf tests/bpf"
 )
 
@@ -569,8 +570,8 @@ mstat_guests=()
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
 # --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH,
-# --timeout=SECONDS or --hostfwd=HOSTPORT:GUESTPORT is that option of
-# guest.sh, any other is a module to load.
+# --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT or --numa=N is that
+# option of guest.sh, any other is a module to load.
 guest() {
 	local name=$1 kernel=$2 script=$3 a guest_args=()
 	shift 3
@@ -583,6 +584,7 @@ guest() {
 		--arch=*)	guest_args+=(--arch "${a#--arch=}") ;;
 		--timeout=*)	guest_args+=(--timeout "${a#--timeout=}") ;;
 		--hostfwd=*)	guest_args+=(--hostfwd "${a#--hostfwd=}") ;;
+		--numa=*)	guest_args+=(--numa "${a#--numa=}") ;;
 		*)		guest_args+=(--ko "$a") ;;
 		esac
 	done

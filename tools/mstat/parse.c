@@ -625,14 +625,14 @@ static bool sites_header(struct mstat_sites *ss, char *line)
 struct sites_parser {
 	struct mstat_sites *ss;
 	int ncol;		/* the words of a row before its site */
-	bool labels;		/* rows have "cgroup node" (format 2.2 on) */
+	bool labels;		/* rows have "cgroup node cache" (2.2 on) */
 	bool later;		/* a minor after 2.2: lines may have more words */
 	int line;
 };
 
 /*
  * "# est_bytes ... site": the columns, as many as the version has (8, and
- * "cgroup node" from 2.2) or, in a later minor, more (skipped).
+ * "cgroup node cache" from 2.2) or, in a later minor, more (skipped).
  */
 static enum mstat_perr sites_columns(struct sites_parser *p, char *line)
 {
@@ -644,7 +644,8 @@ static enum mstat_perr sites_columns(struct sites_parser *p, char *line)
 	n -= 2;
 	if (n < p->ncol || (n > p->ncol && !p->later))
 		return MSTAT_E_SITE_COLUMNS;
-	if (p->labels && (strcmp(w[9], "cgroup") || strcmp(w[10], "node")))
+	if (p->labels && (strcmp(w[9], "cgroup") || strcmp(w[10], "node") ||
+			  strcmp(w[11], "cache")))
 		return MSTAT_E_SITE_COLUMNS;
 	p->ncol = n;
 	return MSTAT_OK;
@@ -686,14 +687,15 @@ static bool parse_node(const char *s, long long *v)
 }
 
 /*
- * Eight numbers, from 2.2 the labels "cgroup node", then the site, which
- * may hold a blank: "f+0x1/0x2 [m]".
+ * Eight numbers, from 2.2 the labels "cgroup node cache", then the site,
+ * which may hold a blank: "f+0x1/0x2 [m]".
  */
 static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 {
 	struct mstat_sites *ss = p->ss;
 	struct mstat_site *st;
 	long long v[8], cgroup = MSTAT_CGROUP_UNKNOWN, node = MSTAT_NODE_UNKNOWN;
+	struct mstat_cache cache = { .named = false };
 	char *w[MAX_WORDS];
 	int i;
 
@@ -710,6 +712,8 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 		return MSTAT_E_SITE_CGROUP;
 	if (p->labels && !parse_node(w[9], &node))
 		return MSTAT_E_SITE_NODE;
+	if (p->labels && !decode_cache_name(w[10], &cache))
+		return MSTAT_E_SITE_CACHE;
 	if (ss->n == ss->cap) {
 		size_t cap = ss->cap ? ss->cap * 2 : 256;
 		struct mstat_site *ns = realloc(ss->site, cap * sizeof(*ns));
@@ -724,7 +728,10 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 	memcpy(&st->est_bytes, v, sizeof(v));
 	st->cgroup = cgroup;
 	st->node = node;
+	st->cache = cache.named ? dup_str(cache.name, strlen(cache.name)) : NULL;
 	st->line = p->line;
+	if (cache.named && !st->cache)
+		return MSTAT_E_NOMEM;
 	st->text = dup_str(line, strlen(line));
 	ss->n++;
 	if (!st->text || !site_split(st))
@@ -794,6 +801,7 @@ void mstat_sites_clear(struct mstat_sites *ss)
 			free(ss->site[i].frame[j]);
 		free(ss->site[i].frame);
 		free(ss->site[i].live);
+		free(ss->site[i].cache);
 	}
 	free(ss->site);
 	ss->site = NULL;
@@ -817,7 +825,7 @@ bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 	p.labels = ss->major == 2 && ss->minor >= 2;
 	p.later = ss->major == 2 && ss->minor > 2;
 	if (p.labels)
-		p.ncol = 10;
+		p.ncol = 11;
 	while ((line = next_line(&pos))) {
 		p.line++;
 		end = line + strlen(line);

@@ -18,10 +18,11 @@
  *    "# snapshot N sample_rate R sites|stacks N ..." header, then rows of
  *    eight numbers and a site, from format 2 each followed by its stack's
  *    callers, a line each, "\t" and the frame (for /proc/mstat_sites,
- *    MAJOR 1 or 2); from format 2.2 a row has two more words before its
- *    site, its labels "cgroup node" (each "-" when unknown, the cgroup
- *    also "hardirq" or "softirq"), and after its frames a line "+ AGE_MS
- *    BYTES" per live sampled object, oldest first;
+ *    MAJOR 1 or 2); from format 2.2 a row has three more words before
+ *    its site, its labels "cgroup node cache" (each "-" when unknown, the
+ *    cgroup also "hardirq" or "softirq", the cache's name written as in
+ *    a cache row), and after its frames a line "+ AGE_MS BYTES" per live
+ *    sampled object, oldest first;
  *  - a number is a u64, or '-' and a magnitude up to 2^63 (an s64); both
  *    are kept as their two's complement.
  * A later minor only adds lines or columns: MSTAT_PARSE_EXACT (what the
@@ -226,6 +227,8 @@ struct mstat_live {
  * @nframe: how many
  * @cgroup: the cgroup label, MSTAT_CGROUP_* or an id (format 2.2)
  * @node: the NUMA node label, or MSTAT_NODE_UNKNOWN (format 2.2)
+ * @cache: the slab cache's name, decoded, or NULL when unknown (format
+ *	2.2)
  * @live: the row's live lines, in file order (oldest first); the
  *	difference between @sampled_bytes and their sum has no age
  * @nlive: how many
@@ -241,6 +244,7 @@ struct mstat_site {
 	size_t nframe;
 	long long cgroup;
 	long long node;
+	char *cache;
 	struct mstat_live *live;
 	size_t nlive;
 	int line;
@@ -287,6 +291,7 @@ enum mstat_perr {
 	MSTAT_E_SITE_ROW,	/* a malformed site row or frame line */
 	MSTAT_E_SITE_CGROUP,	/* a row's malformed cgroup label */
 	MSTAT_E_SITE_NODE,	/* a row's malformed node label */
+	MSTAT_E_SITE_CACHE,	/* a row's malformed cache label */
 	MSTAT_E_SITE_LIVE,	/* a malformed live line ("+ AGE_MS BYTES") */
 	MSTAT_E_SITE_PLACE,	/* a frame or live line before any row, or a
 				 * frame after its row's live lines */

@@ -379,7 +379,7 @@ static const char *mstat_pprof_cgroup(struct mstat_pprof *pp, long long id,
 	return buf;
 }
 
-/* A row's labels cgroup and node, those it has (format 2.2). */
+/* A row's labels cgroup, node and cache, those it has (format 2.2). */
 static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 				   const struct mstat_site *st)
 {
@@ -393,6 +393,11 @@ static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 	}
 	if (st->node != MSTAT_NODE_UNKNOWN)
 		mstat_pprof_label_num(pp, "node", st->node, "node");
+	if (st->cache) {
+		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cache"));
+		pb_int(&pp->sub, LABEL_STR, mstat_str(&pp->strs, st->cache));
+		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	}
 }
 
 /*
@@ -484,9 +489,12 @@ static char *mstat_site_key(const struct mstat_site *st)
 		mstat_buf_put(&b, "\n", 1);
 		mstat_buf_put(&b, st->frame[i], strlen(st->frame[i]));
 	}
-	if (st->cgroup != MSTAT_CGROUP_UNKNOWN || st->node != MSTAT_NODE_UNKNOWN) {
-		snprintf(lab, sizeof(lab), "\n\001%lld %lld", st->cgroup, st->node);
+	if (st->cgroup != MSTAT_CGROUP_UNKNOWN || st->node != MSTAT_NODE_UNKNOWN ||
+	    st->cache) {
+		snprintf(lab, sizeof(lab), "\n\001%lld %lld ", st->cgroup, st->node);
 		mstat_buf_put(&b, lab, strlen(lab));
+		if (st->cache)
+			mstat_buf_put(&b, st->cache, strlen(st->cache));
 	}
 	mstat_buf_put(&b, "", 1);
 	return (char *)b.p;

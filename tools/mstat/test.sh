@@ -138,8 +138,9 @@ make_bad_inputs() {
 	sed 's/^+ 7199999 624$/+ 7199999/' $s22 >"$tmp/s22-live-short.txt"
 	sed 's/^+ 7199999 624$/&\n\tfoo+0x1\/0x2/' $s22 >"$tmp/s22-frame.txt"
 	sed '3s/ cgroup node / /' $s22 >"$tmp/s22-columns.txt"
-	sed -e '1s/2\.2$/2.3/' -e '3s/ node / node extra /' \
-		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]*\) /\1 X /' \
+	sed "s/^$row4 4001 0 inode_cache /$row4 4001 0 inode\\\\9 /" $s22 >"$tmp/s22-cache.txt"
+	sed -e '1s/2\.2$/2.3/' -e '3s/ cache / cache extra /' \
+		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]* [^ ]*\) /\1 X /' \
 		-e 's/^+ .*/& 1/' $s22 >"$tmp/s23.txt"
 	# Format 1.5: a snapshot served again (snapshot_reused 1), and one
 	# that says it was not.
@@ -451,11 +452,13 @@ errors() {
 		build/mstat pprof -f "$tmp/sites-empty.txt" -o "$tmp/x.pb.gz"
 	t err_sites_as_mstat expect_err 1 'not an mstat file' \
 		build/mstat -f testdata/mstat_sites-1.0.txt
-	t err_sites_cgroup expect_err 1 's22-cgroup\.txt: line 4: malformed cgroup \(an id >= 1, hardirq, softirq or -\): "5770601 9248 6864 11 11 6864 0 0 4x01 0 alloc_inode\+0x5e/0xc0"$' \
+	t err_sites_cgroup expect_err 1 's22-cgroup\.txt: line 4: malformed cgroup \(an id >= 1, hardirq, softirq or -\): "5770601 9248 6864 11 11 6864 0 0 4x01 0 inode_cache alloc_inode\+0x5e/0xc0"$' \
 		build/mstat pprof -f "$tmp/s22-cgroup.txt" -o "$tmp/x.pb.gz"
 	t err_sites_cgroup0 expect_err 1 's22-cgroup0\.txt: line 4: malformed cgroup ' \
 		build/mstat pprof -f "$tmp/s22-cgroup0.txt" -o "$tmp/x.pb.gz"
-	t err_sites_node expect_err 1 's22-node\.txt: line 4: malformed node \(a number or -\): "5770601 9248 6864 11 11 6864 0 0 4001 zero alloc_inode' \
+	t err_sites_cache expect_err 1 's22-cache\.txt: line 4: malformed cache \(a name or -\): ' \
+		build/mstat pprof -f "$tmp/s22-cache.txt" -o "$tmp/x.pb.gz"
+	t err_sites_node expect_err 1 's22-node\.txt: line 4: malformed node \(a number or -\): "5770601 9248 6864 11 11 6864 0 0 4001 zero inode_cache alloc_inode' \
 		build/mstat pprof -f "$tmp/s22-node.txt" -o "$tmp/x.pb.gz"
 	t err_sites_live_orphan expect_err 1 's22-orphan\.txt: line 4: live line before any row: "\+ 12 656"$' \
 		build/mstat pprof -f "$tmp/s22-orphan.txt" -o "$tmp/x.pb.gz"
@@ -819,8 +822,8 @@ pprof_labels() {
 
 	labels_input &&
 		MSTAT_CGROUP_ROOT=$tmp/cg build/mstat pprof -f "$tmp/labels.txt" -o "$tmp/pl.pb.gz" &&
-		awk 'NR == 1 { sub(/2\.2$/, "2.1") } NR == 3 { sub(/ cgroup node/, "") }
-			NR > 3 && /^[0-9]/ { $9 = ""; $10 = ""; sub(/   */, " ") }
+		awk 'NR == 1 { sub(/2\.2$/, "2.1") } NR == 3 { sub(/ cgroup node cache/, "") }
+			NR > 3 && /^[0-9]/ { $9 = ""; $10 = ""; $11 = ""; sub(/    */, " ") }
 			/^\+ / { next } { print }' "$tmp/labels.txt" >"$tmp/nolabels.txt" &&
 		build/mstat pprof -f "$tmp/nolabels.txt" -o "$tmp/pn.pb.gz" || return
 	want=$(awk 'FNR > 3 && /^[0-9]/ { c += $2; b += $1 } END { print c, b }' "$tmp/labels.txt")
@@ -829,7 +832,7 @@ pprof_labels() {
 	[ "${got#* * }" = "$want" ] && [ "$got" = "$(sum_values "$tmp/pn.pb.gz")" ] &&
 		diff -u <(alloc_values "$tmp/pn.pb.gz") <(alloc_values "$tmp/pl.pb.gz") || return
 	decode "$tmp/pl.pb.gz" >"$tmp/pl.txt" &&
-		for s in / /a /a/b id:9999 hardirq softirq node seconds age; do
+		for s in / /a /a/b id:9999 hardirq softirq node seconds age cache "mstat_leak list"; do
 			grep -qxF "string_table: \"$s\"" "$tmp/pl.txt" || { echo "no string $s"; return 1; }
 		done
 	n=$(grep -c '^+ ' "$tmp/labels.txt")
