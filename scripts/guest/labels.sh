@@ -108,7 +108,7 @@ relay /tmp/judge.out
 check labels-judged grep -qx 'exit 0' /tmp/judge.out
 # A false truth: the judge must fail, on the check the lie touches.
 for how in swap:'labels-inuse-lt_leaf0-cg-' bytes:'labels-inuse-lt_leaf0-' \
-	   age:'labels-ages'; do
+	   age:'labels-ages' cache:'labels-caches'; do
 	./labels judge -T "${how%%:*}" -g $CG -g $CG/lt-a -g $CG/lt-b \
 		/tmp/truth /tmp/sites.kept >"/tmp/judge-${how%%:*}.out" 2>&1
 	rc=$?

@@ -39,11 +39,15 @@
  * row of a leaf with kept objects, its live lines cover its sampled bytes,
  * each one object of the tag's size, and each age lies, to the second,
  * in the window the truth gives: from (first now_ns - its batches'
- * last_ns) - 1 s to (last now_ns - their first_ns) + 1 s.
+ * last_ns) - 1 s to (last now_ns - their first_ns) + 1 s; every row of a
+ * leaf names the kmalloc cache of the tag's size as its cache
+ * ("kmalloc-512", "kmalloc-1k"; "kmalloc-rnd-NN-512" and "kmalloc-cg-"
+ * too).
  *
  * -T: a false truth, the test's own test: "swap" swaps the first two
  * cgroups other than the root in every batch, "bytes" doubles batch 0's
- * objects, "age" makes every batch 3 s older. The check the lie touches
+ * objects, "age" makes every batch 3 s older, "cache" doubles every
+ * tag's size in the cache check alone. The check the lie touches
  * must fail (the guest script expects exit 1 and the lines).
  *
  * live: the rows of LEAF hold exactly N sampled objects, N live lines of
@@ -225,6 +229,49 @@ static long long leaf_size(const char *leaf)
 	return s;
 }
 
+/* -T cache: the cache check takes every tag's size as twice what it is. */
+static int cache_scale = 1;
+
+/* Whether @cache is kmalloc's cache of objects of @size bytes. */
+static bool kmalloc_cache_of(const char *cache, long long size)
+{
+	char want[32];
+	size_t n, w;
+
+	if (!cache || strncmp(cache, "kmalloc-", 8))
+		return false;
+	if (size >= 1024 && !(size % 1024))
+		snprintf(want, sizeof(want), "-%lldk", size / 1024);
+	else
+		snprintf(want, sizeof(want), "-%lld", size);
+	n = strlen(cache);
+	w = strlen(want);
+	return n > w && !strcmp(cache + n - w, want) &&
+	       (n - w == 7 || strchr(cache + 8, '-'));
+}
+
+/* Every row of a test leaf is labelled with kmalloc's cache of its size. */
+static void judge_caches(const struct mstat_sites *ss)
+{
+	int rows = 0, bad = 0;
+	size_t i;
+
+	for (i = 0; i < ss->n; i++) {
+		const struct mstat_site *r = &ss->site[i];
+		long long s;
+
+		if (!is_test_leaf(r->func))
+			continue;
+		rows++;
+		s = leaf_size(r->func) * cache_scale;
+		if (!kmalloc_cache_of(r->cache, s) && bad++ < 5)
+			printf("# %s: cache %s, not kmalloc's of %lld bytes\n",
+			       r->func, r->cache ? r->cache : "-", s);
+	}
+	verdict(rows && !bad, "labels-caches", "%d of %d rows of the leaves with another cache",
+		bad, rows);
+}
+
 static void tamper(const char *how)
 {
 	long long a = 0, b = 0;
@@ -238,6 +285,8 @@ static void tamper(const char *how)
 			bt[i].first_ns -= 3000000000LL;
 			bt[i].last_ns -= 3000000000LL;
 		}
+	} else if (!strcmp(how, "cache")) {
+		cache_scale = 2;
 	} else if (!strcmp(how, "swap")) {
 		for (i = 0; i < nb; i++) {
 			long long c = bt[i].cgroup;
@@ -256,7 +305,7 @@ static void tamper(const char *how)
 				bt[i].cgroup = a;
 		printf("# tampered: cgroups %lld and %lld swapped\n", a, b);
 	} else {
-		fprintf(stderr, "labels: -T swap, bytes or age, not %s\n", how);
+		fprintf(stderr, "labels: -T swap, bytes, age or cache, not %s\n", how);
 		exit(2);
 	}
 }
@@ -512,7 +561,7 @@ static int cmd_judge(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "usage: labels judge [-T swap|bytes|age] [-z Z] [-g DIR]... TRUTH SITES\n");
+		fprintf(stderr, "usage: labels judge [-T swap|bytes|age|cache] [-z Z] [-g DIR]... TRUTH SITES\n");
 		return 2;
 	}
 	read_truth(argv[optind]);
@@ -553,6 +602,7 @@ static int cmd_judge(int argc, char **argv)
 	for (i = 0; i < nkeys; i++)
 		judge_key(&ss, &keys[i], z);
 	judge_ages(&ss);
+	judge_caches(&ss);
 	return failed;
 }
 
