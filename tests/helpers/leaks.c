@@ -5,6 +5,8 @@
  *
  *	leaks [-f] TRUTH JSON EXIT
  *	leaks -n NAME TRUTH JSON	(exit 0 if leak NAME is named)
+ *	leaks -b			(the busy workload, until killed)
+ *	leaks -d CONTROL		(the cgroup leak's driver, below)
  *
  * TRUTH is the module's truth file read after the watch, JSON the output
  * of `mstat leaks --json`, EXIT its exit status. For every leak of the
@@ -37,16 +39,31 @@
  * A leak in a kmalloc cache may also have its cache named as a suspect:
  * that cache does grow. Prints "ok NAME" or "not ok NAME: WHY" per check
  * and "# " lines; exits 1 if a check failed, 2 on bad input.
+ *
+ * -b, the busy workload of the watches, in one process that never forks
+ * (a fork's thread stack, when the per-CPU cache of two misses, is
+ * vmalloc()ed, and a fresh guest's vmap_area pool then fills for minutes:
+ * docs/TESTING.md): every 20 ms, eight files made, written and removed in
+ * /tmp, /proc/meminfo, /proc/self/status and /proc/slabinfo read, every
+ * cache's object_size in /sys/kernel/slab read, a pipe written and read,
+ * 1 MiB mapped, touched and unmapped. -d CONTROL writes "cgroup" to
+ * CONTROL every 100 ms, without forking either, until a write fails
+ * (the module's "stop"): the allocations run in its context, so in its
+ * cgroup.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, and POSIX 2008 */
 
 #include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* JSON, as much as the verdict needs: a tree of values. */
@@ -637,10 +654,110 @@ static void judge_decoys(void)
 		ok("leaks-decoys-ran");
 }
 
+static void nap(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Read @path to its end; quietly nothing if it cannot be opened. */
+static void slurp(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+/* 1 MiB mapped, each page touched, unmapped. */
+static void touch_map(void)
+{
+	char *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	if (m == MAP_FAILED)
+		return;
+	for (i = 0; i < 1 << 20; i += 4096)
+		m[i] = 1;
+	munmap(m, 1 << 20);
+}
+
+static void busy(void)
+{
+	static char buf[4096];
+	char path[512];
+	struct dirent *e;
+	int i, fd, p[2];
+	DIR *d;
+
+	for (;;) {
+		for (i = 0; i < 8; i++) {
+			snprintf(path, sizeof(path), "/tmp/busy.%d", i);
+			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+			if (fd >= 0) {
+				if (write(fd, buf, sizeof(buf)) < 0)
+					perror("leaks: busy write");
+				close(fd);
+			}
+		}
+		slurp("/proc/meminfo");
+		slurp("/proc/self/status");
+		slurp("/proc/slabinfo");
+		d = opendir("/sys/kernel/slab");
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path),
+				 "/sys/kernel/slab/%.200s/object_size",
+				 e->d_name);
+			slurp(path);
+		}
+		if (d)
+			closedir(d);
+		for (i = 0; i < 8; i++) {
+			snprintf(path, sizeof(path), "/tmp/busy.%d", i);
+			unlink(path);
+		}
+		if (!pipe(p)) {
+			if (write(p[1], buf, sizeof(buf)) < 0 ||
+			    read(p[0], buf, sizeof(buf)) < 0)
+				perror("leaks: busy pipe");
+			close(p[0]);
+			close(p[1]);
+		}
+		touch_map();
+		nap(20);
+	}
+}
+
+static int drive(const char *control)
+{
+	int fd;
+
+	for (;;) {
+		fd = open(control, O_WRONLY);
+		if (fd < 0)
+			return 0;
+		if (write(fd, "cgroup\n", 7) != 7) {
+			close(fd);
+			return 0;
+		}
+		close(fd);
+		nap(100);
+	}
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: leaks [-f] TRUTH JSON EXIT\n"
-			"       leaks -n NAME TRUTH JSON\n");
+			"       leaks -n NAME TRUTH JSON\n"
+			"       leaks -b | -d CONTROL\n");
 	exit(2);
 }
 
@@ -653,8 +770,10 @@ int main(int argc, char **argv)
 	int i, status = -1, opt, nsus = 0;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "fn:")) != -1) {
+	while ((opt = getopt(argc, argv, "bd:fn:")) != -1) {
 		switch (opt) {
+		case 'b':	busy(); return 0;
+		case 'd':	return drive(optarg);
 		case 'f':	free_run = true; break;
 		case 'n':	named = optarg; break;
 		default:	usage();
