@@ -156,6 +156,15 @@ for ph in $phases; do
 		watch leaks
 		judge leaks
 		show /tmp/leaks.json
+		# Each leak's rows of the profile: a stack split by its
+		# outer frames (the softirq's interrupted context) is as many.
+		cat /proc/mstat_sites >/tmp/sites
+		for f in lost list cgroup softirq; do
+			awk -v f="mstat_leak_${f}_alloc" '
+			/^[0-9]/ && index($0, " " f "+") { rows++; s += $4 }
+			END { printf "%s: %d rows, %d live samples\n", f, rows, s }' \
+				/tmp/sites | show
+		done
 		# The false truth against the same verdict.
 		echo "tamper 1" >"$L/control"
 		cat "$L/truth" >/tmp/tamper.truth
