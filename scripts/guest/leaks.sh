@@ -103,6 +103,20 @@ judge() {
 	check "leaks-$1-judged" grep -q '^# checks failed: ' "/tmp/$1.judge"
 }
 
+# rows NAME...: each leak's rows of the profile and their live samples
+# (a stack split by its outer frames, as a softirq's by the context it
+# interrupted, is as many rows).
+rows() {
+	local f
+	cat /proc/mstat_sites >/tmp/sites
+	for f; do
+		awk -v f="mstat_leak_${f}_alloc" '
+		/^[0-9]/ && index($0, " " f "+") { rows++; s += $4 }
+		END { printf "%s: %d rows, %d live samples\n", f, rows, s }' \
+			/tmp/sites | show
+	done
+}
+
 if [ -n "$table" ]; then
 	check start-table sh -c "echo start table,decoys >$L/control"
 	t0=$(cut -d' ' -f1 /proc/uptime)
@@ -134,6 +148,7 @@ if [ -n "$table" ]; then
 		done
 		k=$((k + 1))
 	done
+	rows tbl0 tbl1 tbl2 tbl3
 	check table-some-named [ -n "$found" ]
 	phases=''
 fi
@@ -156,15 +171,7 @@ for ph in $phases; do
 		watch leaks
 		judge leaks
 		show /tmp/leaks.json
-		# Each leak's rows of the profile: a stack split by its
-		# outer frames (the softirq's interrupted context) is as many.
-		cat /proc/mstat_sites >/tmp/sites
-		for f in lost list cgroup softirq; do
-			awk -v f="mstat_leak_${f}_alloc" '
-			/^[0-9]/ && index($0, " " f "+") { rows++; s += $4 }
-			END { printf "%s: %d rows, %d live samples\n", f, rows, s }' \
-				/tmp/sites | show
-		done
+		rows lost list cgroup softirq
 		# The false truth against the same verdict.
 		echo "tamper 1" >"$L/control"
 		cat "$L/truth" >/tmp/tamper.truth
