@@ -25,7 +25,8 @@
  * 1 - exp(-s/R) and stands for s/p bytes. Each read's live lines give
  * each sampled object's birth (the read's time less its age); an object
  * seen in one read and not in the next was freed, and its lifetime is
- * learnt (the stack's own frees, during the watch). At the last read, a
+ * learnt (the stack's own frees, during the watch), as if freed midway
+ * between the two reads. At the last read, a
  * stack's "leak-like" samples are its live ones born during the watch
  * and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
  * stack (A = 0 if it freed none), dt the interval: objects of a finite
@@ -87,6 +88,19 @@ static double mstat_norm_q(double p)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+/*
+ * The @p quantile of Student's t with @nu degrees of freedom: the normal
+ * one with its Cornish-Fisher corrections (within 1% from nu = 5 on, for
+ * p up to 0.995).
+ */
+static double mstat_t_q(double p, int nu)
+{
+	double z = mstat_norm_q(p), z3 = z * z * z, z5 = z3 * z * z;
+
+	return z + (z3 + z) / (4.0 * nu) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96.0 * nu * nu);
 }
 
 /* P(chi2 with 2k degrees of freedom <= x) = P(Poisson(x/2) >= k). */
@@ -179,6 +193,31 @@ struct mstat_trend {
 	bool judged, suspect;
 };
 
+/*
+ * Do the @nb block minima rise by steps whose mean is above 0 at
+ * confidence @conf (Student's t on the rates between consecutive
+ * minima)? Against a count that wanders, a random walk without a level
+ * it returns to, whose steps are independent with mean 0: Mann-Kendall
+ * takes its runs for trends, this test does not.
+ */
+static bool mstat_steps_rise(const double *bt, const double *bx, int nb,
+			     double conf)
+{
+	double d[MSTAT_LEAK_MAX_BLOCKS], m = 0, v = 0;
+	int i, n = 0;
+
+	for (i = 1; i < nb; i++)
+		if (bt[i] > bt[i - 1])
+			d[n++] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
+	if (n < 3)
+		return false;
+	for (i = 0; i < n; i++)
+		m += d[i] / n;
+	for (i = 0; i < n; i++)
+		v += (d[i] - m) * (d[i] - m) / (n - 1);
+	return m > 0 && (v <= 0 || m / sqrt(v / n) > mstat_t_q(conf, n - 1));
+}
+
 /* The trend of @np >= 2 points (@pt, @px); see mstat_trend(). */
 static void mstat_trend_points(const double *pt, const double *px, int np,
 			       double conf, double min_rate,
@@ -194,6 +233,7 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	(void)conf;
 	(void)mstat_sen;
 	(void)mstat_norm_q;
+	(void)mstat_steps_rise;
 #else
 	double bt[MSTAT_LEAK_MAX_BLOCKS], bx[MSTAT_LEAK_MAX_BLOCKS];
 	double *sl, var, c, m1, m2;
@@ -236,7 +276,7 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	free(sl);
 	tr->judged = nb >= MSTAT_LEAK_MIN_BLOCKS;
 	tr->suspect = tr->judged && tr->low > min_rate && tr->low > 0 &&
-		      tr->late >= tr->rate / 2;
+		      tr->late >= tr->rate / 2 && mstat_steps_rise(bt, bx, nb, conf);
 #endif
 }
 
@@ -408,6 +448,10 @@ static struct mstat_leak_cache *mstat_leak_cache_get(struct mstat_leak_window *w
 	c = &w->c[w->nc];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
+	/* Labels never repeat: a later cache of a name is NAME#ID, as in prom. */
+	for (i = 0; i < w->nc; i++)
+		if (!strcmp(w->c[i].name, name))
+			snprintf(c->name, sizeof(c->name), "%s#%s", name, key + 1);
 	c->x = mstat_alloc(NULL, w->cap * sizeof(*c->x));
 	for (i = 0; i < w->cap; i++)
 		c->x[i] = NAN;
@@ -443,6 +487,8 @@ void mstat_leak_window_add(struct mstat_leak_window *w,
 	for (i = 0; i < s->ncache; i++) {
 		const struct mstat_cache *r = &s->cache[i];
 
+		if (r->gone)
+			continue;	/* a destroyed cache holds nothing */
 		snprintf(key, sizeof(key), "c%llu", r->id);
 		if (r->named)
 			snprintf(name, sizeof(name), "%s", r->name);
@@ -531,6 +577,7 @@ struct mstat_leaks {
 	int nrow, rowcap;
 	int reads;
 	double t0, t1;			/* first and last read */
+	double tprev;			/* the read before, while reading one */
 	long long rate;			/* sample_rate of the last read */
 	bool ages;			/* the sites files had live lines (2.2) */
 	struct mstat_cgroups *cg;
@@ -615,7 +662,7 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 		} else if (j < n && obj[j].birth < p->birth - MSTAT_LEAK_TOLERANCE) {
 			j++;	/* born since, or out of order */
 		} else {
-			mstat_leak_life(s, t - p->birth);
+			mstat_leak_life(s, (lk->tprev + t) / 2 - p->birth);
 			i++;
 		}
 	}
@@ -1169,8 +1216,9 @@ static bool mstat_leak_read(struct mstat_leaks *lk, const char *mpath,
 	}
 	if (!lk->reads)
 		lk->t0 = t;
-	lk->t1 = t;
 	mstat_leak_window_add(lk->w, s, t);
+	lk->tprev = lk->reads ? lk->t1 : t;
+	lk->t1 = t;
 	mstat_leak_sites(lk, ss, t);
 	lk->reads++;
 	mstat_snap_free(s);
