@@ -35,12 +35,15 @@
  * the mean weight times chi2((1-C)/2, 2k)/2 and chi2((1+C)/2, 2k+2)/2,
  * over T'. A stack is a suspect when k >= MSTAT_LEAK_MIN_SAMPLES, the low
  * end is above --min-rate, its leak-like samples are not crowded into
- * the first half of the exposure (a binomial test at 1 - C: a fill that
- * stops) and its cache does not contradict it (below).
+ * the first half of the exposure (a fill that stops: fewer than a third
+ * born in the later half, a binomial test at 1 - C, as the caches' later
+ * half must rise at half the whole rate) and its cache does not
+ * contradict it (below).
  *
  * Checked against each other: a stack suspect whose cache's exact growth
- * has a high end below the stack's low end "grows while its cache does
- * not" (unexplained, no suspect); a cache suspect that no stack suspect
+ * has a high end below the stack's low end, over the watch or in its
+ * later half (struct mstat_trend's @late_high), "grows while its cache
+ * does not" (unexplained, no suspect); a cache suspect that no stack suspect
  * in it accounts for (their high ends summed below its low end) "grows,
  * no sampled stack yet".
  *
@@ -134,15 +137,16 @@ static double mstat_chi2_q_even(int k, double p)
 	return (lo + hi) / 2;
 }
 
-/* P(X <= j) for X binomial(k, 1/2). */
-static double mstat_binom_half_cdf(int k, int j)
+/* P(X <= j) for X binomial(k, 1/3). */
+static double mstat_binom_third_cdf(int k, int j)
 {
 	double sum = 0;
 	int i;
 
 	for (i = 0; i <= j && i <= k; i++)
 		sum += exp(lgamma(k + 1.0) - lgamma(i + 1.0) -
-			   lgamma(k - i + 1.0) - k * log(2.0));
+			   lgamma(k - i + 1.0) - i * log(3.0) -
+			   (k - i) * log(1.5));
 	return sum;
 }
 
@@ -183,39 +187,61 @@ static double mstat_sen(const double *t, const double *x, int n)
  * @low: @high: Sen's interval at the confidence asked (+-INFINITY when
  *	too few blocks bound it)
  * @late: the slope of the later half of the minima
+ * @late_high: the high end of the later half's rate: the mean of its
+ *	steps (the rates between consecutive minima, from the middle one)
+ *	plus Student's t at the confidence asked times their standard
+ *	error; +INFINITY with fewer than 3 steps
  * @blocks: how many blocks (0: too few reads for any)
  * @judged: enough blocks for a verdict (MSTAT_LEAK_MIN_BLOCKS)
  * @suspect: the verdict
  */
 struct mstat_trend {
-	double rate, low, high, late;
+	double rate, low, high, late, late_high;
 	int blocks;
 	bool judged, suspect;
 };
 
 /*
+ * The steps of the @nb block minima (the rates between consecutive
+ * ones), their mean into *@m and its standard error into *@se; false
+ * with fewer than 3.
+ */
+static bool mstat_steps(const double *bt, const double *bx, int nb,
+			double *m, double *se, int *n)
+{
+	double d[MSTAT_LEAK_MAX_BLOCKS], v = 0;
+	int i;
+
+	*n = 0;
+	*m = 0;
+	for (i = 1; i < nb; i++)
+		if (bt[i] > bt[i - 1])
+			d[(*n)++] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
+	if (*n < 3)
+		return false;
+	for (i = 0; i < *n; i++)
+		*m += d[i] / *n;
+	for (i = 0; i < *n; i++)
+		v += (d[i] - *m) * (d[i] - *m) / (*n - 1);
+	*se = sqrt(v / *n);
+	return true;
+}
+
+/*
  * Do the @nb block minima rise by steps whose mean is above 0 at
- * confidence @conf (Student's t on the rates between consecutive
- * minima)? Against a count that wanders, a random walk without a level
- * it returns to, whose steps are independent with mean 0: Mann-Kendall
- * takes its runs for trends, this test does not.
+ * confidence @conf (Student's t)? Against a count that wanders, a random
+ * walk without a level it returns to, whose steps are independent with
+ * mean 0: Mann-Kendall takes its runs for trends, this test does not.
  */
 static bool mstat_steps_rise(const double *bt, const double *bx, int nb,
 			     double conf)
 {
-	double d[MSTAT_LEAK_MAX_BLOCKS], m = 0, v = 0;
-	int i, n = 0;
+	double m, se;
+	int n;
 
-	for (i = 1; i < nb; i++)
-		if (bt[i] > bt[i - 1])
-			d[n++] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
-	if (n < 3)
+	if (!mstat_steps(bt, bx, nb, &m, &se, &n))
 		return false;
-	for (i = 0; i < n; i++)
-		m += d[i] / n;
-	for (i = 0; i < n; i++)
-		v += (d[i] - m) * (d[i] - m) / (n - 1);
-	return m > 0 && (v <= 0 || m / sqrt(v / n) > mstat_t_q(conf, n - 1));
+	return m > 0 && (se <= 0 || m / se > mstat_t_q(conf, n - 1));
 }
 
 /* The trend of @np >= 2 points (@pt, @px); see mstat_trend(). */
@@ -226,7 +252,7 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 #ifdef MSTAT_LEAKS_WEAK
 	/* The naive detector: the difference of two snapshots. */
 	tr->rate = (px[np - 1] - px[0]) / (pt[np - 1] - pt[0]);
-	tr->low = tr->high = tr->late = tr->rate;
+	tr->low = tr->high = tr->late = tr->late_high = tr->rate;
 	tr->blocks = 2;
 	tr->judged = true;
 	tr->suspect = tr->rate > min_rate && tr->rate > 0;
@@ -256,6 +282,8 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	tr->rate = mstat_sen(bt, bx, nb);
 	half = nb / 2;
 	tr->late = mstat_sen(bt + half, bx + half, nb - half);
+	if (mstat_steps(bt + half - 1, bx + half - 1, nb - half + 1, &m1, &m2, &i))
+		tr->late_high = m1 + mstat_t_q(conf, i - 1) * m2;
 	/* Sen's interval: the ordered pairwise slopes around the median. */
 	sl = mstat_alloc(NULL, (size_t)(nb * nb) * sizeof(*sl));
 	for (i = 0; i < nb; i++)
@@ -293,7 +321,7 @@ static void mstat_trend(const double *t, const double *x, int n, double conf,
 	memset(tr, 0, sizeof(*tr));
 	tr->rate = tr->late = NAN;
 	tr->low = -INFINITY;
-	tr->high = INFINITY;
+	tr->high = tr->late_high = INFINITY;
 	pt = mstat_alloc(NULL, (n + 1) * sizeof(*pt));
 	px = mstat_alloc(NULL, (n + 1) * sizeof(*px));
 	for (i = 0; i < n; i++) {
@@ -787,7 +815,7 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	}
 #ifdef MSTAT_LEAKS_WEAK
 	A = 0;
-	(void)mstat_binom_half_cdf;
+	(void)mstat_binom_third_cdf;
 #endif
 	s->min_age = A;
 	Te = T - A;
@@ -842,8 +870,12 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	s->suspect = s->k >= MSTAT_LEAK_MIN_SAMPLES &&
 		     s->low > lk->o->min_rate;
 #ifndef MSTAT_LEAKS_WEAK
-	/* Not a fill that stopped: births not crowded early. */
-	if (mstat_binom_half_cdf(s->k, s->later) < 1 - conf)
+	/*
+	 * Not a fill that stopped: the later half of the exposure has a rate
+	 * half the earlier's at least, so a third of the births or more
+	 * (rejected when fewer are unlikely at 1 - conf).
+	 */
+	if (mstat_binom_third_cdf(s->k, s->later) < 1 - conf)
 		s->suspect = false;
 #endif
 }
@@ -863,7 +895,12 @@ static void mstat_leak_cross(struct mstat_leaks *lk)
 		if (!c || !c->tr.judged)
 			continue;
 #ifndef MSTAT_LEAKS_WEAK
-		if (c->tr.high < s->low) {
+		/*
+		 * Its cache grows slower than it, over the watch or in its
+		 * later half (a fill that stopped, too young a stack for its
+		 * samples to say so).
+		 */
+		if (c->tr.high < s->low || c->tr.late_high < s->low) {
 			s->suspect = false;
 			s->contradicted = true;
 			continue;

@@ -1086,6 +1086,29 @@ $leaks_decoys" R=524288 || return
 			"$tmp/lk-slow.json"
 }
 
+# The tiers checked against each other: the list's rows say its samples
+# are of mstat_ct_00, a cache whose exact count stays: the stack "grows
+# while its cache does not" (no suspect), and mstat_leak_list, which
+# grows, "grows, no sampled stack yet".
+leaks_contradicted() {
+	local rc f
+
+	leaks_gen "$tmp/lk-contra" 'list leak size=192 rate=20 cache=mstat_leak_list fn=leak_list' || return
+	for f in "$tmp"/lk-contra/*.sites; do
+		sed -i 's/ mstat_leak_list leak_list+/ mstat_ct_00 leak_list+/' "$f" || return
+	done
+	build/mstat leaks --json --from "$tmp/lk-contra" >"$tmp/lk-contra.json"
+	rc=$?
+	cat "$tmp/lk-contra.json"
+	echo "exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && echo 'cache mstat_leak_list 3840' >"$tmp/lk-contra.truth" &&
+		leaks_judge "$tmp/lk-contra.json" "$tmp/lk-contra.truth" &&
+		grep -q '{"kind": "stack", "site": "leak_list+0x1a/0x40 \[mstat_leakgen\]", "cache": "mstat_ct_00", "rate_low_bps": [0-9.]*, "why": "grows while its cache does not"}' \
+			"$tmp/lk-contra.json" &&
+		grep -q '{"kind": "cache", "cache": "mstat_leak_list", "why": "grows, no sampled stack yet"}' \
+			"$tmp/lk-contra.json"
+}
+
 # --min-rate above a leak's interval: not called.
 leaks_min_rate() {
 	[ -d "$tmp/lk-all" ] || return
@@ -1176,6 +1199,7 @@ leaks_tests() {
 	t leaks_weak_catches leaks_weak_catches
 	t leaks_long_fresh leaks_long_fresh
 	t leaks_slow leaks_slow
+	t leaks_contradicted leaks_contradicted
 	t leaks_min_rate leaks_min_rate
 	t leaks_bad_input leaks_bad_input
 	t leaks_usage leaks_usage
