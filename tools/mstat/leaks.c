@@ -184,8 +184,9 @@ static double mstat_sen(const double *t, const double *x, int n)
 /**
  * struct mstat_trend - a cache's growth, from its lower envelope
  * @rate: the Theil-Sen slope of the block minima, bytes/s
- * @low: @high: Sen's interval at the confidence asked (+-INFINITY when
- *	too few blocks bound it)
+ * @low: the low end of Sen's interval at the confidence asked
+ *	(-INFINITY when too few blocks bound it)
+ * @high: its high end (+INFINITY likewise)
  * @late: the slope of the later half of the minima
  * @late_high: the high end of the later half's rate: the mean of its
  *	steps (the rates between consecutive minima, from the middle one)

@@ -84,7 +84,7 @@ FNR == NR { tpl[++ntpl] = $0; next }
 	shead[p] = 1; stail[p] = 0	# the sampled ones among them
 }
 
-# Object o: pattern, birth, death (-1: not scheduled), sampled.
+# Object o: pattern, birth, death ("none": not scheduled), sampled.
 function alloc(p, t,   o) {
 	o = ++nobj
 	opat[o] = p; obirth[o] = t; osmp[o] = rand() < 1 - exp(-size[p] / R)
@@ -96,9 +96,9 @@ function alloc(p, t,   o) {
 	}
 	if (kind[p] == "life") odeath[o] = t + life[p]
 	else if (kind[p] == "churn") odeath[o] = t - life[p] * log(1 - rand())
-	else if (kind[p] == "sawtooth") odeath[o] = (int(t / period[p]) + 1) * period[p]
-	else odeath[o] = -1
-	if (odeath[o] >= 0) {
+	else if (kind[p] == "sawtooth") odeath[o] = (floor(t / period[p] + 1e-9) + 1) * period[p]
+	else odeath[o] = "none"
+	if (odeath[o] != "none") {
 		ds = int(odeath[o] / step + 0.5)
 		if (ds <= cur)
 			ds = cur + 1	# the tick has freed its own already
@@ -121,6 +121,8 @@ function free_oldest(p) {
 	if (head[p] <= tail[p])
 		free_obj(q[p, head[p]++])
 }
+
+function floor(x) { return x == int(x) || x >= 0 ? int(x) : int(x) - 1 }
 
 function tick(t, s,   p, n, want, i, nd, d) {
 	cur = s
