@@ -16,19 +16,21 @@
  * its interval Sen's distribution-free one at --confidence C, from the
  * Mann-Kendall statistic's variance B(B-1)(2B+5)/18. A cache is a
  * suspect when B >= 7 (below that no interval at C = 0.99 excludes 0),
- * the interval's low end is above --min-rate, and the growth persists:
- * the slope of the later half of the minima is at least half the whole
+ * the interval's low end is above --min-rate, the growth persists (the
+ * slope of the later half of the minima is at least half the whole
  * one's, so that a cache that fills to a plateau, or objects that live
- * for a finite time shorter than half the watch, are not called leaks.
+ * for a finite time shorter than half the watch, are not called leaks),
+ * and the steps between consecutive minima have a mean above 0 by
+ * Student's t at C (a count that wanders like a random walk, whose runs
+ * Mann-Kendall takes for trends, is not called a leak).
  *
  * Per stack, from the samples: an object of s bytes is sampled with p =
  * 1 - exp(-s/R) and stands for s/p bytes. Each read's live lines give
  * each sampled object's birth (the read's time less its age); an object
  * seen in one read and not in the next was freed, and its lifetime is
  * learnt (the stack's own frees, during the watch), as if freed midway
- * between the two reads. At the last read, a
- * stack's "leak-like" samples are its live ones born during the watch
- * and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
+ * between the two reads. At the last read, a stack's "leak-like"
+ * samples are its live ones born during the watch and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
  * stack (A = 0 if it freed none), dt the interval: objects of a finite
  * lifetime are gone by then. Over the exposure T' = T - A (T the watch)
  * their count k is Poisson: the rate is their bytes over T', its interval
@@ -43,9 +45,9 @@
  * Checked against each other: a stack suspect whose cache's exact growth
  * has a high end below the stack's low end, over the watch or in its
  * later half (struct mstat_trend's @late_high), "grows while its cache
- * does not" (unexplained, no suspect); a cache suspect that no stack suspect
- * in it accounts for (their high ends summed below its low end) "grows,
- * no sampled stack yet".
+ * does not" (unexplained, no suspect); a cache suspect that no stack
+ * suspect in it accounts for (their high ends summed below its low end)
+ * "grows, no sampled stack yet" (still a suspect).
  *
  * Built with -DMSTAT_LEAKS_WEAK (make build/mstat-leaks-weak, for the
  * tests only), the detectors are the naive ones the tests must show
