@@ -75,7 +75,8 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      unsigned long ptr,
 					      unsigned long site)
 {
-	enum mstat_gfp g = gfpflags_allow_blocking(gfp);
+	/* An enum mstat_gfp, as a long: no zero extension for the index. */
+	unsigned long g = gfpflags_allow_blocking(gfp);
 	struct mstat_section s;
 	bool sample, stream;
 	int r;

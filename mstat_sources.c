@@ -177,12 +177,17 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 						  size_t bytes_alloc,
 						  gfp_t gfp_flags)
 {
-	unsigned long c = mstat_size_class(bytes_req);
+	unsigned int c = mstat_size_class(bytes_req);
+	/*
+	 * Its class is %MSTAT_CLASS_LARGE, tested on the bytes: the
+	 * compiler then folds the test into mstat_size_class()'s own, where
+	 * a test of @c, a load from its tables, stays a compare and a jump.
+	 */
+	bool large = bytes_req > MSTAT_CLASS_MAX_SIZE;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		/* A failed large kmalloc is traced twice too (6.12). */
-		if (!ptr && !(c == MSTAT_CLASS_LARGE &&
-			      mstat_kmalloc_inner(call_site)))
+		if (!ptr && !(large && mstat_kmalloc_inner(call_site)))
 			mstat_count_failure(MSTAT_SRC_KMALLOC, 0);
 		return;		/* kmalloc(0): nothing allocated */
 	}
@@ -193,10 +198,10 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
 	 * not mstat's classes). For a large kmalloc it is its pages, which
 	 * ksize() gives too; such an event may be the kernel's inner one.
 	 */
-	if (unlikely(c == MSTAT_CLASS_LARGE)) {
+	if (unlikely(large)) {
 		if (!mstat_kmalloc_inner(call_site))
-			mstat_hot_alloc(MSTAT_SRC_KMALLOC, c, bytes_req,
-					bytes_alloc, gfp_flags,
+			mstat_hot_alloc(MSTAT_SRC_KMALLOC, MSTAT_CLASS_LARGE,
+					bytes_req, bytes_alloc, gfp_flags,
 					(unsigned long)ptr, call_site);
 		return;
 	}
@@ -287,9 +292,12 @@ static noinline void mstat_kfree_cross(const void *cache, const void *ptr,
 	mstat_hot_cache_free(cache, size, (unsigned long)ptr, site);
 }
 
-/* A large kmalloc's kfree, or a kmalloc cache's object above 8 KiB. */
-static noinline void mstat_kfree_large(const void *ptr, size_t size,
-				       unsigned long site)
+/*
+ * A large kmalloc's kfree, or a kmalloc cache's object above 8 KiB. The
+ * site second, where the probe has it: the compiler then keeps it there.
+ */
+static noinline void mstat_kfree_large(const void *ptr, unsigned long site,
+				       size_t size)
 {
 	mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
 		       (unsigned long)ptr, site);
@@ -325,7 +333,7 @@ static __always_inline void __mstat_count_kfree(const void *ptr,
 		return;
 	}
 	if (unlikely(size > MSTAT_CLASS_MAX_SIZE)) {
-		mstat_kfree_large(ptr, size, site);
+		mstat_kfree_large(ptr, site, size);
 		return;
 	}
 	mstat_hot_class_free(mstat_size_class(size), (unsigned long)ptr, site);

@@ -168,12 +168,24 @@ static __always_inline unsigned int mstat_size_class(size_t size)
 		5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
 	};
 
+	/*
+	 * The powers of two from 256 (class 7) to 8192 (class 12) by
+	 * (size - 1) / 256, a load as for the small ones, whose result the
+	 * compiler knows is zero-extended: fls()'s bsr needs its value for
+	 * 0 set up first, and its result zero-extended again for an index.
+	 */
+	static const u8 big[32] = {
+		7, 8, 9, 9, 10, 10, 10, 10,
+		11, 11, 11, 11, 11, 11, 11, 11,
+		12, 12, 12, 12, 12, 12, 12, 12,
+		12, 12, 12, 12, 12, 12, 12, 12,
+	};
+
 	if (size <= 192)
 		return small[(size + 7) / 8];
 	if (size > MSTAT_CLASS_MAX_SIZE)
 		return MSTAT_CLASS_LARGE;
-	/* Powers of two from 256 (class 7) to 8192 (class 12). */
-	return fls(size - 1) - 1;
+	return big[(size - 1) / 256];
 }
 
 /**

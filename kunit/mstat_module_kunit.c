@@ -42,6 +42,9 @@ static const struct class_case class_cases[] = {
 	{ 97, 128 }, { 129, 192 }, { 193, 256 }, { 4097, 8192 },
 	{ 8192, 8192 }, { 8193, 0 }, { SIZE_MAX, 0 }, { 0, 8 }, { 192, 192 },
 	{ 256, 256 }, { 257, 512 }, { 2049, 4096 },
+	/* Each step of the table from 256 B to 8 KiB, both sides. */
+	{ 512, 512 }, { 513, 1024 }, { 1024, 1024 }, { 1025, 2048 },
+	{ 2048, 2048 }, { 4096, 4096 }, { 4095, 4096 }, { 8191, 8192 },
 };
 
 static void class_case_desc(const struct class_case *c, char *desc)

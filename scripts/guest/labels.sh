@@ -4,7 +4,7 @@
 # test, on a guest of two NUMA nodes (scripts/guest.sh --numa 2):
 # tests/labels/mstat_labeltest.ko allocates known bytes from a stack a
 # tag (its leaf lt_leafTAG), in the cgroup of the shell that writes its
-# control, on a given node, or from a softirq; the judge,
+# control, on a given node, or from a softirq or a hard irq; the judge,
 # build/tools/labels (tests/helpers/labels.c), reads /proc/mstat_sites
 # (format 2.2) against the module's truth.
 #
@@ -21,15 +21,18 @@
 #			its label must be softirq)
 #	tag 3 (2 KiB)	the root 4 MiB on node 1; lt-b 4 MiB on node 0,
 #			freed at once
+#	tag 8 (512 B)	1 MiB on node 0 from a hard-irq hrtimer (written
+#			from lt-b: its label must be hardirq)
 #
 # kept KEEP (10) seconds, then the truth, /proc/mstat_sites and the
 # truth's clock again are read: labels judge (every (stack, cgroup) and
 # (stack, node) estimate in use and allocated within 5 standard errors,
-# the cgroup ids those of the directories, softirq, nodes, the ages of
+# the cgroup ids those of the directories, softirq, hardirq, nodes, the ages of
 # the kept objects to the second: see tests/helpers/labels.c); then the
 # same judge of a false truth, each of which must fail: "swap" (lt-a's
 # and lt-b's batches swapped), "bytes" (batch 0 doubled), "age" (every
-# batch 3 s older). Then every tag freed: nothing of tags 0 to 3 in use
+# batch 3 s older), "cache" (every size doubled for the cache check).
+# Then every tag freed: nothing of tags 0 to 3 and 8 in use
 # (no live line, sampled_bytes 0).
 #
 # Phantoms, at profile_rate 1 (every object sampled) for their
@@ -90,7 +93,8 @@ bad=0
 for cmd in "lt-a:alloc 0 $((4 * M)) 512 0" "lt-a:alloc 0 $((2 * M)) 512 1" \
 	   "lt-b:alloc 0 $((12 * M)) 512 0" "lt-a:alloc 1 $((2 * M)) 1024 0" \
 	   "lt-b:churn 1 $((4 * M)) 1024 1" "lt-a:softirq 2 $((2 * M)) 256 1" \
-	   ":alloc 3 $((4 * M)) 2048 1" "lt-b:churn 3 $((4 * M)) 2048 0"; do
+	   ":alloc 3 $((4 * M)) 2048 1" "lt-b:churn 3 $((4 * M)) 2048 0" \
+	   "lt-b:hardirq 8 $((1 * M)) 512 0"; do
 	dir=$CG/${cmd%%:*}
 	ctl "${dir%/}" "${cmd#*:}" || { bad=1; diag "failed: $cmd"; }
 done
@@ -117,13 +121,13 @@ for how in swap:'labels-inuse-lt_leaf0-cg-' bytes:'labels-inuse-lt_leaf0-' \
 		sh -c "[ $rc -eq 1 ] && grep -q '^not ok ${how#*:}' /tmp/judge-${how%%:*}.out"
 done
 bad=0
-for t in 0 1 2 3; do
+for t in 0 1 2 3 8; do
 	ctl $CG "free $t" || bad=1
 done
 check labels-freed [ "$bad" -eq 0 ]
 sites freed
 ./labels gone labels-freed /tmp/sites.freed lt_leaf0 lt_leaf1 lt_leaf2 \
-	lt_leaf3 >/tmp/gone.out 2>&1
+	lt_leaf3 lt_leaf8 >/tmp/gone.out 2>&1
 relay /tmp/gone.out
 
 ## Phantoms

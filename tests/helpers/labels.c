@@ -34,7 +34,8 @@
  * given with -g and every such directory was used; every row of a leaf
  * of the truth has a cgroup label of the truth or "softirq" for a tag the
  * truth allocated from softirq, and every row of the softirq tag is
- * labelled softirq; no batch's memory was off its node (misplaced 0);
+ * labelled softirq, of the hardirq tag hardirq; no batch's memory was
+ * off its node (misplaced 0);
  * addr_drops is 0 (a dropped sample would leave the in-use figures); per
  * row of a leaf with kept objects, its live lines cover its sampled bytes,
  * each one object of the tag's size, and each age lies, to the second,
@@ -180,6 +181,8 @@ static void read_truth(const char *path)
 		}
 		if (!strcmp(ctx, "softirq"))
 			b->cgroup = MSTAT_CGROUP_SOFTIRQ;
+		else if (!strcmp(ctx, "hardirq"))
+			b->cgroup = MSTAT_CGROUP_HARDIRQ;
 		else
 			b->cgroup = strtoll(cg, NULL, 10);
 		nb++;
@@ -452,34 +455,44 @@ static void judge_ages(const struct mstat_sites *ss)
 		"%lld live lines wrong, of %lld", bad, nlive);
 }
 
-/* Every row of a test leaf has a label the truth has for it. */
+/*
+ * Every row of a test leaf has a label the truth has for it; every row of
+ * a tag allocated in interrupt context is labelled with that context.
+ */
 static void judge_rows(const struct mstat_sites *ss)
 {
-	long long soft_bad = 0, soft_rows = 0, node_bad = 0;
+	long long irq_bad[2] = { 0 }, irq_rows[2] = { 0 }, node_bad = 0;
+	static const long long irq_cg[2] = {
+		MSTAT_CGROUP_SOFTIRQ, MSTAT_CGROUP_HARDIRQ,
+	};
+	static const char *const irq_name[2] = { "softirq", "hardirq" };
 	size_t i;
 	char cg[32];
-	int k;
+	int k, q;
 
 	for (i = 0; i < ss->n; i++) {
 		const struct mstat_site *r = &ss->site[i];
-		bool cg_ok = false, node_ok = false, sirq = false;
+		bool cg_ok = false, node_ok = false, irq[2] = { false };
 
 		if (!is_test_leaf(r->func))
 			continue;
 		for (k = 0; k < nb; k++) {
 			if (strcmp(bt[k].leaf, r->func))
 				continue;
-			if (bt[k].cgroup == MSTAT_CGROUP_SOFTIRQ)
-				sirq = true;
+			for (q = 0; q < 2; q++)
+				if (bt[k].cgroup == irq_cg[q])
+					irq[q] = true;
 			if (bt[k].cgroup == r->cgroup)
 				cg_ok = true;
 			if (bt[k].node == r->node)
 				node_ok = true;
 		}
-		if (sirq) {
-			soft_rows++;
-			if (r->cgroup != MSTAT_CGROUP_SOFTIRQ) {
-				soft_bad++;
+		for (q = 0; q < 2; q++) {
+			if (!irq[q])
+				continue;
+			irq_rows[q]++;
+			if (r->cgroup != irq_cg[q]) {
+				irq_bad[q]++;
 				printf("# %s: a row labelled cgroup %s\n", r->func,
 				       cgname(r->cgroup, cg, sizeof(cg)));
 			}
@@ -490,9 +503,14 @@ static void judge_rows(const struct mstat_sites *ss)
 			       r->func, cgname(r->cgroup, cg, sizeof(cg)), r->node);
 		}
 	}
-	verdict(soft_rows > 0 && !soft_bad, "labels-softirq",
-		"%lld rows of the softirq tag, %lld not labelled softirq",
-		soft_rows, soft_bad);
+	for (q = 0; q < 2; q++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "labels-%s", irq_name[q]);
+		verdict(irq_rows[q] > 0 && !irq_bad[q], name,
+			"%lld rows of the %s tag, %lld not labelled %s",
+			irq_rows[q], irq_name[q], irq_bad[q], irq_name[q]);
+	}
 	verdict(!node_bad, "labels-row-labels",
 		"%lld rows with a label the truth does not have", node_bad);
 }
@@ -519,7 +537,8 @@ static void judge_cgroups(char **dirs, int ndirs)
 		bad += !used;
 	}
 	for (k = 0; k < nb; k++) {
-		bool found = bt[k].cgroup == MSTAT_CGROUP_SOFTIRQ;
+		bool found = bt[k].cgroup == MSTAT_CGROUP_SOFTIRQ ||
+			     bt[k].cgroup == MSTAT_CGROUP_HARDIRQ;
 
 		for (i = 0; i < ndirs; i++)
 			found |= bt[k].cgroup == ino[i];

@@ -15,6 +15,8 @@
  *	churn TAG BYTES SIZE NODE	the same, each freed at once
  *	softirq TAG BYTES SIZE NODE	alloc, run by a tasklet (GFP_ATOMIC):
  *					the allocations of a softirq
+ *	hardirq TAG BYTES SIZE NODE	alloc, run by a hard-irq hrtimer
+ *					(GFP_ATOMIC): those of a hard irq
  *	free TAG			kfree() every object TAG keeps
  *	kpfree TAG			kfree_bulk() of them from the
  *					pre-handler of a kprobe of this module's
@@ -32,7 +34,8 @@
  * truth to judge /proc/mstat_sites by:
  *
  *	now_ns NS
- *	batch ID tag TAG leaf lt_leafTAG ctx task|softirq cgroup ID|softirq
+ *	batch ID tag TAG leaf lt_leafTAG ctx task|softirq|hardirq
+ *	      cgroup ID|softirq|hardirq
  *	      node N size S count C kept K churn 0|1 misplaced M
  *	      first_ns NS last_ns NS
  *
@@ -40,7 +43,7 @@
  * and last_ns on the boot clock (ktime_get_boottime_ns()): when the file
  * was read, when the batch's first and last objects were allocated.
  * cgroup: the cgroup v2 id of the writer (its directory's inode number),
- * or "softirq"; count: objects allocated; kept: objects it holds now;
+ * or "softirq" or "hardirq"; count: objects allocated; kept: objects it holds now;
  * misplaced: objects whose memory is not on NODE (page_to_nid()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -48,6 +51,7 @@
 #include <linux/cgroup.h>
 #include <linux/completion.h>
 #include <linux/debugfs.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -59,17 +63,23 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
-#define LT_NR_TAGS	8
+#include "tests/mstat_test_compat.h"
+
+#define LT_NR_TAGS	9
 #define LT_MAX_BYTES	(256UL << 20)
 #define LT_MAX_BATCHES	64
 #define LT_CMD_MAX	80
 
-enum lt_ctx { LT_TASK, LT_SOFTIRQ };
+enum lt_ctx { LT_TASK, LT_SOFTIRQ, LT_HARDIRQ };
+
+static const char *const lt_ctx_name[] = {
+	[LT_TASK] = "task", [LT_SOFTIRQ] = "softirq", [LT_HARDIRQ] = "hardirq",
+};
 
 /**
  * struct lt_batch - what one command allocated
  * @tag: its tag (its leaf function)
- * @ctx: LT_TASK or LT_SOFTIRQ
+ * @ctx: LT_TASK, LT_SOFTIRQ or LT_HARDIRQ
  * @cgroup: the writer's cgroup v2 id (LT_TASK)
  * @node: the node asked for
  * @size: the objects' size
@@ -117,10 +127,11 @@ LT_LEAF(4)
 LT_LEAF(5)
 LT_LEAF(6)
 LT_LEAF(7)
+LT_LEAF(8)
 
 static void *(*const lt_leaves[LT_NR_TAGS])(size_t, gfp_t, int) = {
 	lt_leaf0, lt_leaf1, lt_leaf2, lt_leaf3,
-	lt_leaf4, lt_leaf5, lt_leaf6, lt_leaf7,
+	lt_leaf4, lt_leaf5, lt_leaf6, lt_leaf7, lt_leaf8,
 };
 
 static noinline void *lt_alloc_one(struct lt_batch *b, gfp_t gfp)
@@ -170,6 +181,16 @@ static void lt_sirq_fn(struct tasklet_struct *t)
 }
 
 static DECLARE_TASKLET(lt_tasklet, lt_sirq_fn);
+
+/* The hard irq's: an hrtimer that expires in hard-irq context. */
+static struct hrtimer lt_hirq_timer;
+
+static enum hrtimer_restart lt_hirq_fn(struct hrtimer *t)
+{
+	lt_sirq_err = lt_fill(lt_sirq_batch, GFP_ATOMIC);
+	complete(&lt_sirq_done);
+	return HRTIMER_NORESTART;
+}
 
 static u64 lt_task_cgroup(void)
 {
@@ -260,17 +281,22 @@ static int lt_cmd_alloc(const char *cmd, unsigned int tag,
 	b->size = size;
 	b->count = bytes / size;
 	b->churn = !strcmp(cmd, "churn");
-	b->ctx = strcmp(cmd, "softirq") ? LT_TASK : LT_SOFTIRQ;
+	b->ctx = !strcmp(cmd, "softirq") ? LT_SOFTIRQ :
+		 !strcmp(cmd, "hardirq") ? LT_HARDIRQ : LT_TASK;
 	if (!b->churn) {
 		b->objs = kvcalloc(b->count, sizeof(void *), GFP_KERNEL);
 		if (!b->objs)
 			return -ENOMEM;
 	}
 	lt_nbatches++;
-	if (b->ctx == LT_SOFTIRQ) {
+	if (b->ctx != LT_TASK) {
 		reinit_completion(&lt_sirq_done);
 		lt_sirq_batch = b;
-		tasklet_schedule(&lt_tasklet);
+		if (b->ctx == LT_SOFTIRQ)
+			tasklet_schedule(&lt_tasklet);
+		else
+			hrtimer_start(&lt_hirq_timer, ns_to_ktime(1000),
+				      HRTIMER_MODE_REL_HARD);
 		wait_for_completion(&lt_sirq_done);
 		err = lt_sirq_err;
 	} else {
@@ -298,7 +324,7 @@ static int lt_cmd(char *line)
 		return -EINVAL;
 	}
 	if (!strcmp(cmd, "alloc") || !strcmp(cmd, "churn") ||
-	    !strcmp(cmd, "softirq")) {
+	    !strcmp(cmd, "softirq") || !strcmp(cmd, "hardirq")) {
 		if (n != 5) {
 			pr_warn("%s: want %s TAG BYTES SIZE NODE\n", cmd, cmd);
 			return -EINVAL;
@@ -359,12 +385,11 @@ static int lt_truth_show(struct seq_file *m, void *v)
 		struct lt_batch *b = &lt_batches[i];
 
 		seq_printf(m, "batch %u tag %u leaf lt_leaf%u ctx %s cgroup ",
-			   i, b->tag, b->tag,
-			   b->ctx == LT_TASK ? "task" : "softirq");
+			   i, b->tag, b->tag, lt_ctx_name[b->ctx]);
 		if (b->ctx == LT_TASK)
 			seq_printf(m, "%llu", b->cgroup);
 		else
-			seq_puts(m, "softirq");
+			seq_puts(m, lt_ctx_name[b->ctx]);
 		seq_printf(m, " node %d size %zu count %lu kept %lu churn %d misplaced %lu first_ns %llu last_ns %llu\n",
 			   b->node, b->size, b->count, b->kept, b->churn,
 			   b->misplaced, b->first_ns, b->last_ns);
@@ -376,6 +401,8 @@ DEFINE_SHOW_ATTRIBUTE(lt_truth);
 
 static int __init lt_init(void)
 {
+	mstat_hrtimer_setup(&lt_hirq_timer, lt_hirq_fn, CLOCK_MONOTONIC,
+			    HRTIMER_MODE_REL_HARD);
 	lt_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("ctl", 0200, lt_dir, NULL, &lt_ctl_fops);
 	debugfs_create_file("truth", 0400, lt_dir, NULL, &lt_truth_fops);
@@ -388,6 +415,7 @@ static void __exit lt_exit(void)
 
 	debugfs_remove_recursive(lt_dir);
 	tasklet_kill(&lt_tasklet);
+	hrtimer_cancel(&lt_hirq_timer);
 	for (i = 0; i < lt_nbatches; i++) {
 		lt_free_kept(&lt_batches[i]);
 		kvfree(lt_batches[i].objs);
