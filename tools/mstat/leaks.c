@@ -16,32 +16,38 @@
  * its interval Sen's distribution-free one at --confidence C, from the
  * Mann-Kendall statistic's variance B(B-1)(2B+5)/18. A cache is a
  * suspect when B >= 7 (below that no interval at C = 0.99 excludes 0),
- * the interval's low end is above --min-rate, and the growth persists:
- * the slope of the later half of the minima is at least half the whole
+ * the interval's low end is above --min-rate, the growth persists (the
+ * slope of the later half of the minima is at least half the whole
  * one's, so that a cache that fills to a plateau, or objects that live
- * for a finite time shorter than half the watch, are not called leaks.
+ * for a finite time shorter than half the watch, are not called leaks),
+ * and the steps between consecutive minima have a mean above 0 by
+ * Student's t at C (a count that wanders like a random walk, whose runs
+ * Mann-Kendall takes for trends, is not called a leak).
  *
  * Per stack, from the samples: an object of s bytes is sampled with p =
  * 1 - exp(-s/R) and stands for s/p bytes. Each read's live lines give
  * each sampled object's birth (the read's time less its age); an object
  * seen in one read and not in the next was freed, and its lifetime is
- * learnt (the stack's own frees, during the watch). At the last read, a
- * stack's "leak-like" samples are its live ones born during the watch
- * and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
+ * learnt (the stack's own frees, during the watch), as if freed midway
+ * between the two reads. At the last read, a stack's "leak-like"
+ * samples are its live ones born during the watch and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
  * stack (A = 0 if it freed none), dt the interval: objects of a finite
  * lifetime are gone by then. Over the exposure T' = T - A (T the watch)
  * their count k is Poisson: the rate is their bytes over T', its interval
  * the mean weight times chi2((1-C)/2, 2k)/2 and chi2((1+C)/2, 2k+2)/2,
  * over T'. A stack is a suspect when k >= MSTAT_LEAK_MIN_SAMPLES, the low
  * end is above --min-rate, its leak-like samples are not crowded into
- * the first half of the exposure (a binomial test at 1 - C: a fill that
- * stops) and its cache does not contradict it (below).
+ * the first half of the exposure (a fill that stops: fewer than a third
+ * born in the later half, a binomial test at 1 - C, as the caches' later
+ * half must rise at half the whole rate) and its cache does not
+ * contradict it (below).
  *
  * Checked against each other: a stack suspect whose cache's exact growth
- * has a high end below the stack's low end "grows while its cache does
- * not" (unexplained, no suspect); a cache suspect that no stack suspect
- * in it accounts for (their high ends summed below its low end) "grows,
- * no sampled stack yet".
+ * has a high end below the stack's low end, over the watch or in its
+ * later half (struct mstat_trend's @late_high), "grows while its cache
+ * does not" (unexplained, no suspect); a cache suspect that no stack
+ * suspect in it accounts for (their high ends summed below its low end)
+ * "grows, no sampled stack yet" (still a suspect).
  *
  * Built with -DMSTAT_LEAKS_WEAK (make build/mstat-leaks-weak, for the
  * tests only), the detectors are the naive ones the tests must show
@@ -89,6 +95,19 @@ static double mstat_norm_q(double p)
 	return (lo + hi) / 2;
 }
 
+/*
+ * The @p quantile of Student's t with @nu degrees of freedom: the normal
+ * one with its Cornish-Fisher corrections (within 1% from nu = 5 on, for
+ * p up to 0.995).
+ */
+static double mstat_t_q(double p, int nu)
+{
+	double z = mstat_norm_q(p), z3 = z * z * z, z5 = z3 * z * z;
+
+	return z + (z3 + z) / (4.0 * nu) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96.0 * nu * nu);
+}
+
 /* P(chi2 with 2k degrees of freedom <= x) = P(Poisson(x/2) >= k). */
 static double mstat_chi2_cdf_even(int k, double x)
 {
@@ -120,15 +139,16 @@ static double mstat_chi2_q_even(int k, double p)
 	return (lo + hi) / 2;
 }
 
-/* P(X <= j) for X binomial(k, 1/2). */
-static double mstat_binom_half_cdf(int k, int j)
+/* P(X <= j) for X binomial(k, 1/3). */
+static double mstat_binom_third_cdf(int k, int j)
 {
 	double sum = 0;
 	int i;
 
 	for (i = 0; i <= j && i <= k; i++)
 		sum += exp(lgamma(k + 1.0) - lgamma(i + 1.0) -
-			   lgamma(k - i + 1.0) - k * log(2.0));
+			   lgamma(k - i + 1.0) - i * log(3.0) -
+			   (k - i) * log(1.5));
 	return sum;
 }
 
@@ -166,18 +186,66 @@ static double mstat_sen(const double *t, const double *x, int n)
 /**
  * struct mstat_trend - a cache's growth, from its lower envelope
  * @rate: the Theil-Sen slope of the block minima, bytes/s
- * @low: @high: Sen's interval at the confidence asked (+-INFINITY when
- *	too few blocks bound it)
+ * @low: the low end of Sen's interval at the confidence asked
+ *	(-INFINITY when too few blocks bound it)
+ * @high: its high end (+INFINITY likewise)
  * @late: the slope of the later half of the minima
+ * @late_high: the high end of the later half's rate: the mean of its
+ *	steps (the rates between consecutive minima, from the middle one)
+ *	plus Student's t at the confidence asked times their standard
+ *	error; +INFINITY with fewer than 3 steps
  * @blocks: how many blocks (0: too few reads for any)
  * @judged: enough blocks for a verdict (MSTAT_LEAK_MIN_BLOCKS)
  * @suspect: the verdict
  */
 struct mstat_trend {
-	double rate, low, high, late;
+	double rate, low, high, late, late_high;
 	int blocks;
 	bool judged, suspect;
 };
+
+/*
+ * The steps of the @nb block minima (the rates between consecutive
+ * ones), their mean into *@m and its standard error into *@se; false
+ * with fewer than 3.
+ */
+static bool mstat_steps(const double *bt, const double *bx, int nb,
+			double *m, double *se, int *n)
+{
+	double d[MSTAT_LEAK_MAX_BLOCKS], v = 0;
+	int i;
+
+	*n = 0;
+	*m = 0;
+	for (i = 1; i < nb; i++)
+		if (bt[i] > bt[i - 1])
+			d[(*n)++] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
+	if (*n < 3)
+		return false;
+	for (i = 0; i < *n; i++)
+		*m += d[i] / *n;
+	for (i = 0; i < *n; i++)
+		v += (d[i] - *m) * (d[i] - *m) / (*n - 1);
+	*se = sqrt(v / *n);
+	return true;
+}
+
+/*
+ * Do the @nb block minima rise by steps whose mean is above 0 at
+ * confidence @conf (Student's t)? Against a count that wanders, a random
+ * walk without a level it returns to, whose steps are independent with
+ * mean 0: Mann-Kendall takes its runs for trends, this test does not.
+ */
+static bool mstat_steps_rise(const double *bt, const double *bx, int nb,
+			     double conf)
+{
+	double m, se;
+	int n;
+
+	if (!mstat_steps(bt, bx, nb, &m, &se, &n))
+		return false;
+	return m > 0 && (se <= 0 || m / se > mstat_t_q(conf, n - 1));
+}
 
 /* The trend of @np >= 2 points (@pt, @px); see mstat_trend(). */
 static void mstat_trend_points(const double *pt, const double *px, int np,
@@ -187,13 +255,14 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 #ifdef MSTAT_LEAKS_WEAK
 	/* The naive detector: the difference of two snapshots. */
 	tr->rate = (px[np - 1] - px[0]) / (pt[np - 1] - pt[0]);
-	tr->low = tr->high = tr->late = tr->rate;
+	tr->low = tr->high = tr->late = tr->late_high = tr->rate;
 	tr->blocks = 2;
 	tr->judged = true;
 	tr->suspect = tr->rate > min_rate && tr->rate > 0;
 	(void)conf;
 	(void)mstat_sen;
 	(void)mstat_norm_q;
+	(void)mstat_steps_rise;
 #else
 	double bt[MSTAT_LEAK_MAX_BLOCKS], bx[MSTAT_LEAK_MAX_BLOCKS];
 	double *sl, var, c, m1, m2;
@@ -216,6 +285,8 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	tr->rate = mstat_sen(bt, bx, nb);
 	half = nb / 2;
 	tr->late = mstat_sen(bt + half, bx + half, nb - half);
+	if (mstat_steps(bt + half - 1, bx + half - 1, nb - half + 1, &m1, &m2, &i))
+		tr->late_high = m1 + mstat_t_q(conf, i - 1) * m2;
 	/* Sen's interval: the ordered pairwise slopes around the median. */
 	sl = mstat_alloc(NULL, (size_t)(nb * nb) * sizeof(*sl));
 	for (i = 0; i < nb; i++)
@@ -236,7 +307,7 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	free(sl);
 	tr->judged = nb >= MSTAT_LEAK_MIN_BLOCKS;
 	tr->suspect = tr->judged && tr->low > min_rate && tr->low > 0 &&
-		      tr->late >= tr->rate / 2;
+		      tr->late >= tr->rate / 2 && mstat_steps_rise(bt, bx, nb, conf);
 #endif
 }
 
@@ -253,7 +324,7 @@ static void mstat_trend(const double *t, const double *x, int n, double conf,
 	memset(tr, 0, sizeof(*tr));
 	tr->rate = tr->late = NAN;
 	tr->low = -INFINITY;
-	tr->high = INFINITY;
+	tr->high = tr->late_high = INFINITY;
 	pt = mstat_alloc(NULL, (n + 1) * sizeof(*pt));
 	px = mstat_alloc(NULL, (n + 1) * sizeof(*px));
 	for (i = 0; i < n; i++) {
@@ -408,6 +479,10 @@ static struct mstat_leak_cache *mstat_leak_cache_get(struct mstat_leak_window *w
 	c = &w->c[w->nc];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
+	/* Labels never repeat: a later cache of a name is NAME#ID, as in prom. */
+	for (i = 0; i < w->nc; i++)
+		if (!strcmp(w->c[i].name, name))
+			snprintf(c->name, sizeof(c->name), "%s#%s", name, key + 1);
 	c->x = mstat_alloc(NULL, w->cap * sizeof(*c->x));
 	for (i = 0; i < w->cap; i++)
 		c->x[i] = NAN;
@@ -443,6 +518,8 @@ void mstat_leak_window_add(struct mstat_leak_window *w,
 	for (i = 0; i < s->ncache; i++) {
 		const struct mstat_cache *r = &s->cache[i];
 
+		if (r->gone)
+			continue;	/* a destroyed cache holds nothing */
 		snprintf(key, sizeof(key), "c%llu", r->id);
 		if (r->named)
 			snprintf(name, sizeof(name), "%s", r->name);
@@ -531,6 +608,7 @@ struct mstat_leaks {
 	int nrow, rowcap;
 	int reads;
 	double t0, t1;			/* first and last read */
+	double tprev;			/* the read before, while reading one */
 	long long rate;			/* sample_rate of the last read */
 	bool ages;			/* the sites files had live lines (2.2) */
 	struct mstat_cgroups *cg;
@@ -615,7 +693,7 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 		} else if (j < n && obj[j].birth < p->birth - MSTAT_LEAK_TOLERANCE) {
 			j++;	/* born since, or out of order */
 		} else {
-			mstat_leak_life(s, t - p->birth);
+			mstat_leak_life(s, (lk->tprev + t) / 2 - p->birth);
 			i++;
 		}
 	}
@@ -740,7 +818,7 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	}
 #ifdef MSTAT_LEAKS_WEAK
 	A = 0;
-	(void)mstat_binom_half_cdf;
+	(void)mstat_binom_third_cdf;
 #endif
 	s->min_age = A;
 	Te = T - A;
@@ -795,8 +873,12 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	s->suspect = s->k >= MSTAT_LEAK_MIN_SAMPLES &&
 		     s->low > lk->o->min_rate;
 #ifndef MSTAT_LEAKS_WEAK
-	/* Not a fill that stopped: births not crowded early. */
-	if (mstat_binom_half_cdf(s->k, s->later) < 1 - conf)
+	/*
+	 * Not a fill that stopped: the later half of the exposure has a rate
+	 * half the earlier's at least, so a third of the births or more
+	 * (rejected when fewer are unlikely at 1 - conf).
+	 */
+	if (mstat_binom_third_cdf(s->k, s->later) < 1 - conf)
 		s->suspect = false;
 #endif
 }
@@ -816,7 +898,12 @@ static void mstat_leak_cross(struct mstat_leaks *lk)
 		if (!c || !c->tr.judged)
 			continue;
 #ifndef MSTAT_LEAKS_WEAK
-		if (c->tr.high < s->low) {
+		/*
+		 * Its cache grows slower than it, over the watch or in its
+		 * later half (a fill that stopped, too young a stack for its
+		 * samples to say so).
+		 */
+		if (c->tr.high < s->low || c->tr.late_high < s->low) {
 			s->suspect = false;
 			s->contradicted = true;
 			continue;
@@ -1169,8 +1256,9 @@ static bool mstat_leak_read(struct mstat_leaks *lk, const char *mpath,
 	}
 	if (!lk->reads)
 		lk->t0 = t;
-	lk->t1 = t;
 	mstat_leak_window_add(lk->w, s, t);
+	lk->tprev = lk->reads ? lk->t1 : t;
+	lk->t1 = t;
 	mstat_leak_sites(lk, ss, t);
 	lk->reads++;
 	mstat_snap_free(s);

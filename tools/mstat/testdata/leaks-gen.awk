@@ -81,20 +81,24 @@ FNR == NR { tpl[++ntpl] = $0; next }
 	}
 	acc[p] = 0
 	head[p] = 1; tail[p] = 0	# the live objects, oldest first
+	shead[p] = 1; stail[p] = 0	# the sampled ones among them
 }
 
-# Object o: pattern, birth, death (-1: not scheduled), sampled.
+# Object o: pattern, birth, death ("none": not scheduled), sampled.
 function alloc(p, t,   o) {
 	o = ++nobj
 	opat[o] = p; obirth[o] = t; osmp[o] = rand() < 1 - exp(-size[p] / R)
 	q[p, ++tail[p]] = o
 	live[p]++
-	if (osmp[o]) { sallocs[p]++; sbytes[p] += size[p] }
+	if (osmp[o]) {
+		sallocs[p]++; sbytes[p] += size[p]
+		sq[p, ++stail[p]] = o	# the sampled ones, for the reads
+	}
 	if (kind[p] == "life") odeath[o] = t + life[p]
 	else if (kind[p] == "churn") odeath[o] = t - life[p] * log(1 - rand())
-	else if (kind[p] == "sawtooth") odeath[o] = (int(t / period[p]) + 1) * period[p]
-	else odeath[o] = -1
-	if (odeath[o] >= 0) {
+	else if (kind[p] == "sawtooth") odeath[o] = (floor(t / period[p] + 1e-9) + 1) * period[p]
+	else odeath[o] = "none"
+	if (odeath[o] != "none") {
 		ds = int(odeath[o] / step + 0.5)
 		if (ds <= cur)
 			ds = cur + 1	# the tick has freed its own already
@@ -118,6 +122,8 @@ function free_oldest(p) {
 		free_obj(q[p, head[p]++])
 }
 
+function floor(x) { return x == int(x) || x >= 0 ? int(x) : int(x) - 1 }
+
 function tick(t, s,   p, n, want, i, nd, d) {
 	cur = s
 	nd = split(due[s], d, " ")
@@ -134,7 +140,7 @@ function tick(t, s,   p, n, want, i, nd, d) {
 			continue
 		}
 		if (kind[p] == "walk") {
-			want = live[p] + int((rand() < 0.5 ? -1 : 1) * cap[p] * step + 0.5)
+			want = live[p] + (rand() < 0.5 ? -1 : 1) * int(cap[p] * step + 0.5)
 			if (want < 0) want = 0
 			while (live[p] < want) alloc(p, t)
 			while (live[p] > want) free_oldest(p)
@@ -188,11 +194,11 @@ function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb) {
 	for (p = 1; p <= np; p++) {
 		rows[p] = ""
 		sb = 0
-		while (head[p] <= tail[p] && ogone[q[p, head[p]]])
-			delete q[p, head[p]++]
-		for (i = head[p]; i <= tail[p]; i++) {
-			o = q[p, i]
-			if (ogone[o] || !osmp[o] || obirth[o] > t)
+		while (shead[p] <= stail[p] && ogone[sq[p, shead[p]]])
+			delete sq[p, shead[p]++]
+		for (i = shead[p]; i <= stail[p]; i++) {
+			o = sq[p, i]
+			if (ogone[o] || obirth[o] > t)
 				continue
 			rows[p] = rows[p] sprintf("+ %d %d\n", int((t - obirth[o]) * 1000), size[p])
 			sb += size[p]
