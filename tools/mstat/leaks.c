@@ -582,6 +582,14 @@ struct mstat_leak_row {
 	struct mstat_leak_obj *obj;	/* as of read @seen, by birth */
 	size_t n, cap;
 	int seen;
+	/*
+	 * The read being taken: the live samples of every row of the file
+	 * that is this one (a stack cut at its interrupt's entry is the
+	 * same stack whatever it interrupted), as of read @now.
+	 */
+	struct mstat_leak_obj *pend;
+	size_t pn, pcap;
+	int now;
 };
 
 struct mstat_leak_stack {
@@ -620,15 +628,64 @@ static const char *mstat_site_cache(const struct mstat_site *r)
 	return r->cache;
 }
 
+/*
+ * The functions where an asynchronous interrupt's stack begins: a stack
+ * sampled there, or in a softirq, goes on into the frames of whatever the
+ * interrupt happened to stop (an idle loop, a syscall, another softirq's
+ * caller), so one leak would be as many stacks as the code it interrupted.
+ * A stack is cut after the first of them, the frame kept: the x86-64 entry
+ * stubs of interrupts and of the exceptions that are interrupts (NMI,
+ * machine check), arm64's irq and fiq vectors and its switch to the irq
+ * stack, and the softirq loop, which also runs where a task enables
+ * bottom halves and in ksoftirqd. A synchronous exception (a page fault,
+ * asm_exc_page_fault) is not cut: the code that faulted is the caller.
+ */
+static const char *const mstat_leak_irq_entry[] = {
+	"asm_sysvec_", "asm_common_interrupt", "asm_spurious_interrupt",
+	"asm_exc_nmi", "asm_exc_machine_check",
+	"el1h_64_irq", "el0t_64_irq", "el1h_64_fiq", "el0t_64_fiq",
+	"el0t_32_irq", "el0t_32_fiq", "call_on_irq_stack",
+	"handle_softirqs", "__do_softirq",
+};
+
+/* Is @frame ("func+0x1/0x2 [mod]") in an interrupt's entry? */
+static bool mstat_leak_is_entry(const char *frame)
+{
+	size_t i, l, fl = strcspn(frame, "+ .");
+
+	for (i = 0; i < ARRAY_SIZE(mstat_leak_irq_entry); i++) {
+		l = strlen(mstat_leak_irq_entry[i]);
+		/* A name ending in '_' is a prefix; else the whole name. */
+		if (mstat_leak_irq_entry[i][l - 1] == '_' ?
+		    fl > l && !strncmp(frame, mstat_leak_irq_entry[i], l) :
+		    fl == l && !strncmp(frame, mstat_leak_irq_entry[i], l))
+			return true;
+	}
+	return false;
+}
+
+/* How many of @r's frames are the stack's: up to an interrupt's entry. */
+static size_t mstat_leak_nframe(const struct mstat_site *r)
+{
+	size_t i;
+
+	if (mstat_leak_is_entry(r->text))
+		return 0;
+	for (i = 0; i < r->nframe; i++)
+		if (mstat_leak_is_entry(r->frame[i]))
+			return i + 1;
+	return r->nframe;
+}
+
 static int mstat_leak_stack_get(struct mstat_leaks *lk, const struct mstat_site *r)
 {
 	struct mstat_buf b = { 0 };
 	struct mstat_leak_stack *s;
-	size_t slot, i;
+	size_t slot, i, nframe = mstat_leak_nframe(r);
 	int at;
 
 	mstat_buf_put(&b, r->text, strlen(r->text));
-	for (i = 0; i < r->nframe; i++) {
+	for (i = 0; i < nframe; i++) {
 		mstat_buf_put(&b, "\n", 1);
 		mstat_buf_put(&b, r->frame[i], strlen(r->frame[i]));
 	}
@@ -645,9 +702,9 @@ static int mstat_leak_stack_get(struct mstat_leaks *lk, const struct mstat_site 
 	s = &lk->st[lk->nst];
 	memset(s, 0, sizeof(*s));
 	s->site = mstat_strdup(r->text, strlen(r->text));
-	s->nframe = r->nframe;
-	s->frame = mstat_alloc(NULL, (r->nframe + 1) * sizeof(*s->frame));
-	for (i = 0; i < r->nframe; i++)
+	s->nframe = nframe;
+	s->frame = mstat_alloc(NULL, (nframe + 1) * sizeof(*s->frame));
+	for (i = 0; i < nframe; i++)
 		s->frame[i] = mstat_strdup(r->frame[i], strlen(r->frame[i]));
 	mstat_strmap_put(&lk->stackmap, (char *)b.p, lk->nst);
 	free(b.p);
@@ -710,9 +767,8 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 static void mstat_leak_sites(struct mstat_leaks *lk,
 			     const struct mstat_sites *ss, double t)
 {
-	struct mstat_leak_obj *obj = NULL;
 	struct mstat_leak_row *rw;
-	size_t r, i, slot, nobj = 0;
+	size_t r, i, slot;
 	char lab[96];
 	int at;
 
@@ -746,31 +802,38 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 			rw->node = st->node;
 			rw->cache = cache ? mstat_strdup(cache, strlen(cache)) : NULL;
 			rw->seen = -2;
+			rw->now = -1;
 			mstat_strmap_put(&lk->rowmap, (char *)key.p, lk->nrow);
 			at = lk->nrow++;
 		}
 		free(key.p);
 		rw = &lk->row[at];
-		if (st->nlive > nobj) {
-			nobj = st->nlive;
-			obj = mstat_alloc(obj, nobj * sizeof(*obj));
+		if (rw->now != lk->reads) {
+			rw->now = lk->reads;
+			rw->pn = 0;
+		}
+		if (rw->pn + st->nlive > rw->pcap) {
+			rw->pcap = rw->pn + st->nlive;
+			rw->pend = mstat_alloc(rw->pend,
+					       rw->pcap * sizeof(*rw->pend));
 		}
 		for (i = 0; i < st->nlive; i++) {
-			obj[i].birth = t - st->live[i].age_ms / 1000.0;
-			obj[i].bytes = st->live[i].bytes;
+			rw->pend[rw->pn].birth = t - st->live[i].age_ms / 1000.0;
+			rw->pend[rw->pn++].bytes = st->live[i].bytes;
 		}
-		qsort(obj, st->nlive, sizeof(*obj), mstat_cmp_obj);
-		mstat_leak_match(lk, rw, obj, st->nlive, t);
 	}
-	/* Rows the last read had and this one has not: all freed. */
 	for (at = 0; at < lk->nrow; at++) {
 		rw = &lk->row[at];
-		if (rw->seen == lk->reads - 1 && lk->reads > 0)
+		if (rw->now == lk->reads) {
+			qsort(rw->pend, rw->pn, sizeof(*rw->pend), mstat_cmp_obj);
+			mstat_leak_match(lk, rw, rw->pend, rw->pn, t);
+		} else if (rw->seen == lk->reads - 1 && lk->reads > 0) {
+			/* The last read had it and this one has not: all freed. */
 			mstat_leak_match(lk, rw, NULL, 0, t);
+		}
 		if (rw->seen != lk->reads)
 			rw->n = 0;
 	}
-	free(obj);
 }
 
 /* Bytes a sample of @bytes stands for at rate @rate. */
@@ -1422,6 +1485,7 @@ static void mstat_leaks_free(struct mstat_leaks *lk)
 	}
 	for (i = 0; i < lk->nrow; i++) {
 		free(lk->row[i].obj);
+		free(lk->row[i].pend);
 		free(lk->row[i].cache);
 	}
 	free(lk->st);

@@ -1245,8 +1245,35 @@ leaks_watch() {
 	[ $? -eq 1 ] && diff -u "$tmp/lk-saved.txt" "$tmp/lk-replayed.txt"
 }
 
+# A leak in an interrupt: its stack goes on into whatever the interrupt
+# stopped, a row each (the softirq's 8, the hard irq's 6, as a guest's
+# /proc/mstat_sites shows them). Each is one suspect, its stack cut at
+# the interrupt's entry, its rate the whole leak's, inside its interval.
+leaks_irq_split() {
+	local rc
+
+	leaks_gen "$tmp/lk-irq" 'irq leak size=64 rate=30 cache=kmalloc-64 cgroup=softirq fn=leak_softirq from=0 irq=soft split=8
+hirq leak size=128 rate=20 cache=kmalloc-128 cgroup=hardirq fn=leak_hardirq from=0 irq=hard split=6
+'"$leaks_decoys" || return
+	[ "$(grep -c '^[0-9].* leak_softirq+' "$tmp/lk-irq/0060.sites")" -eq 8 ] ||
+		{ echo "the replay has not 8 softirq rows"; return 1; }
+	build/mstat leaks --json --from "$tmp/lk-irq" >"$tmp/lk-irq.json"
+	rc=$?
+	cat "$tmp/lk-irq.json"
+	printf '%s\n' 'stack leak_softirq 1920 kmalloc-64 softirq' \
+		'stack leak_hardirq 2560 kmalloc-128 hardirq' \
+		'cache kmalloc-64 1920' 'cache kmalloc-128 2560' >"$tmp/lk-irq.truth"
+	echo "exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-irq.json" "$tmp/lk-irq.truth" &&
+		[ "$(grep -c '"site": "leak_softirq+' "$tmp/lk-irq.json")" -eq 1 ] &&
+		[ "$(grep -c '"site": "leak_hardirq+' "$tmp/lk-irq.json")" -eq 1 ] &&
+		grep -q '"leak_softirq+.*"handle_softirqs+0xd0/0x2c0"\]' "$tmp/lk-irq.json" &&
+		grep -q '"leak_hardirq+.*"asm_sysvec_apic_timer_interrupt+0x1a/0x20"\]' "$tmp/lk-irq.json"
+}
+
 leaks_tests() {
 	t leaks_find leaks_find
+	t leaks_irq_split leaks_irq_split
 	t leaks_find_tampered leaks_find_tampered
 	t leaks_none leaks_none
 	t leaks_weak_catches leaks_weak_catches

@@ -25,7 +25,10 @@
 # keys: size (bytes), rate (objects a second), cache (kmalloc-SIZE: the
 # kmalloc class; else a cache of its own), cgroup (id, softirq, -), node,
 # fn (the leaf function), from / until (seconds: when it allocates),
-# jitter (rate's relative noise per step).
+# jitter (rate's relative noise per step), irq (soft or hard: its stack
+# an interrupt's, a timer's, then the frames of the context it
+# interrupted), split (N: its sampled objects dealt out among N rows, one
+# per interrupted context; with irq=soft, every fourth one ksoftirqd's).
 #
 #   awk -v dir=DIR -v D=600 -v I=10 -v R=524288 -v seed=1 -v warm=300 \
 #       -v cachecol=0 -f leaks-gen.awk testdata/mstat-1.2.txt SPEC
@@ -54,6 +57,7 @@ FNR == NR { tpl[++ntpl] = $0; next }
 	size[p] = 64; rate[p] = 1; cache[p] = "kmalloc-64"; cg[p] = "-"
 	node[p] = 0; fn[p] = $1 "_alloc"; from[p] = -warm; until[p] = 1e9
 	life[p] = 60; period[p] = 60; cap[p] = 100; tau[p] = 60; jit[p] = 0
+	nsub[p] = 1; irq[p] = ""
 	for (i = 3; i <= NF; i++) {
 		k = $i; v = $i
 		sub(/=.*/, "", k); sub(/^[^=]*=/, "", v)
@@ -70,6 +74,8 @@ FNR == NR { tpl[++ntpl] = $0; next }
 		else if (k == "cap") cap[p] = v + 0
 		else if (k == "tau") tau[p] = v + 0
 		else if (k == "jitter") jit[p] = v + 0
+		else if (k == "split") nsub[p] = v + 0
+		else if (k == "irq") irq[p] = v
 		else { print "leaks-gen: bad key " k > "/dev/stderr"; exit 2 }
 	}
 	if (cache[p] ~ /^kmalloc-/) {
@@ -159,11 +165,26 @@ function tick(t, s,   p, n, want, i, nd, d) {
 	}
 }
 
-function frames(p) {
-	return "\t" fn[p] "_caller+0x20/0x80 [mstat_leakgen]\n\tprocess_one_work+0x17b/0x330\n\tworker_thread+0x252/0x390\n\tkthread+0xd2/0x100"
+function frames(p, v,   f) {
+	if (irq[p] == "")
+		return "\t" fn[p] "_caller+0x20/0x80 [mstat_leakgen]\n\tprocess_one_work+0x17b/0x330\n\tworker_thread+0x252/0x390\n\tkthread+0xd2/0x100"
+	# An interrupt's stack, then what it interrupted: variant v.
+	f = "\t" fn[p] "_caller+0x20/0x80 [mstat_leakgen]\n\t__hrtimer_run_queues+0x10d/0x250\n"
+	if (irq[p] == "soft" && v % 4 == 3)
+		return f "\thrtimer_run_softirq+0x8c/0xd0\n\thandle_softirqs+0xd0/0x2c0\n\trun_ksoftirqd+0x2b/0x40\n\tsmpboot_thread_fn+0xd8/0x1d0\n\tkthread+0xd2/0x100\n\tret_from_fork+0x34/0x50\n\tret_from_fork_asm+0x1a/0x30"
+	if (irq[p] == "soft")
+		f = f "\thrtimer_run_softirq+0x8c/0xd0\n\thandle_softirqs+0xd0/0x2c0\n\t__irq_exit_rcu+0x91/0xb0\n\tsysvec_apic_timer_interrupt+0x71/0x90\n"
+	else
+		f = f "\thrtimer_interrupt+0x116/0x250\n\t__sysvec_apic_timer_interrupt+0x52/0x100\n\tsysvec_apic_timer_interrupt+0x3c/0x90\n"
+	f = f "\tasm_sysvec_apic_timer_interrupt+0x1a/0x20\n"
+	if (v % 3 == 0)
+		return f "\tpv_native_safe_halt+0xf/0x20\n\tdefault_idle+0x9/0x20\n\tdo_idle+0x26b/0x2a0\n\tcpu_startup_entry+0x29/0x30"
+	if (v % 3 == 1)
+		return f "\tclear_page_erms+0x7/0x10\n\tget_page_from_freelist+0x3c4/0x15e0\n\t__alloc_pages_noprof+0x172/0x350"
+	return f "\t_raw_spin_unlock_irqrestore+0x1d/0x40\n\ttry_to_wake_up+0x2c2/0x640\n\tkthread+0xd2/0x100\n\tret_from_fork+0x34/0x50"
 }
 
-function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb) {
+function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb, s) {
 	f = sprintf("%s/%04d", dir, nr)
 	printf "%.3f\n", 1000 + t > (f ".time")
 	close(f ".time")
@@ -189,27 +210,33 @@ function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb) {
 				print "cache " cid[k] " " csize[k] " 0 0 0 " co[k] " " cb[k] " live " k > (f ".mstat")
 	}
 	close(f ".mstat")
-	# /proc/mstat_sites 2.2: a row per pattern.
+	# /proc/mstat_sites 2.2: a row per pattern, or split=N rows, its
+	# objects dealt out among them (an interrupt's stack and the N
+	# contexts it interrupted).
 	n = 0
 	for (p = 1; p <= np; p++) {
 		rows[p] = ""
-		sb = 0
 		while (shead[p] <= stail[p] && ogone[sq[p, shead[p]]])
 			delete sq[p, shead[p]++]
-		for (i = shead[p]; i <= stail[p]; i++) {
-			o = sq[p, i]
-			if (ogone[o] || obirth[o] > t)
+		for (s = 0; s < nsub[p]; s++) {
+			sb = 0
+			line = ""
+			for (i = shead[p]; i <= stail[p]; i++) {
+				o = sq[p, i]
+				if (ogone[o] || obirth[o] > t || o % nsub[p] != s)
+					continue
+				line = line sprintf("+ %d %d\n", int((t - obirth[o]) * 1000), size[p])
+				sb += size[p]
+			}
+			if (!sallocs[p] || (nsub[p] > 1 && !sb))
 				continue
-			rows[p] = rows[p] sprintf("+ %d %d\n", int((t - obirth[o]) * 1000), size[p])
-			sb += size[p]
+			n++
+			rows[p] = rows[p] sprintf("%d %d %d %d %d %d %d %d %s %s %s%s+0x1a/0x40 [mstat_leakgen]\n%s\n%s",
+				int(sb / (1 - exp(-size[p] / R))), int(sb / size[p] / (1 - exp(-size[p] / R))),
+				sb, sb / size[p], int(sallocs[p] / nsub[p]), int(sbytes[p] / nsub[p]),
+				int((sfrees[p] + 0) / nsub[p]), int((sfbytes[p] + 0) / nsub[p]),
+				cg[p], node[p], cachecol ? cache[p] " " : "", fn[p], frames(p, s), line)
 		}
-		if (!sallocs[p])
-			continue
-		n++
-		rows[p] = sprintf("%d %d %d %d %d %d %d %d %s %s %s%s+0x1a/0x40 [mstat_leakgen]\n%s\n%s",
-			int(sb / (1 - exp(-size[p] / R))), int(sb / size[p] / (1 - exp(-size[p] / R))),
-			sb, sb / size[p], sallocs[p], sbytes[p], sfrees[p] + 0, sfbytes[p] + 0,
-			cg[p], node[p], cachecol ? cache[p] " " : "", fn[p], frames(p), rows[p])
 	}
 	print "mstat_sites - version: 2.2" > (f ".sites")
 	printf "# snapshot %d sample_rate %d stacks %d stack_drops 0 addr_drops 0 addr_live 0 depth 32 leafless 0 reused 0 age_ms 0 addr_phantoms 0\n", nr + 1, R, n > (f ".sites")
