@@ -76,6 +76,7 @@
 #define MSTAT_LEAK_MIN_BLOCKS	7
 #define MSTAT_LEAK_MIN_SAMPLES	5
 #define MSTAT_LEAK_TOLERANCE	1.0	/* s: one object's birth in two reads */
+#define MSTAT_LEAK_ALIGNED	0.005	/* s: the same, the reads aligned */
 
 /* Statistics */
 
@@ -617,6 +618,12 @@ struct mstat_leaks {
 	int reads;
 	double t0, t1;			/* first and last read */
 	double tprev;			/* the read before, while reading one */
+	/*
+	 * The stack tier's times: the reads' times corrected to the
+	 * module's clock (mstat_leak_align()), first, last and the one
+	 * before; @corr the correction, @tol the births' tolerance.
+	 */
+	double s0, s1, sprev, corr, tol;
 	long long rate;			/* sample_rate of the last read */
 	bool ages;			/* the sites files had live lines (2.2) */
 	struct mstat_cgroups *cg;
@@ -743,14 +750,14 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 	while (i < rw->n) {
 		const struct mstat_leak_obj *p = &rw->obj[i];
 
-		if (j < n && fabs(p->birth - obj[j].birth) <= MSTAT_LEAK_TOLERANCE &&
+		if (j < n && fabs(p->birth - obj[j].birth) <= lk->tol &&
 		    p->bytes == obj[j].bytes) {
 			i++;
 			j++;
-		} else if (j < n && obj[j].birth < p->birth - MSTAT_LEAK_TOLERANCE) {
+		} else if (j < n && obj[j].birth < p->birth - lk->tol) {
 			j++;	/* born since, or out of order */
 		} else {
-			mstat_leak_life(s, (lk->tprev + t) / 2 - p->birth);
+			mstat_leak_life(s, (lk->sprev + t) / 2 - p->birth);
 			i++;
 		}
 	}
@@ -764,9 +771,75 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 	rw->seen = lk->reads;
 }
 
+static int mstat_cmp_double_asc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The offset of this read's births from the last read's. A birth is a
+ * read's time less an age the module took at its snapshot, a moment the
+ * read's time only brackets: on a loaded machine the two differ by
+ * something else at every read (a second, under TCG), more than two
+ * births of one object may be trusted to agree, and an object taken for
+ * freed teaches its stack a lifetime (which then hides its leak). But an
+ * object live in both reads is older by exactly the time between the
+ * two snapshots, so the births of all such objects are off by the same
+ * offset, to the millisecond of the ages: the offset is where the
+ * differences between the rows' births of the two reads (same row, same
+ * size, within @win) crowd, two at least within 2 ms. Return true and
+ * @off, or false (no two objects live in both reads).
+ */
+static bool mstat_leak_align(const struct mstat_leaks *lk, double win,
+			     double *off)
+{
+	double *d = NULL, best = 0;
+	size_t nd = 0, cap = 0, i, j, k, n = 0, bn = 0;
+	int r;
+
+	for (r = 0; r < lk->nrow; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->now != lk->reads || rw->seen != lk->reads - 1)
+			continue;
+		for (i = 0, k = 0; i < rw->pn; i++) {
+			const struct mstat_leak_obj *q = &rw->pend[i];
+
+			while (k < rw->n && rw->obj[k].birth < q->birth - win)
+				k++;
+			for (j = k; j < rw->n && rw->obj[j].birth <= q->birth + win; j++) {
+				if (rw->obj[j].bytes != q->bytes)
+					continue;
+				if (nd == cap) {
+					cap = cap ? 2 * cap : 256;
+					d = mstat_alloc(d, cap * sizeof(*d));
+				}
+				d[nd++] = q->birth - rw->obj[j].birth;
+			}
+		}
+	}
+	if (nd)
+		qsort(d, nd, sizeof(*d), mstat_cmp_double_asc);
+	for (i = 0, j = 0; i < nd; i++) {
+		while (d[i] - d[j] > 0.002)
+			j++;
+		n = i - j + 1;
+		if (n > bn || (n == bn && fabs(d[(i + j) / 2]) < fabs(best))) {
+			bn = n;
+			best = d[(i + j) / 2];
+		}
+	}
+	free(d);
+	*off = best;
+	return bn >= 2;
+}
+
 static void mstat_leak_sites(struct mstat_leaks *lk,
 			     const struct mstat_sites *ss, double t)
 {
+	double off, win;
 	struct mstat_leak_row *rw;
 	size_t r, i, slot;
 	char lab[96];
@@ -774,6 +847,7 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 
 	if (ss->age_ms > 0)
 		t -= ss->age_ms / 1000.0;	/* a snapshot served again */
+	t += lk->corr;
 	lk->rate = ss->rate;
 	for (r = 0; r < ss->n; r++) {
 		const struct mstat_site *st = &ss->site[r];
@@ -824,8 +898,31 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 	}
 	for (at = 0; at < lk->nrow; at++) {
 		rw = &lk->row[at];
-		if (rw->now == lk->reads) {
+		if (rw->now == lk->reads)
 			qsort(rw->pend, rw->pn, sizeof(*rw->pend), mstat_cmp_obj);
+	}
+	/* This read's births on the last read's clock, if they can be. */
+	lk->tol = MSTAT_LEAK_TOLERANCE;
+	win = lk->reads ? (t - lk->s1) / 2 : 0;
+	if (win > 10)
+		win = 10;
+	if (lk->reads && mstat_leak_align(lk, win, &off)) {
+		lk->tol = MSTAT_LEAK_ALIGNED;
+		lk->corr -= off;
+		t -= off;
+		for (at = 0; at < lk->nrow; at++) {
+			rw = &lk->row[at];
+			for (i = 0; rw->now == lk->reads && i < rw->pn; i++)
+				rw->pend[i].birth -= off;
+		}
+	}
+	lk->sprev = lk->reads ? lk->s1 : t;
+	lk->s1 = t;
+	if (!lk->reads)
+		lk->s0 = t;
+	for (at = 0; at < lk->nrow; at++) {
+		rw = &lk->row[at];
+		if (rw->now == lk->reads) {
 			mstat_leak_match(lk, rw, rw->pend, rw->pn, t);
 		} else if (rw->seen == lk->reads - 1 && lk->reads > 0) {
 			/* The last read had it and this one has not: all freed. */
@@ -851,20 +948,20 @@ static double mstat_leak_weight(long long bytes, long long rate)
 static bool mstat_leak_like(const struct mstat_leaks *lk,
 			    const struct mstat_leak_obj *o, double min_age)
 {
-	double age = lk->t1 - o->birth;
+	double age = lk->s1 - o->birth;
 
 #ifdef MSTAT_LEAKS_WEAK
 	(void)min_age;
-	return o->birth >= lk->t0 - MSTAT_LEAK_TOLERANCE && age >= 0;
+	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= 0;
 #else
-	return o->birth >= lk->t0 - MSTAT_LEAK_TOLERANCE && age >= min_age;
+	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= min_age;
 #endif
 }
 
 static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 {
 	struct mstat_leak_stack *s = &lk->st[si];
-	double T = lk->t1 - lk->t0, dt = lk->reads > 1 ? T / (lk->reads - 1) : T;
+	double T = lk->s1 - lk->s0, dt = lk->reads > 1 ? T / (lk->reads - 1) : T;
 	double conf = lk->o->confidence, A = 0, Te, w, mid, best = 0, *lives;
 	double cache_bytes[64];
 	const char *caches[64];
@@ -892,7 +989,7 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	if (Te <= T / 4 || T <= 0)
 		return;		/* lives too long for this watch to judge */
 	s->judged = true;
-	mid = lk->t0 + Te / 2;
+	mid = lk->s0 + Te / 2;
 	for (r = 0; r < lk->nrow; r++) {
 		const struct mstat_leak_row *rw = &lk->row[r];
 
@@ -907,8 +1004,8 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 			s->k++;
 			s->bytes += w;
 			s->later += o->birth >= mid;
-			if (isnan(s->oldest) || lk->t1 - o->birth > s->oldest)
-				s->oldest = lk->t1 - o->birth;
+			if (isnan(s->oldest) || lk->s1 - o->birth > s->oldest)
+				s->oldest = lk->s1 - o->birth;
 			if (!rw->cache)
 				continue;
 			for (i = 0; i < nc && strcmp(caches[i], rw->cache); i++)
