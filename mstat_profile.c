@@ -845,16 +845,41 @@ static unsigned int mstat_live_first(const struct mstat_sites *ss,
 	return lo;
 }
 
-/**
- * mstat_sites_free() - free what mstat_profile_read() gave
- * @ss: the profile, or an ERR_PTR() or NULL
+/*
+ * One profile's buffers kept for the next read: a read would otherwise
+ * vmalloc two areas, whose vfree() is lazy, so that a reader polling
+ * /proc/mstat_sites would see the vmap_area cache grow by two objects a
+ * read (`mstat leaks` took it for a leak). Under its own lock; the
+ * buffers' size is fixed while the module is loaded.
  */
-void mstat_sites_free(struct mstat_sites *ss)
+static struct mstat_sites *mstat_sites_spare;
+static DEFINE_SPINLOCK(mstat_sites_spare_lock);
+
+static void mstat_sites_vfree(struct mstat_sites *ss)
 {
 	if (IS_ERR_OR_NULL(ss))
 		return;
 	vfree(ss->live);
 	vfree(ss);
+}
+
+/**
+ * mstat_sites_free() - give back what mstat_profile_read() gave
+ * @ss: the profile, or an ERR_PTR() or NULL
+ *
+ * Kept for the next read if none is, else freed.
+ */
+void mstat_sites_free(struct mstat_sites *ss)
+{
+	if (IS_ERR_OR_NULL(ss))
+		return;
+	spin_lock(&mstat_sites_spare_lock);
+	if (!mstat_sites_spare && ss->live) {
+		mstat_sites_spare = ss;
+		ss = NULL;
+	}
+	spin_unlock(&mstat_sites_spare_lock);
+	mstat_sites_vfree(ss);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_sites_free);
 
@@ -877,13 +902,25 @@ struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap)
 	unsigned int i;
 	int err;
 
-	ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
-	if (!ss)
-		return ERR_PTR(-ENOMEM);
-	ss->live = vmalloc(array_size(mstat_nr_addrs, sizeof(*ss->live)));
-	if (!ss->live) {
-		mstat_sites_free(ss);
-		return ERR_PTR(-ENOMEM);
+	spin_lock(&mstat_sites_spare_lock);
+	ss = mstat_sites_spare;
+	mstat_sites_spare = NULL;
+	spin_unlock(&mstat_sites_spare_lock);
+	if (ss) {
+		struct mstat_live *live = ss->live;
+
+		memset(ss, 0, struct_size(ss, row, mstat_nr_buckets));
+		ss->live = live;
+	} else {
+		ss = vzalloc(struct_size(ss, row, mstat_nr_buckets));
+		if (!ss)
+			return ERR_PTR(-ENOMEM);
+		ss->live = vmalloc(array_size(mstat_nr_addrs,
+					      sizeof(*ss->live)));
+		if (!ss->live) {
+			mstat_sites_vfree(ss);
+			return ERR_PTR(-ENOMEM);
+		}
 	}
 	err = mstat_read_with(&mstat_core, snap, mstat_sites_copy, ss);
 	if (err) {
@@ -1075,6 +1112,8 @@ void mstat_profile_exit(void)
 		static_branch_dec(&mstat_extras_key);
 	}
 	mutex_unlock(&mstat_profile_lock);
+	mstat_sites_vfree(mstat_sites_spare);
+	mstat_sites_spare = NULL;
 	vfree(mstat_addr_heads);
 	vfree(mstat_addr_pool);
 	vfree(mstat_buckets);
