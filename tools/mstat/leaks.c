@@ -25,11 +25,14 @@
  * Mann-Kendall takes for trends, is not called a leak).
  *
  * Per stack, from the samples: an object of s bytes is sampled with p =
- * 1 - exp(-s/R) and stands for s/p bytes. Each read's live lines give
- * each sampled object's birth (the read's time less its age); an object
- * seen in one read and not in the next was freed, and its lifetime is
- * learnt (the stack's own frees, during the watch), as if freed midway
- * between the two reads. At the last read, a stack's "leak-like"
+ * 1 - exp(-s/R) and stands for s/p bytes. A stack is cut after its first
+ * interrupt entry (mstat_leak_irq_entry[]), so that an interrupt's
+ * allocation is one stack whatever the interrupt stopped. Each read's
+ * live lines give each sampled object's birth (the read's time less its
+ * age), the read's time aligned with the last read's by the objects live
+ * in both (mstat_leak_align()); an object seen in one read and not in
+ * the next was freed, and its lifetime is learnt (the stack's own frees,
+ * during the watch), as if freed midway between the two reads. At the last read, a stack's "leak-like"
  * samples are its live ones born during the watch and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
  * stack (A = 0 if it freed none), dt the interval: objects of a finite
  * lifetime are gone by then. Over the exposure T' = T - A (T the watch)
