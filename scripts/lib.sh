@@ -498,6 +498,7 @@ mstat_tools=(
 	"reconcile tests/helpers/reconcile.c"
 	"faultio tests/helpers/faultio.c"
 	"labels tests/helpers/labels.c tools/mstat/parse.c -lm"
+	"leaks tests/helpers/leaks.c"
 	"mstat-bpf tests/bpf"
 )
 

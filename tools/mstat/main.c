@@ -22,16 +22,21 @@
  *	[--cache-max N]		/metrics and /debug/pprof/{heap,allocs}
  *					over HTTP (serve.c; serve_exec.c in
  *					the static build)
+ *   mstat leaks [-d SECS] [-i SECS] [--json] [--from DIR] [--save DIR]
+ *	[--min-rate B] [--confidence C]
+ *					what grows without bound: caches
+ *					and stacks (leaks.c)
  *
  * Every file is read by the one parser, parse.c. This file parses the
  * options and dispatches, and nothing calls into it. The files, each
  * x.c with its x.h, from the commands down:
  *
  *   main.c      options (getopt_long(), check's too) and dispatch (show,
- *               --json, prom; top, pprof, check, serve)
+ *               --json, prom; top, pprof, check, serve, leaks)
  *   serve.c     mstat serve: /metrics and pprof over HTTP (libmicrohttpd);
  *               serve_exec.c in its place in the static mstat: it execs
  *               mstat-serve, the dynamic build that has serve.c
+ *   leaks.c     mstat leaks: what grows without bound; serve's verdict
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
  *   check.c     mstat check: the snapshot invariants, across reads
@@ -54,7 +59,8 @@
  * Exit status: 0; 1 if the input is missing, unreadable, of an unknown
  * major format version, truncated or malformed, or output fails; 2 on a
  * usage error. Every error is one line on stderr. mstat check has the
- * exit status of the mstat-check it replaces (check.c).
+ * exit status of the mstat-check it replaces (check.c); mstat leaks 0 for
+ * no suspect, 1 for a suspect, 2 for any error (leaks.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -67,6 +73,7 @@
 #include "check.h"
 #include "input.h"
 #include "json.h"
+#include "leaks.h"
 #include "opts.h"
 #include "parse.h"
 #include "pprof.h"
@@ -91,6 +98,9 @@ static void mstat_usage(FILE *f)
 	      "       mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]\n"
 	      "                   [--sites FILE] [--cache-include RE] [--cache-exclude RE]\n"
 	      "                   [--cache-max N]       /metrics and /debug/pprof/ over HTTP\n"
+	      "       mstat leaks [-d SECS] [-i SECS] [--json] [--from DIR] [--save DIR]\n"
+	      "                   [--min-rate BYTES] [--confidence C]\n"
+	      "                                         what grows without bound: a verdict\n"
 	      "       mstat -h|--help                    print this help\n"
 	      "\n"
 	      "  -f FILE  read FILE instead of /proc/mstat (/proc/mstat_sites for pprof);\n"
@@ -115,6 +125,16 @@ static void mstat_usage(FILE *f)
 	      "           snapshot at most every MS milliseconds, else gets the last\n"
 	      "           one (default 1000)\n"
 	      "  --sites FILE  serve: read FILE instead of /proc/mstat_sites\n"
+	      "  -d, --duration SECS  leaks: watch for SECS seconds (default 600)\n"
+	      "  -i, --interval SECS  leaks: read both files every SECS seconds (default 10)\n"
+	      "  --from DIR  leaks: judge the reads a --save left in DIR instead of\n"
+	      "           watching\n"
+	      "  --save DIR  leaks: keep each read as DIR/NNNN.mstat, NNNN.sites and\n"
+	      "           NNNN.time (CLOCK_MONOTONIC seconds)\n"
+	      "  --min-rate BYTES  leaks, serve: call nothing a leak that grows by fewer\n"
+	      "           bytes a second, at the low end of its interval (default 0)\n"
+	      "  --confidence C  leaks, serve: the intervals' confidence, in (0.5, 1)\n"
+	      "           (default 0.99)\n"
 	      "  -h, --help  print this help and exit\n"
 	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
 	      "  may come after options, but check comes first.\n"
@@ -127,12 +147,15 @@ static void mstat_usage(FILE *f)
 	      "  go tool pprof -tagfocus 'cgroup=^/system.slice(/|$)' -top mstat.pb.gz\n"
 	      "  mstat check -n 100 -i 10\n"
 	      "  mstat serve --listen 127.0.0.1:9754\n"
+	      "  mstat leaks -d 600 -i 10 --json\n"
+	      "  mstat leaks --save /var/tmp/leaks -d 3600 -i 30 && mstat leaks --from /var/tmp/leaks\n"
 	      "  go tool pprof -top http://127.0.0.1:9754/debug/pprof/heap\n"
 	      "  systemctl enable --now mstat-textfile.timer\n"
 	      "\n"
 	      "Exit status: 0; 1 on missing, unreadable or bad input; 2 on usage errors.\n"
 	      "mstat check: 0 if every invariant holds; 1 on a violation or bad input;\n"
-	      "2 on usage, open or read errors.\n",
+	      "2 on usage, open or read errors.\n"
+	      "mstat leaks: 0 if nothing is a suspect; 1 if something is; 2 on any error.\n",
 	      f);
 }
 
@@ -146,7 +169,8 @@ static int mstat_bad_usage(const char *what, const char *arg)
 /* The long options' values past every short option's character. */
 enum {
 	OPT_JSON = 256, OPT_SORT, OPT_CACHE_INCLUDE, OPT_CACHE_EXCLUDE,
-	OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL, OPT_SITES,
+	OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL, OPT_SITES, OPT_DURATION,
+	OPT_FROM, OPT_SAVE, OPT_MIN_RATE, OPT_CONFIDENCE,
 };
 
 /*
@@ -154,7 +178,7 @@ enum {
  * check's FILEs) in order, as option 1, whatever POSIXLY_CORRECT says;
  * ":" reports a missing argument as ':', apart from a bad option.
  */
-static const char mstat_shortopts[] = "-:hcf:o:d:n:";
+static const char mstat_shortopts[] = "-:hcf:o:d:n:i:";
 
 static const struct option mstat_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -167,6 +191,12 @@ static const struct option mstat_longopts[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "min-interval", required_argument, NULL, OPT_MIN_INTERVAL },
 	{ "sites", required_argument, NULL, OPT_SITES },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ "min-rate", required_argument, NULL, OPT_MIN_RATE },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -238,6 +268,16 @@ static bool mstat_parse_delay(const char *s, double *d)
 	return !errno && end != s && !*end && *d > 0 && *d <= 86400;
 }
 
+/* A number in [@min, @max] into *@d, or false. */
+static bool mstat_parse_rate(const char *s, double min, double max, double *d)
+{
+	char *end;
+
+	errno = 0;
+	*d = strtod(s, &end);
+	return !errno && end != s && !*end && *d >= min && *d <= max;
+}
+
 static bool mstat_parse_iters(const char *s, long *n)
 {
 	char *end;
@@ -265,7 +305,7 @@ static int mstat_set_cmd(struct mstat_opts *o, const char *a)
 {
 	static const char *const names[] = {
 		[CMD_TOP] = "top", [CMD_PROM] = "prom", [CMD_PPROF] = "pprof",
-		[CMD_SERVE] = "serve",
+		[CMD_SERVE] = "serve", [CMD_LEAKS] = "leaks",
 	};
 	size_t i;
 
@@ -291,6 +331,9 @@ static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 	case 'o':
 		o->out = v;
 		return 0;
+	case OPT_DURATION:
+		o->duration_long = true;
+		/* fall through */
 	case 'd':
 		o->delay_set = true;
 		return mstat_parse_delay(v, &o->delay) ? 0 :
@@ -299,6 +342,27 @@ static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 		o->iters_set = true;
 		return mstat_parse_iters(v, &o->iters) ? 0 :
 			mstat_bad_usage("-n wants a positive count, got", v);
+	case 'i':
+		o->leaks_opts_set = true;
+		return mstat_parse_delay(v, &o->interval) ? 0 :
+			mstat_bad_usage("-i wants seconds in (0, 86400], got", v);
+	case OPT_FROM:
+		o->from = v;
+		o->leaks_opts_set = true;
+		return 0;
+	case OPT_SAVE:
+		o->save = v;
+		o->leaks_opts_set = true;
+		return 0;
+	case OPT_MIN_RATE:
+		o->rate_opts_set = true;
+		return mstat_parse_rate(v, 0, 1e15, &o->min_rate) ? 0 :
+			mstat_bad_usage("--min-rate wants bytes per second, 0 or more, got", v);
+	case OPT_CONFIDENCE:
+		o->rate_opts_set = true;
+		return mstat_parse_rate(v, 0.5, 1, &o->confidence) &&
+			o->confidence > 0.5 && o->confidence < 1 ? 0 :
+			mstat_bad_usage("--confidence wants a number in (0.5, 1), got", v);
 	case OPT_SORT:
 		if (strcmp(v, "allocs") && strcmp(v, "live"))
 			return mstat_bad_usage("--sort wants allocs or live, got", v);
@@ -336,10 +400,27 @@ static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 /* Which options go with which command. */
 static int mstat_check_opts(struct mstat_opts *o)
 {
-	if (o->json && o->cmd != CMD_SHOW)
-		return mstat_bad_usage("--json goes with plain mstat only", NULL);
+	if (o->json && o->cmd != CMD_SHOW && o->cmd != CMD_LEAKS)
+		return mstat_bad_usage("--json goes with plain mstat and mstat leaks only", NULL);
+	if (o->cmd == CMD_LEAKS) {
+		if (o->iters_set)
+			return mstat_bad_usage("-n goes with mstat top only", NULL);
+		if (o->nfile)
+			return mstat_bad_usage("mstat leaks reads no -f (see --from)", NULL);
+		if (o->from && o->save)
+			return mstat_bad_usage("--from and --save go apart", NULL);
+		if (o->delay_set)
+			o->duration = o->delay;
+		if (o->interval > o->duration)
+			return mstat_bad_usage("mstat leaks: -i longer than -d", NULL);
+		return 0;
+	}
+	if (o->leaks_opts_set || o->duration_long)
+		return mstat_bad_usage("-i, --duration, --from and --save go with mstat leaks only", NULL);
+	if (o->rate_opts_set && o->cmd != CMD_SERVE)
+		return mstat_bad_usage("--min-rate and --confidence go with mstat leaks and serve only", NULL);
 	if ((o->delay_set || o->iters_set) && o->cmd != CMD_TOP)
-		return mstat_bad_usage("-d and -n go with mstat top only", NULL);
+		return mstat_bad_usage("-d goes with mstat top and leaks, -n with top only", NULL);
 	if (o->out && o->cmd != CMD_PROM && o->cmd != CMD_PPROF)
 		return mstat_bad_usage("-o goes with prom and pprof only", NULL);
 	if (o->nfile > 1 && o->cmd != CMD_TOP)
@@ -475,7 +556,8 @@ static int mstat_one_snapshot(const struct mstat_opts *o)
 int main(int argc, char **argv)
 {
 	struct mstat_opts o = { .delay = 2, .cache_max = 200,
-				.min_interval = 1000 };
+				.min_interval = 1000, .duration = 600,
+				.interval = 10, .confidence = 0.99 };
 	struct mstat_check_opts co = { .reads = 1 };
 	int err;
 
@@ -499,6 +581,8 @@ int main(int argc, char **argv)
 		return do_pprof(&o);
 	case CMD_SERVE:
 		return do_serve(&o, argv);
+	case CMD_LEAKS:
+		return do_leaks(&o);
 	default:
 		return mstat_one_snapshot(&o);
 	}

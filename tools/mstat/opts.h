@@ -11,7 +11,7 @@
 
 #define MSTAT_MAX_FILES		16
 
-enum mstat_cmd { CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF, CMD_SERVE };
+enum mstat_cmd { CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF, CMD_SERVE, CMD_LEAKS };
 
 struct mstat_opts {
 	enum mstat_cmd cmd;
@@ -34,6 +34,15 @@ struct mstat_opts {
 	const char *sites;		/* serve --sites */
 	long min_interval;		/* serve --min-interval, ms */
 	bool serve_opts_set;
+	double duration;		/* leaks -d/--duration, s */
+	double interval;		/* leaks -i/--interval, s */
+	const char *from;		/* leaks --from DIR */
+	const char *save;		/* leaks --save DIR */
+	double min_rate;		/* leaks --min-rate, bytes/s */
+	double confidence;		/* leaks --confidence */
+	bool leaks_opts_set;		/* -i, --from or --save */
+	bool rate_opts_set;		/* --min-rate or --confidence */
+	bool duration_long;		/* -d given as --duration */
 };
 
 /* mstat check [-n N] [-i MS] [FILE...] */

@@ -4,7 +4,8 @@
  * by libmicrohttpd, for Prometheus and for pprof's clients (go tool
  * pprof, Parca, Grafana Alloy's pyroscope.scrape):
  *
- *   /metrics		mstat prom's text, with its --cache-* options
+ *   /metrics		mstat prom's text, with its --cache-* options, and
+ *			mstat leaks' per-cache verdict (mstat_leak_*)
  *   /debug/pprof/heap	/proc/mstat_sites as a gzipped pprof profile,
  *			default sample type inuse_space
  *   /debug/pprof/allocs	the same, default sample type alloc_space
@@ -25,6 +26,12 @@
  * answer of the last one, the same libmicrohttpd response queued again
  * (responses are reference-counted). Scrapes take the lock in turn:
  * one reads, the others wait for it and get its answer.
+ *
+ * The leak verdict is over the last MSTAT_SERVE_LEAK_READS snapshots the
+ * scrapes took (a window that slides: at a 15 s scrape interval, the
+ * last 15 minutes), by mstat leaks' per-cache rule (leaks.c) at its
+ * --confidence and --min-rate; a cache gets series once the window holds
+ * enough reads for a verdict (14).
  *
  * The profiles are bounded the same way: one read of /proc/mstat_sites
  * at most every --min-interval ms, shared (reference-counted, read-only)
@@ -69,6 +76,7 @@
 #include <microhttpd.h>
 
 #include "input.h"
+#include "leaks.h"
 #include "pprof.h"
 #include "prom.h"
 #include "serve.h"
@@ -82,6 +90,7 @@ enum {
 	MSTAT_SERVE_STACK = 256 << 10,		/* a connection thread's */
 	MSTAT_SERVE_MAX_SECONDS = 300,
 	MSTAT_SERVE_DELTAS = 4,
+	MSTAT_SERVE_LEAK_READS = 60,
 };
 
 struct mstat_server {
@@ -96,6 +105,7 @@ struct mstat_server {
 	unsigned int metrics_status;
 	struct timespec metrics_at;	/* when it was read (CLOCK_MONOTONIC) */
 	struct mstat_serve_read *sites_last;	/* the last read, or NULL */
+	struct mstat_leak_window *leaks;	/* the last scrapes' caches */
 	int deltas;			/* ?seconds= profiles waiting */
 	char why[256];			/* the last read's error message */
 };
@@ -250,6 +260,10 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 		f = open_memstream(&body, &len);
 		if (f) {
 			mstat_prom(f, s, &srv->filter);
+			mstat_leak_window_add(srv->leaks, s, s->when.tv_sec +
+					      s->when.tv_nsec / 1e9);
+			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
+					srv->o->min_rate);
 			err = fclose(f);
 		}
 		mstat_snap_free(s);
@@ -665,6 +679,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	    !mstat_prom_filter_init(&srv.filter, o))
 		return EXIT_USAGE;
 	srv.sites = o->sites ? o->sites : MSTAT_SITES_PROC;
+	srv.leaks = mstat_leak_window_new(MSTAT_SERVE_LEAK_READS);
 	pthread_mutex_init(&srv.lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -681,6 +696,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 		mstat_err("cannot serve on %s%s%s", listen, errno ? ": " : "",
 			  errno ? strerror(errno) : "");
 		mstat_prom_filter_free(&srv.filter);
+		mstat_leak_window_free(srv.leaks);
 		return EXIT_INPUT;
 	}
 	fprintf(stderr, "mstat: serving %s and %s on http://%s/ (/metrics, /debug/pprof/heap, /debug/pprof/allocs)\n",
@@ -696,6 +712,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 		MHD_destroy_response(srv.metrics);
 	__mstat_serve_put(srv.sites_last);
 	mstat_prom_filter_free(&srv.filter);
+	mstat_leak_window_free(srv.leaks);
 	fprintf(stderr, "mstat: %s, stopped\n", strsignal(sig));
 	return 0;
 }

@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # busybox ash has "local"
+# Guest side of the leak test: `mstat leaks` against the known leaks and
+# decoys of tests/leaks/mstat_leaktest.ko, judged by tests/helpers/leaks.c
+# (copied in as ./leaks) from the module's truth file. cgroup2 is mounted
+# at /sys/fs/cgroup and the cgroup /leaks made; mstat is loaded at
+# profile_rate=LEAKS_RATE (default 16384, not the 524288 of a production
+# machine: a leak of B bytes a second gives a sample every RATE/B seconds,
+# so at 16 KiB the test's 4 KiB/s leaks have about 30 samples in two
+# minutes, at 512 KiB one); a busy workload (files made and removed,
+# /proc and /sys read, a pipe, a mapping: ./leaks -b) runs throughout.
+# Two watches of LEAKS_D seconds (default 120), a read every LEAKS_I
+# (default 5):
+#
+#  1. leak-free: the decoys alone (a plateau filled in 16 s, a sawtooth
+#     freed every 20 s, objects living 40 s, a load that rises and falls
+#     over 40 s: the module's defaults, the guest's minutes made seconds
+#     so that a watch sees several periods); `mstat leaks` must exit 0
+#     and name nothing (./leaks -f);
+#  2. leaks: the four leaks (lost kmalloc pointer 8 KiB/s, a list in a
+#     cache of its own 4 KiB/s, kmalloc by a shell in /leaks through the
+#     module's control 4 KiB/s, kmalloc from a soft hrtimer 4 KiB/s)
+#     among the same decoys; every leak named with its stack, cache,
+#     cgroup and rate, nothing else (./leaks). Then the module's false
+#     truth (tamper 1: every rate four times, lost's function a decoy's,
+#     cgroup's cgroup "/", softirq's cache kmalloc-256) against the same
+#     verdict: each of those checks must fail ("tamper-caught-...").
+#
+# LEAKS_PHASES="free leaks" on the kernel command line: the phases to run
+# (default both). LEAKS_TABLE="B0 B1 B2 B3": instead, the detection-time
+# run (docs/RESULTS.md): the table leaks tbl0..3 at those rates among the
+# decoys, one watch of LEAKS_D saved (--save), then `mstat leaks --from`
+# on the first N reads for N = 2, 3, ...: for each leak, the first read
+# at which it is named, and its time from the start.
+set -u
+. ./lib.sh
+
+arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
+rate=$(arg LEAKS_RATE)
+dur=$(arg LEAKS_D)
+ivl=$(arg LEAKS_I)
+phases=$(sed -n 's/.*LEAKS_PHASES="\([^"]*\)".*/\1/p' /proc/cmdline)
+table=$(sed -n 's/.*LEAKS_TABLE="\([^"]*\)".*/\1/p' /proc/cmdline)
+: "${rate:=16384}" "${dur:=120}" "${ivl:=5}" "${phases:=free leaks}"
+L=/sys/kernel/debug/mstat_leaktest
+diag "profile_rate $rate, watches of $dur s, a read every $ivl s"
+
+mkdir -p /sys/fs/cgroup
+check cgroup-made sh -c 'mount -t cgroup2 none /sys/fs/cgroup &&
+	mkdir /sys/fs/cgroup/leaks'
+check insmod-mstat insmod ./mstat.ko profile_rate="$rate"
+targ=
+[ -n "$table" ] && targ=table_rates=$(echo "$table" | tr ' ' ,)
+# shellcheck disable=SC2086 # empty or one word
+check insmod-leaktest insmod ./mstat_leaktest.ko $targ
+
+# The busy workload, for both watches: ./leaks -b, which never forks
+# (docs/TESTING.md: a fresh guest's vmap_area pool fills for minutes
+# under forks). LEAKS_BUSY=fork: a shell loop of forked commands instead.
+busy_fork() {
+	local i=0 f
+	while :; do
+		i=$((i + 1))
+		for f in 1 2 3 4 5 6 7 8; do
+			echo "$i" >"/tmp/busy.$f"
+		done
+		cat /proc/meminfo /proc/self/status >/dev/null
+		ls -R /sys/kernel/slab >/dev/null 2>&1
+		rm -f /tmp/busy.*
+		sleep 0.1
+	done
+}
+if [ "$(arg LEAKS_BUSY)" = fork ]; then
+	busy_fork &
+else
+	./leaks -b &
+fi
+busypid=$!
+# Let boot's and the first /sys walk's caches settle.
+sleep 5
+
+# watch NAME: `mstat leaks` for one watch, its JSON in /tmp/NAME.json,
+# its exit status in /tmp/NAME.rc, the truth after it in /tmp/NAME.truth.
+watch() {
+	local rc=0
+	# shellcheck disable=SC2086 # empty or two words
+	./mstat leaks --duration "$dur" --interval "$ivl" --json ${2:-} \
+		>"/tmp/$1.json" 2>"/tmp/$1.err" || rc=$?
+	echo "$rc" >"/tmp/$1.rc"
+	cat "$L/truth" >"/tmp/$1.truth"
+	show "/tmp/$1.err"
+	show "/tmp/$1.truth"
+	diag "mstat leaks: exit $rc"
+}
+
+# judge NAME [-f]: the judge's lines, relayed.
+judge() {
+	./leaks ${2:+"$2"} "/tmp/$1.truth" "/tmp/$1.json" "$(cat "/tmp/$1.rc")" \
+		>"/tmp/$1.judge" 2>&1
+	relay "/tmp/$1.judge"
+	# A judge that died says nothing.
+	check "leaks-$1-judged" grep -q '^# checks failed: ' "/tmp/$1.judge"
+}
+
+# rows NAME...: each leak's rows of the profile and their live samples
+# (a stack split by its outer frames, as a softirq's by the context it
+# interrupted, is as many rows).
+rows() {
+	local f
+	cat /proc/mstat_sites >/tmp/sites
+	for f; do
+		awk -v f="mstat_leak_${f}_alloc" '
+		/^[0-9]/ && index($0, " " f "+") { rows++; s += $4 }
+		END { printf "%s: %d rows, %d live samples\n", f, rows, s }' \
+			/tmp/sites | show
+	done
+}
+
+if [ -n "$table" ]; then
+	check start-table sh -c "echo start table,decoys >$L/control"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	watch table "--save /tmp/run"
+	show /tmp/table.json
+	set -- /tmp/run/*.time
+	n=$#
+	found=''
+	k=2
+	while [ "$k" -le "$n" ]; do
+		rm -rf /tmp/pre
+		mkdir /tmp/pre
+		j=0
+		for f in /tmp/run/*.time; do
+			j=$((j + 1))
+			[ "$j" -le "$k" ] || break
+			cp "${f%.time}".* /tmp/pre/
+		done
+		./mstat leaks --from /tmp/pre --json >/tmp/pre.json 2>/dev/null
+		t=$(cat "$f")
+		for i in 0 1 2 3; do
+			case " $found " in *" tbl$i "*) continue ;; esac
+			if ./leaks -n "tbl$i" /tmp/table.truth /tmp/pre.json; then
+				found="$found tbl$i"
+				s=$(awk -v a="$t" -v b="$t0" 'BEGIN { printf "%.0f", a - b }')
+				echo "# table rate $rate tbl$i $(sed -n "s/^tbl$i leak 1 [^ ]* [^ ]* [^ ]* [0-9]* \([0-9]*\) .*/\1/p" /tmp/table.truth) B/s named at read $k, $s s"
+				grep -o "\"site\": *\"mstat_leak_tbl${i}_alloc[^}]*" /tmp/pre.json | head -n 1 | show
+			fi
+		done
+		k=$((k + 1))
+	done
+	rows tbl0 tbl1 tbl2 tbl3
+	check table-some-named [ -n "$found" ]
+	phases=''
+fi
+
+for ph in $phases; do
+	case $ph in
+	free)
+		check start-free sh -c "echo start decoys >$L/control"
+		watch free
+		judge free -f
+		check stop-free sh -c "echo stop >$L/control"
+		;;
+	leaks)
+		check start-leaks sh -c "echo start leaks,decoys >$L/control"
+		# The cgroup leak: a task in /leaks (./leaks -d) writes the
+		# control every 100 ms, whose allocations then run in its
+		# context; "stop" fails its next write, which ends it.
+		sh -c "echo \$\$ >/sys/fs/cgroup/leaks/cgroup.procs &&
+			exec ./leaks -d $L/control" &
+		watch leaks
+		judge leaks
+		show /tmp/leaks.json
+		rows lost list cgroup softirq
+		# The false truth against the same verdict.
+		echo "tamper 1" >"$L/control"
+		cat "$L/truth" >/tmp/tamper.truth
+		echo "tamper 0" >"$L/control"
+		./leaks /tmp/tamper.truth /tmp/leaks.json "$(cat /tmp/leaks.rc)" \
+			>/tmp/tamper.judge 2>&1
+		show /tmp/tamper.judge
+		for c in lost-rate list-rate cgroup-rate softirq-rate \
+			 list-cache-tier lost-named cgroup-cgroup softirq-cache; do
+			check "tamper-caught-$c" grep -q "^not ok leaks-$c:" \
+				/tmp/tamper.judge
+		done
+		check stop-leaks sh -c "echo stop >$L/control"
+		;;
+	*)	not_ok "phase $ph: free or leaks" ;;
+	esac
+done
+
+kill "$busypid"
+wait "$busypid" 2>/dev/null
+echo stop >"$L/control"
+check rmmod-leaktest rmmod mstat_leaktest
+check rmmod-mstat rmmod mstat
+finish

@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * leaks - the judge of `mstat leaks` (scripts/guest/leaks.sh): its JSON
+ * verdict against what mstat_leaktest (tests/leaks/) says it did.
+ *
+ *	leaks [-f] TRUTH JSON EXIT
+ *	leaks -n NAME TRUTH JSON	(exit 0 if leak NAME is named)
+ *	leaks -b			(the busy workload, until killed)
+ *	leaks -d CONTROL		(the cgroup leak's driver, below)
+ *
+ * TRUTH is the module's truth file read after the watch, JSON the output
+ * of `mstat leaks --json`, EXIT its exit status. For every leak of the
+ * truth that ran (tests/leaks/mstat_leaktest.c: name, function, cache,
+ * cgroup, rate):
+ *
+ *	leaks-NAME-named	one stack suspect, and only one, whose call
+ *				site is the leak's function
+ *	leaks-NAME-cache	its caches hold the leak's cache
+ *	leaks-NAME-cgroup	its cgroups hold the leak's cgroup
+ *	leaks-NAME-rate		rate_low_bps <= the leak's rate <= rate_high_bps
+ *	leaks-NAME-cache-tier	(a leak in a cache of its own, not a kmalloc
+ *				one) a cache suspect of that cache whose
+ *				interval holds the rate
+ *	leaks-NAME-pace		the module kept its rate: allocated bytes
+ *				over the time it ran within 5% (and an object)
+ *				of the rate it reports
+ *
+ * and for the whole verdict:
+ *
+ *	leaks-json		the JSON parses, version 1, a suspects array
+ *	leaks-exit		EXIT is 1 (0 with -f)
+ *	leaks-no-false-stack	every stack suspect is a leak's site
+ *	leaks-no-false-cache	every cache suspect is a leak's cache
+ *	leaks-no-decoy-unexplained	no "unexplained" entry names a decoy's
+ *				cache or function (others are printed)
+ *	leaks-decoys-ran	every decoy that ran allocated and freed
+ *	leaks-free-none		(-f) no suspect at all
+ *
+ * A leak in a kmalloc cache may also have its cache named as a suspect:
+ * that cache does grow. Prints "ok NAME" or "not ok NAME: WHY" per check
+ * and "# " lines; exits 1 if a check failed, 2 on bad input.
+ *
+ * -b, the busy workload of the watches, in one process that never forks
+ * (a fork's thread stack, when the per-CPU cache of two misses, is
+ * vmalloc()ed, and a fresh guest's vmap_area pool then fills for minutes:
+ * docs/TESTING.md): every 20 ms, eight files made, written and removed in
+ * /tmp, /proc/meminfo, /proc/self/status and /proc/slabinfo read, every
+ * cache's object_size in /sys/kernel/slab read, a pipe written and read,
+ * 1 MiB mapped, touched and unmapped. -d CONTROL writes "cgroup" to
+ * CONTROL every 100 ms, without forking either, until a write fails
+ * (the module's "stop"): the allocations run in its context, so in its
+ * cgroup.
+ */
+#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, and POSIX 2008 */
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* JSON, as much as the verdict needs: a tree of values. */
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jval {
+	enum jtype type;
+	double num;
+	char *str;		/* J_STR: the string; a member: its key */
+	struct jval *kids;	/* J_ARR, J_OBJ: the first element */
+	struct jval *next;	/* the next element of the parent */
+	char *key;
+};
+
+static const char *jp;		/* the parser's position */
+static const char *jerr;
+
+static void *xalloc(size_t n)
+{
+	void *p = calloc(1, n);
+
+	if (!p) {
+		fprintf(stderr, "leaks: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void jskip(void)
+{
+	while (isspace((unsigned char)*jp))
+		jp++;
+}
+
+static struct jval *jparse(int depth);
+
+static char *jstring(void)
+{
+	size_t cap = 64, n = 0;
+	char *s = xalloc(cap);
+
+	jp++;	/* the opening quote */
+	while (*jp && *jp != '"') {
+		char c = *jp++;
+
+		if (c == '\\') {
+			c = *jp++;
+			switch (c) {
+			case 'n':	c = '\n'; break;
+			case 't':	c = '\t'; break;
+			case 'r':	c = '\r'; break;
+			case 'b':	c = '\b'; break;
+			case 'f':	c = '\f'; break;
+			case 'u':	/* kept as '?': names here are ASCII */
+				if (strlen(jp) < 4) {
+					jerr = "short \\u escape";
+					return s;
+				}
+				jp += 4;
+				c = '?';
+				break;
+			case '"': case '\\': case '/':	break;
+			default:
+				jerr = "bad escape";
+				return s;
+			}
+		}
+		if (n + 2 > cap) {
+			char *t;
+
+			cap *= 2;
+			t = realloc(s, cap);
+			if (!t) {
+				fprintf(stderr, "leaks: out of memory\n");
+				exit(2);
+			}
+			s = t;
+		}
+		s[n++] = c;
+	}
+	s[n] = '\0';
+	if (*jp != '"')
+		jerr = "unterminated string";
+	else
+		jp++;
+	return s;
+}
+
+/* The elements of an array or the members of an object, up to @close. */
+static void jlist(struct jval *v, char close, int depth)
+{
+	struct jval **tail = &v->kids;
+
+	jp++;
+	jskip();
+	if (*jp == close) {
+		jp++;
+		return;
+	}
+	for (;;) {
+		char *key = NULL;
+		struct jval *k;
+
+		jskip();
+		if (close == '}') {
+			if (*jp != '"') {
+				jerr = "object key not a string";
+				return;
+			}
+			key = jstring();
+			jskip();
+			if (*jp != ':') {
+				jerr = "no ':' after a key";
+				return;
+			}
+			jp++;
+		}
+		k = jparse(depth + 1);
+		if (jerr)
+			return;
+		k->key = key;
+		*tail = k;
+		tail = &k->next;
+		jskip();
+		if (*jp == ',') {
+			jp++;
+			continue;
+		}
+		if (*jp == close) {
+			jp++;
+			return;
+		}
+		jerr = "no ',' or end of list";
+		return;
+	}
+}
+
+static struct jval *jparse(int depth)
+{
+	struct jval *v = xalloc(sizeof(*v));
+	char *end;
+
+	if (depth > 32) {
+		jerr = "nested too deep";
+		return v;
+	}
+	jskip();
+	switch (*jp) {
+	case '{':
+		v->type = J_OBJ;
+		jlist(v, '}', depth);
+		break;
+	case '[':
+		v->type = J_ARR;
+		jlist(v, ']', depth);
+		break;
+	case '"':
+		v->type = J_STR;
+		v->str = jstring();
+		break;
+	case 't':
+	case 'f':
+	case 'n':
+		if (!strncmp(jp, "true", 4) || !strncmp(jp, "null", 4)) {
+			v->type = *jp == 't' ? J_BOOL : J_NULL;
+			v->num = *jp == 't';
+			jp += 4;
+		} else if (!strncmp(jp, "false", 5)) {
+			v->type = J_BOOL;
+			jp += 5;
+		} else {
+			jerr = "bad literal";
+		}
+		break;
+	default:
+		v->type = J_NUM;
+		errno = 0;
+		v->num = strtod(jp, &end);
+		if (end == jp || errno)
+			jerr = "bad value";
+		jp = end;
+	}
+	return v;
+}
+
+static struct jval *jget(const struct jval *o, const char *key)
+{
+	struct jval *k;
+
+	if (!o || o->type != J_OBJ)
+		return NULL;
+	for (k = o->kids; k; k = k->next)
+		if (!strcmp(k->key, key))
+			return k;
+	return NULL;
+}
+
+static const char *jstr(const struct jval *o, const char *key)
+{
+	struct jval *v = jget(o, key);
+
+	return v && v->type == J_STR ? v->str : NULL;
+}
+
+/* The number @key of @o in @out; false if it has none. */
+static bool jnum(const struct jval *o, const char *key, double *out)
+{
+	struct jval *v = jget(o, key);
+
+	if (!v || v->type != J_NUM)
+		return false;
+	*out = v->num;
+	return true;
+}
+
+/* A string array @key of @o holds @s. */
+static bool jhas(const struct jval *o, const char *key, const char *s)
+{
+	struct jval *a = jget(o, key), *e;
+
+	if (!a || a->type != J_ARR)
+		return false;
+	for (e = a->kids; e; e = e->next)
+		if (e->type == J_STR && !strcmp(e->str, s))
+			return true;
+	return false;
+}
+
+/* A string array's elements on one line, for a diagnostic. */
+static const char *jlist_str(const struct jval *o, const char *key)
+{
+	static char buf[512];
+	struct jval *a = jget(o, key), *e;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!a || a->type != J_ARR)
+		return "(none)";
+	for (e = a->kids; e && n < sizeof(buf) - 1; e = e->next)
+		if (e->type == J_STR)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      n ? "," : "", e->str);
+	return buf;
+}
+
+/* A frame's function: "f+0x1a/0x40 [mod]" is "f". */
+static void fname(const char *frame, char *out, size_t len)
+{
+	size_t n = strcspn(frame, "+ ");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, frame, n);
+	out[n] = '\0';
+}
+
+/* A stack suspect's call site's function. */
+static void site_fn(const struct jval *s, char *out, size_t len)
+{
+	const char *site = jstr(s, "site");
+	struct jval *st = jget(s, "stack");
+
+	if (!site && st && st->type == J_ARR && st->kids &&
+	    st->kids->type == J_STR)
+		site = st->kids->str;
+	fname(site ? site : "", out, len);
+}
+
+/* The truth. */
+#define MAX_PAT	32
+
+struct pattern {
+	char name[32], kind[8], fn[128], cache[128], cgroup[256];
+	int running;
+	unsigned long long size, rate, allocs, frees, live_bytes, since_ms;
+};
+
+static struct pattern pat[MAX_PAT];
+static int npat, nfailed;
+
+static void ok(const char *name)
+{
+	printf("ok %s\n", name);
+}
+
+static __attribute__((format(printf, 2, 3)))
+void not_ok(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	nfailed++;
+	printf("not ok %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void read_truth(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	if (!f) {
+		fprintf(stderr, "leaks: %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	if (!fgets(line, sizeof(line), f) ||
+	    strncmp(line, "mstat_leaktest 1 ", 17)) {
+		fprintf(stderr, "leaks: %s: not a mstat_leaktest truth (version 1)\n",
+			path);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f) && npat < MAX_PAT) {
+		struct pattern *p = &pat[npat];
+
+		if (sscanf(line, "%31s %7s %d %127s %127s %255s %llu %llu %llu %llu %llu %llu",
+			   p->name, p->kind, &p->running, p->fn, p->cache,
+			   p->cgroup, &p->size, &p->rate, &p->allocs,
+			   &p->frees, &p->live_bytes, &p->since_ms) != 12) {
+			fprintf(stderr, "leaks: %s: bad line: %s", path, line);
+			exit(2);
+		}
+		npat++;
+	}
+	fclose(f);
+	if (!npat) {
+		fprintf(stderr, "leaks: %s: no pattern\n", path);
+		exit(2);
+	}
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf;
+
+	if (!f) {
+		fprintf(stderr, "leaks: %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	buf = xalloc(cap + 1);
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			char *t = realloc(buf, 2 * cap + 1);
+
+			if (!t) {
+				fprintf(stderr, "leaks: out of memory\n");
+				exit(2);
+			}
+			buf = t;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static bool is_leak(const struct pattern *p)
+{
+	return p->running && !strcmp(p->kind, "leak");
+}
+
+static bool is_decoy(const struct pattern *p)
+{
+	return p->running && !strcmp(p->kind, "decoy");
+}
+
+/* The stack suspects whose site is @fn: how many, and the last. */
+static int find_stack(struct jval *sus, const char *fn, struct jval **found)
+{
+	struct jval *s;
+	char f[128];
+	int n = 0;
+
+	for (s = sus ? sus->kids : NULL; s; s = s->next) {
+		const char *kind = jstr(s, "kind");
+
+		if (!kind || strcmp(kind, "stack"))
+			continue;
+		site_fn(s, f, sizeof(f));
+		if (!strcmp(f, fn)) {
+			*found = s;
+			n++;
+		}
+	}
+	return n;
+}
+
+static struct jval *find_cache(struct jval *sus, const char *cache)
+{
+	struct jval *s;
+
+	for (s = sus ? sus->kids : NULL; s; s = s->next) {
+		const char *kind = jstr(s, "kind"), *c = jstr(s, "cache");
+
+		if (kind && !strcmp(kind, "cache") && c && !strcmp(c, cache))
+			return s;
+	}
+	return NULL;
+}
+
+static bool rate_in(const struct jval *s, double rate, double *lo,
+		    double *hi)
+{
+	return jnum(s, "rate_low_bps", lo) && jnum(s, "rate_high_bps", hi) &&
+	       *lo <= rate && rate <= *hi;
+}
+
+static void judge_leak(struct pattern *p, struct jval *sus)
+{
+	struct jval *s = NULL;
+	char name[96];
+	double lo = 0, hi = 0, est = 0, k = 0, ms = p->since_ms ? p->since_ms : 1;
+	double done = (double)p->allocs * p->size;
+	double want = p->rate * ms / 1000.0;
+	int n;
+
+	snprintf(name, sizeof(name), "leaks-%.31s-pace", p->name);
+	if (done >= 0.95 * want - p->size && done <= 1.05 * want + p->size)
+		ok(name);
+	else
+		not_ok(name, "%.0f bytes in %.0f ms, the rate says %.0f", done,
+		       ms, want);
+
+	n = find_stack(sus, p->fn, &s);
+	snprintf(name, sizeof(name), "leaks-%.31s-named", p->name);
+	if (n == 1)
+		ok(name);
+	else
+		not_ok(name, "%d stack suspects at %s", n, p->fn);
+	if (n < 1) {
+		static const char *const what[] = { "cache", "cgroup", "rate" };
+
+		for (n = 0; n < 3; n++) {
+			snprintf(name, sizeof(name), "leaks-%.31s-%s", p->name,
+				 what[n]);
+			not_ok(name, "not named");
+		}
+	} else {
+		if (!jnum(s, "rate_bps", &est))
+			est = -1;
+		if (!jnum(s, "samples", &k))
+			k = -1;
+		if (!jnum(s, "rate_low_bps", &lo))
+			lo = -1;
+		if (!jnum(s, "rate_high_bps", &hi))
+			hi = -1;
+		printf("# %s: %s rate %.0f [%.0f, %.0f] samples %.0f cgroups %s",
+		       p->name, p->fn, est, lo, hi, k, jlist_str(s, "cgroups"));
+		printf(" caches %s; truth %llu B/s %s %s\n",
+		       jlist_str(s, "caches"), p->rate, p->cgroup, p->cache);
+		snprintf(name, sizeof(name), "leaks-%.31s-cache", p->name);
+		if (jhas(s, "caches", p->cache))
+			ok(name);
+		else
+			not_ok(name, "caches %s, not %s", jlist_str(s, "caches"),
+			       p->cache);
+		snprintf(name, sizeof(name), "leaks-%.31s-cgroup", p->name);
+		if (jhas(s, "cgroups", p->cgroup))
+			ok(name);
+		else
+			not_ok(name, "cgroups %s, not %s",
+			       jlist_str(s, "cgroups"), p->cgroup);
+		snprintf(name, sizeof(name), "leaks-%.31s-rate", p->name);
+		if (rate_in(s, p->rate, &lo, &hi))
+			ok(name);
+		else
+			not_ok(name, "%llu B/s not in [%.0f, %.0f]", p->rate, lo,
+			       hi);
+	}
+	if (!strncmp(p->cache, "kmalloc-", 8))
+		return;
+	snprintf(name, sizeof(name), "leaks-%.31s-cache-tier", p->name);
+	s = find_cache(sus, p->cache);
+	if (!s)
+		not_ok(name, "no cache suspect %s", p->cache);
+	else if (rate_in(s, p->rate, &lo, &hi))
+		ok(name);
+	else
+		not_ok(name, "%s: %llu B/s not in [%.0f, %.0f]", p->cache,
+		       p->rate, lo, hi);
+}
+
+/* A leak that ran has @fn as its function (@cache: as its cache). */
+static bool leak_fn(const char *fn)
+{
+	int i;
+
+	for (i = 0; i < npat; i++)
+		if (is_leak(&pat[i]) && !strcmp(pat[i].fn, fn))
+			return true;
+	return false;
+}
+
+static bool leak_cache(const char *cache)
+{
+	int i;
+
+	for (i = 0; i < npat; i++)
+		if (is_leak(&pat[i]) && !strcmp(pat[i].cache, cache))
+			return true;
+	return false;
+}
+
+static const struct pattern *decoy_of(const char *fn, const char *cache)
+{
+	int i;
+
+	for (i = 0; i < npat; i++)
+		if (is_decoy(&pat[i]) &&
+		    ((fn && !strcmp(pat[i].fn, fn)) ||
+		     (cache && !strcmp(pat[i].cache, cache))))
+			return &pat[i];
+	return NULL;
+}
+
+static void judge_false(struct jval *sus, struct jval *unex)
+{
+	int bad_stack = 0, bad_cache = 0, bad_unex = 0;
+	struct jval *s;
+	char f[128];
+
+	for (s = sus ? sus->kids : NULL; s; s = s->next) {
+		const char *kind = jstr(s, "kind"), *c = jstr(s, "cache");
+
+		if (kind && !strcmp(kind, "stack")) {
+			site_fn(s, f, sizeof(f));
+			if (!leak_fn(f)) {
+				printf("# false stack suspect: %s, caches %s\n",
+				       f, jlist_str(s, "caches"));
+				bad_stack++;
+			}
+		} else if (!c || !leak_cache(c)) {
+			printf("# false cache suspect: %s\n", c ? c : "(none)");
+			bad_cache++;
+		}
+	}
+	if (bad_stack)
+		not_ok("leaks-no-false-stack", "%d", bad_stack);
+	else
+		ok("leaks-no-false-stack");
+	if (bad_cache)
+		not_ok("leaks-no-false-cache", "%d", bad_cache);
+	else
+		ok("leaks-no-false-cache");
+
+	for (s = unex ? unex->kids : NULL; s; s = s->next) {
+		const char *c = jstr(s, "cache"), *why = jstr(s, "why");
+		const struct pattern *d;
+
+		f[0] = '\0';
+		if (jstr(s, "site"))
+			fname(jstr(s, "site"), f, sizeof(f));
+		d = decoy_of(f[0] ? f : NULL, c);
+		printf("# unexplained: %s %s (%s)%s%s\n",
+		       jstr(s, "kind") ? jstr(s, "kind") : "?",
+		       c ? c : f, why ? why : "", d ? ": decoy " : "",
+		       d ? d->name : "");
+		bad_unex += d != NULL;
+	}
+	if (bad_unex)
+		not_ok("leaks-no-decoy-unexplained", "%d", bad_unex);
+	else
+		ok("leaks-no-decoy-unexplained");
+}
+
+static void judge_decoys(void)
+{
+	int i, ran = 0, idle = 0;
+
+	for (i = 0; i < npat; i++) {
+		if (!is_decoy(&pat[i]))
+			continue;
+		ran++;
+		if (!pat[i].allocs || !pat[i].frees) {
+			printf("# decoy %s: %llu allocs %llu frees\n",
+			       pat[i].name, pat[i].allocs, pat[i].frees);
+			idle++;
+		}
+	}
+	if (idle)
+		not_ok("leaks-decoys-ran", "%d of %d did nothing", idle, ran);
+	else
+		ok("leaks-decoys-ran");
+}
+
+static void nap(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Read @path to its end; quietly nothing if it cannot be opened. */
+static void slurp(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+/* 1 MiB mapped, each page touched, unmapped. */
+static void touch_map(void)
+{
+	char *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	if (m == MAP_FAILED)
+		return;
+	for (i = 0; i < 1 << 20; i += 4096)
+		m[i] = 1;
+	munmap(m, 1 << 20);
+}
+
+static void busy(void)
+{
+	static char buf[4096];
+	char path[512];
+	struct dirent *e;
+	int i, fd, p[2];
+	DIR *d;
+
+	for (;;) {
+		for (i = 0; i < 8; i++) {
+			snprintf(path, sizeof(path), "/tmp/busy.%d", i);
+			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+			if (fd >= 0) {
+				if (write(fd, buf, sizeof(buf)) < 0)
+					perror("leaks: busy write");
+				close(fd);
+			}
+		}
+		slurp("/proc/meminfo");
+		slurp("/proc/self/status");
+		slurp("/proc/slabinfo");
+		d = opendir("/sys/kernel/slab");
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path),
+				 "/sys/kernel/slab/%.200s/object_size",
+				 e->d_name);
+			slurp(path);
+		}
+		if (d)
+			closedir(d);
+		for (i = 0; i < 8; i++) {
+			snprintf(path, sizeof(path), "/tmp/busy.%d", i);
+			unlink(path);
+		}
+		if (!pipe(p)) {
+			if (write(p[1], buf, sizeof(buf)) < 0 ||
+			    read(p[0], buf, sizeof(buf)) < 0)
+				perror("leaks: busy pipe");
+			close(p[0]);
+			close(p[1]);
+		}
+		touch_map();
+		nap(20);
+	}
+}
+
+static int drive(const char *control)
+{
+	int fd;
+
+	for (;;) {
+		fd = open(control, O_WRONLY);
+		if (fd < 0)
+			return 0;
+		if (write(fd, "cgroup\n", 7) != 7) {
+			close(fd);
+			return 0;
+		}
+		close(fd);
+		nap(100);
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: leaks [-f] TRUTH JSON EXIT\n"
+			"       leaks -n NAME TRUTH JSON\n"
+			"       leaks -b | -d CONTROL\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *named = NULL;
+	bool free_run = false;
+	struct jval *root, *sus, *unex, *s;
+	double version = 0;
+	int i, status = -1, opt, nsus = 0;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "bd:fn:")) != -1) {
+		switch (opt) {
+		case 'b':	busy(); return 0;
+		case 'd':	return drive(optarg);
+		case 'f':	free_run = true; break;
+		case 'n':	named = optarg; break;
+		default:	usage();
+		}
+	}
+	if (argc - optind != (named ? 2 : 3))
+		usage();
+	if (!named) {
+		status = (int)strtol(argv[optind + 2], &end, 10);
+		if (*end || end == argv[optind + 2])
+			usage();
+	}
+	read_truth(argv[optind]);
+	jp = read_file(argv[optind + 1]);
+	root = jparse(0);
+	jskip();
+	if (!jerr && *jp)
+		jerr = "text after the object";
+	sus = jget(root, "suspects");
+	unex = jget(root, "unexplained");
+	if (named) {
+		/* The detection table: is leak NAME named yet? */
+		for (i = 0; i < npat; i++)
+			if (!strcmp(pat[i].name, named))
+				return !(sus && find_stack(sus, pat[i].fn, &s) == 1);
+		fprintf(stderr, "leaks: no pattern %s\n", named);
+		return 2;
+	}
+	if (jerr || root->type != J_OBJ || !jnum(root, "version", &version) ||
+	    version != 1 || !sus || sus->type != J_ARR) {
+		not_ok("leaks-json", "%s", jerr ? jerr :
+		       "not an object of version 1 with a suspects array");
+		return 1;
+	}
+	ok("leaks-json");
+	for (s = sus->kids; s; s = s->next)
+		nsus++;
+	printf("# %d suspects, exit %d\n", nsus, status);
+	if (status == (free_run ? 0 : 1))
+		ok("leaks-exit");
+	else
+		not_ok("leaks-exit", "%d, not %d", status, free_run ? 0 : 1);
+	if (free_run) {
+		if (nsus)
+			not_ok("leaks-free-none", "%d suspects", nsus);
+		else
+			ok("leaks-free-none");
+	}
+	for (i = 0; i < npat; i++)
+		if (is_leak(&pat[i]))
+			judge_leak(&pat[i], sus);
+	judge_false(sus, unex);
+	judge_decoys();
+	printf("# checks failed: %d\n", nfailed);
+	return nfailed ? 1 : 0;
+}

@@ -1,0 +1,1706 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat leaks: what grows without bound, whose, and how sure.
+ *
+ * It reads /proc/mstat and /proc/mstat_sites every --interval seconds
+ * for --duration seconds (or the reads a --save left in a directory,
+ * --from), then judges two tiers and checks them against each other.
+ *
+ * Per cache, from the exact counts (every slab cache row of /proc/mstat,
+ * and each kmalloc size class as "kmalloc-SIZE"): the live bytes of each
+ * read form a series. It is cut into B consecutive blocks (B = min(12,
+ * reads / 2)), and each block keeps its minimum: the lower envelope, which
+ * a sawtooth (everything freed once a block), a burst or a load that
+ * comes and goes leaves flat. The rate is the Theil-Sen slope of the B
+ * minima against their times (the median of the slopes of all pairs),
+ * its interval Sen's distribution-free one at --confidence C, from the
+ * Mann-Kendall statistic's variance B(B-1)(2B+5)/18. A cache is a
+ * suspect when B >= 7 (below that no interval at C = 0.99 excludes 0),
+ * the interval's low end is above --min-rate, the growth persists (the
+ * slope of the later half of the minima is at least half the whole
+ * one's, so that a cache that fills to a plateau, or objects that live
+ * for a finite time shorter than half the watch, are not called leaks),
+ * and the steps between consecutive minima have a mean above 0 by
+ * Student's t at C (a count that wanders like a random walk, whose runs
+ * Mann-Kendall takes for trends, is not called a leak).
+ *
+ * Per stack, from the samples: an object of s bytes is sampled with p =
+ * 1 - exp(-s/R) and stands for s/p bytes. A stack is cut after its first
+ * interrupt entry (mstat_leak_irq_entry[]), so that an interrupt's
+ * allocation is one stack whatever the interrupt stopped. Each read's
+ * live lines give each sampled object's birth (the read's time less its
+ * age), the read's time aligned with the last read's by the objects live
+ * in both (mstat_leak_align()); an object seen in one read and not in
+ * the next was freed, and its lifetime is learnt (the stack's own frees,
+ * during the watch), as if freed midway between the two reads. At the last read, a stack's "leak-like"
+ * samples are its live ones born during the watch and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
+ * stack (A = 0 if it freed none), dt the interval: objects of a finite
+ * lifetime are gone by then. Over the exposure T' = T - A (T the watch)
+ * their count k is Poisson: the rate is their bytes over T', its interval
+ * the mean weight times chi2((1-C)/2, 2k)/2 and chi2((1+C)/2, 2k+2)/2,
+ * over T'. A stack is a suspect when k >= MSTAT_LEAK_MIN_SAMPLES, the low
+ * end is above --min-rate, its leak-like samples are not crowded into
+ * the first half of the exposure (a fill that stops: fewer than a third
+ * born in the later half, a binomial test at 1 - C, as the caches' later
+ * half must rise at half the whole rate) and its cache does not
+ * contradict it (below).
+ *
+ * Checked against each other: a stack suspect whose cache's exact growth
+ * has a high end below the stack's low end, over the watch or in its
+ * later half (struct mstat_trend's @late_high), "grows while its cache
+ * does not" (unexplained, no suspect); a cache suspect that no stack
+ * suspect in it accounts for (their high ends summed below its low end)
+ * "grows, no sampled stack yet" (still a suspect).
+ *
+ * Built with -DMSTAT_LEAKS_WEAK (make build/mstat-leaks-weak, for the
+ * tests only), the detectors are the naive ones the tests must show
+ * fail: a difference of the first and last snapshots per cache, and
+ * every sample born during the watch per stack.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "input.h"
+#include "leaks.h"
+#include "util.h"
+
+#define MSTAT_LEAK_MAX_BLOCKS	12
+#define MSTAT_LEAK_MIN_BLOCKS	7
+#define MSTAT_LEAK_MIN_SAMPLES	5
+#define MSTAT_LEAK_TOLERANCE	1.0	/* s: one object's birth in two reads */
+#define MSTAT_LEAK_ALIGNED	0.005	/* s: the same, the reads aligned */
+
+/* Statistics */
+
+/* The standard normal quantile, by bisection on erfc(). */
+static double mstat_norm_q(double p)
+{
+	double lo = -12, hi = 12, mid;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (0.5 * erfc(-mid / sqrt(2.0)) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The @p quantile of Student's t with @nu degrees of freedom: the normal
+ * one with its Cornish-Fisher corrections (within 1% from nu = 5 on, for
+ * p up to 0.995).
+ */
+static double mstat_t_q(double p, int nu)
+{
+	double z = mstat_norm_q(p), z3 = z * z * z, z5 = z3 * z * z;
+
+	return z + (z3 + z) / (4.0 * nu) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96.0 * nu * nu);
+}
+
+/* P(chi2 with 2k degrees of freedom <= x) = P(Poisson(x/2) >= k). */
+static double mstat_chi2_cdf_even(int k, double x)
+{
+	double lam = x / 2, sum = 0;
+	int i;
+
+	if (x <= 0)
+		return 0;
+	for (i = 0; i < k; i++)
+		sum += exp(-lam + i * log(lam) - lgamma(i + 1.0));
+	return sum > 1 ? 0 : 1 - sum;
+}
+
+/* The @p quantile of chi2 with 2k degrees of freedom (k >= 1). */
+static double mstat_chi2_q_even(int k, double p)
+{
+	double lo = 0, hi = 4.0 * k + 100, mid;
+	int i;
+
+	while (mstat_chi2_cdf_even(k, hi) < p)
+		hi *= 2;
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (mstat_chi2_cdf_even(k, mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* P(X <= j) for X binomial(k, 1/3). */
+static double mstat_binom_third_cdf(int k, int j)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i <= j && i <= k; i++)
+		sum += exp(lgamma(k + 1.0) - lgamma(i + 1.0) -
+			   lgamma(k - i + 1.0) - i * log(3.0) -
+			   (k - i) * log(1.5));
+	return sum;
+}
+
+static int mstat_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of @n >= 1 values, sorted in place. */
+static double mstat_median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), mstat_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The Theil-Sen slope of (@t, @x), @n points; NAN for fewer than 2. */
+static double mstat_sen(const double *t, const double *x, int n)
+{
+	double *s = mstat_alloc(NULL, (size_t)(n * n / 2 + 1) * sizeof(*s));
+	double r = NAN;
+	int i, j, m = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (t[j] > t[i])
+				s[m++] = (x[j] - x[i]) / (t[j] - t[i]);
+	if (m)
+		r = mstat_median(s, m);
+	free(s);
+	return r;
+}
+
+/**
+ * struct mstat_trend - a cache's growth, from its lower envelope
+ * @rate: the Theil-Sen slope of the block minima, bytes/s
+ * @low: the low end of Sen's interval at the confidence asked
+ *	(-INFINITY when too few blocks bound it)
+ * @high: its high end (+INFINITY likewise)
+ * @late: the slope of the later half of the minima
+ * @late_high: the high end of the later half's rate: the mean of its
+ *	steps (the rates between consecutive minima, from the middle one)
+ *	plus Student's t at the confidence asked times their standard
+ *	error; +INFINITY with fewer than 3 steps
+ * @blocks: how many blocks (0: too few reads for any)
+ * @judged: enough blocks for a verdict (MSTAT_LEAK_MIN_BLOCKS)
+ * @suspect: the verdict
+ */
+struct mstat_trend {
+	double rate, low, high, late, late_high;
+	int blocks;
+	bool judged, suspect;
+};
+
+/*
+ * The steps of the @nb block minima (the rates between consecutive
+ * ones), their mean into *@m and its standard error into *@se; false
+ * with fewer than 3.
+ */
+static bool mstat_steps(const double *bt, const double *bx, int nb,
+			double *m, double *se, int *n)
+{
+	double d[MSTAT_LEAK_MAX_BLOCKS], v = 0;
+	int i;
+
+	*n = 0;
+	*m = 0;
+	for (i = 1; i < nb; i++)
+		if (bt[i] > bt[i - 1])
+			d[(*n)++] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
+	if (*n < 3)
+		return false;
+	for (i = 0; i < *n; i++)
+		*m += d[i] / *n;
+	for (i = 0; i < *n; i++)
+		v += (d[i] - *m) * (d[i] - *m) / (*n - 1);
+	*se = sqrt(v / *n);
+	return true;
+}
+
+/*
+ * Do the @nb block minima rise by steps whose mean is above 0 at
+ * confidence @conf (Student's t)? Against a count that wanders, a random
+ * walk without a level it returns to, whose steps are independent with
+ * mean 0: Mann-Kendall takes its runs for trends, this test does not.
+ */
+static bool mstat_steps_rise(const double *bt, const double *bx, int nb,
+			     double conf)
+{
+	double m, se;
+	int n;
+
+	if (!mstat_steps(bt, bx, nb, &m, &se, &n))
+		return false;
+	return m > 0 && (se <= 0 || m / se > mstat_t_q(conf, n - 1));
+}
+
+/* The trend of @np >= 2 points (@pt, @px); see mstat_trend(). */
+static void mstat_trend_points(const double *pt, const double *px, int np,
+			       double conf, double min_rate,
+			       struct mstat_trend *tr)
+{
+#ifdef MSTAT_LEAKS_WEAK
+	/* The naive detector: the difference of two snapshots. */
+	tr->rate = (px[np - 1] - px[0]) / (pt[np - 1] - pt[0]);
+	tr->low = tr->high = tr->late = tr->late_high = tr->rate;
+	tr->blocks = 2;
+	tr->judged = true;
+	tr->suspect = tr->rate > min_rate && tr->rate > 0;
+	(void)conf;
+	(void)mstat_sen;
+	(void)mstat_norm_q;
+	(void)mstat_steps_rise;
+#else
+	double bt[MSTAT_LEAK_MAX_BLOCKS], bx[MSTAT_LEAK_MAX_BLOCKS];
+	double *sl, var, c, m1, m2;
+	int nb, b, i, j, m = 0, lo, hi, half;
+
+	nb = np / 2 < MSTAT_LEAK_MAX_BLOCKS ? np / 2 : MSTAT_LEAK_MAX_BLOCKS;
+	if (nb < 2)
+		return;
+	/* Block b holds points [b np / nb, (b + 1) np / nb). */
+	for (b = 0; b < nb; b++) {
+		int first = b * np / nb, end = (b + 1) * np / nb, at = first;
+
+		for (i = first + 1; i < end; i++)
+			if (px[i] < px[at])
+				at = i;
+		bt[b] = pt[at];
+		bx[b] = px[at];
+	}
+	tr->blocks = nb;
+	tr->rate = mstat_sen(bt, bx, nb);
+	half = nb / 2;
+	tr->late = mstat_sen(bt + half, bx + half, nb - half);
+	if (mstat_steps(bt + half - 1, bx + half - 1, nb - half + 1, &m1, &m2, &i))
+		tr->late_high = m1 + mstat_t_q(conf, i - 1) * m2;
+	/* Sen's interval: the ordered pairwise slopes around the median. */
+	sl = mstat_alloc(NULL, (size_t)(nb * nb) * sizeof(*sl));
+	for (i = 0; i < nb; i++)
+		for (j = i + 1; j < nb; j++)
+			if (bt[j] > bt[i])
+				sl[m++] = (bx[j] - bx[i]) / (bt[j] - bt[i]);
+	qsort(sl, m, sizeof(*sl), mstat_cmp_double);
+	var = nb * (nb - 1.0) * (2.0 * nb + 5) / 18;
+	c = mstat_norm_q((1 + conf) / 2) * sqrt(var);
+	m1 = (m - c) / 2;
+	m2 = (m + c) / 2;
+	lo = (int)floor(m1);		/* the lo-th smallest, from 1 */
+	hi = (int)ceil(m2) + 1;
+	if (lo >= 1)
+		tr->low = sl[lo - 1];
+	if (hi <= m)
+		tr->high = sl[hi - 1];
+	free(sl);
+	tr->judged = nb >= MSTAT_LEAK_MIN_BLOCKS;
+	tr->suspect = tr->judged && tr->low > min_rate && tr->low > 0 &&
+		      tr->late >= tr->rate / 2 && mstat_steps_rise(bt, bx, nb, conf);
+#endif
+}
+
+/*
+ * The trend of the series @x (NAN where the cache was absent) at times
+ * @t, @n reads; the verdict at confidence @conf above @min_rate.
+ */
+static void mstat_trend(const double *t, const double *x, int n, double conf,
+			double min_rate, struct mstat_trend *tr)
+{
+	double *pt, *px;
+	int np = 0, i;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->rate = tr->late = NAN;
+	tr->low = -INFINITY;
+	tr->high = tr->late_high = INFINITY;
+	pt = mstat_alloc(NULL, (n + 1) * sizeof(*pt));
+	px = mstat_alloc(NULL, (n + 1) * sizeof(*px));
+	for (i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		pt[np] = t[i];
+		px[np++] = x[i];
+	}
+	if (np >= 2)
+		mstat_trend_points(pt, px, np, conf, min_rate, tr);
+	free(pt);
+	free(px);
+}
+
+/* A table of strings to indices: open addressing, FNV-1a. */
+struct mstat_strmap {
+	char **key;
+	int *val;
+	size_t cap, n;
+};
+
+static uint64_t mstat_fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The index of @k, or -1 (and its slot in *@slot). */
+static int mstat_strmap_find(const struct mstat_strmap *m, const char *k,
+			     size_t *slot)
+{
+	size_t i;
+
+	if (!m->cap) {
+		*slot = 0;
+		return -1;
+	}
+	for (i = mstat_fnv(k) & (m->cap - 1); m->key[i];
+	     i = (i + 1) & (m->cap - 1))
+		if (!strcmp(m->key[i], k))
+			return m->val[i];
+	*slot = i;
+	return -1;
+}
+
+static void mstat_strmap_put(struct mstat_strmap *m, const char *k, int v)
+{
+	size_t slot, i, oldcap = m->cap;
+	char **ok = m->key;
+	int *ov = m->val;
+
+	if (2 * (m->n + 1) > m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->key = mstat_alloc(NULL, m->cap * sizeof(*m->key));
+		m->val = mstat_alloc(NULL, m->cap * sizeof(*m->val));
+		memset(m->key, 0, m->cap * sizeof(*m->key));
+		m->n = 0;
+		for (i = 0; i < oldcap; i++)
+			if (ok[i])
+				mstat_strmap_put(m, ok[i], ov[i]);
+		for (i = 0; i < oldcap; i++)
+			free(ok[i]);
+		free(ok);
+		free(ov);
+	}
+	mstat_strmap_find(m, k, &slot);
+	m->key[slot] = mstat_strdup(k, strlen(k));
+	m->val[slot] = v;
+	m->n++;
+}
+
+static void mstat_strmap_free(struct mstat_strmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->key[i]);
+	free(m->key);
+	free(m->val);
+}
+
+/* The per-cache series */
+
+struct mstat_leak_cache {
+	char name[MSTAT_CACHE_NAME_MAX + 24];
+	double *x;			/* live bytes per read, NAN: absent */
+	struct mstat_trend tr;
+	double explained_high;		/* stack suspects' high ends in it */
+};
+
+struct mstat_leak_window {
+	int cap, n;			/* reads kept, at most cap */
+	double *t;
+	struct mstat_leak_cache *c;
+	int nc, ccap;
+	struct mstat_strmap map;	/* key to index into c */
+};
+
+struct mstat_leak_window *mstat_leak_window_new(int cap)
+{
+	struct mstat_leak_window *w = mstat_alloc(NULL, sizeof(*w));
+
+	memset(w, 0, sizeof(*w));
+	w->cap = cap;
+	w->t = mstat_alloc(NULL, cap * sizeof(*w->t));
+	return w;
+}
+
+void mstat_leak_window_free(struct mstat_leak_window *w)
+{
+	int i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->nc; i++)
+		free(w->c[i].x);
+	free(w->c);
+	free(w->t);
+	mstat_strmap_free(&w->map);
+	free(w);
+}
+
+/* "kmalloc-1k" for 1024, as the kernel names its kmalloc caches. */
+static void mstat_kmalloc_name(char *buf, size_t len, unsigned long long size)
+{
+	if (!size)
+		snprintf(buf, len, "kmalloc-large");
+	else if (size >= 1024 && !(size % 1024))
+		snprintf(buf, len, "kmalloc-%lluk", size / 1024);
+	else
+		snprintf(buf, len, "kmalloc-%llu", size);
+}
+
+/* The series of @key, named @name, made if new. */
+static struct mstat_leak_cache *mstat_leak_cache_get(struct mstat_leak_window *w,
+						     const char *key,
+						     const char *name)
+{
+	struct mstat_leak_cache *c;
+	size_t slot;
+	int i = mstat_strmap_find(&w->map, key, &slot);
+
+	if (i >= 0)
+		return &w->c[i];
+	if (w->nc == w->ccap) {
+		w->ccap = w->ccap ? 2 * w->ccap : 64;
+		w->c = mstat_alloc(w->c, w->ccap * sizeof(*w->c));
+	}
+	c = &w->c[w->nc];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	/* Labels never repeat: a later cache of a name is NAME#ID, as in prom. */
+	for (i = 0; i < w->nc; i++)
+		if (!strcmp(w->c[i].name, name))
+			snprintf(c->name, sizeof(c->name), "%s#%s", name, key + 1);
+	c->x = mstat_alloc(NULL, w->cap * sizeof(*c->x));
+	for (i = 0; i < w->cap; i++)
+		c->x[i] = NAN;
+	mstat_strmap_put(&w->map, key, w->nc);
+	return &w->c[w->nc++];
+}
+
+void mstat_leak_window_add(struct mstat_leak_window *w,
+			   const struct mstat_snap *s, double t)
+{
+	char key[48], name[MSTAT_CACHE_NAME_MAX + 24];
+	struct mstat_leak_cache *c;
+	int i, at;
+
+	if (w->n == w->cap) {
+		/* Slide: the oldest read goes. */
+		memmove(w->t, w->t + 1, (w->cap - 1) * sizeof(*w->t));
+		for (i = 0; i < w->nc; i++)
+			memmove(w->c[i].x, w->c[i].x + 1,
+				(w->cap - 1) * sizeof(double));
+		w->n--;
+	}
+	at = w->n++;
+	w->t[at] = t;
+	for (i = 0; i < w->nc; i++)
+		w->c[i].x[at] = NAN;
+	for (i = 0; i < s->nkcls; i++) {
+		snprintf(key, sizeof(key), "k%llu", s->kcls[i].size);
+		mstat_kmalloc_name(name, sizeof(name), s->kcls[i].size);
+		c = mstat_leak_cache_get(w, key, name);
+		c->x[at] = (double)s->kcls[i].v[KCLS_LIVE_BYTES];
+	}
+	for (i = 0; i < s->ncache; i++) {
+		const struct mstat_cache *r = &s->cache[i];
+
+		if (r->gone)
+			continue;	/* a destroyed cache holds nothing */
+		snprintf(key, sizeof(key), "c%llu", r->id);
+		if (r->named)
+			snprintf(name, sizeof(name), "%s", r->name);
+		else
+			snprintf(name, sizeof(name), "#%llu", r->id);
+		c = mstat_leak_cache_get(w, key, name);
+		c->x[at] = (double)r->v[CACHE_LIVE_BYTES];
+	}
+}
+
+static void mstat_leak_window_judge(struct mstat_leak_window *w, double conf,
+				    double min_rate)
+{
+	int i;
+
+	for (i = 0; i < w->nc; i++)
+		mstat_trend(w->t, w->c[i].x, w->n, conf, min_rate, &w->c[i].tr);
+}
+
+/*
+ * The cache a sampled object's slab cache name stands for in the exact
+ * table: kmalloc's variants (kmalloc-cg-256, kmalloc-rcl-1k,
+ * kmalloc-rnd-03-64, dma-kmalloc-96) are their size class's row.
+ */
+static void mstat_leak_norm(char *buf, size_t len, const char *name)
+{
+	const char *last = strrchr(name, '-');
+
+	if (strstr(name, "kmalloc-") && last)
+		snprintf(buf, len, "kmalloc-%s", last + 1);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
+static struct mstat_leak_cache *mstat_leak_cache_named(struct mstat_leak_window *w,
+						       const char *name)
+{
+	char n[MSTAT_CACHE_NAME_MAX + 24];
+	int i;
+
+	mstat_leak_norm(n, sizeof(n), name);
+	for (i = 0; i < w->nc; i++)
+		if (!strcmp(w->c[i].name, n))
+			return &w->c[i];
+	return NULL;
+}
+
+/* The stacks */
+
+struct mstat_leak_obj {
+	double birth;			/* CLOCK_MONOTONIC s */
+	long long bytes;
+};
+
+/* A row: a stack with one set of labels, and its live samples. */
+struct mstat_leak_row {
+	int stack;
+	long long cgroup, node;
+	char *cache;			/* NULL: unknown */
+	struct mstat_leak_obj *obj;	/* as of read @seen, by birth */
+	size_t n, cap;
+	int seen;
+	/*
+	 * The read being taken: the live samples of every row of the file
+	 * that is this one (a stack cut at its interrupt's entry is the
+	 * same stack whatever it interrupted), as of read @now.
+	 */
+	struct mstat_leak_obj *pend;
+	size_t pn, pcap;
+	int now;
+};
+
+struct mstat_leak_stack {
+	char *site;
+	char **frame;
+	size_t nframe;
+	double *life;			/* lifetimes of its sampled frees, s */
+	size_t nlife, lifecap;
+	/* The verdict */
+	int k, later;
+	double min_age;			/* A: leak-like from this age, s */
+	double rate, low, high, oldest, usual, bytes;
+	bool judged, suspect, contradicted;
+	const char *cache;		/* the cache of most leak-like bytes */
+};
+
+struct mstat_leaks {
+	const struct mstat_opts *o;
+	struct mstat_leak_window *w;
+	struct mstat_strmap stackmap, rowmap;
+	struct mstat_leak_stack *st;
+	int nst, stcap;
+	struct mstat_leak_row *row;
+	int nrow, rowcap;
+	int reads;
+	double t0, t1;			/* first and last read */
+	double tprev;			/* the read before, while reading one */
+	/*
+	 * The stack tier's times: the reads' times corrected to the
+	 * module's clock (mstat_leak_align()), first, last and the one
+	 * before; @corr the correction, @tol the births' tolerance.
+	 */
+	double s0, s1, sprev, corr, tol;
+	long long rate;			/* sample_rate of the last read */
+	bool ages;			/* the sites files had live lines (2.2) */
+	struct mstat_cgroups *cg;
+};
+
+/* The sampled objects' slab cache, when the file names it (2.2). */
+static const char *mstat_site_cache(const struct mstat_site *r)
+{
+	return r->cache;
+}
+
+/*
+ * The functions where an asynchronous interrupt's stack begins: a stack
+ * sampled there, or in a softirq, goes on into the frames of whatever the
+ * interrupt happened to stop (an idle loop, a syscall, another softirq's
+ * caller), so one leak would be as many stacks as the code it interrupted.
+ * A stack is cut after the first of them, the frame kept: the x86-64 entry
+ * stubs of interrupts and of the exceptions that are interrupts (NMI,
+ * machine check), arm64's irq and fiq vectors and its switch to the irq
+ * stack, and the softirq loop, which also runs where a task enables
+ * bottom halves and in ksoftirqd. A synchronous exception (a page fault,
+ * asm_exc_page_fault) is not cut: the code that faulted is the caller.
+ */
+static const char *const mstat_leak_irq_entry[] = {
+	"asm_sysvec_", "asm_common_interrupt", "asm_spurious_interrupt",
+	"asm_exc_nmi", "asm_exc_machine_check",
+	"el1h_64_irq", "el0t_64_irq", "el1h_64_fiq", "el0t_64_fiq",
+	"el0t_32_irq", "el0t_32_fiq", "call_on_irq_stack",
+	"handle_softirqs", "__do_softirq",
+};
+
+/* Is @frame ("func+0x1/0x2 [mod]") in an interrupt's entry? */
+static bool mstat_leak_is_entry(const char *frame)
+{
+	size_t i, l, fl = strcspn(frame, "+ .");
+
+	for (i = 0; i < ARRAY_SIZE(mstat_leak_irq_entry); i++) {
+		l = strlen(mstat_leak_irq_entry[i]);
+		/* A name ending in '_' is a prefix; else the whole name. */
+		if (mstat_leak_irq_entry[i][l - 1] == '_' ?
+		    fl > l && !strncmp(frame, mstat_leak_irq_entry[i], l) :
+		    fl == l && !strncmp(frame, mstat_leak_irq_entry[i], l))
+			return true;
+	}
+	return false;
+}
+
+/* How many of @r's frames are the stack's: up to an interrupt's entry. */
+static size_t mstat_leak_nframe(const struct mstat_site *r)
+{
+	size_t i;
+
+	if (mstat_leak_is_entry(r->text))
+		return 0;
+	for (i = 0; i < r->nframe; i++)
+		if (mstat_leak_is_entry(r->frame[i]))
+			return i + 1;
+	return r->nframe;
+}
+
+static int mstat_leak_stack_get(struct mstat_leaks *lk, const struct mstat_site *r)
+{
+	struct mstat_buf b = { 0 };
+	struct mstat_leak_stack *s;
+	size_t slot, i, nframe = mstat_leak_nframe(r);
+	int at;
+
+	mstat_buf_put(&b, r->text, strlen(r->text));
+	for (i = 0; i < nframe; i++) {
+		mstat_buf_put(&b, "\n", 1);
+		mstat_buf_put(&b, r->frame[i], strlen(r->frame[i]));
+	}
+	mstat_buf_put(&b, "", 1);
+	at = mstat_strmap_find(&lk->stackmap, (char *)b.p, &slot);
+	if (at >= 0) {
+		free(b.p);
+		return at;
+	}
+	if (lk->nst == lk->stcap) {
+		lk->stcap = lk->stcap ? 2 * lk->stcap : 64;
+		lk->st = mstat_alloc(lk->st, lk->stcap * sizeof(*lk->st));
+	}
+	s = &lk->st[lk->nst];
+	memset(s, 0, sizeof(*s));
+	s->site = mstat_strdup(r->text, strlen(r->text));
+	s->nframe = nframe;
+	s->frame = mstat_alloc(NULL, (nframe + 1) * sizeof(*s->frame));
+	for (i = 0; i < nframe; i++)
+		s->frame[i] = mstat_strdup(r->frame[i], strlen(r->frame[i]));
+	mstat_strmap_put(&lk->stackmap, (char *)b.p, lk->nst);
+	free(b.p);
+	return lk->nst++;
+}
+
+static void mstat_leak_life(struct mstat_leak_stack *s, double life)
+{
+	if (s->nlife == s->lifecap) {
+		s->lifecap = s->lifecap ? 2 * s->lifecap : 16;
+		s->life = mstat_alloc(s->life, s->lifecap * sizeof(*s->life));
+	}
+	s->life[s->nlife++] = life;
+}
+
+static int mstat_cmp_obj(const void *a, const void *b)
+{
+	const struct mstat_leak_obj *x = a, *y = b;
+
+	return (x->birth > y->birth) - (x->birth < y->birth);
+}
+
+/*
+ * Row @rw's live samples now, @obj (@n, by birth), at time @t: those of
+ * the last read not among them were freed; learn their lifetimes.
+ */
+static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
+			     const struct mstat_leak_obj *obj, size_t n,
+			     double t)
+{
+	struct mstat_leak_stack *s = &lk->st[rw->stack];
+	size_t i = 0, j = 0;
+
+	if (rw->seen != lk->reads - 1)
+		rw->n = 0;	/* not in the last read: nothing to match */
+	while (i < rw->n) {
+		const struct mstat_leak_obj *p = &rw->obj[i];
+
+		if (j < n && fabs(p->birth - obj[j].birth) <= lk->tol &&
+		    p->bytes == obj[j].bytes) {
+			i++;
+			j++;
+		} else if (j < n && obj[j].birth < p->birth - lk->tol) {
+			j++;	/* born since, or out of order */
+		} else {
+			mstat_leak_life(s, (lk->sprev + t) / 2 - p->birth);
+			i++;
+		}
+	}
+	if (n > rw->cap) {
+		rw->cap = n;
+		rw->obj = mstat_alloc(rw->obj, n * sizeof(*rw->obj));
+	}
+	if (n)
+		memcpy(rw->obj, obj, n * sizeof(*obj));
+	rw->n = n;
+	rw->seen = lk->reads;
+}
+
+static int mstat_cmp_double_asc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The offset of this read's births from the last read's. A birth is a
+ * read's time less an age the module took at its snapshot, a moment the
+ * read's time only brackets: on a loaded machine the two differ by
+ * something else at every read (a second, under TCG), more than two
+ * births of one object may be trusted to agree, and an object taken for
+ * freed teaches its stack a lifetime (which then hides its leak). But an
+ * object live in both reads is older by exactly the time between the
+ * two snapshots, so the births of all such objects are off by the same
+ * offset, to the millisecond of the ages: the offset is where the
+ * differences between the rows' births of the two reads (same row, same
+ * size, within @win) crowd, two at least within 2 ms. Return true and
+ * @off, or false (no two objects live in both reads).
+ */
+static bool mstat_leak_align(const struct mstat_leaks *lk, double win,
+			     double *off)
+{
+	double *d = NULL, best = 0;
+	size_t nd = 0, cap = 0, i, j, k, n = 0, bn = 0;
+	int r;
+
+	for (r = 0; r < lk->nrow; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->now != lk->reads || rw->seen != lk->reads - 1)
+			continue;
+		for (i = 0, k = 0; i < rw->pn; i++) {
+			const struct mstat_leak_obj *q = &rw->pend[i];
+
+			while (k < rw->n && rw->obj[k].birth < q->birth - win)
+				k++;
+			for (j = k; j < rw->n && rw->obj[j].birth <= q->birth + win; j++) {
+				if (rw->obj[j].bytes != q->bytes)
+					continue;
+				if (nd == cap) {
+					cap = cap ? 2 * cap : 256;
+					d = mstat_alloc(d, cap * sizeof(*d));
+				}
+				d[nd++] = q->birth - rw->obj[j].birth;
+			}
+		}
+	}
+	if (nd)
+		qsort(d, nd, sizeof(*d), mstat_cmp_double_asc);
+	for (i = 0, j = 0; i < nd; i++) {
+		while (d[i] - d[j] > 0.002)
+			j++;
+		n = i - j + 1;
+		if (n > bn || (n == bn && fabs(d[(i + j) / 2]) < fabs(best))) {
+			bn = n;
+			best = d[(i + j) / 2];
+		}
+	}
+	free(d);
+	*off = best;
+	return bn >= 2;
+}
+
+static void mstat_leak_sites(struct mstat_leaks *lk,
+			     const struct mstat_sites *ss, double t)
+{
+	double off, win;
+	struct mstat_leak_row *rw;
+	size_t r, i, slot;
+	char lab[96];
+	int at;
+
+	if (ss->age_ms > 0)
+		t -= ss->age_ms / 1000.0;	/* a snapshot served again */
+	t += lk->corr;
+	lk->rate = ss->rate;
+	for (r = 0; r < ss->n; r++) {
+		const struct mstat_site *st = &ss->site[r];
+		const char *cache = mstat_site_cache(st);
+		struct mstat_buf key = { 0 };
+		int sk = mstat_leak_stack_get(lk, st);
+
+		if (st->nlive)
+			lk->ages = true;
+		snprintf(lab, sizeof(lab), "%d %lld %lld ", sk, st->cgroup,
+			 st->node);
+		mstat_buf_put(&key, lab, strlen(lab));
+		mstat_buf_put(&key, cache ? cache : "-",
+			      strlen(cache ? cache : "-") + 1);
+		at = mstat_strmap_find(&lk->rowmap, (char *)key.p, &slot);
+		if (at < 0) {
+			if (lk->nrow == lk->rowcap) {
+				lk->rowcap = lk->rowcap ? 2 * lk->rowcap : 64;
+				lk->row = mstat_alloc(lk->row,
+						      lk->rowcap * sizeof(*lk->row));
+			}
+			rw = &lk->row[lk->nrow];
+			memset(rw, 0, sizeof(*rw));
+			rw->stack = sk;
+			rw->cgroup = st->cgroup;
+			rw->node = st->node;
+			rw->cache = cache ? mstat_strdup(cache, strlen(cache)) : NULL;
+			rw->seen = -2;
+			rw->now = -1;
+			mstat_strmap_put(&lk->rowmap, (char *)key.p, lk->nrow);
+			at = lk->nrow++;
+		}
+		free(key.p);
+		rw = &lk->row[at];
+		if (rw->now != lk->reads) {
+			rw->now = lk->reads;
+			rw->pn = 0;
+		}
+		if (rw->pn + st->nlive > rw->pcap) {
+			rw->pcap = rw->pn + st->nlive;
+			rw->pend = mstat_alloc(rw->pend,
+					       rw->pcap * sizeof(*rw->pend));
+		}
+		for (i = 0; i < st->nlive; i++) {
+			rw->pend[rw->pn].birth = t - st->live[i].age_ms / 1000.0;
+			rw->pend[rw->pn++].bytes = st->live[i].bytes;
+		}
+	}
+	for (at = 0; at < lk->nrow; at++) {
+		rw = &lk->row[at];
+		if (rw->now == lk->reads)
+			qsort(rw->pend, rw->pn, sizeof(*rw->pend), mstat_cmp_obj);
+	}
+	/* This read's births on the last read's clock, if they can be. */
+	lk->tol = MSTAT_LEAK_TOLERANCE;
+	win = lk->reads ? (t - lk->s1) / 2 : 0;
+	if (win > 10)
+		win = 10;
+	if (lk->reads && mstat_leak_align(lk, win, &off)) {
+		lk->tol = MSTAT_LEAK_ALIGNED;
+		lk->corr -= off;
+		t -= off;
+		for (at = 0; at < lk->nrow; at++) {
+			rw = &lk->row[at];
+			for (i = 0; rw->now == lk->reads && i < rw->pn; i++)
+				rw->pend[i].birth -= off;
+		}
+	}
+	lk->sprev = lk->reads ? lk->s1 : t;
+	lk->s1 = t;
+	if (!lk->reads)
+		lk->s0 = t;
+	for (at = 0; at < lk->nrow; at++) {
+		rw = &lk->row[at];
+		if (rw->now == lk->reads) {
+			mstat_leak_match(lk, rw, rw->pend, rw->pn, t);
+		} else if (rw->seen == lk->reads - 1 && lk->reads > 0) {
+			/* The last read had it and this one has not: all freed. */
+			mstat_leak_match(lk, rw, NULL, 0, t);
+		}
+		if (rw->seen != lk->reads)
+			rw->n = 0;
+	}
+}
+
+/* Bytes a sample of @bytes stands for at rate @rate. */
+static double mstat_leak_weight(long long bytes, long long rate)
+{
+	double p;
+
+	if (rate <= 0 || bytes <= 0)
+		return bytes > 0 ? bytes : 0;
+	p = -expm1(-(double)bytes / rate);
+	return p > 0 ? bytes / p : bytes;
+}
+
+/* Is @o, a live sample at the end of the watch, leak-like for @s? */
+static bool mstat_leak_like(const struct mstat_leaks *lk,
+			    const struct mstat_leak_obj *o, double min_age)
+{
+	double age = lk->s1 - o->birth;
+
+#ifdef MSTAT_LEAKS_WEAK
+	(void)min_age;
+	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= 0;
+#else
+	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= min_age;
+#endif
+}
+
+static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
+{
+	struct mstat_leak_stack *s = &lk->st[si];
+	double T = lk->s1 - lk->s0, dt = lk->reads > 1 ? T / (lk->reads - 1) : T;
+	double conf = lk->o->confidence, A = 0, Te, w, mid, best = 0, *lives;
+	double cache_bytes[64];
+	const char *caches[64];
+	int nc = 0, i, r;
+	size_t j;
+
+	s->usual = NAN;
+	if (s->nlife) {
+		lives = mstat_alloc(NULL, s->nlife * sizeof(*lives));
+		memcpy(lives, s->life, s->nlife * sizeof(*lives));
+		s->usual = mstat_median(lives, (int)s->nlife);
+		A = 1.5 * lives[s->nlife - 1] + 2 * dt;
+		free(lives);
+	}
+#ifdef MSTAT_LEAKS_WEAK
+	A = 0;
+	(void)mstat_binom_third_cdf;
+#endif
+	s->min_age = A;
+	Te = T - A;
+	s->rate = 0;
+	s->low = 0;
+	s->high = INFINITY;
+	s->oldest = NAN;
+	if (Te <= T / 4 || T <= 0)
+		return;		/* lives too long for this watch to judge */
+	s->judged = true;
+	mid = lk->s0 + Te / 2;
+	for (r = 0; r < lk->nrow; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->stack != si || rw->seen != lk->reads - 1)
+			continue;
+		for (j = 0; j < rw->n; j++) {
+			const struct mstat_leak_obj *o = &rw->obj[j];
+
+			if (!mstat_leak_like(lk, o, A))
+				continue;
+			w = mstat_leak_weight(o->bytes, lk->rate);
+			s->k++;
+			s->bytes += w;
+			s->later += o->birth >= mid;
+			if (isnan(s->oldest) || lk->s1 - o->birth > s->oldest)
+				s->oldest = lk->s1 - o->birth;
+			if (!rw->cache)
+				continue;
+			for (i = 0; i < nc && strcmp(caches[i], rw->cache); i++)
+				;
+			if (i == nc && nc < (int)ARRAY_SIZE(caches)) {
+				caches[nc] = rw->cache;
+				cache_bytes[nc++] = 0;
+			}
+			if (i < nc)
+				cache_bytes[i] += w;
+		}
+	}
+	for (i = 0; i < nc; i++) {
+		if (cache_bytes[i] > best) {
+			best = cache_bytes[i];
+			s->cache = caches[i];
+		}
+	}
+	if (!s->k)
+		return;
+	w = s->bytes / s->k;
+	s->rate = s->bytes / Te;
+	s->low = w * mstat_chi2_q_even(s->k, (1 - conf) / 2) / 2 / Te;
+	s->high = w * mstat_chi2_q_even(s->k + 1, (1 + conf) / 2) / 2 / Te;
+	s->suspect = s->k >= MSTAT_LEAK_MIN_SAMPLES &&
+		     s->low > lk->o->min_rate;
+#ifndef MSTAT_LEAKS_WEAK
+	/*
+	 * Not a fill that stopped: the later half of the exposure has a rate
+	 * half the earlier's at least, so a third of the births or more
+	 * (rejected when fewer are unlikely at 1 - conf).
+	 */
+	if (mstat_binom_third_cdf(s->k, s->later) < 1 - conf)
+		s->suspect = false;
+#endif
+}
+
+/* The stacks against the caches. */
+static void mstat_leak_cross(struct mstat_leaks *lk)
+{
+	struct mstat_leak_cache *c;
+	int i;
+
+	for (i = 0; i < lk->nst; i++) {
+		struct mstat_leak_stack *s = &lk->st[i];
+
+		if (!s->suspect || !s->cache)
+			continue;
+		c = mstat_leak_cache_named(lk->w, s->cache);
+		if (!c || !c->tr.judged)
+			continue;
+#ifndef MSTAT_LEAKS_WEAK
+		/*
+		 * Its cache grows slower than it, over the watch or in its
+		 * later half (a fill that stopped, too young a stack for its
+		 * samples to say so).
+		 */
+		if (c->tr.high < s->low || c->tr.late_high < s->low) {
+			s->suspect = false;
+			s->contradicted = true;
+			continue;
+		}
+#endif
+		c->explained_high += s->high;
+	}
+}
+
+/* Output */
+
+static void mstat_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void mstat_json_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.1f", v);
+}
+
+/* The cgroup label of @id, as mstat pprof writes it; NULL if unknown. */
+static const char *mstat_leak_cgroup(struct mstat_leaks *lk, long long id,
+				     char *buf, size_t len)
+{
+	const char *path;
+
+	if (id == MSTAT_CGROUP_UNKNOWN)
+		return NULL;
+	if (id == MSTAT_CGROUP_HARDIRQ)
+		return "hardirq";
+	if (id == MSTAT_CGROUP_SOFTIRQ)
+		return "softirq";
+	if (!lk->cg)
+		lk->cg = mstat_cgroups_open();
+	path = mstat_cgroup_path(lk->cg, id);
+	if (path)
+		return path;
+	snprintf(buf, len, "id:%lld", id);
+	return buf;
+}
+
+/* Does row @rw hold a leak-like sample of its stack? */
+static bool mstat_leak_row_counts(const struct mstat_leaks *lk,
+				  const struct mstat_leak_row *rw)
+{
+	const struct mstat_leak_stack *s = &lk->st[rw->stack];
+	size_t j;
+
+	if (rw->seen != lk->reads - 1)
+		return false;
+	for (j = 0; j < rw->n; j++)
+		if (mstat_leak_like(lk, &rw->obj[j], s->min_age))
+			return true;
+	return false;
+}
+
+/*
+ * The labels of stack @si's leak-like samples, each once, as a JSON
+ * list (@json) or words: which 0 cgroups, 1 nodes, 2 caches.
+ */
+static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
+			      int which, bool json)
+{
+	char buf[32], *seen[64];
+	const char *v;
+	int r, i, n = 0;
+
+	fputs(json ? "[" : "", f);
+	for (r = 0; r < lk->nrow; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
+			continue;
+		if (which == 0) {
+			v = mstat_leak_cgroup(lk, rw->cgroup, buf, sizeof(buf));
+		} else if (which == 1) {
+			if (rw->node == MSTAT_NODE_UNKNOWN)
+				continue;
+			snprintf(buf, sizeof(buf), "%lld", rw->node);
+			v = buf;
+		} else {
+			v = rw->cache;
+		}
+		if (!v)
+			continue;
+		for (i = 0; i < n && strcmp(seen[i], v); i++)
+			;
+		if (i < n || n == (int)ARRAY_SIZE(seen))
+			continue;
+		seen[n] = mstat_strdup(v, strlen(v));
+		if (n)
+			fputs(json ? ", " : " ", f);
+		n++;
+		if (json && which != 1)
+			mstat_json_str(f, v);
+		else
+			fputs(v, f);
+	}
+	if (!n && !json)
+		fputs("-", f);
+	fputs(json ? "]" : "", f);
+	for (i = 0; i < n; i++)
+		free(seen[i]);
+}
+
+static int mstat_leak_order_cmp(const void *a, const void *b);
+static const struct mstat_leaks *mstat_leak_sorting;
+
+/* Suspects first by the low end of their rate. */
+static int mstat_leak_order_cmp(const void *a, const void *b)
+{
+	const struct mstat_leaks *lk = mstat_leak_sorting;
+	double x = lk->st[*(const int *)a].low, y = lk->st[*(const int *)b].low;
+
+	return (x < y) - (x > y);
+}
+
+static int mstat_leak_cache_cmp(const void *a, const void *b)
+{
+	const struct mstat_leak_cache *x = *(struct mstat_leak_cache *const *)a;
+	const struct mstat_leak_cache *y = *(struct mstat_leak_cache *const *)b;
+
+	return (x->tr.low < y->tr.low) - (x->tr.low > y->tr.low);
+}
+
+static bool mstat_leak_explained(const struct mstat_leak_cache *c)
+{
+	return c->explained_high > 0 && c->explained_high >= c->tr.low;
+}
+
+static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
+			    struct mstat_leak_cache **cs, int ncs)
+{
+	const struct mstat_opts *o = lk->o;
+	bool first = true;
+	size_t j;
+	int i;
+
+	printf("{\n  \"version\": 1,\n  \"duration_s\": %.1f, \"interval_s\": %.1f, \"reads\": %d, \"sample_rate\": %lld,\n",
+	       lk->t1 - lk->t0, lk->reads > 1 ? (lk->t1 - lk->t0) / (lk->reads - 1) : 0.0,
+	       lk->reads, lk->rate);
+	printf("  \"confidence\": %g, \"min_rate_bps\": %.1f, \"ages\": %s,\n",
+	       o->confidence, o->min_rate, lk->ages ? "true" : "false");
+	printf("  \"suspects\": [");
+	for (i = 0; i < ns; i++) {
+		const struct mstat_leak_stack *s = &lk->st[ord[i]];
+
+		printf("%s\n    {\"kind\": \"stack\", \"site\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, s->site);
+		printf(",\n     \"stack\": [");
+		mstat_json_str(stdout, s->site);
+		for (j = 0; j < s->nframe; j++) {
+			printf(", ");
+			mstat_json_str(stdout, s->frame[j]);
+		}
+		printf("],\n     \"cgroups\": ");
+		mstat_leak_labels(stdout, lk, ord[i], 0, true);
+		printf(", \"nodes\": ");
+		mstat_leak_labels(stdout, lk, ord[i], 1, true);
+		printf(", \"caches\": ");
+		mstat_leak_labels(stdout, lk, ord[i], 2, true);
+		printf(",\n     \"rate_bps\": ");
+		mstat_json_num(stdout, s->rate);
+		printf(", \"rate_low_bps\": ");
+		mstat_json_num(stdout, s->low);
+		printf(", \"rate_high_bps\": ");
+		mstat_json_num(stdout, s->high);
+		printf(",\n     \"samples\": %d, \"oldest_s\": ", s->k);
+		mstat_json_num(stdout, s->oldest);
+		printf(", \"usual_lifetime_s\": ");
+		mstat_json_num(stdout, s->usual);
+		printf(", \"frees_seen\": %zu}", s->nlife);
+	}
+	for (i = 0; i < ncs; i++) {
+		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, cs[i]->name);
+		printf(",\n     \"rate_bps\": ");
+		mstat_json_num(stdout, cs[i]->tr.rate);
+		printf(", \"rate_low_bps\": ");
+		mstat_json_num(stdout, cs[i]->tr.low);
+		printf(", \"rate_high_bps\": ");
+		mstat_json_num(stdout, cs[i]->tr.high);
+		printf(",\n     \"explained\": %s}",
+		       mstat_leak_explained(cs[i]) ? "true" : "false");
+	}
+	printf("%s],\n  \"unexplained\": [", first ? "" : "\n  ");
+	first = true;
+	for (i = 0; i < ncs; i++) {
+		if (mstat_leak_explained(cs[i]))
+			continue;
+		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, cs[i]->name);
+		printf(", \"why\": \"grows, no sampled stack yet\"}");
+	}
+	for (i = 0; i < lk->nst; i++) {
+		if (!lk->st[i].contradicted)
+			continue;
+		printf("%s\n    {\"kind\": \"stack\", \"site\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, lk->st[i].site);
+		printf(", \"cache\": ");
+		mstat_json_str(stdout, lk->st[i].cache);
+		printf(", \"rate_low_bps\": ");
+		mstat_json_num(stdout, lk->st[i].low);
+		printf(", \"why\": \"grows while its cache does not\"}");
+	}
+	printf("%s]\n}\n", first ? "" : "\n  ");
+}
+
+static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
+			    struct mstat_leak_cache **cs, int ncs)
+{
+	char a[32], b[32], c[32];
+	size_t j;
+	int i, nu = 0;
+
+	printf("mstat leaks: %d reads over %.0f s, sample rate %lld, confidence %g%s\n",
+	       lk->reads, lk->t1 - lk->t0, lk->rate, lk->o->confidence,
+	       lk->ages ? "" : " (no sampled ages: format 2.2 needed for stacks)");
+	if (!ns && !ncs)
+		printf("no suspect: nothing grows without bound\n");
+	for (i = 0; i < ns; i++) {
+		const struct mstat_leak_stack *s = &lk->st[ord[i]];
+
+		printf("\nLEAK stack %s\n", s->site);
+		printf("  rate %s/s (%g%%: %s/s to %s/s) from %d samples, oldest %.0f s",
+		       mstat_bytes(a, s->rate), lk->o->confidence * 100,
+		       mstat_bytes(b, s->low), mstat_bytes(c, s->high), s->k,
+		       s->oldest);
+		if (isnan(s->usual))
+			printf(", no sampled free\n");
+		else
+			printf(", usual lifetime %.1f s (%zu frees)\n", s->usual,
+			       s->nlife);
+		printf("  cgroups ");
+		mstat_leak_labels(stdout, lk, ord[i], 0, false);
+		printf("; caches ");
+		mstat_leak_labels(stdout, lk, ord[i], 2, false);
+		printf("; nodes ");
+		mstat_leak_labels(stdout, lk, ord[i], 1, false);
+		printf("\n");
+		for (j = 0; j < s->nframe; j++)
+			printf("    %s\n", s->frame[j]);
+	}
+	for (i = 0; i < ncs; i++) {
+		printf("\nLEAK cache %s\n", cs[i]->name);
+		printf("  live bytes grow %s/s (%g%%: %s/s to %s/s)%s\n",
+		       mstat_bytes(a, cs[i]->tr.rate), lk->o->confidence * 100,
+		       mstat_bytes(b, cs[i]->tr.low), mstat_bytes(c, cs[i]->tr.high),
+		       mstat_leak_explained(cs[i]) ? ", explained by the stacks above" :
+		       ", no sampled stack explains it yet");
+	}
+	for (i = 0; i < lk->nst; i++) {
+		if (!lk->st[i].contradicted)
+			continue;
+		if (!nu++)
+			printf("\nUnexplained (no verdict):\n");
+		printf("  stack %s grows (%s/s at least) while its cache %s does not\n",
+		       lk->st[i].site, mstat_bytes(a, lk->st[i].low),
+		       lk->st[i].cache);
+	}
+}
+
+/* Reading */
+
+/* The time in DIR/NNNN.time, or false after a message. */
+static bool mstat_leak_time(const char *path, double *t)
+{
+	enum mstat_read_fail how;
+	size_t len;
+	char *buf = mstat_slurp(path, 4096, NULL, &len, &how), *end;
+
+	if (!buf) {
+		mstat_err("%s: %s", path, errno == ENOENT ? "not found" :
+			  strerror(errno));
+		return false;
+	}
+	errno = 0;
+	*t = strtod(buf, &end);
+	if (errno || end == buf || *end != '\n' || end[1] || !isfinite(*t)) {
+		mstat_err("%s: line 1: not CLOCK_MONOTONIC seconds: \"%.40s\"",
+			  path, strtok(buf, "\n") ? buf : "");
+		free(buf);
+		return false;
+	}
+	free(buf);
+	return true;
+}
+
+static double mstat_leak_secs(const struct timespec *ts)
+{
+	return ts->tv_sec + ts->tv_nsec / 1e9;
+}
+
+/* Copy @src to @dst (a --save): false after a message. */
+static bool mstat_leak_copy(const char *src, const char *dst, struct timespec *when)
+{
+	enum mstat_read_fail how;
+	size_t len;
+	char *buf = mstat_slurp(src, MSTAT_MAX_INPUT, when, &len, &how);
+	FILE *f;
+	bool ok;
+
+	if (!buf) {
+		mstat_err("%s: %s", src, errno == ENOENT && !strncmp(src, "/proc/", 6) ?
+			  "not found: is the mstat module loaded?" : strerror(errno));
+		return false;
+	}
+	f = fopen(dst, "w");
+	ok = f && fwrite(buf, 1, len, f) == len;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		mstat_err("%s: %s", dst, strerror(errno));
+	free(buf);
+	return ok;
+}
+
+/* One read: @mpath and @spath taken at @t; false after a message. */
+static bool mstat_leak_read(struct mstat_leaks *lk, const char *mpath,
+			    const char *spath, double t)
+{
+	struct mstat_snap *s = mstat_snap_read(mpath);
+	struct mstat_sites *ss;
+
+	if (!s)
+		return false;
+	ss = mstat_sites_read(spath);
+	if (!ss) {
+		mstat_snap_free(s);
+		return false;
+	}
+	if (!lk->reads)
+		lk->t0 = t;
+	mstat_leak_window_add(lk->w, s, t);
+	lk->tprev = lk->reads ? lk->t1 : t;
+	lk->t1 = t;
+	mstat_leak_sites(lk, ss, t);
+	lk->reads++;
+	mstat_snap_free(s);
+	mstat_sites_free(ss);
+	return true;
+}
+
+static int mstat_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The NNNN of DIR's NNNN.mstat files, sorted; -1 after a message. */
+static int mstat_leak_list(const char *dir, char ***names)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int n = 0, cap = 0;
+	size_t l;
+
+	*names = NULL;
+	if (!d) {
+		mstat_err("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		l = strlen(e->d_name);
+		if (l <= 6 || strcmp(e->d_name + l - 6, ".mstat") ||
+		    strspn(e->d_name, "0123456789") != l - 6)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*names = mstat_alloc(*names, cap * sizeof(**names));
+		}
+		(*names)[n++] = mstat_strdup(e->d_name, l - 6);
+	}
+	closedir(d);
+	if (n)
+		qsort(*names, n, sizeof(**names), mstat_cmp_str);
+	return n;
+}
+
+static int mstat_leak_from(struct mstat_leaks *lk, const char *dir)
+{
+	char **names, *m, *s, *t;
+	size_t len = strlen(dir) + 32;
+	int n = mstat_leak_list(dir, &names), i, err = 0;
+	double sec, last = -INFINITY;
+
+	if (n < 0)
+		return MSTAT_LEAKS_ERROR;
+	if (n < 2) {
+		mstat_err("%s: %d reads (NNNN.mstat), mstat leaks needs 2 at least",
+			  dir, n);
+		err = MSTAT_LEAKS_ERROR;
+	}
+	lk->w = mstat_leak_window_new(n > 0 ? n : 1);
+	m = mstat_alloc(NULL, len);
+	s = mstat_alloc(NULL, len);
+	t = mstat_alloc(NULL, len);
+	for (i = 0; !err && i < n; i++) {
+		snprintf(m, len, "%s/%s.mstat", dir, names[i]);
+		snprintf(s, len, "%s/%s.sites", dir, names[i]);
+		snprintf(t, len, "%s/%s.time", dir, names[i]);
+		if (!mstat_leak_time(t, &sec)) {
+			err = MSTAT_LEAKS_ERROR;
+		} else if (sec <= last) {
+			mstat_err("%s: line 1: %.3f is not after the read before (%.3f)",
+				  t, sec, last);
+			err = MSTAT_LEAKS_ERROR;
+		} else if (access(s, R_OK)) {
+			mstat_err("%s: %s", s, errno == ENOENT ? "not found" :
+				  strerror(errno));
+			err = MSTAT_LEAKS_ERROR;
+		} else if (!mstat_leak_read(lk, m, s, sec)) {
+			err = MSTAT_LEAKS_ERROR;
+		}
+		last = sec;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(m);
+	free(s);
+	free(t);
+	return err;
+}
+
+static int mstat_leak_watch(struct mstat_leaks *lk)
+{
+	const struct mstat_opts *o = lk->o;
+	long reads = (long)floor(o->duration / o->interval + 1e-9) + 1, i;
+	size_t len = o->save ? strlen(o->save) + 32 : 0;
+	char *m = NULL, *s = NULL, *t = NULL;
+	struct timespec start, when, next;
+	int err = 0;
+	double at;
+	FILE *f;
+
+	if (reads < 2)
+		reads = 2;
+	lk->w = mstat_leak_window_new((int)reads);
+	if (o->save) {
+		if (mkdir(o->save, 0755) && errno != EEXIST) {
+			mstat_err("%s: %s", o->save, strerror(errno));
+			return MSTAT_LEAKS_ERROR;
+		}
+		m = mstat_alloc(NULL, len);
+		s = mstat_alloc(NULL, len);
+		t = mstat_alloc(NULL, len);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (i = 0; !err && i < reads; i++) {
+		at = mstat_leak_secs(&start) + i * o->interval;
+		next.tv_sec = (time_t)at;
+		next.tv_nsec = (long)((at - next.tv_sec) * 1e9);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+				       NULL) == EINTR)
+			;
+		if (!o->save) {
+			clock_gettime(CLOCK_MONOTONIC, &when);
+			if (!mstat_leak_read(lk, MSTAT_PROC, MSTAT_SITES_PROC,
+					     mstat_leak_secs(&when)))
+				err = MSTAT_LEAKS_ERROR;
+			continue;
+		}
+		snprintf(m, len, "%s/%04ld.mstat", o->save, i);
+		snprintf(s, len, "%s/%04ld.sites", o->save, i);
+		snprintf(t, len, "%s/%04ld.time", o->save, i);
+		if (!mstat_leak_copy(MSTAT_PROC, m, &when) ||
+		    !mstat_leak_copy(MSTAT_SITES_PROC, s, NULL)) {
+			err = MSTAT_LEAKS_ERROR;
+			continue;
+		}
+		f = fopen(t, "w");
+		if (!f || fprintf(f, "%.6f\n", mstat_leak_secs(&when)) < 0 ||
+		    fclose(f)) {
+			mstat_err("%s: %s", t, strerror(errno));
+			err = MSTAT_LEAKS_ERROR;
+		} else if (!mstat_leak_read(lk, m, s, mstat_leak_secs(&when))) {
+			err = MSTAT_LEAKS_ERROR;
+		}
+	}
+	free(m);
+	free(s);
+	free(t);
+	return err;
+}
+
+static void mstat_leaks_free(struct mstat_leaks *lk)
+{
+	size_t j;
+	int i;
+
+	for (i = 0; i < lk->nst; i++) {
+		free(lk->st[i].site);
+		for (j = 0; j < lk->st[i].nframe; j++)
+			free(lk->st[i].frame[j]);
+		free(lk->st[i].frame);
+		free(lk->st[i].life);
+	}
+	for (i = 0; i < lk->nrow; i++) {
+		free(lk->row[i].obj);
+		free(lk->row[i].pend);
+		free(lk->row[i].cache);
+	}
+	free(lk->st);
+	free(lk->row);
+	mstat_strmap_free(&lk->stackmap);
+	mstat_strmap_free(&lk->rowmap);
+	mstat_leak_window_free(lk->w);
+	if (lk->cg)
+		mstat_cgroups_free(lk->cg);
+}
+
+int do_leaks(const struct mstat_opts *o)
+{
+	struct mstat_leaks lk = { .o = o };
+	struct mstat_leak_cache **cs;
+	int err, i, ns = 0, ncs = 0, *ord;
+
+	err = o->from ? mstat_leak_from(&lk, o->from) : mstat_leak_watch(&lk);
+	if (err) {
+		mstat_leaks_free(&lk);
+		return MSTAT_LEAKS_ERROR;
+	}
+	mstat_leak_window_judge(lk.w, o->confidence, o->min_rate);
+	for (i = 0; i < lk.nst; i++)
+		mstat_leak_judge_stack(&lk, i);
+	mstat_leak_cross(&lk);
+	ord = mstat_alloc(NULL, (lk.nst + 1) * sizeof(*ord));
+	for (i = 0; i < lk.nst; i++)
+		if (lk.st[i].suspect)
+			ord[ns++] = i;
+	mstat_leak_sorting = &lk;
+	qsort(ord, ns, sizeof(*ord), mstat_leak_order_cmp);
+	cs = mstat_alloc(NULL, (lk.w->nc + 1) * sizeof(*cs));
+	for (i = 0; i < lk.w->nc; i++)
+		if (lk.w->c[i].tr.suspect)
+			cs[ncs++] = &lk.w->c[i];
+	qsort(cs, ncs, sizeof(*cs), mstat_leak_cache_cmp);
+	if (o->json)
+		mstat_leak_json(&lk, ord, ns, cs, ncs);
+	else
+		mstat_leak_text(&lk, ord, ns, cs, ncs);
+	free(ord);
+	free(cs);
+	mstat_leaks_free(&lk);
+	if (fflush(stdout) || ferror(stdout)) {
+		mstat_err("standard output: %s", strerror(errno));
+		return MSTAT_LEAKS_ERROR;
+	}
+	return ns || ncs ? MSTAT_LEAKS_SUSPECT : MSTAT_LEAKS_NONE;
+}
+
+/* mstat serve's series */
+
+static void mstat_leak_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void mstat_leak_prom_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf" : "-Inf", f);
+	else
+		fprintf(f, "%.3f", v);
+}
+
+void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
+		     double min_rate)
+{
+	struct mstat_leak_window *w = (struct mstat_leak_window *)cw;
+	static const char *const bound[] = { "low", "est", "high" };
+	const struct mstat_leak_cache *c;
+	double v;
+	int i, b;
+
+	mstat_leak_window_judge(w, conf, min_rate);
+	fputs("# HELP mstat_leak_window_reads Reads of /proc/mstat the leak verdict is over (the last /metrics scrapes).\n"
+	      "# TYPE mstat_leak_window_reads gauge\n", f);
+	fprintf(f, "mstat_leak_window_reads %d\n", w->n);
+	fputs("# HELP mstat_leak_window_seconds Time from the first to the last read of the window.\n"
+	      "# TYPE mstat_leak_window_seconds gauge\n", f);
+	fprintf(f, "mstat_leak_window_seconds %.3f\n",
+		w->n ? w->t[w->n - 1] - w->t[0] : 0.0);
+	fputs("# HELP mstat_leak_suspect 1 if the cache's live bytes grow without bound over the window (mstat leaks' per-cache rule), else 0.\n"
+	      "# TYPE mstat_leak_suspect gauge\n", f);
+	for (i = 0; i < w->nc; i++) {
+		c = &w->c[i];
+		if (!c->tr.judged || isnan(c->x[w->n - 1]))
+			continue;
+		fputs("mstat_leak_suspect{cache=\"", f);
+		mstat_leak_label(f, c->name);
+		fprintf(f, "\"} %d\n", c->tr.suspect);
+	}
+	fputs("# HELP mstat_leak_rate_bytes_per_second Growth of the cache's live bytes over the window: the lower envelope's Theil-Sen slope (est) and its confidence interval (low, high).\n"
+	      "# TYPE mstat_leak_rate_bytes_per_second gauge\n", f);
+	for (i = 0; i < w->nc; i++) {
+		c = &w->c[i];
+		if (!c->tr.judged || isnan(c->x[w->n - 1]))
+			continue;
+		for (b = 0; b < 3; b++) {
+			v = b == 0 ? c->tr.low : b == 1 ? c->tr.rate : c->tr.high;
+			fputs("mstat_leak_rate_bytes_per_second{cache=\"", f);
+			mstat_leak_label(f, c->name);
+			fprintf(f, "\",bound=\"%s\"} ", bound[b]);
+			mstat_leak_prom_num(f, v);
+			fputc('\n', f);
+		}
+	}
+}
