@@ -82,10 +82,14 @@ sleep 5
 
 # watch NAME: `mstat leaks` for one watch, its JSON in /tmp/NAME.json,
 # its exit status in /tmp/NAME.rc, the truth after it in /tmp/NAME.truth.
+# At confidence 0.999: each leak's rate must lie in its interval, eight
+# intervals over the two kernels of make check, and at the default 0.99
+# one of them would miss in about one run of thirteen by chance alone.
 watch() {
 	local rc=0
 	# shellcheck disable=SC2086 # empty or two words
-	./mstat leaks --duration "$dur" --interval "$ivl" --json ${2:-} \
+	./mstat leaks --duration "$dur" --interval "$ivl" --confidence 0.999 \
+		--json ${2:-} \
 		>"/tmp/$1.json" 2>"/tmp/$1.err" || rc=$?
 	echo "$rc" >"/tmp/$1.rc"
 	cat "$L/truth" >"/tmp/$1.truth"
