@@ -110,23 +110,23 @@ static char *jstring(void)
 		char c = *jp++;
 
 		if (c == '\\') {
+			static const char from[] = "ntrbf\"\\/";
+			static const char to[] = "\n\t\r\b\f\"\\/";
+			const char *e;
+
 			c = *jp++;
-			switch (c) {
-			case 'n':	c = '\n'; break;
-			case 't':	c = '\t'; break;
-			case 'r':	c = '\r'; break;
-			case 'b':	c = '\b'; break;
-			case 'f':	c = '\f'; break;
-			case 'u':	/* kept as '?': names here are ASCII */
+			e = c ? strchr(from, c) : NULL;
+			if (e) {
+				c = to[e - from];
+			} else if (c == 'u') {
+				/* kept as '?': names here are ASCII */
 				if (strlen(jp) < 4) {
 					jerr = "short \\u escape";
 					return s;
 				}
 				jp += 4;
 				c = '?';
-				break;
-			case '"': case '\\': case '/':	break;
-			default:
+			} else {
 				jerr = "bad escape";
 				return s;
 			}
@@ -772,11 +772,19 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "bd:fn:")) != -1) {
 		switch (opt) {
-		case 'b':	busy(); return 0;
-		case 'd':	return drive(optarg);
-		case 'f':	free_run = true; break;
-		case 'n':	named = optarg; break;
-		default:	usage();
+		case 'b':
+			busy();
+			return 0;
+		case 'd':
+			return drive(optarg);
+		case 'f':
+			free_run = true;
+			break;
+		case 'n':
+			named = optarg;
+			break;
+		default:
+			usage();
 		}
 	}
 	if (argc - optind != (named ? 2 : 3))

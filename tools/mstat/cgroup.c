@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "parse.h"
 #include "util.h"
 
 #define MSTAT_CGROUP_DEPTH	64	/* deeper directories are not walked */
@@ -166,4 +167,24 @@ void mstat_cgroups_free(struct mstat_cgroups *cg)
 	free(cg->dir);
 	free(cg->root);
 	free(cg);
+}
+
+const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
+			       char *buf, size_t len)
+{
+	const char *path;
+
+	if (id == MSTAT_CGROUP_UNKNOWN)
+		return NULL;
+	if (id == MSTAT_CGROUP_HARDIRQ)
+		return "hardirq";
+	if (id == MSTAT_CGROUP_SOFTIRQ)
+		return "softirq";
+	if (!*cg)
+		*cg = mstat_cgroups_open();
+	path = mstat_cgroup_path(*cg, id);
+	if (path)
+		return path;
+	snprintf(buf, len, "id:%lld", id);
+	return buf;
 }

@@ -30,6 +30,15 @@ struct mstat_cgroups *mstat_cgroups_open(void);
  */
 const char *mstat_cgroup_path(struct mstat_cgroups *cg, unsigned long long id);
 
+/*
+ * A row's cgroup label as the tool shows it: the path of cgroup @id
+ * ("/", "/a/b"), "id:N" into @buf if no directory has the id, "hardirq",
+ * "softirq"; NULL when unknown (MSTAT_CGROUP_UNKNOWN). *@cg is opened on
+ * the first path looked up.
+ */
+const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
+			       char *buf, size_t len);
+
 void mstat_cgroups_free(struct mstat_cgroups *cg);
 
 #endif /* MSTAT_CGROUP_H */

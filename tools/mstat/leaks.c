@@ -1106,21 +1106,7 @@ static void mstat_json_num(FILE *f, double v)
 static const char *mstat_leak_cgroup(struct mstat_leaks *lk, long long id,
 				     char *buf, size_t len)
 {
-	const char *path;
-
-	if (id == MSTAT_CGROUP_UNKNOWN)
-		return NULL;
-	if (id == MSTAT_CGROUP_HARDIRQ)
-		return "hardirq";
-	if (id == MSTAT_CGROUP_SOFTIRQ)
-		return "softirq";
-	if (!lk->cg)
-		lk->cg = mstat_cgroups_open();
-	path = mstat_cgroup_path(lk->cg, id);
-	if (path)
-		return path;
-	snprintf(buf, len, "id:%lld", id);
-	return buf;
+	return mstat_cgroup_label(&lk->cg, id, buf, len);
 }
 
 /* Does row @rw hold a leak-like sample of its stack? */

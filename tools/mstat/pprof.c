@@ -362,21 +362,7 @@ static void mstat_pprof_label_num(struct mstat_pprof *pp, const char *key,
 static const char *mstat_pprof_cgroup(struct mstat_pprof *pp, long long id,
 				      char *buf, size_t len)
 {
-	const char *path;
-
-	if (id == MSTAT_CGROUP_UNKNOWN)
-		return NULL;
-	if (id == MSTAT_CGROUP_HARDIRQ)
-		return "hardirq";
-	if (id == MSTAT_CGROUP_SOFTIRQ)
-		return "softirq";
-	if (!pp->cg)
-		pp->cg = mstat_cgroups_open();
-	path = mstat_cgroup_path(pp->cg, id);
-	if (path)
-		return path;
-	snprintf(buf, len, "id:%lld", id);
-	return buf;
+	return mstat_cgroup_label(&pp->cg, id, buf, len);
 }
 
 /* A row's labels cgroup, node and cache, those it has (format 2.2). */
