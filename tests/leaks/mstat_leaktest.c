@@ -517,17 +517,20 @@ static int leak_cgroup_write(void)
 {
 	struct leak_pattern *p = &leak_pat[LEAK_CGROUP];
 	u64 now = ktime_get_ns();
-	struct cgroup *cg;
 
 	if (!p->running)
 		return -ENOENT;
 	if (!p->start_ns) {
 		p->start_ns = now;
+		/* A kernel without cgroups (the debug test kernel) has none. */
+		strscpy(p->cgroup, "?", sizeof(p->cgroup));
+#ifdef CONFIG_CGROUPS
 		rcu_read_lock();
-		cg = task_dfl_cgroup(current);
-		if (cgroup_path(cg, p->cgroup, sizeof(p->cgroup)) < 0)
+		if (cgroup_path(task_dfl_cgroup(current), p->cgroup,
+				sizeof(p->cgroup)) < 0)
 			strscpy(p->cgroup, "?", sizeof(p->cgroup));
 		rcu_read_unlock();
+#endif
 	}
 	return leak_catch_up(p, GFP_KERNEL, now) ? 0 : -ENOMEM;
 }
