@@ -136,14 +136,16 @@ by_func_allocinfo() {
 
 # by_func_sites FILE: "func bytes calls" per function of a
 # /proc/mstat_sites (versions 1 and 2: lines that begin with a tab
-# continue a row's stack and are skipped), the compiler's suffixes
-# (.constprop.0, .isra.0, .part.0, .cold) taken off the names: allocinfo
-# names the function of the source.
+# continue a row's stack, and from 2.2 lines that begin with "+ " list
+# its live objects: both skipped; the site is the column line's last),
+# the compiler's suffixes (.constprop.0, .isra.0, .part.0, .cold) taken
+# off the names: allocinfo names the function of the source.
 by_func_sites() {
 	awk '
 	NR == 1 { if ($0 !~ /^mstat_sites - version: [12]\./) exit 1; next }
-	/^#/ || /^\t/ || NF < 9 { next }
-	{ f = $9; sub(/\+.*/, "", f); sub(/\..*/, "", f); b[f] += $1; c[f] += $2 }
+	/^# est_bytes / { for (i = 2; i <= NF; i++) if ($i == "site") sc = i - 1; next }
+	/^#/ || /^\t/ || /^\+ / || NF < 9 { next }
+	{ f = $(sc ? sc : 9); sub(/\+.*/, "", f); sub(/\..*/, "", f); b[f] += $1; c[f] += $2 }
 	END { for (f in b) print f, b[f], c[f] }' "$1"
 }
 
