@@ -1625,18 +1625,6 @@ int do_leaks(const struct mstat_opts *o)
 
 /* mstat serve's series */
 
-static void mstat_leak_label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 static void mstat_leak_prom_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -1657,25 +1645,25 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 	int i, b;
 
 	mstat_leak_window_judge(w, conf, min_rate);
-	fputs("# HELP mstat_leak_window_reads Reads of /proc/mstat the leak verdict is over (the last /metrics scrapes).\n"
-	      "# TYPE mstat_leak_window_reads gauge\n", f);
+	mstat_prom_head(f, "mstat_leak_window_reads", "gauge",
+			"Reads of /proc/mstat the leak verdict is over (the last /metrics scrapes).");
 	fprintf(f, "mstat_leak_window_reads %d\n", w->n);
-	fputs("# HELP mstat_leak_window_seconds Time from the first to the last read of the window.\n"
-	      "# TYPE mstat_leak_window_seconds gauge\n", f);
+	mstat_prom_head(f, "mstat_leak_window_seconds", "gauge",
+			"Time from the first to the last read of the window.");
 	fprintf(f, "mstat_leak_window_seconds %.3f\n",
 		w->n ? w->t[w->n - 1] - w->t[0] : 0.0);
-	fputs("# HELP mstat_leak_suspect 1 if the cache's live bytes grow without bound over the window (mstat leaks' per-cache rule), else 0.\n"
-	      "# TYPE mstat_leak_suspect gauge\n", f);
+	mstat_prom_head(f, "mstat_leak_suspect", "gauge",
+			"1 if the cache's live bytes grow without bound over the window (mstat leaks' per-cache rule), else 0.");
 	for (i = 0; i < w->nc; i++) {
 		c = &w->c[i];
 		if (!c->tr.judged || isnan(c->x[w->n - 1]))
 			continue;
 		fputs("mstat_leak_suspect{cache=\"", f);
-		mstat_leak_label(f, c->name);
+		mstat_prom_label(f, c->name);
 		fprintf(f, "\"} %d\n", c->tr.suspect);
 	}
-	fputs("# HELP mstat_leak_rate_bytes_per_second Growth of the cache's live bytes over the window: the lower envelope's Theil-Sen slope (est) and its confidence interval (low, high).\n"
-	      "# TYPE mstat_leak_rate_bytes_per_second gauge\n", f);
+	mstat_prom_head(f, "mstat_leak_rate_bytes_per_second", "gauge",
+			"Growth of the cache's live bytes over the window: the lower envelope's Theil-Sen slope (est) and its confidence interval (low, high).");
 	for (i = 0; i < w->nc; i++) {
 		c = &w->c[i];
 		if (!c->tr.judged || isnan(c->x[w->n - 1]))
@@ -1683,7 +1671,7 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 		for (b = 0; b < 3; b++) {
 			v = b == 0 ? c->tr.low : b == 1 ? c->tr.rate : c->tr.high;
 			fputs("mstat_leak_rate_bytes_per_second{cache=\"", f);
-			mstat_leak_label(f, c->name);
+			mstat_prom_label(f, c->name);
 			fprintf(f, "\",bound=\"%s\"} ", bound[b]);
 			mstat_leak_prom_num(f, v);
 			fputc('\n', f);

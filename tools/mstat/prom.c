@@ -24,12 +24,6 @@
 #include "prom.h"
 #include "util.h"
 
-static void mstat_prom_head(FILE *f, const char *name, const char *type,
-			    const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
 /* One metric with a source="..." label per source. */
 static void mstat_prom_by_source(FILE *f, const struct mstat_snap *s,
 				 const char *name, const char *type, int field,
@@ -198,19 +192,6 @@ static void mstat_prom_snapshot(FILE *f, const struct mstat_snap *s)
 	mstat_prom_head(f, "mstat_info", "gauge",
 			"Format version of /proc/mstat; always 1.");
 	fprintf(f, "mstat_info{version=\"%s\"} 1\n", s->version);
-}
-
-/* A label value as the exposition format wants it: \\, \" and \n. */
-static void mstat_prom_label(FILE *f, const char *v)
-{
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fprintf(f, "\\%c", *v);
-		else if (*v == '\n')
-			fputs("\\n", f);
-		else
-			putc(*v, f);
-	}
 }
 
 struct mstat_prom_cache {

@@ -184,3 +184,21 @@ int mstat_out_close(FILE *f, const char *path, const char *tmp)
 	}
 	return 0;
 }
+
+void mstat_prom_head(FILE *f, const char *name, const char *type,
+		     const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void mstat_prom_label(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			putc(*v, f);
+	}
+}

@@ -50,6 +50,12 @@ const char *mstat_num(char *buf, int s64, long long v);
 /* A u64 counter's value, for mstat_bytes() and rates. */
 #define mstat_u64(v)		((double)(unsigned long long)(v))
 
+/* Prometheus' exposition format: a metric's HELP and TYPE lines. */
+void mstat_prom_head(FILE *f, const char *name, const char *type,
+		     const char *help);
+/* A label value as the exposition format wants it: \\, \" and \n. */
+void mstat_prom_label(FILE *f, const char *v);
+
 /* Standard output if @path is NULL, else @tmp, renamed to @path. */
 FILE *mstat_out_open(const char *path, char *tmp, size_t len);
 int mstat_out_close(FILE *f, const char *path, const char *tmp);
