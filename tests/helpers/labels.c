@@ -631,8 +631,10 @@ static int cmd_live(int argc, char **argv)
 	long long n, size, calls = 0, lines = 0, wrong = 0;
 	size_t i, j;
 
-	if (argc != 7)
+	if (argc != 7) {
+		fprintf(stderr, "usage: labels live NAME SITES LEAF N SIZE\n");
 		return 2;
+	}
 	n = atoll(argv[5]);
 	size = atoll(argv[6]);
 	read_sites(argv[3], &ss);
@@ -660,8 +662,10 @@ static int cmd_gone(int argc, char **argv)
 	struct mstat_sites ss;
 	int a;
 
-	if (argc < 5)
+	if (argc < 5) {
+		fprintf(stderr, "usage: labels gone NAME SITES LEAF...\n");
 		return 2;
+	}
 	read_sites(argv[3], &ss);
 	printf("# addr_phantoms %lld addr_live %lld\n", ss.addr_phantoms,
 	       ss.addr_live);
@@ -701,6 +705,6 @@ int main(int argc, char **argv)
 		return cmd_live(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "gone"))
 		return cmd_gone(argc, argv);
-	fprintf(stderr, "usage: labels judge|live|gone ... (see tests/helpers/labels.c)\n");
+	fprintf(stderr, "usage: labels judge|live|gone ARGS... (each says its own when its ARGS are wrong)\n");
 	return 2;
 }
