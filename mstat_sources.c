@@ -819,6 +819,35 @@ static void mstat_tp_unregister(struct mstat_tp *t)
 		WARN_ON_ONCE(tracepoint_probe_unregister(t->tp, t->probe, NULL));
 }
 
+/*
+ * Register or unregister @src's probes, under mstat_sources_lock; on an
+ * error the source stays off. Return: 0, or the registration's error.
+ */
+static int mstat_source_switch(enum mstat_source src, bool on)
+{
+	struct mstat_tp *t = mstat_tps[src];
+	int err = 0, i;
+
+	lockdep_assert_held(&mstat_sources_lock);
+	if (on) {
+		for (i = 0; i < MSTAT_TPS && !err; i++)
+			err = mstat_tp_register(&t[i]);
+		if (err) {
+			for (i -= 2; i >= 0; i--)
+				mstat_tp_unregister(&t[i]);
+			pr_err("cannot switch on source %s: %d\n",
+			       mstat_source_name[src], err);
+			return err;
+		}
+	} else {
+		for (i = MSTAT_TPS - 1; i >= 0; i--)
+			mstat_tp_unregister(&t[i]);
+	}
+	WRITE_ONCE(mstat_sources_on[src], on);
+	trace_mstat_source(mstat_source_name[src], on);
+	return 0;
+}
+
 /**
  * mstat_source_set() - switch a source on or off
  * @src: the source
@@ -834,29 +863,16 @@ static void mstat_tp_unregister(struct mstat_tp *t)
  */
 int mstat_source_set(enum mstat_source src, bool on)
 {
-	struct mstat_tp *t;
-	int err = 0, i;
+	int err = 0;
 
 	if (src >= MSTAT_NR_SOURCES)
 		return -EINVAL;
-	t = mstat_tps[src];
 
 	mutex_lock(&mstat_sources_lock);
 	if (mstat_sources_on[src] == on)
 		goto out;
-	if (on) {
-		for (i = 0; i < MSTAT_TPS && !err; i++)
-			err = mstat_tp_register(&t[i]);
-		if (err)
-			for (i -= 2; i >= 0; i--)
-				mstat_tp_unregister(&t[i]);
-	} else {
-		for (i = MSTAT_TPS - 1; i >= 0; i--)
-			mstat_tp_unregister(&t[i]);
-	}
+	err = mstat_source_switch(src, on);
 	if (!err) {
-		WRITE_ONCE(mstat_sources_on[src], on);
-		trace_mstat_source(mstat_source_name[src], on);
 		/*
 		 * Frees missed while it is off would leave sampled objects
 		 * in the profile for good. Switched off: once no probe of it
@@ -866,9 +882,6 @@ int mstat_source_set(enum mstat_source src, bool on)
 			tracepoint_synchronize_unregister();
 		mstat_profile_forget(on ? "a source switched on" :
 				     "a source switched off");
-	} else {
-		pr_err("cannot switch on source %s: %d\n",
-		       mstat_source_name[src], err);
 	}
 out:
 	mutex_unlock(&mstat_sources_lock);
@@ -1130,8 +1143,15 @@ void mstat_sources_exit(void)
 {
 	int src;
 
+	/*
+	 * Not mstat_source_set(): the profile's table goes with the module,
+	 * with nothing to drop or log, and one wait serves every source.
+	 */
+	mutex_lock(&mstat_sources_lock);
 	for (src = 0; src < MSTAT_NR_SOURCES; src++)
-		mstat_source_set(src, false);
+		if (mstat_sources_on[src])
+			mstat_source_switch(src, false);
+	mutex_unlock(&mstat_sources_lock);
 	tracepoint_synchronize_unregister();
 	mstat_profile_set_cache_of(NULL);
 }
