@@ -31,13 +31,17 @@ die() { printf '[mstat] error: %s\n' "$*" >&2; exit 1; }
 # finish (a sub-suite: exit status only) or summary (make check, the
 # mstat tool's tests: also the line "N passed, N failed[, N skipped]").
 
-mstat_passed=0 mstat_failed=0 mstat_skipped=0
+mstat_passed=0 mstat_failed=0 mstat_skipped=0 mstat_failed_names=()
 
 # show: stdin as diagnostic lines.
 show() { sed 's/^/#   /'; }
 
 ok() { mstat_passed=$((mstat_passed + 1)); echo "ok $*"; }
-not_ok() { mstat_failed=$((mstat_failed + 1)); echo "not ok $*"; }
+not_ok() {
+	mstat_failed=$((mstat_failed + 1))
+	mstat_failed_names+=("${1%%[: ]*}")
+	echo "not ok $*"
+}
 skip() { mstat_skipped=$((mstat_skipped + 1)); echo "skip $1: $2"; }
 
 # result NAME STATUS: ok if STATUS is 0, else not ok.
@@ -123,6 +127,9 @@ finish() {
 summary() {
 	[ "${mstat_retried_boots:-0}" -eq 0 ] ||
 		echo "# guests booted twice, the first boot dead before its script: $mstat_retried_boots (their lines say which)"
+	# The names again at the end, where a log's tail shows them.
+	[ "$mstat_failed" -eq 0 ] ||
+		echo "# failed: ${mstat_failed_names[*]}"
 	if [ "$mstat_skipped" -gt 0 ]; then
 		echo "$mstat_passed passed, $mstat_failed failed, $mstat_skipped skipped"
 	else
@@ -571,8 +578,8 @@ mstat_guests=()
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
 # --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH,
-# --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT or --numa=N is that
-# option of guest.sh, any other is a module to load.
+# --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT, --numa=N or
+# --cpu=FLAGS is that option of guest.sh, any other is a module to load.
 guest() {
 	local name=$1 kernel=$2 script=$3 a guest_args=()
 	shift 3
@@ -586,6 +593,7 @@ guest() {
 		--timeout=*)	guest_args+=(--timeout "${a#--timeout=}") ;;
 		--hostfwd=*)	guest_args+=(--hostfwd "${a#--hostfwd=}") ;;
 		--numa=*)	guest_args+=(--numa "${a#--numa=}") ;;
+		--cpu=*)	guest_args+=(--cpu "${a#--cpu=}") ;;
 		*)		guest_args+=(--ko "$a") ;;
 		esac
 	done
