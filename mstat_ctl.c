@@ -158,7 +158,7 @@ const struct mstat_ctl mstat_ctls[MSTAT_NR_CTLS] = {
 		"events_dropped", 0400, 0, 0, false, 0,
 		mstat_ev_dropped_get, NULL },
 	[MSTAT_CTL_PROFILE_RATE] = {
-		"profile_rate", 0600, MSTAT_PROFILE_RATE_MAX, 512 * 1024, false,
+		"profile_rate", 0600, MSTAT_PROFILE_RATE_MAX, 512 * 1024, true,
 		0, mstat_profile_rate_get, mstat_profile_rate_set },
 	[MSTAT_CTL_SYNC_MODE] = {
 		"sync_mode", 0600, MSTAT_NR_SYNC - 1, MSTAT_SYNC_RCU, false, 0,
@@ -281,9 +281,11 @@ void mstat_ctl_begin(void)
  * mstat_ctl_start() - init is done: set the load values, then go live
  *
  * Sets, through their set functions, the load-time values of the controls
- * whose layers take none at init (the sources, switched on last, and the
- * stream's); from then on, a parameter write sets its control. Parameter
- * writes wait meanwhile.
+ * whose layers take none at init (the sources, switched on last, the
+ * stream's, and the profile's rate, after the sources: an object sampled
+ * while some were off could have its free missed, and every switch
+ * would drop it again); from then on, a parameter write sets its control.
+ * Parameter writes wait meanwhile.
  *
  * Context: process; sleeps; every layer up.
  * Return: 0, or the first set function's error (state unchanged then).

@@ -128,8 +128,9 @@ static int __init mstat_init(void)
 	if (err)
 		goto err_core;
 	what = "the heap profile";
-	err = mstat_profile_init(mstat_ctl_boot(MSTAT_CTL_PROFILE_RATE),
-				 profile_buckets, profile_addrs, profile_depth);
+	/* Sampling off until the sources are on: mstat_ctl_start(). */
+	err = mstat_profile_init(0, profile_buckets, profile_addrs,
+				 profile_depth);
 	if (err)
 		goto err_events;
 	what = "/proc/mstat";
