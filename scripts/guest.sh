@@ -8,7 +8,7 @@
 #	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
 #	[--icount on] [--arch x86_64|arm64] [--hostfwd HOSTPORT:GUESTPORT]...
-#	[--numa N]
+#	[--numa N] [--cpu FLAGS]
 #
 # Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
@@ -37,6 +37,11 @@
 # nodes make 6.12 warn at boot, "llc-sibling ... is not on the same
 # node"). The guest sees them as /sys/devices/system/node/nodeI.
 #
+# --cpu FLAGS (x86_64) adds qemu CPU flags to "-cpu max,la57=off", as
+# "cx16=off": a CPU without CMPXCHG16B, whose kernel then takes the
+# emulated per-CPU double-word compare-and-exchange in SLUB's fast path
+# (this_cpu_cmpxchg16b_emu).
+#
 # --arch arm64 boots qemu-system-aarch64's virt machine instead (-cpu max,
 # console ttyAMA0) with Debian's arm64 busybox ($KA64_BUSYBOX, see
 # scripts/setup.sh) in the initramfs; the kernel is a plain arm64 Image
@@ -47,7 +52,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel='' logfile='' script='' smp=2 mem=1G tmo=600 append='' tcg=single
-icount=() arch=x86_64 numa=1
+icount=() arch=x86_64 numa=1 cpuflags=''
 kos=() files=() fwds=
 
 while [ $# -gt 0 ]; do
@@ -66,6 +71,9 @@ while [ $# -gt 0 ]; do
 	--icount)	[ "$2" = on ] || die "--icount: only \"on\""
 			icount=(-icount "shift=0,sleep=off") tcg=single ;;
 	--arch)		arch=$2 ;;
+	--cpu)		[[ $2 =~ ^[a-z0-9_.=-]+(,[a-z0-9_.=-]+)*$ ]] ||
+				die "--cpu wants qemu CPU flags (a=b,c=d), got $2"
+			cpuflags=,$2 ;;
 	--numa)		[[ $2 =~ ^[1-9][0-9]*$ ]] ||
 				die "--numa wants a number of nodes, got $2"
 			numa=$2 ;;
@@ -79,6 +87,7 @@ done
 [ -f "$kernel" ] || die "--kernel: no such file: $kernel"
 [ -f "$script" ] || die "--script: no such file: $script"
 [ -n "$logfile" ] || die "--log is required"
+[ -z "$cpuflags" ] || [ "$arch" = x86_64 ] || die "--cpu: x86_64 only"
 case $arch in
 x86_64)	busybox=/bin/busybox ;;
 arm64)	busybox=${KA64_BUSYBOX:-}
@@ -179,7 +188,7 @@ done
 # them on kernels built without PRINTK_TIME; panic=-1 with -no-reboot ends
 # qemu on a panic.
 case $arch in
-x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off") console=ttyS0 ;;
+x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off$cpuflags") console=ttyS0 ;;
 arm64)	qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
 	console=ttyAMA0 ;;
 esac
