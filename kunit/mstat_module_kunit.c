@@ -308,15 +308,20 @@ static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
 	KUNIT_EXPECT_EQ(test, bf, st->src[MSTAT_SRC_KMALLOC].bytes_freed);
 }
 
+/*
+ * Allocates and frees until stopped; each block freed in its own order
+ * (an order-1 block freed as order 0 leaks its second page).
+ */
 static int churn_thread(void *arg)
 {
 	while (!kthread_should_stop()) {
 		void *p = kmalloc(64 + (get_random_u32() & 1023), GFP_KERNEL);
-		struct page *pg = alloc_pages(GFP_KERNEL, get_random_u32() & 1);
+		unsigned int order = get_random_u32() & 1;
+		struct page *pg = alloc_pages(GFP_KERNEL, order);
 
 		kfree(p);
 		if (pg)
-			__free_pages(pg, 0);
+			__free_pages(pg, order);
 		cond_resched();
 	}
 	return 0;
