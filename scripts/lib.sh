@@ -38,8 +38,10 @@ show() { sed 's/^/#   /'; }
 
 ok() { mstat_passed=$((mstat_passed + 1)); echo "ok $*"; }
 not_ok() {
+	local t="$*"
+
 	mstat_failed=$((mstat_failed + 1))
-	mstat_failed_names+=("${1%%[: ]*}")
+	mstat_failed_names+=("${t:0:120}")
 	echo "not ok $*"
 }
 skip() { mstat_skipped=$((mstat_skipped + 1)); echo "skip $1: $2"; }
@@ -93,7 +95,7 @@ t() {
 # "# KUnit: NAME SUITE passed=N failed=N" lines (collect_kunit's), whose
 # cases are tallied here too; its other lines stay in LOG.
 relay() {
-	local line pre=${2:+$2: } np nf
+	local line pre=${2:+$2: } np nf lbl
 	while IFS= read -r line; do
 		case $line in
 		"ok "*)		ok "$pre${line#ok }" ;;
@@ -103,17 +105,20 @@ relay() {
 		"# KUnit: "*" passed="*" failed="*)
 				np=${line##* passed=} np=${np%% *}
 				nf=${line##* failed=} nf=${nf%% *}
-				tally "$np" "$nf"
+				lbl=${line#"# KUnit: "}
+				tally "$np" "$nf" "$pre${lbl%% passed=*}"
 				echo "$line" ;;
 		esac
 	done <"$1"
 }
 
-# tally PASSED FAILED: tests counted elsewhere (KUnit cases, as kunit.py
-# parse counted them), added to the totals.
+# tally PASSED FAILED [WHAT]: tests counted elsewhere (KUnit cases, as
+# kunit.py parse counted them), added to the totals; WHAT names them
+# among the failed ones.
 tally() {
 	mstat_passed=$((mstat_passed + $1))
 	mstat_failed=$((mstat_failed + $2))
+	[ "$2" -eq 0 ] || mstat_failed_names+=("${3:-KUnit}: KUnit cases failed: $2")
 }
 
 # finish: exit 1 if a test failed, else 0.
@@ -127,9 +132,13 @@ finish() {
 summary() {
 	[ "${mstat_retried_boots:-0}" -eq 0 ] ||
 		echo "# guests booted twice, the first boot dead before its script: $mstat_retried_boots (their lines say which)"
-	# The names again at the end, where a log's tail shows them.
-	[ "$mstat_failed" -eq 0 ] ||
-		echo "# failed: ${mstat_failed_names[*]}"
+	# The failures again at the end, where a log's tail shows them.
+	local f n=0
+	for f in "${mstat_failed_names[@]}"; do
+		n=$((n + 1))
+		[ "$n" -le 20 ] || { echo "# failed: and $((${#mstat_failed_names[@]} - 20)) more"; break; }
+		echo "# failed: $f"
+	done
 	if [ "$mstat_skipped" -gt 0 ]; then
 		echo "$mstat_passed passed, $mstat_failed failed, $mstat_skipped skipped"
 	else
@@ -701,7 +710,7 @@ collect_kunit() {
 	sed -n 's/^KTAP \([^ ]*\) passed=\([0-9]*\) failed=\([0-9]*\).*/\1 \2 \3/p' \
 		"$logs/$name-ktap.log" >"$logs/$name-ktap.summary"
 	while read -r suite np nf; do
-		tally "$np" "$nf"
+		tally "$np" "$nf" "$name $suite"
 		echo "# KUnit: $name $suite passed=$np failed=$nf"
 	done <"$logs/$name-ktap.summary"
 	if [ "$rc" -eq 0 ] && [ -s "$logs/$name-ktap.summary" ]; then
