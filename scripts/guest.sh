@@ -204,7 +204,7 @@ timeout --kill-after=10 "$tmo" "${qemu[@]}" \
 	-append "console=$console loglevel=7 printk.time=1 panic=-1 $append" \
 	</dev/null >"$logfile" || rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-log "guest $kernel: boot+run $((ms / 1000)).$((ms % 1000 / 100)) s (TCG, $arch)"
+log "guest $kernel: boot+run $((ms / 1000)).$((ms % 1000 / 100)) s (TCG, $arch${cpuflags:+, cpu flags ${cpuflags#,}})"
 
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	log "guest timed out after $tmo s"
