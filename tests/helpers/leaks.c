@@ -66,6 +66,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../tools/mstat/util.h"
+
 /* JSON, as much as the verdict needs: a tree of values. */
 enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
 
@@ -344,12 +346,12 @@ struct pattern {
 static struct pattern pat[MAX_PAT];
 static int npat, nfailed;
 
-static void ok(const char *name)
+static void pass(const char *name)
 {
 	printf("ok %s\n", name);
 }
 
-static __attribute__((format(printf, 2, 3)))
+static MSTAT_PRINTF(2, 3)
 void not_ok(const char *name, const char *fmt, ...)
 {
 	va_list ap;
@@ -487,7 +489,7 @@ static void judge_leak(struct pattern *p, struct jval *sus)
 
 	snprintf(name, sizeof(name), "leaks-%.31s-pace", p->name);
 	if (done >= 0.95 * want - p->size && done <= 1.05 * want + p->size)
-		ok(name);
+		pass(name);
 	else
 		not_ok(name, "%.0f bytes in %.0f ms, the rate says %.0f", done,
 		       ms, want);
@@ -495,7 +497,7 @@ static void judge_leak(struct pattern *p, struct jval *sus)
 	n = find_stack(sus, p->fn, &s);
 	snprintf(name, sizeof(name), "leaks-%.31s-named", p->name);
 	if (n == 1)
-		ok(name);
+		pass(name);
 	else
 		not_ok(name, "%d stack suspects at %s", n, p->fn);
 	if (n < 1) {
@@ -521,19 +523,19 @@ static void judge_leak(struct pattern *p, struct jval *sus)
 		       jlist_str(s, "caches"), p->rate, p->cgroup, p->cache);
 		snprintf(name, sizeof(name), "leaks-%.31s-cache", p->name);
 		if (jhas(s, "caches", p->cache))
-			ok(name);
+			pass(name);
 		else
 			not_ok(name, "caches %s, not %s", jlist_str(s, "caches"),
 			       p->cache);
 		snprintf(name, sizeof(name), "leaks-%.31s-cgroup", p->name);
 		if (jhas(s, "cgroups", p->cgroup))
-			ok(name);
+			pass(name);
 		else
 			not_ok(name, "cgroups %s, not %s",
 			       jlist_str(s, "cgroups"), p->cgroup);
 		snprintf(name, sizeof(name), "leaks-%.31s-rate", p->name);
 		if (rate_in(s, p->rate, &lo, &hi))
-			ok(name);
+			pass(name);
 		else
 			not_ok(name, "%llu B/s not in [%.0f, %.0f]", p->rate, lo,
 			       hi);
@@ -545,7 +547,7 @@ static void judge_leak(struct pattern *p, struct jval *sus)
 	if (!s)
 		not_ok(name, "no cache suspect %s", p->cache);
 	else if (rate_in(s, p->rate, &lo, &hi))
-		ok(name);
+		pass(name);
 	else
 		not_ok(name, "%s: %llu B/s not in [%.0f, %.0f]", p->cache,
 		       p->rate, lo, hi);
@@ -608,11 +610,11 @@ static void judge_false(struct jval *sus, struct jval *unex)
 	if (bad_stack)
 		not_ok("leaks-no-false-stack", "%d", bad_stack);
 	else
-		ok("leaks-no-false-stack");
+		pass("leaks-no-false-stack");
 	if (bad_cache)
 		not_ok("leaks-no-false-cache", "%d", bad_cache);
 	else
-		ok("leaks-no-false-cache");
+		pass("leaks-no-false-cache");
 
 	for (s = unex ? unex->kids : NULL; s; s = s->next) {
 		const char *c = jstr(s, "cache"), *why = jstr(s, "why");
@@ -626,12 +628,12 @@ static void judge_false(struct jval *sus, struct jval *unex)
 		       jstr(s, "kind") ? jstr(s, "kind") : "?",
 		       c ? c : f, why ? why : "", d ? ": decoy " : "",
 		       d ? d->name : "");
-		bad_unex += d != NULL;
+		bad_unex += !!d;
 	}
 	if (bad_unex)
 		not_ok("leaks-no-decoy-unexplained", "%d", bad_unex);
 	else
-		ok("leaks-no-decoy-unexplained");
+		pass("leaks-no-decoy-unexplained");
 }
 
 static void judge_decoys(void)
@@ -651,7 +653,7 @@ static void judge_decoys(void)
 	if (idle)
 		not_ok("leaks-decoys-ran", "%d of %d did nothing", idle, ran);
 	else
-		ok("leaks-decoys-ran");
+		pass("leaks-decoys-ran");
 }
 
 static void nap(long ms)
@@ -688,7 +690,7 @@ static void touch_map(void)
 	munmap(m, 1 << 20);
 }
 
-static void busy(void)
+static void busy_loop(void)
 {
 	static char buf[4096];
 	char path[512];
@@ -753,7 +755,7 @@ static int drive(const char *control)
 	}
 }
 
-static void usage(void)
+static void help(void)
 {
 	fprintf(stderr, "usage: leaks [-f] TRUTH JSON EXIT\n"
 			"       leaks -n NAME TRUTH JSON\n"
@@ -773,7 +775,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "bd:fn:")) != -1) {
 		switch (opt) {
 		case 'b':
-			busy();
+			busy_loop();
 			return 0;
 		case 'd':
 			return drive(optarg);
@@ -784,15 +786,15 @@ int main(int argc, char **argv)
 			named = optarg;
 			break;
 		default:
-			usage();
+			help();
 		}
 	}
 	if (argc - optind != (named ? 2 : 3))
-		usage();
+		help();
 	if (!named) {
 		status = (int)strtol(argv[optind + 2], &end, 10);
 		if (*end || end == argv[optind + 2])
-			usage();
+			help();
 	}
 	read_truth(argv[optind]);
 	jp = read_file(argv[optind + 1]);
@@ -816,19 +818,19 @@ int main(int argc, char **argv)
 		       "not an object of version 1 with a suspects array");
 		return 1;
 	}
-	ok("leaks-json");
+	pass("leaks-json");
 	for (s = sus->kids; s; s = s->next)
 		nsus++;
 	printf("# %d suspects, exit %d\n", nsus, status);
 	if (status == (free_run ? 0 : 1))
-		ok("leaks-exit");
+		pass("leaks-exit");
 	else
 		not_ok("leaks-exit", "%d, not %d", status, free_run ? 0 : 1);
 	if (free_run) {
 		if (nsus)
 			not_ok("leaks-free-none", "%d suspects", nsus);
 		else
-			ok("leaks-free-none");
+			pass("leaks-free-none");
 	}
 	for (i = 0; i < npat; i++)
 		if (is_leak(&pat[i]))
