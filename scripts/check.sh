@@ -299,14 +299,13 @@ fi
 # must be caught learning otherwise.
 #
 # On a CPU without CMPXCHG16B (--cpu=cx16=off): under this load, an
-# interrupt every 5 us on each vCPU, qemu 7.2's TCG now and then returns
-# from an interrupt taken just after a task's "cmpxchg16b %gs:(%rsi)" (SLUB's
-# per-CPU fast path) with impossible RFLAGS, reserved bits and TF set:
-# a #DB splat in the kernel, user tasks killed by a #GP on IRET, a double
-# fault; once while mstat was not loaded (docs/TESTING.md, "An emulator's
-# fault").
-# Without the instruction the kernel takes its emulation
-# (this_cpu_cmpxchg16b_emu), which the test does not care about.
+# interrupt every 5 us on each vCPU, qemu 7.2's TCG now and then resumes
+# a task right after its "cmpxchg16b %gs:(%rsi)" (SLUB's per-CPU fast
+# path) with impossible RFLAGS, reserved bits and TF set: a #DB splat in
+# the kernel, user tasks killed by a #GP, a double fault; once while
+# mstat was not loaded (docs/TESTING.md, "An emulator's fault"). Without
+# the instruction the kernel takes its emulation (this_cpu_cmpxchg16b_emu),
+# which the test does not care about.
 learn_cpu=--cpu=cx16=off
 if [ -f build/6.12/tests/irqload/mstat_irqload.ko ]; then
 	guest guest-6.12-learn "$K612_VMLINUZ" scripts/guest/learn.sh \
