@@ -1102,13 +1102,6 @@ static void mstat_json_num(FILE *f, double v)
 		fprintf(f, "%.1f", v);
 }
 
-/* The cgroup label of @id, as mstat pprof writes it; NULL if unknown. */
-static const char *mstat_leak_cgroup(struct mstat_leaks *lk, long long id,
-				     char *buf, size_t len)
-{
-	return mstat_cgroup_label(&lk->cg, id, buf, len);
-}
-
 /* Does row @rw hold a leak-like sample of its stack? */
 static bool mstat_leak_row_counts(const struct mstat_leaks *lk,
 				  const struct mstat_leak_row *rw)
@@ -1142,7 +1135,8 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
 			continue;
 		if (which == 0) {
-			v = mstat_leak_cgroup(lk, rw->cgroup, buf, sizeof(buf));
+			v = mstat_cgroup_label(&lk->cg, rw->cgroup, buf,
+					       sizeof(buf));
 		} else if (which == 1) {
 			if (rw->node == MSTAT_NODE_UNKNOWN)
 				continue;

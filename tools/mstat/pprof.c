@@ -354,23 +354,13 @@ static void mstat_pprof_label_num(struct mstat_pprof *pp, const char *key,
 	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 }
 
-/*
- * A row's cgroup label: its path under the cgroup2 mount ("/", "/a/b"),
- * "id:N" if no directory has the id, "hardirq", "softirq"; NULL (no
- * label) when unknown.
- */
-static const char *mstat_pprof_cgroup(struct mstat_pprof *pp, long long id,
-				      char *buf, size_t len)
-{
-	return mstat_cgroup_label(&pp->cg, id, buf, len);
-}
-
 /* A row's labels cgroup, node and cache, those it has (format 2.2). */
 static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 				   const struct mstat_site *st)
 {
 	char buf[32];
-	const char *cg = mstat_pprof_cgroup(pp, st->cgroup, buf, sizeof(buf));
+	const char *cg = mstat_cgroup_label(&pp->cg, st->cgroup, buf,
+						 sizeof(buf));
 
 	if (cg) {
 		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cgroup"));
