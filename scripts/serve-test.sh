@@ -72,7 +72,7 @@ start=$SECONDS
 # control port), so that it checks, stops its servers and exits.
 release() {
 	[ -n "${p_ctl:-}" ] || return 0
-	echo "host done after $((SECONDS - start)) s, phases:" $phases 2>/dev/null \
+	echo "host done after $((SECONDS - start)) s, phases: $phases" 2>/dev/null \
 		>/dev/tcp/127.0.0.1/"$p_ctl"
 	p_ctl=
 }
