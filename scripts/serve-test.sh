@@ -387,7 +387,7 @@ check_slow() {
 # after the other (qemu's forwarder listens with a backlog of one: a burst
 # of connects would be dropped there, before the server, and retried by
 # this host's TCP a second or more later, so that connecting them all
-# takes 10 to 20 s under TCG). Every 2 s until all are connected, each
+# took 2 to 22 s here under TCG). Every 2 s until all are connected, each
 # open one sends one more header line: the server closes a connection
 # after 10 s without progress, and once (CI, stop 41) all 32 it took
 # were closed so before their second halves were sent. When
