@@ -403,27 +403,21 @@ check_many() {
 	res = {"served": 0, "refused": 0, "hung": 0, "unconnected": 0}
 	how = {}
 	lock = threading.Lock()
-	socks, gone = [], set()
+	socks = []
 	connecting = True
-	def refuse(s, why):
-	    with lock:
-	        if s in gone:
-	            return
-	        gone.add(s)
-	        res["refused"] += 1
-	        how[why] = how.get(why, 0) + 1
+	# A refused one fails here, and again below, where it is counted.
 	def hold():
 	    while True:
 	        time.sleep(2)
 	        with lock:
 	            if not connecting:
 	                return
-	            open_ = [s for s in socks if s not in gone]
-	        for s in open_:
+	            held = list(socks)
+	        for s in held:
 	            try:
 	                s.sendall(b"X-Hold: 1\r\n")
-	            except OSError as e:
-	                refuse(s, e.__class__.__name__)
+	            except OSError:
+	                pass
 	holder = threading.Thread(target=hold)
 	holder.start()
 	t = time.monotonic()
@@ -458,14 +452,13 @@ check_many() {
 	        what = "hung"
 	    except OSError as e:
 	        why = e.__class__.__name__
-	    if what == "refused":
-	        refuse(s, why)
-	        return
 	    with lock:
 	        res[what] += 1
+	        if what == "refused":
+	            how[why] = how.get(why, 0) + 1
 	t0 = time.monotonic()
 	time.sleep(1)
-	th = [threading.Thread(target=one, args=(s,)) for s in socks if s not in gone]
+	th = [threading.Thread(target=one, args=(s,)) for s in socks]
 	for x in th:
 	    x.start()
 	for x in th:
