@@ -67,7 +67,8 @@ m=${src#"$root"}
 # kbuild ARGS...: one W=1 modules build against $kdir. kunit/ builds
 # nothing on a kernel without KUnit.
 kbuild() {
-	local cmd=(make -C "$kdir" ${cross[@]+"${cross[@]}"} W=1 "$@" modules)
+	local cmd=(make -j"$(nproc)" -C "$kdir" ${cross[@]+"${cross[@]}"} W=1 "$@"
+		   modules)
 	if [ -z "$root" ]; then
 		"${cmd[@]}"
 	else
