@@ -69,18 +69,32 @@ exits() {
 	return 1
 }
 
-# t NAME CMD...: one test, timed: ok if CMD succeeds. Its output goes to
+# mstat_cpu VAR: VAR set to the CPU time, user and system, of this
+# shell's children that have ended and been waited for (and of theirs),
+# in hundredths of a second (/proc's cutime and cstime; CLK_TCK is 100 on
+# Debian's kernels). Unlike a wall-clock time, it does not grow when
+# other work shares the CPUs.
+mstat_cpu() {
+	local cpu_stat
+	read -r -a cpu_stat <"/proc/$BASHPID/stat"
+	printf -v "$1" '%s' $((cpu_stat[15] + cpu_stat[16]))
+}
+
+# t NAME CMD...: one test, timed (wall-clock and CPU time): ok if CMD
+# succeeds. Its output goes to
 # $MSTAT_LOGS/NAME.log ("/" in NAME becomes "-"); on failure the last 20
 # lines of it follow as "#   " lines. With MSTAT_T_SHOW=N, the last N
 # lines also follow an "ok" (a summary the command prints last).
 t() {
-	local name=$1 start=$SECONDS rc=0 log
+	local name=$1 start=$SECONDS rc=0 log c0 c1
 	shift
 	log=$MSTAT_LOGS/${name//\//-}.log
 	mkdir -p "$MSTAT_LOGS"
+	mstat_cpu c0
 	"$@" >"$log" 2>&1 || rc=$?
+	mstat_cpu c1
 	if [ "$rc" -eq 0 ]; then
-		ok "$name ($((SECONDS - start)) s)"
+		ok "$name ($((SECONDS - start)) s, $(((c1 - c0) / 100)) s CPU)"
 		[ "${MSTAT_T_SHOW:-0}" -gt 0 ] &&
 			tail -n "$MSTAT_T_SHOW" "$log" | show
 	else
@@ -577,60 +591,160 @@ mstat_build_tools() {
 }
 
 ## Guests, queued and collected
-
-# Up to mstat_guest_jobs guests (scripts/guest.sh) run at once, in the
-# background; mstat_guests lists them, in the order they were queued, for
-# collect_guests. Each leaves in $MSTAT_LOGS: NAME.console (the serial
-# console), NAME.log (guest.sh's messages), NAME.rc ("STATUS SECONDS").
-mstat_guest_jobs=${GUEST_JOBS:-$(nproc)}
+#
+# guest() queues a guest run (scripts/guest.sh) and returns at once. One
+# dispatcher (mstat_queue_start, in the background) starts the queued
+# guests, by priority and then in the order queued, while their weights
+# fit in its slots: a guest on multi-threaded TCG (--tcg=multi) weighs
+# 2, any other 1, and one guest runs whenever none does. The slots
+# (GUEST_SLOTS, default twice the number of CPUs) may be changed while
+# guests run (mstat_queue_slots), so that a caller that has host work of
+# its own to do leaves it a CPU. A script started by one that owns a
+# dispatcher (arm64.sh from check.sh) queues into the same one: its
+# directory is exported as MSTAT_QUEUE. Each guest leaves in its
+# caller's $MSTAT_LOGS: NAME.console (the serial console), NAME.log
+# (guest.sh's messages), NAME.rc ("STATUS SECONDS CPU_SECONDS": its
+# wall-clock time and the CPU time qemu took); collect_guests
+# waits for the caller's own and collects them in the order queued.
 mstat_guests=()
+mstat_queue_owner=
+
+# mstat_queue_start: start the dispatcher, unless this process or its
+# parent has one. One that died (it must not) is started again on the
+# same queue, so that what waits there runs, and that is counted in
+# DIR/restarts, which collect_guests reports as a failure.
+mstat_queue_start() {
+	local pid
+	if [ -n "${MSTAT_QUEUE:-}" ] && [ -d "$MSTAT_QUEUE/wait" ]; then
+		pid=$(cat "$MSTAT_QUEUE/pid" 2>/dev/null)
+		! kill -0 "$pid" 2>/dev/null || return 0
+		log "the guest queue's dispatcher (${pid:-no pid}) is gone: started again"
+		echo "$pid" >>"$MSTAT_QUEUE/restarts"
+		mstat_queue_dispatch "$MSTAT_QUEUE" </dev/null >/dev/null 2>&1 &
+		echo "$!" >"$MSTAT_QUEUE/pid"
+		return 0
+	fi
+	MSTAT_QUEUE=$(mktemp -d "${TMPDIR:-/tmp}/mstat-queue.XXXXXX") || return
+	export MSTAT_QUEUE
+	mkdir -p "$MSTAT_QUEUE/wait" "$MSTAT_QUEUE/run" "$MSTAT_QUEUE/done"
+	echo "${GUEST_SLOTS:-$((2 * $(nproc)))}" >"$MSTAT_QUEUE/slots"
+	mstat_queue_dispatch "$MSTAT_QUEUE" </dev/null >/dev/null 2>&1 &
+	echo "$!" >"$MSTAT_QUEUE/pid"
+	mstat_queue_owner=1
+}
+
+# mstat_queue_slots N: the dispatcher's slots from now on.
+mstat_queue_slots() {
+	[ -n "${MSTAT_QUEUE:-}" ] || return 0
+	echo "$1" >"$MSTAT_QUEUE/slots.new" && mv "$MSTAT_QUEUE/slots.new" "$MSTAT_QUEUE/slots"
+}
+
+# mstat_queue_dispatch DIR: the dispatcher. A queued guest is a script
+# wait/PRIO-NANOSECONDS-NAME whose first line is "#weight N"; it runs
+# with a file run/ITS-NAME holding its weight, moved to done/ at its end.
+# Starts nothing while DIR/hold exists (a caller queueing a batch whose
+# order it wants kept); ends when DIR/closed exists and nothing waits or
+# runs.
+mstat_queue_dispatch() {
+	local q=$1 next w used f slots
+	while [ -d "$q" ]; do
+		slots=$(cat "$q/slots" 2>/dev/null) || slots=1
+		used=0
+		# A guest that ends moves its file away at any moment: read
+		# each once, and count one gone as 0 (an empty expansion in
+		# the arithmetic would end this shell).
+		for f in "$q"/run/*; do
+			w=$(cat "$f" 2>/dev/null) || w=0
+			used=$((used + ${w:-0}))
+		done
+		next=$(find "$q/wait" -mindepth 1 -maxdepth 1 -printf '%f\n' |
+		       sort | head -n 1)
+		if [ -f "$q/hold" ]; then
+			:
+		elif [ -n "$next" ]; then
+			w=$(sed -n '1s/^#weight \([0-9]*\)$/\1/p' "$q/wait/$next")
+			w=${w:-1}
+			if [ "$used" -eq 0 ] || [ $((used + w)) -le "$slots" ]; then
+				echo "$w" >"$q/run/$next"
+				mv "$q/wait/$next" "$q/started-$next"
+				( bash "$q/started-$next"; mv "$q/run/$next" "$q/done/$next" ) &
+				continue
+			fi
+		elif [ -f "$q/closed" ] && [ "$used" -eq 0 ]; then
+			break
+		fi
+		sleep 0.5
+	done
+	wait
+}
+
+# mstat_guest_run LOGS NAME KERNEL SCRIPT GUEST_ARG...: one guest, as a
+# queued script runs it (MSTAT_GUEST_SH: another guest.sh, for the
+# queue's own test, scripts/queue-test.sh).
+mstat_guest_run() {
+	local logs=$1 name=$2 kernel=$3 script=$4 rc start=$SECONDS cpu0 cpu1
+	local guest_sh=${MSTAT_GUEST_SH:-$MSTAT_TOP/scripts/guest.sh}
+	shift 4
+	mstat_cpu cpu0
+	rm -f "$logs/$name.retried"
+	"$guest_sh" --kernel "$kernel" --script "$script" \
+		--log "$logs/$name.console" "$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	# A kernel that died before the script started (the 6.12-rt int3
+	# oops in early boot under multi-threaded TCG): one more boot, its
+	# first console kept, and collect says so.
+	if [ "$rc" -eq 126 ]; then
+		mv "$logs/$name.console" "$logs/$name.console.boot1"
+		echo "$((SECONDS - start))" >"$logs/$name.retried"
+		"$guest_sh" --kernel "$kernel" --script "$script" \
+			--log "$logs/$name.console" "$@" >>"$logs/$name.log" 2>&1
+		rc=$?
+	fi
+	mstat_cpu cpu1
+	echo "$rc $((SECONDS - start)) $(((cpu1 - cpu0) / 100))" >"$logs/$name.rc.new"
+	mv "$logs/$name.rc.new" "$logs/$name.rc"
+}
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
 # --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH,
 # --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT, --numa=N or
-# --cpu=FLAGS is that option of guest.sh, any other is a module to load.
+# --cpu=FLAGS is that option of guest.sh, --prio=N (0 to 9, default 5:
+# lower first; the long guests go first, so that none of them is the
+# run's tail) the queue's, any other is a module to load.
 guest() {
-	local name=$1 kernel=$2 script=$3 a guest_args=()
+	local name=$1 kernel=$2 script=$3 a guest_args=() prio=5 w=1 spec
 	shift 3
 	for a; do
 		case $a in
 		--file=*)	guest_args+=(--file "${a#--file=}") ;;
 		--smp=*)	guest_args+=(--smp "${a#--smp=}") ;;
-		--tcg=*)	guest_args+=(--tcg "${a#--tcg=}") ;;
+		--tcg=*)	guest_args+=(--tcg "${a#--tcg=}")
+				[ "${a#--tcg=}" = multi ] && w=2 ;;
 		--append=*)	guest_args+=(--append "${a#--append=}") ;;
 		--arch=*)	guest_args+=(--arch "${a#--arch=}") ;;
 		--timeout=*)	guest_args+=(--timeout "${a#--timeout=}") ;;
 		--hostfwd=*)	guest_args+=(--hostfwd "${a#--hostfwd=}") ;;
 		--numa=*)	guest_args+=(--numa "${a#--numa=}") ;;
 		--cpu=*)	guest_args+=(--cpu "${a#--cpu=}") ;;
+		--prio=[0-9])	prio=${a#--prio=} ;;
 		*)		guest_args+=(--ko "$a") ;;
 		esac
 	done
 	mkdir -p "$MSTAT_LOGS"
-	while [ "$(jobs -rp | wc -l)" -ge "$mstat_guest_jobs" ]; do
-		wait -n
-	done
-	(
-		local rc
-		start=$SECONDS
-		rm -f "$MSTAT_LOGS/$name.retried"
-		"$MSTAT_TOP/scripts/guest.sh" --kernel "$kernel" \
-			--script "$script" --log "$MSTAT_LOGS/$name.console" \
-			"${guest_args[@]}" >"$MSTAT_LOGS/$name.log" 2>&1
-		rc=$?
-		# A kernel that died before the script started (the 6.12-rt
-		# int3 oops in early boot under multi-threaded TCG): one more
-		# boot, its first console kept, and collect says so.
-		if [ "$rc" -eq 126 ]; then
-			mv "$MSTAT_LOGS/$name.console" "$MSTAT_LOGS/$name.console.boot1"
-			echo "$((SECONDS - start))" >"$MSTAT_LOGS/$name.retried"
-			"$MSTAT_TOP/scripts/guest.sh" --kernel "$kernel" \
-				--script "$script" --log "$MSTAT_LOGS/$name.console" \
-				"${guest_args[@]}" >>"$MSTAT_LOGS/$name.log" 2>&1
-			rc=$?
-		fi
-		echo "$rc $((SECONDS - start))" >"$MSTAT_LOGS/$name.rc"
-	) &
+	mstat_queue_start || return
+	rm -f "$MSTAT_LOGS/$name.rc"
+	spec=$MSTAT_QUEUE/$prio-$(date +%s%N)-$name
+	{
+		echo "#weight $w"
+		printf 'export KA64_BUSYBOX=%q MSTAT_GUEST_SH=%q\n' \
+			"${KA64_BUSYBOX:-}" "${MSTAT_GUEST_SH:-}"
+		printf 'cd %q || exit 1\n' "$PWD"
+		printf '. %q\n' "$MSTAT_TOP/scripts/lib.sh"
+		printf 'mstat_guest_run'
+		printf ' %q' "$MSTAT_LOGS" "$name" "$kernel" "$script" \
+			${guest_args[@]+"${guest_args[@]}"}
+		echo
+	} >"$spec.new" && mv "$spec.new" "$MSTAT_QUEUE/wait/${spec##*/}"
 	mstat_guests+=("$name")
 }
 
@@ -662,15 +776,16 @@ mstat_guests_kernel() {
 		"build/$1/mstat.ko"
 }
 
-# collect NAME: the guest's exit status and time (boot and run, under
-# qemu's TCG emulation), a clean console, and its "ok"/"not ok" lines if
+# collect NAME: the guest's exit status and times (boot and run, under
+# qemu's TCG emulation: wall-clock and CPU), a clean console, and its "ok"/"not ok" lines if
 # it prints any (then also that their number is the "# checks=N" it
 # announced: kernel messages may garble a line).
 collect() {
-	local name=$1 logs=$MSTAT_LOGS rc secs want got
+	local name=$1 logs=$MSTAT_LOGS rc secs cpu want got
 	local con=$logs/$1.console rel=${MSTAT_LOGS#"$MSTAT_TOP"/}
 	local retried=''
-	read -r rc secs <"$logs/$name.rc" 2>/dev/null || rc=1 secs=0
+	read -r rc secs cpu <"$logs/$name.rc" 2>/dev/null || rc=1 secs=0
+	cpu=${cpu:-0}
 	# Never hidden: a retried boot is in the test's own line, and its
 	# first console's first oops line is shown.
 	if [ -f "$logs/$name.retried" ]; then
@@ -680,9 +795,9 @@ collect() {
 		mstat_retried_boots=$((${mstat_retried_boots:-0} + 1))
 	fi
 	if [ "$rc" -eq 0 ]; then
-		ok "$name ($secs s TCG$retried)"
+		ok "$name ($secs s TCG, $cpu s CPU$retried)"
 	else
-		not_ok "$name ($secs s TCG, exit $rc$retried), console: $rel/$name.console"
+		not_ok "$name ($secs s TCG, $cpu s CPU, exit $rc$retried), console: $rel/$name.console"
 		tail -n 20 "$logs/$name.log" | show
 	fi
 	t "$name-console-clean" "$MSTAT_TOP/scripts/console-check.sh" "$con"
@@ -721,12 +836,54 @@ collect_kunit() {
 	fi
 }
 
-# collect_guests: wait for every queued guest, then collect each, in the
-# order queued; a NAME ending in -kunit also gets collect_kunit, one in
-# -kunit-busted scripts/kunit-busted-check.sh.
-collect_guests() {
+# mstat_guests_wait: wait until every guest this process queued has
+# ended (its NAME.rc), the dispatcher started again if it died; after
+# three such restarts, a guest still waiting is given "1 0 0".
+mstat_guests_wait() {
 	local name
-	wait
+	for name in ${mstat_guests[@]+"${mstat_guests[@]}"}; do
+		until [ -f "$MSTAT_LOGS/$name.rc" ]; do
+			if [ "$(wc -l <"$MSTAT_QUEUE/restarts" 2>/dev/null || echo 0)" -ge 3 ]; then
+				log "$name: the guest queue's dispatcher died three times"
+				echo "1 0 0" >"$MSTAT_LOGS/$name.rc"
+				break
+			fi
+			mstat_queue_start
+			sleep 1
+		done
+	done
+}
+
+# mstat_queue_stop: the owner's dispatcher told to end once idle, waited
+# for, and its directory removed.
+mstat_queue_stop() {
+	local pid
+	[ -n "$mstat_queue_owner" ] || return 0
+	pid=$(cat "$MSTAT_QUEUE/pid" 2>/dev/null)
+	touch "$MSTAT_QUEUE/closed"
+	# Not wait alone: a subshell of the owner may stop it too.
+	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.2
+	done
+	[ -z "$pid" ] || wait "$pid" 2>/dev/null
+	rm -rf "$MSTAT_QUEUE"
+	mstat_queue_owner=
+	unset MSTAT_QUEUE
+}
+
+# collect_guests: wait for every guest this process queued, then collect
+# each, in the order queued; a NAME ending in -kunit also gets
+# collect_kunit, one in -kunit-busted scripts/kunit-busted-check.sh.
+collect_guests() {
+	local name restarts
+	mstat_guests_wait
+	restarts=$(wc -l <"$MSTAT_QUEUE/restarts" 2>/dev/null || echo 0)
+	if [ "$restarts" -eq 0 ]; then
+		[ -z "$mstat_queue_owner" ] || ok guest-queue
+	else
+		not_ok "guest-queue: its dispatcher died and was started again $restarts times"
+	fi
+	mstat_queue_stop
 	for name in ${mstat_guests[@]+"${mstat_guests[@]}"}; do
 		collect "$name"
 		case $name in
@@ -738,6 +895,7 @@ collect_guests() {
 			relay "$MSTAT_LOGS/$name-check.log" "$name" ;;
 		esac
 	done
+	mstat_guests=()
 }
 
 # mstat_free_port VAR: VAR set to a TCP port free on 127.0.0.1 now, never

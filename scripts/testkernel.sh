@@ -60,13 +60,15 @@ if [ -f "$dir/.mstat-done" ]; then
 	exit 0
 fi
 
-log "building $arch test kernel in $dir (cold: about 8 min on 2 cores)"
+log "building $arch test kernel in $dir (cold: 7 to 10 min on 2 idle CPUs, longer beside other work)"
 mkdir -p "$dir"
 start=$(date +%s)
+mstat_cpu cpu0
 (cd "$ksrc" && python3 tools/testing/kunit/kunit.py build \
 	--arch="$arch" ${cross[@]+"${cross[@]}"} --build_dir="$dir" \
 	--kunitconfig="$frag" --jobs="$(nproc)") >"$dir/build.log" 2>&1 ||
 	{ tail -n 30 "$dir/build.log" >&2; die "test kernel build failed"; }
-log "$arch test kernel built in $(( $(date +%s) - start )) s"
+mstat_cpu cpu1
+log "$arch test kernel built in $(( $(date +%s) - start )) s, $(((cpu1 - cpu0) / 100)) s of CPU"
 touch "$dir/.mstat-done"
 echo "$dir"
