@@ -92,8 +92,9 @@ phases_table() {
 	done
 	all=$((all / 100))
 	echo "# phases: start, end and length (s from the start of the run), and"
-	echo "# the CPU time of the foreground's own work (the guests and the test"
-	echo "# kernels, in the background, are below; (bg): beside the others):"
+	echo "# the CPU time of what ended in each (a background job's, the guest"
+	echo "# queue's among them, counts where it is reaped; (bg): beside the"
+	echo "# others; the guests' and the test kernels' own CPU time below):"
 	sort -k2,2n "$logs/phases" | while read -r name b e c; do
 		printf '#   %-22s %5d %5d %5d s %6s\n' "$name" "$b" "$e" $((e - b)) \
 			"${c:+$c s CPU}"
