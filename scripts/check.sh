@@ -175,11 +175,24 @@ matrix_pid=$!
   done ) &
 tk_pid=$!
 
-# tk_wait K: wait for test kernel K; then kb_K is its directory, or empty
-# if its build failed ("ok/not ok testkernel-K").
+# tk_done K: wait until test kernel K's build has ended; one whose
+# background job is gone without saying so is written as failed.
+tk_done() {
+	until [ -f "$logs/testkernel-$1.rc" ]; do
+		if ! kill -0 "$tk_pid" 2>/dev/null; then
+			[ -f "$logs/testkernel-$1.rc" ] ||
+				echo "1 0 0" >"$logs/testkernel-$1.rc"
+			break
+		fi
+		sleep 2
+	done
+}
+
+# tk_wait K: tk_done K; then kb_K is its directory, or empty if its build
+# failed ("ok/not ok testkernel-K").
 tk_wait() {
 	local rc secs cpu var=kb_$1
-	until [ -f "$logs/testkernel-$1.rc" ]; do sleep 2; done
+	tk_done "$1"
 	read -r rc secs cpu <"$logs/testkernel-$1.rc"
 	if [ "$rc" -eq 0 ] && [ -s "$logs/testkernel-$1.dir" ]; then
 		ok "testkernel-$1 ($secs s, $cpu s CPU)"
@@ -739,7 +752,7 @@ fi
 # guests in the same queue as the x86 ones still running. Its debug
 # kernel is the third of the background builds (1c).
 phase arm64
-until [ -f "$logs/testkernel-arm64.rc" ]; do sleep 2; done
+tk_done arm64
 scripts/arm64.sh >"$logs/arm64.log" 2>&1
 relay "$logs/arm64.log"
 
