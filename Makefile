@@ -12,6 +12,8 @@
 #   make check        set up and run every test (what CI runs)
 #   make bench        benchmarks; figures into build/bench/RESULTS.md
 #   make stress       long runs (1000 load cycles, long tortures)
+#   make soak         the test kernels make check does not boot: x86
+#                     under KCSAN, arm64 under KASAN (scripts/soak.sh)
 #   make fresh        make run and make check in a root debootstrap just
 #                     made, from nothing (about an hour)
 #   make deb          the Debian packages mstat-dkms and mstat, built by
@@ -56,6 +58,9 @@ bench:
 stress:
 	scripts/stress.sh
 
+soak:
+	scripts/soak.sh
+
 fresh:
 	scripts/fresh.sh
 
@@ -65,4 +70,4 @@ deb:
 canary:
 	scripts/canary.sh
 
-.PHONY: all modules install clean run check bench stress fresh deb canary
+.PHONY: all modules install clean run check bench stress soak fresh deb canary

@@ -8,8 +8,10 @@
 #
 #   scripts/arm64.sh
 #
-# Two kernels: the arm64 debug test kernel (kunit/.kunitconfig:
-# KUnit, KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, kmemleak),
+# Two kernels: the arm64 debug test kernel (kunit/arm64.kunitconfig:
+# KUnit, KCSAN with its strict and weak-memory modes, lockdep,
+# DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, kmemleak; the x86 debug kernel has
+# KASAN, and make soak boots arm64 under KASAN),
 # cross-built from linux-source-6.12 by scripts/testkernel.sh and cached
 # like the x86 ones; and Debian's stock arm64 kernel of the 6.12 release
 # the x86 tests use, with its headers (scripts/setup.sh). Against each,
@@ -29,7 +31,9 @@
 # each with a clean console. QEMU's TCG runs the guest's memory accesses
 # with the host's (x86, strong) ordering: these runs prove that mstat
 # builds, loads, counts and passes its tests on arm64, not its memory
-# ordering, which the litmus tests of mstat_core/litmus/ prove.
+# ordering, which the litmus tests of mstat_core/litmus/ prove (KCSAN's
+# weak-memory mode reports some races a missing barrier would make, on
+# either arch).
 #
 # Uses the set-up environment if the caller exported it (check.sh does),
 # else runs scripts/setup.sh. Logs: build/logs/arm64/.
@@ -58,7 +62,7 @@ ok "arm64-setup ($KA64_REL)"
 
 # 2. The debug test kernel (cached; its build time is in its log).
 start=$SECONDS
-if kb=$(scripts/testkernel.sh --arch arm64 kunit/.kunitconfig \
+if kb=$(scripts/testkernel.sh --arch arm64 kunit/arm64.kunitconfig \
 	2>"$logs/testkernel-debug.log"); then
 	ok "arm64-testkernel-debug ($((SECONDS - start)) s)"
 	sed -n 's/^\[mstat\] \(.*built in .*\)/# \1/p' "$logs/testkernel-debug.log"
