@@ -706,9 +706,9 @@ mstat_guest_run() {
 }
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
-# --file=SRC:DEST, --smp=N, --tcg=MODE, --append=CMDLINE, --arch=ARCH,
-# --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT, --numa=N or
-# --cpu=FLAGS is that option of guest.sh, --prio=N (0 to 9, default 5:
+# --file=SRC:DEST, --smp=N, --mem=SIZE, --tcg=MODE, --append=CMDLINE,
+# --arch=ARCH, --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT, --numa=N
+# or --cpu=FLAGS is that option of guest.sh, --prio=N (0 to 9, default 5:
 # lower first; the long guests go first, so that none of them is the
 # run's tail) the queue's, any other is a module to load.
 guest() {
@@ -718,6 +718,7 @@ guest() {
 		case $a in
 		--file=*)	guest_args+=(--file "${a#--file=}") ;;
 		--smp=*)	guest_args+=(--smp "${a#--smp=}") ;;
+		--mem=*)	guest_args+=(--mem "${a#--mem=}") ;;
 		--tcg=*)	guest_args+=(--tcg "${a#--tcg=}")
 				[ "${a#--tcg=}" = multi ] && w=2 ;;
 		--append=*)	guest_args+=(--append "${a#--append=}") ;;
