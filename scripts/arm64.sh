@@ -9,16 +9,15 @@
 #   scripts/arm64.sh
 #
 # Two kernels: the arm64 debug test kernel (kunit/arm64.kunitconfig:
-# KUnit, KCSAN with its strict and weak-memory modes, lockdep,
-# DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, kmemleak; the x86 debug kernel has
-# KASAN, and make soak boots arm64 under KASAN),
+# KUnit, KCSAN with its strict and weak-memory modes, DEBUG_ATOMIC_SLEEP,
+# DEBUG_PREEMPT; the x86 debug kernel has KASAN, lockdep and kmemleak,
+# and make soak boots arm64 under KASAN),
 # cross-built from linux-source-6.12 by scripts/testkernel.sh and cached
 # like the x86 ones; and Debian's stock arm64 kernel of the 6.12 release
 # the x86 tests use, with its headers (scripts/setup.sh). Against each,
 # W=1 builds with no warning (build/arm64-debug, build/arm64-stock). Then
 # the guests, two at a time:
-#   arm64-debug-kunit         the KUnit suites, parsed by kunit.py, then
-#                             kmemleak after the unload
+#   arm64-debug-kunit         the KUnit suites, parsed by kunit.py
 #   arm64-debug-kunit-busted  mstat_core's cases with a reader that does
 #                             not wait: the hunters must fail, cleanly
 #   arm64-debug-torture       the kernel torture on 4 vCPUs in every
