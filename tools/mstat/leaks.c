@@ -73,6 +73,7 @@
 #include "cgroup.h"
 #include "input.h"
 #include "leaks.h"
+#include "stats.h"
 #include "util.h"
 
 #define MSTAT_LEAK_MAX_BLOCKS	12
@@ -81,110 +82,11 @@
 #define MSTAT_LEAK_TOLERANCE	1.0	/* s: one object's birth in two reads */
 #define MSTAT_LEAK_ALIGNED	0.005	/* s: the same, the reads aligned */
 
-/* Statistics */
-
-/* The standard normal quantile, by bisection on erfc(). */
-static double mstat_norm_q(double p)
-{
-	double lo = -12, hi = 12, mid;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		mid = (lo + hi) / 2;
-		if (0.5 * erfc(-mid / sqrt(2.0)) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
-/*
- * The @p quantile of Student's t with @nu degrees of freedom: the normal
- * one with its Cornish-Fisher corrections (within 1% from nu = 5 on, for
- * p up to 0.995).
- */
-static double mstat_t_q(double p, int nu)
-{
-	double z = mstat_norm_q(p), z3 = z * z * z, z5 = z3 * z * z;
-
-	return z + (z3 + z) / (4.0 * nu) +
-	       (5 * z5 + 16 * z3 + 3 * z) / (96.0 * nu * nu);
-}
-
-/* P(chi2 with 2k degrees of freedom <= x) = P(Poisson(x/2) >= k). */
-static double mstat_chi2_cdf_even(int k, double x)
-{
-	double lam = x / 2, sum = 0;
-	int i;
-
-	if (x <= 0)
-		return 0;
-	for (i = 0; i < k; i++)
-		sum += exp(-lam + i * log(lam) - lgamma(i + 1.0));
-	return sum > 1 ? 0 : 1 - sum;
-}
-
-/* The @p quantile of chi2 with 2k degrees of freedom (k >= 1). */
-static double mstat_chi2_q_even(int k, double p)
-{
-	double lo = 0, hi = 4.0 * k + 100, mid;
-	int i;
-
-	while (mstat_chi2_cdf_even(k, hi) < p)
-		hi *= 2;
-	for (i = 0; i < 200; i++) {
-		mid = (lo + hi) / 2;
-		if (mstat_chi2_cdf_even(k, mid) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
-/* P(X <= j) for X binomial(k, 1/3). */
-static double mstat_binom_third_cdf(int k, int j)
-{
-	double sum = 0;
-	int i;
-
-	for (i = 0; i <= j && i <= k; i++)
-		sum += exp(lgamma(k + 1.0) - lgamma(i + 1.0) -
-			   lgamma(k - i + 1.0) - i * log(3.0) -
-			   (k - i) * log(1.5));
-	return sum;
-}
-
 static int mstat_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* The median of @n >= 1 values, sorted in place. */
-static double mstat_median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), mstat_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* The Theil-Sen slope of (@t, @x), @n points; NAN for fewer than 2. */
-static double mstat_sen(const double *t, const double *x, int n)
-{
-	double *s = mstat_alloc(NULL, (size_t)(n * n / 2 + 1) * sizeof(*s));
-	double r = NAN;
-	int i, j, m = 0;
-
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (t[j] > t[i])
-				s[m++] = (x[j] - x[i]) / (t[j] - t[i]);
-	if (m)
-		r = mstat_median(s, m);
-	free(s);
-	return r;
 }
 
 /**
@@ -264,8 +166,6 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	tr->judged = true;
 	tr->suspect = tr->rate > min_rate && tr->rate > 0;
 	(void)conf;
-	(void)mstat_sen;
-	(void)mstat_norm_q;
 	(void)mstat_steps_rise;
 #else
 	double bt[MSTAT_LEAK_MAX_BLOCKS], bx[MSTAT_LEAK_MAX_BLOCKS];
@@ -774,13 +674,6 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 	rw->seen = lk->reads;
 }
 
-static int mstat_cmp_double_asc(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The offset of this read's births from the last read's. A birth is a
  * read's time less an age the module took at its snapshot, a moment the
@@ -824,7 +717,7 @@ static bool mstat_leak_align(const struct mstat_leaks *lk, double win,
 		}
 	}
 	if (nd)
-		qsort(d, nd, sizeof(*d), mstat_cmp_double_asc);
+		qsort(d, nd, sizeof(*d), mstat_cmp_double);
 	for (i = 0, j = 0; i < nd; i++) {
 		while (d[i] - d[j] > 0.002)
 			j++;
@@ -981,7 +874,6 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	}
 #ifdef MSTAT_LEAKS_WEAK
 	A = 0;
-	(void)mstat_binom_third_cdf;
 #endif
 	s->min_age = A;
 	Te = T - A;
@@ -1031,8 +923,8 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 		return;
 	w = s->bytes / s->k;
 	s->rate = s->bytes / Te;
-	s->low = w * mstat_chi2_q_even(s->k, (1 - conf) / 2) / 2 / Te;
-	s->high = w * mstat_chi2_q_even(s->k + 1, (1 + conf) / 2) / 2 / Te;
+	s->low = w * mstat_chi2_q((1 - conf) / 2, 2.0 * s->k) / 2 / Te;
+	s->high = w * mstat_chi2_q((1 + conf) / 2, 2.0 * s->k + 2) / 2 / Te;
 	s->suspect = s->k >= MSTAT_LEAK_MIN_SAMPLES &&
 		     s->low > lk->o->min_rate;
 #ifndef MSTAT_LEAKS_WEAK
@@ -1041,7 +933,7 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	 * half the earlier's at least, so a third of the births or more
 	 * (rejected when fewer are unlikely at 1 - conf).
 	 */
-	if (mstat_binom_third_cdf(s->k, s->later) < 1 - conf)
+	if (mstat_binom_cdf(s->k, s->later, 1 / 3.0) < 1 - conf)
 		s->suspect = false;
 #endif
 }

@@ -163,7 +163,7 @@ big_sites() {
 			exit }' testdata/mstat_sites-1.0.txt
 }
 
-build() { make -s mstat check-selftest leaks-weak; }
+build() { make -s mstat check-selftest stats-selftest leaks-weak; }
 
 # The shipped tool has no self-test: none of the symbols check_selftest.o
 # defines (but main, and the compiler's own: .L*, and static locals,
@@ -388,7 +388,18 @@ check_files() {
 	(cd "$tmp/chk" && same "$here/testdata/expected/$want" "$@")
 }
 
+# The statistics against published tables, and the t quantile mstat
+# leaks had before stats.c, which the tables must catch.
+stats_catches_old_t() {
+	build/stats-selftest -b >"$tmp/stats-b" && return 1
+	cat "$tmp/stats-b"
+	grep -q '^not ok t-q-0.999-3: ' "$tmp/stats-b" &&
+		grep -q '^not ok t-q-0.99-3: ' "$tmp/stats-b"
+}
+
 check_tests() {
+	t stats_selftest build/stats-selftest
+	t stats_catches_old_t stats_catches_old_t
 	t check_selftest same testdata/expected/check-selftest.txt 0 build/check-selftest
 	t check_selftest_not_shipped no_selftest_in_tool
 	t check_good check_files check-good.txt 0 "$here/build/mstat" check a.txt b.txt

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The statistics of mstat leaks (stats.h): distributions, quantiles and
+ * robust slopes, with nothing of the tool in them.
+ *
+ * The cumulative functions are those of the textbooks: Student's t and
+ * the binomial through the regularized incomplete beta function I_x(a,
+ * b), chi-square through the regularized lower incomplete gamma P(a, x),
+ * each by its continued fraction (modified Lentz) or its series where
+ * that converges faster. A quantile is its cumulative function inverted
+ * by bisection: slow (a few hundred evaluations) but exact to a double's
+ * precision wherever the function is monotone, which these are, and
+ * mstat leaks asks for a handful per verdict.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats.h"
+#include "util.h"
+
+#define MSTAT_STATS_EPS		1e-15
+#define MSTAT_STATS_TINY	1e-300
+#define MSTAT_STATS_ITERS	1000
+
+/*
+ * The continued fraction of I_x(a, b) (x < (a + 1) / (a + b + 2), where
+ * it converges fast), by the modified Lentz method: the terms d_2m+1 =
+ * -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) and d_2m = m (b - m) x /
+ * ((a + 2m - 1)(a + 2m)).
+ */
+static double mstat_beta_cf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, num;
+	int m, m2;
+
+	if (fabs(d) < MSTAT_STATS_TINY)
+		d = MSTAT_STATS_TINY;
+	d = 1 / d;
+	f = d;
+	for (m = 1; m <= MSTAT_STATS_ITERS; m++) {
+		m2 = 2 * m;
+		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + num * d;
+		d = fabs(d) < MSTAT_STATS_TINY ? 1 / MSTAT_STATS_TINY : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < MSTAT_STATS_TINY)
+			c = MSTAT_STATS_TINY;
+		f *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + num * d;
+		d = fabs(d) < MSTAT_STATS_TINY ? 1 / MSTAT_STATS_TINY : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < MSTAT_STATS_TINY)
+			c = MSTAT_STATS_TINY;
+		f *= d * c;
+		if (fabs(d * c - 1) < MSTAT_STATS_EPS)
+			break;
+	}
+	return f;
+}
+
+/* The regularized incomplete beta function I_x(a, b), a, b > 0. */
+static double mstat_ibeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
+		    a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * mstat_beta_cf(a, b, x) / a;
+	return 1 - front * mstat_beta_cf(b, a, 1 - x) / b;
+}
+
+/* The regularized lower incomplete gamma function P(a, x), a > 0. */
+static double mstat_igamma(double a, double x)
+{
+	double front, sum, term, b, c, d, f, num;
+	int n;
+
+	if (x <= 0)
+		return 0;
+	front = exp(-x + a * log(x) - lgamma(a));
+	if (x < a + 1) {
+		/* The series: x^a e^-x / Gamma(a + 1) sum x^n / (a+1)...(a+n). */
+		sum = term = 1 / a;
+		for (n = 1; n <= MSTAT_STATS_ITERS; n++) {
+			term *= x / (a + n);
+			sum += term;
+			if (fabs(term) < fabs(sum) * MSTAT_STATS_EPS)
+				break;
+		}
+		return front * sum;
+	}
+	/* Q(a, x)'s continued fraction, 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)). */
+	b = x + 1 - a;
+	c = 1 / MSTAT_STATS_TINY;
+	d = 1 / b;
+	f = d;
+	for (n = 1; n <= MSTAT_STATS_ITERS; n++) {
+		num = -n * (n - a);
+		b += 2;
+		d = num * d + b;
+		if (fabs(d) < MSTAT_STATS_TINY)
+			d = MSTAT_STATS_TINY;
+		c = b + num / c;
+		if (fabs(c) < MSTAT_STATS_TINY)
+			c = MSTAT_STATS_TINY;
+		d = 1 / d;
+		f *= d * c;
+		if (fabs(d * c - 1) < MSTAT_STATS_EPS)
+			break;
+	}
+	return 1 - front * f;
+}
+
+/*
+ * The @p quantile of a continuous increasing @cdf with its parameter
+ * @k, by bisection between @lo and an @hi doubled until it bounds it.
+ */
+static double mstat_invert(double (*cdf)(double, double), double k,
+			   double p, double lo, double hi)
+{
+	double mid;
+	int i;
+
+	if (!(p > 0 && p < 1))
+		return NAN;
+	while (cdf(hi, k) < p)
+		hi *= 2;
+	while (cdf(lo, k) > p)
+		lo *= 2;
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (mid == lo || mid == hi)
+			break;
+		if (cdf(mid, k) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double mstat_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+static double mstat_norm_cdf_k(double z, double k)
+{
+	(void)k;
+	return mstat_norm_cdf(z);
+}
+
+double mstat_norm_q(double p)
+{
+	return mstat_invert(mstat_norm_cdf_k, 0, p, -1, 1);
+}
+
+double mstat_t_cdf(double t, double nu)
+{
+	double tail = 0.5 * mstat_ibeta(nu / 2, 0.5, nu / (nu + t * t));
+
+	return t >= 0 ? 1 - tail : tail;
+}
+
+double mstat_t_q(double p, double nu)
+{
+	return mstat_invert(mstat_t_cdf, nu, p, -1, 1);
+}
+
+double mstat_chi2_cdf(double x, double k)
+{
+	return mstat_igamma(k / 2, x / 2);
+}
+
+double mstat_chi2_q(double p, double k)
+{
+	return mstat_invert(mstat_chi2_cdf, k, p, 0, k + 1);
+}
+
+double mstat_binom_cdf(int n, int j, double p)
+{
+	if (j < 0)
+		return 0;
+	if (j >= n)
+		return 1;
+	/* P(X <= j) = I_{1-p}(n - j, j + 1). */
+	return mstat_ibeta(n - j, j + 1, 1 - p);
+}
+
+static int mstat_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double mstat_median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), mstat_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double mstat_sen(const double *t, const double *x, int n)
+{
+	double *s, r = NAN;
+	int i, j, m = 0;
+
+	if (n < 2)
+		return NAN;
+	s = mstat_alloc(NULL, (size_t)n * (size_t)(n - 1) / 2 * sizeof(*s));
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (t[j] > t[i])
+				s[m++] = (x[j] - x[i]) / (t[j] - t[i]);
+	if (m)
+		r = mstat_median(s, m);
+	free(s);
+	return r;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The statistics mstat leaks judges by (stats.c): the quantiles of the
+ * normal, Student's t and chi-square distributions, exact to the
+ * precision of a double (their cumulative functions computed from the
+ * regularized incomplete beta and gamma functions, inverted by
+ * bisection), the binomial's cumulative function, the median and the
+ * Theil-Sen slope. It calls nothing of the tool but util.h's allocator.
+ * Its test is tools/mstat/stats_selftest.c, against published tables.
+ */
+#ifndef MSTAT_STATS_H
+#define MSTAT_STATS_H
+
+/* P(Z <= z) for Z standard normal. */
+double mstat_norm_cdf(double z);
+/* The @p quantile of the standard normal, 0 < @p < 1. */
+double mstat_norm_q(double p);
+/* P(T <= t) for T Student's t with @nu > 0 degrees of freedom. */
+double mstat_t_cdf(double t, double nu);
+/* The @p quantile of Student's t with @nu > 0 degrees of freedom. */
+double mstat_t_q(double p, double nu);
+/* P(X <= x) for X chi-square with @k > 0 degrees of freedom. */
+double mstat_chi2_cdf(double x, double k);
+/* The @p quantile of chi-square with @k > 0 degrees of freedom. */
+double mstat_chi2_q(double p, double k);
+/* P(X <= @j) for X binomial(@n, @p). */
+double mstat_binom_cdf(int n, int j, double p);
+/* The median of @n >= 1 values; sorts @v in place. */
+double mstat_median(double *v, int n);
+/* The Theil-Sen slope of (@t, @x), @n points; NAN without a pair. */
+double mstat_sen(const double *t, const double *x, int n);
+
+#endif /* MSTAT_STATS_H */

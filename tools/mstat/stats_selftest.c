@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats-selftest: stats.c against published tables (a program of the
+ * test build, build/stats-selftest; tools/mstat/test.sh runs it).
+ *
+ * The quantiles are those every statistics text prints, to four
+ * decimals: the standard normal's; Student's t's for 1 to 30 degrees of
+ * freedom, among them the 3 to 5 mstat leaks uses for the later half of
+ * a cache's growth; chi-square's for 1 to 20. A quantile passes within
+ * 0.00051 of the table (its rounding), or 0.00051 relative above 100.
+ * The binomial against sums of its terms, the median and the Theil-Sen
+ * slope against cases worked by hand. One "ok NAME" or "not ok NAME:
+ * WHY" line each, then "# checks=N failed=N"; exits 1 if one failed.
+ *
+ * With -b (broken), the t quantile is the one mstat leaks had before
+ * stats.c, the normal's with its first two Cornish-Fisher corrections:
+ * the table must catch it where the degrees of freedom are few.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+
+static int checks, failed;
+static bool broken;
+
+static void result(bool ok, const char *name, double got, double want)
+{
+	checks++;
+	if (ok) {
+		printf("ok %s (%.6g)\n", name, got);
+	} else {
+		failed++;
+		printf("not ok %s: %.6g, the table says %.6g\n", name, got, want);
+	}
+}
+
+/* A quantile @got against the table's @want, printed to four decimals. */
+static void table(const char *name, double got, double want)
+{
+	double tol = fabs(want) > 100 ? 0.00051 * fabs(want) / 100 : 0.00051;
+
+	result(fabs(got - want) <= tol, name, got, want);
+}
+
+/* The t quantile as mstat leaks had it: two Cornish-Fisher terms. */
+static double old_t_q(double p, double nu)
+{
+	double z = mstat_norm_q(p), z3 = z * z * z, z5 = z3 * z * z;
+
+	return z + (z3 + z) / (4.0 * nu) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96.0 * nu * nu);
+}
+
+static double t_q(double p, double nu)
+{
+	return broken ? old_t_q(p, nu) : mstat_t_q(p, nu);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { double p, want; } norm[] = {
+		{ 0.95, 1.6449 }, { 0.975, 1.9600 }, { 0.99, 2.3263 },
+		{ 0.995, 2.5758 }, { 0.999, 3.0902 }, { 0.9995, 3.2905 },
+		{ 0.5, 0 }, { 0.025, -1.9600 },
+	};
+	static const struct { double p; int nu; double want; } t[] = {
+		{ 0.975, 1, 12.7062 }, { 0.995, 1, 63.6567 },
+		{ 0.975, 2, 4.3027 }, { 0.99, 2, 6.9646 },
+		{ 0.95, 3, 2.3534 }, { 0.975, 3, 3.1824 }, { 0.99, 3, 4.5407 },
+		{ 0.995, 3, 5.8409 }, { 0.999, 3, 10.2145 },
+		{ 0.99, 4, 3.7469 }, { 0.999, 4, 7.1732 },
+		{ 0.99, 5, 3.3649 }, { 0.995, 5, 4.0321 }, { 0.999, 5, 5.8934 },
+		{ 0.95, 10, 1.8125 }, { 0.975, 10, 2.2281 }, { 0.999, 10, 4.1437 },
+		{ 0.975, 20, 2.0860 }, { 0.999, 30, 3.3852 },
+	};
+	static const struct { double p; int k; double want; } chi2[] = {
+		{ 0.95, 1, 3.8415 }, { 0.99, 1, 6.6349 },
+		{ 0.025, 2, 0.0506 }, { 0.95, 2, 5.9915 }, { 0.975, 2, 7.3778 },
+		{ 0.995, 4, 14.8603 }, { 0.05, 5, 1.1455 },
+		{ 0.05, 10, 3.9403 }, { 0.99, 10, 23.2093 },
+		{ 0.005, 20, 7.4338 }, { 0.975, 20, 34.1696 },
+	};
+	double v[] = { 5, 1, 4, 2, 3 }, w[] = { 4, 1, 3, 2 };
+	double st[] = { 0, 1, 2, 3, 4 }, sx[] = { 0, 2, 4, 100, 8 };
+	char name[64];
+	unsigned int i;
+	double sum;
+	int j;
+
+	broken = argc > 1 && !strcmp(argv[1], "-b");
+	for (i = 0; i < ARRAY_SIZE(norm); i++) {
+		snprintf(name, sizeof(name), "norm-q-%g", norm[i].p);
+		table(name, mstat_norm_q(norm[i].p), norm[i].want);
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		snprintf(name, sizeof(name), "t-q-%g-%d", t[i].p, t[i].nu);
+		table(name, t_q(t[i].p, t[i].nu), t[i].want);
+	}
+	for (i = 0; i < ARRAY_SIZE(chi2); i++) {
+		snprintf(name, sizeof(name), "chi2-q-%g-%d", chi2[i].p, chi2[i].k);
+		table(name, mstat_chi2_q(chi2[i].p, chi2[i].k), chi2[i].want);
+	}
+	/* The cumulative functions at the tables' points, both ways. */
+	result(fabs(mstat_t_cdf(-3.1824, 3) - 0.025) < 1e-5, "t-cdf-lower-tail",
+	       mstat_t_cdf(-3.1824, 3), 0.025);
+	result(fabs(mstat_chi2_cdf(18.3070, 10) - 0.95) < 1e-5, "chi2-cdf",
+	       mstat_chi2_cdf(18.3070, 10), 0.95);
+	/* Binomial(10, 1/3): P(X <= 2) summed from its terms. */
+	for (sum = 0, j = 0; j <= 2; j++)
+		sum += exp(lgamma(11.0) - lgamma(j + 1.0) - lgamma(11.0 - j) +
+			   j * log(1 / 3.0) + (10 - j) * log(2 / 3.0));
+	result(fabs(mstat_binom_cdf(10, 2, 1 / 3.0) - sum) < 1e-12,
+	       "binom-cdf-10-2", mstat_binom_cdf(10, 2, 1 / 3.0), sum);
+	result(mstat_binom_cdf(10, 10, 0.5) == 1 && mstat_binom_cdf(10, -1, 0.5) == 0,
+	       "binom-cdf-ends", mstat_binom_cdf(10, 10, 0.5), 1);
+	result(mstat_median(v, 5) == 3, "median-odd", v[2], 3);
+	result(mstat_median(w, 4) == 2.5, "median-even", mstat_median(w, 4), 2.5);
+	/* Slope 2 with one outlier among 10 pairs: Theil-Sen keeps 2. */
+	result(mstat_sen(st, sx, 5) == 2, "sen-outlier", mstat_sen(st, sx, 5), 2);
+	result(isnan(mstat_sen(st, sx, 1)), "sen-one-point", mstat_sen(st, sx, 1), NAN);
+	printf("# checks=%d failed=%d\n", checks, failed);
+	return failed ? 1 : 0;
+}
