@@ -1301,12 +1301,27 @@ static bool mstat_leak_read(struct mstat_leaks *lk, const char *mpath,
 	return true;
 }
 
-static int mstat_cmp_str(const void *a, const void *b)
+/*
+ * Read numbers in numeric order: --save writes them %04ld, so a watch of
+ * more than 9,999 reads has names of five digits and more, which sort
+ * before "9999" as strings. Leading zeros aside, the longer is the
+ * greater.
+ */
+static int mstat_cmp_num(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t lx, ly;
+
+	x += strspn(x, "0");
+	y += strspn(y, "0");
+	lx = strlen(x);
+	ly = strlen(y);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x, y);
 }
 
-/* The NNNN of DIR's NNNN.mstat files, sorted; -1 after a message. */
+/* The NNNN of DIR's NNNN.mstat files, in numeric order; -1 after a message. */
 static int mstat_leak_list(const char *dir, char ***names)
 {
 	struct dirent *e;
@@ -1332,7 +1347,7 @@ static int mstat_leak_list(const char *dir, char ***names)
 	}
 	closedir(d);
 	if (n)
-		qsort(*names, n, sizeof(**names), mstat_cmp_str);
+		qsort(*names, n, sizeof(**names), mstat_cmp_num);
 	return n;
 }
 

@@ -1304,7 +1304,33 @@ leaks_skewed() {
 	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-skew.json" "$tmp/lk-all.truth"
 }
 
+# A watch of more than 9,999 reads (--save names them %04ld): its reads
+# 9995 to 10007 judged as the same reads numbered from 0, the same.
+leaks_past_9999() {
+	local f i=0 n
+
+	leaks_gen "$tmp/lk-9999" 'saw sawtooth size=512 rate=50 cache=kmalloc-512 period=60 fn=decoy_saw' \
+		D=120 || return
+	build/mstat leaks --from "$tmp/lk-9999" >"$tmp/lk-9999.want" 2>&1
+	echo "numbered from 0: exit $?"
+	rm -rf "$tmp/lk-10k" && mkdir "$tmp/lk-10k" || return
+	for f in $(cd "$tmp/lk-9999" && ls -- *.mstat | sort -n); do
+		n=$((9995 + i))
+		i=$((i + 1))
+		for e in mstat sites time; do
+			cp "$tmp/lk-9999/${f%.mstat}.$e" "$tmp/lk-10k/$n.$e" || return
+		done
+	done
+	echo "$i reads, numbered 9995 to $n"
+	build/mstat leaks --from "$tmp/lk-10k" >"$tmp/lk-10k.got" 2>&1
+	echo "numbered from 9995: exit $?"
+	sed "s#$tmp/lk-10k#DIR#" "$tmp/lk-10k.got" >"$tmp/lk-10k.a"
+	sed "s#$tmp/lk-9999#DIR#" "$tmp/lk-9999.want" >"$tmp/lk-10k.b"
+	diff "$tmp/lk-10k.b" "$tmp/lk-10k.a" && [ "$i" -ge 10 ] && [ "$n" -ge 10000 ]
+}
+
 leaks_tests() {
+	t leaks_past_9999 leaks_past_9999
 	t leaks_find leaks_find
 	t leaks_skewed leaks_skewed
 	t leaks_irq_split leaks_irq_split
