@@ -630,40 +630,53 @@ static void mstat_leak_life(struct mstat_leak_stack *s, double life)
 	s->life[s->nlife++] = life;
 }
 
+/* By birth, then by size: objects born in one millisecond in one order. */
 static int mstat_cmp_obj(const void *a, const void *b)
 {
 	const struct mstat_leak_obj *x = a, *y = b;
 
-	return (x->birth > y->birth) - (x->birth < y->birth);
+	if (x->birth != y->birth)
+		return (x->birth > y->birth) - (x->birth < y->birth);
+	return (x->bytes > y->bytes) - (x->bytes < y->bytes);
 }
 
 /*
  * Row @rw's live samples now, @obj (@n, by birth), at time @t: those of
- * the last read not among them were freed; learn their lifetimes.
+ * the last read not among them were freed; learn their lifetimes. An
+ * object of the last read is the first of @obj not taken yet of its size
+ * and within the tolerance of its birth, wherever it stands among the
+ * others born within it: births a millisecond apart, or alike, need not
+ * sort alike in two reads (their ages are taken at two moments), and an
+ * object taken for freed would teach its stack a lifetime that hides the
+ * stack's leak.
  */
 static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 			     const struct mstat_leak_obj *obj, size_t n,
 			     double t)
 {
 	struct mstat_leak_stack *s = &lk->st[rw->stack];
-	size_t i = 0, j = 0;
+	bool *taken = n ? mstat_alloc(NULL, n * sizeof(*taken)) : NULL;
+	size_t i, j = 0, k;
 
+	if (n)
+		memset(taken, 0, n * sizeof(*taken));
 	if (rw->seen != lk->reads - 1)
 		rw->n = 0;	/* not in the last read: nothing to match */
-	while (i < rw->n) {
+	for (i = 0; i < rw->n; i++) {
 		const struct mstat_leak_obj *p = &rw->obj[i];
 
-		if (j < n && fabs(p->birth - obj[j].birth) <= lk->tol &&
-		    p->bytes == obj[j].bytes) {
-			i++;
+		/* Those born before p's window: born since, or taken. */
+		while (j < n && (taken[j] || obj[j].birth < p->birth - lk->tol))
 			j++;
-		} else if (j < n && obj[j].birth < p->birth - lk->tol) {
-			j++;	/* born since, or out of order */
-		} else {
+		for (k = j; k < n && obj[k].birth <= p->birth + lk->tol; k++)
+			if (!taken[k] && obj[k].bytes == p->bytes)
+				break;
+		if (k < n && obj[k].birth <= p->birth + lk->tol)
+			taken[k] = true;
+		else
 			mstat_leak_life(s, (lk->sprev + t) / 2 - p->birth);
-			i++;
-		}
 	}
+	free(taken);
 	if (n > rw->cap) {
 		rw->cap = n;
 		rw->obj = mstat_alloc(rw->obj, n * sizeof(*rw->obj));

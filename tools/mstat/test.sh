@@ -1329,7 +1329,36 @@ leaks_past_9999() {
 	diff "$tmp/lk-10k.b" "$tmp/lk-10k.a" && [ "$i" -ge 10 ] && [ "$n" -ge 10000 ]
 }
 
+# Two objects of the leaking stack born in one millisecond (30 s into
+# the watch), of two sizes, listed in one order in a read and in the
+# other in the next: neither was freed, and the stack is named.
+leaks_same_ms() {
+	local f rc
+
+	leaks_gen "$tmp/lk-ms" 'lost leak size=256 rate=40 cache=kmalloc-256 cgroup=4001 fn=leak_lost from=0' ||
+		return
+	for f in "$tmp"/lk-ms/*.sites; do
+		awk -v t="$(cat "${f%.sites}.time")" -v odd="$(( 10#$(basename "$f" .sites) % 2 ))" '
+			/leak_lost\+/ { in_lost = 1 }
+			in_lost && /^\+ / && t >= 30 {
+				a = int((t - 30) * 1000)
+				print "+ " a " " (odd ? 256 : 200)
+				print "+ " a " " (odd ? 200 : 256)
+				in_lost = 0
+			}
+			{ print }' "$f" >"$f.new" && mv "$f.new" "$f" || return
+	done
+	build/mstat leaks --json --from "$tmp/lk-ms" >"$tmp/lk-ms.json"
+	rc=$?
+	cat "$tmp/lk-ms.json"
+	echo 'stack leak_lost 10240 kmalloc-256 id:4001' >"$tmp/lk-ms.truth"
+	echo 'cache kmalloc-256 10240 optional' >>"$tmp/lk-ms.truth"
+	echo "exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-ms.json" "$tmp/lk-ms.truth"
+}
+
 leaks_tests() {
+	t leaks_same_ms leaks_same_ms
 	t leaks_past_9999 leaks_past_9999
 	t leaks_find leaks_find
 	t leaks_skewed leaks_skewed
