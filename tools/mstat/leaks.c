@@ -1503,6 +1503,8 @@ int do_leaks(const struct mstat_opts *o)
 	struct mstat_leak_cache **cs;
 	int err, i, ns = 0, ncs = 0, *ord;
 
+	/* 1 is a suspect: running out of memory is an error like any other. */
+	mstat_alloc_status(MSTAT_LEAKS_ERROR);
 	err = o->from ? mstat_leak_from(&lk, o->from) : mstat_leak_watch(&lk);
 	if (err) {
 		mstat_leaks_free(&lk);

@@ -1357,8 +1357,30 @@ leaks_same_ms() {
 	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-ms.json" "$tmp/lk-ms.truth"
 }
 
+# Out of memory is an error (2), not a suspect (1): mstat leaks on a
+# leaking replay under data limits from 300 KiB up. A limit too small for
+# the C library's own start-up kills it before main() (a signal, no
+# message); at least one limit must reach mstat's "out of memory".
+leaks_oom() {
+	local kib rc oom=0 dir=$tmp/lk-ms
+
+	[ -d "$dir" ] || return
+	for kib in 300 400 500 600 700 800 900 1000 1200 1400 1600 2000; do
+		(ulimit -d "$kib" && exec build/mstat leaks --from "$dir") \
+			>/dev/null 2>"$tmp/oom.err"
+		rc=$?
+		echo "ulimit -d $kib: exit $rc, $(cat "$tmp/oom.err")"
+		if grep -q 'out of memory' "$tmp/oom.err"; then
+			oom=$((oom + 1))
+			[ "$rc" -eq 2 ] || return
+		fi
+	done
+	[ "$oom" -gt 0 ]
+}
+
 leaks_tests() {
 	t leaks_same_ms leaks_same_ms
+	t leaks_oom leaks_oom
 	t leaks_past_9999 leaks_past_9999
 	t leaks_find leaks_find
 	t leaks_skewed leaks_skewed

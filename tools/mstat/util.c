@@ -42,13 +42,20 @@ void mstat_err_keep(char *buf, size_t len)
 	mstat_err_len = len;
 }
 
+static int mstat_oom_status = EXIT_INPUT;
+
+void mstat_alloc_status(int status)
+{
+	mstat_oom_status = status;
+}
+
 void *mstat_alloc(void *old, size_t n)
 {
 	void *p = realloc(old, n ? n : 1);
 
 	if (!p) {
 		mstat_err("out of memory");
-		exit(EXIT_INPUT);
+		exit(mstat_oom_status);
 	}
 	return p;
 }

@@ -27,8 +27,13 @@ void mstat_err(const char *fmt, ...) MSTAT_PRINTF(1, 2);
  * (mstat serve answers with it); @len 0: stop. One caller at a time.
  */
 void mstat_err_keep(char *buf, size_t len);
-/* realloc(), or exit with EXIT_INPUT after a message. */
+/*
+ * realloc(), or exit after a message "out of memory": with EXIT_INPUT,
+ * or the status mstat_alloc_status() set (a command whose 1 means
+ * something else: mstat leaks's suspect, mstat check's violation).
+ */
 void *mstat_alloc(void *old, size_t n);
+void mstat_alloc_status(int status);
 /* The @n bytes at @s, NUL-terminated, in memory of their own. */
 char *mstat_strdup(const char *s, size_t n);
 
