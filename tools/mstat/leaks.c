@@ -325,6 +325,7 @@ struct mstat_leak_cache {
 struct mstat_leak_window {
 	int cap, n;			/* reads kept, at most cap */
 	double *t;
+	long long gen;			/* the last read's generation */
 	struct mstat_leak_cache *c;
 	int nc, ccap;
 	struct mstat_strmap map;	/* key to index into c */
@@ -401,6 +402,13 @@ void mstat_leak_window_add(struct mstat_leak_window *w,
 	struct mstat_leak_cache *c;
 	int i, at;
 
+	/*
+	 * The snapshot of the last read served again (a reader under
+	 * proc_min_interval_ms): one point of the series, not two.
+	 */
+	if (w->n && mstat_get(s, "snapshot_reused") && s->gen == w->gen)
+		return;
+	w->gen = s->gen;
 	if (w->n == w->cap) {
 		/* Slide: the oldest read goes. */
 		memmove(w->t, w->t + 1, (w->cap - 1) * sizeof(*w->t));
@@ -1304,7 +1312,9 @@ static bool mstat_leak_read(struct mstat_leaks *lk, const char *mpath,
 	}
 	if (!lk->reads)
 		lk->t0 = t;
-	mstat_leak_window_add(lk->w, s, t);
+	/* The snapshot's own time: a served again one is older than @t. */
+	mstat_leak_window_add(lk->w, s,
+			      t - mstat_get(s, "snapshot_age_ms") / 1000.0);
 	lk->tprev = lk->reads ? lk->t1 : t;
 	lk->t1 = t;
 	mstat_leak_sites(lk, ss, t);

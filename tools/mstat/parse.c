@@ -282,6 +282,17 @@ long long mstat_get(const struct mstat_snap *s, const char *name)
 	return c ? c->val : 0;
 }
 
+double mstat_snap_taken(const struct mstat_snap *s)
+{
+	return s->when.tv_sec + s->when.tv_nsec / 1e9 -
+	       mstat_get(s, "snapshot_age_ms") / 1000.0;
+}
+
+bool mstat_snap_again(const struct mstat_snap *a, const struct mstat_snap *b)
+{
+	return mstat_get(b, "snapshot_reused") && a->gen == b->gen;
+}
+
 /* "name value" */
 static bool add_counter(struct snap_parser *p, char **w)
 {

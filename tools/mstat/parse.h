@@ -347,6 +347,18 @@ const struct mstat_counter *mstat_find(const struct mstat_snap *s,
 /* The value of counter @name, 0 if there is none. */
 long long mstat_get(const struct mstat_snap *s, const char *name);
 
+/*
+ * When the kernel took @s (CLOCK_MONOTONIC, s): @s->when less its
+ * "snapshot_age_ms", which a snapshot served again to a reader under
+ * proc_min_interval_ms has (0, or none, for one taken at the open).
+ */
+double mstat_snap_taken(const struct mstat_snap *s);
+/*
+ * Is @b the snapshot @a was, served again ("snapshot_reused 1", the
+ * same generation)? Its counters then say nothing of the time between.
+ */
+bool mstat_snap_again(const struct mstat_snap *a, const struct mstat_snap *b);
+
 /* The first counter of format 1.0 @s lacks, in file order, or NULL. */
 const char *mstat_snap_missing(const struct mstat_snap *s);
 

@@ -260,8 +260,8 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 		f = open_memstream(&body, &len);
 		if (f) {
 			mstat_prom(f, s, &srv->filter);
-			mstat_leak_window_add(srv->leaks, s, s->when.tv_sec +
-					      s->when.tv_nsec / 1e9);
+			mstat_leak_window_add(srv->leaks, s,
+					      mstat_snap_taken(s));
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
 					srv->o->min_rate);
 			err = fclose(f);

@@ -282,6 +282,19 @@ top_rates() {
 		top_matches testdata/expected/top-1.0-b.txt "$tmp/top.txt"
 }
 
+# Snapshot a served again between a and b, as an unprivileged reader
+# under proc_min_interval_ms gets it ("snapshot_reused 1", its age): no
+# frame of its own, and frame 1 the rates of a -> b over the time
+# between their snapshots (1 s, two delays), not 0.
+top_served_again() {
+	awk '{ print } /^generation / { print "snapshot_reused 1"; print "snapshot_age_ms 500" }' \
+		testdata/mstat-1.0.txt >"$tmp/top-again.txt" &&
+	build/mstat top -n 2 -d 0.5 -f testdata/mstat-1.0.txt -f "$tmp/top-again.txt" \
+		-f testdata/mstat-1.0-b.txt >"$tmp/top2.txt" &&
+		cat "$tmp/top2.txt" &&
+		top_matches testdata/expected/top-1.0-b.txt "$tmp/top2.txt"
+}
+
 # On a terminal each frame starts by clearing the screen.
 top_tty() {
 	script -qec "build/mstat top -n 1 -d 0.1 -f testdata/mstat-1.0.txt" \
@@ -1378,7 +1391,37 @@ leaks_oom() {
 	[ "$oom" -gt 0 ]
 }
 
+# Every other read's /proc/mstat the read before's served again, as an
+# unprivileged watch under proc_min_interval_ms reads it (the same
+# generation, "snapshot_reused 1", 10 s old): the caches' verdicts are
+# those of the reads between, alone.
+leaks_served_again() {
+	local f i
+
+	leaks_gen "$tmp/lk-sa" 'lost leak size=256 rate=40 cache=kmalloc-256 cgroup=4001 fn=leak_lost from=0' ||
+		return
+	rm -rf "$tmp/lk-even" && mkdir "$tmp/lk-even" || return
+	for f in "$tmp"/lk-sa/*.mstat; do
+		i=$((10#$(basename "$f" .mstat)))
+		sed -i "s/^generation .*/generation $((100 + i / 2 * 2))/" "$f"
+		if [ $((i % 2)) -eq 1 ]; then
+			awk '{ print } /^generation / { print "snapshot_reused 1"; print "snapshot_age_ms 10000" }' \
+				"$prev" >"$f" || return
+		else
+			cp "$f" "${f%.mstat}.sites" "${f%.mstat}.time" "$tmp/lk-even/" || return
+			prev=$f
+		fi
+	done
+	build/mstat leaks --json --from "$tmp/lk-sa" >"$tmp/lk-sa.json"
+	build/mstat leaks --json --from "$tmp/lk-even" >"$tmp/lk-even.json"
+	grep -A2 '"kind": "cache"' "$tmp/lk-sa.json" >"$tmp/lk-sa.caches"
+	grep -A2 '"kind": "cache"' "$tmp/lk-even.json" >"$tmp/lk-even.caches"
+	cat "$tmp/lk-sa.caches"
+	[ -s "$tmp/lk-sa.caches" ] && diff "$tmp/lk-even.caches" "$tmp/lk-sa.caches"
+}
+
 leaks_tests() {
+	t leaks_served_again leaks_served_again
 	t leaks_same_ms leaks_same_ms
 	t leaks_oom leaks_oom
 	t leaks_past_9999 leaks_past_9999
@@ -1421,6 +1464,7 @@ maybe prom_promtool promtool "Debian: prometheus" prom_promtool
 t prom_values prom_values
 t values_edit values_edit
 t top_rates top_rates
+t top_served_again top_served_again
 t top_2e63 top_2e63
 maybe top_tty script "util-linux" top_tty
 t pprof_write pprof_write

@@ -36,11 +36,6 @@ static int mstat_rate_cmp(const void *a, const void *b)
 	return x->idx - y->idx;
 }
 
-static double mstat_elapsed(const struct timespec *a, const struct timespec *b)
-{
-	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
 /*
  * A counter's change from @x to @y: y - x modulo 2^64, as the u64
  * counters wrap, so right across a wrap (and past 2^63, where the
@@ -224,7 +219,7 @@ static void mstat_top_caches(const struct mstat_snap *a,
 static void mstat_top_frame(const struct mstat_snap *a,
 			    const struct mstat_snap *b, bool tty, bool caches)
 {
-	double dt = mstat_elapsed(&a->when, &b->when);
+	double dt = mstat_snap_taken(b) - mstat_snap_taken(a);
 	char clock[16] = "", g[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -260,12 +255,18 @@ static void mstat_sleep(double secs)
 		;
 }
 
-/* Frame k compares snapshot k with k + 1; file k + 1, the last repeating. */
+/*
+ * Frame k compares snapshot k with k + 1; file k + 1, the last repeating.
+ * A snapshot served again (a reader under proc_min_interval_ms: "snapshot_
+ * reused", the same generation, older) makes no frame: read again after
+ * the delay. Rates are over the time between the kernel's snapshots, not
+ * between the reads.
+ */
 int do_top(const struct mstat_opts *o)
 {
 	bool tty = isatty(STDOUT_FILENO);
 	struct mstat_snap *a, *b;
-	long k;
+	long k, fi = 0;
 
 	a = mstat_snap_read(o->file[0]);
 	if (!a)
@@ -279,10 +280,17 @@ int do_top(const struct mstat_opts *o)
 	mstat_top_by_live = o->sort_live;
 	for (k = 0; !o->iters || k < o->iters; k++) {
 		mstat_sleep(o->delay);
-		b = mstat_snap_read(o->file[k + 1 < o->nfile ? k + 1 : o->nfile - 1]);
+		fi++;
+		b = mstat_snap_read(o->file[fi < o->nfile ? fi : o->nfile - 1]);
 		if (!b) {
 			mstat_snap_free(a);
 			return EXIT_INPUT;
+		}
+		if (mstat_snap_again(a, b) &&
+		    mstat_snap_taken(b) - mstat_snap_taken(a) < 1e-3) {
+			mstat_snap_free(b);
+			k--;
+			continue;
 		}
 		if (k && !tty)
 			putchar('\n');
