@@ -286,8 +286,9 @@ int do_top(const struct mstat_opts *o)
 			mstat_snap_free(a);
 			return EXIT_INPUT;
 		}
-		if (mstat_snap_again(a, b) &&
-		    mstat_snap_taken(b) - mstat_snap_taken(a) < 1e-3) {
+		/* Aged since: a file that repeats is no snapshot served again. */
+		if (mstat_snap_again(a, b) && mstat_get(b, "snapshot_age_ms") >
+					      mstat_get(a, "snapshot_age_ms")) {
 			mstat_snap_free(b);
 			k--;
 			continue;
