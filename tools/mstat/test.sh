@@ -1327,7 +1327,7 @@ leaks_past_9999() {
 	build/mstat leaks --from "$tmp/lk-9999" >"$tmp/lk-9999.want" 2>&1
 	echo "numbered from 0: exit $?"
 	rm -rf "$tmp/lk-10k" && mkdir "$tmp/lk-10k" || return
-	for f in $(cd "$tmp/lk-9999" && ls -- *.mstat | sort -n); do
+	for f in $(find "$tmp/lk-9999" -name '*.mstat' -printf '%f\n' | sort -n); do
 		n=$((9995 + i))
 		i=$((i + 1))
 		for e in mstat sites time; do
