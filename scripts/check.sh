@@ -386,9 +386,16 @@ if [ -f build/6.12rt/mstat.ko ]; then
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat \
 		'--append=CACHES_ARGS="-a"'
+	# Single-threaded TCG: the torture loads and unloads mstat while
+	# its threads allocate on every vCPU, and under multi-threaded TCG
+	# the 6.12-rt kernel met "Oops: int3" in kfree() as mstat's
+	# tracepoints were switched off (the cold run at 768cf86), the
+	# cross-modifying code of scripts/guest.sh's note. x86's PAUSE
+	# leaves the vCPU's loop in either mode, so the busted readers are
+	# still met (scripts/arm64.sh).
 	guest guest-6.12rt-torture "$K612RT_VMLINUZ" scripts/guest/torture.sh \
 		build/6.12rt/mstat.ko build/6.12rt/tests/torture/mstat_torture.ko \
-		--smp=4 --tcg=multi
+		--smp=4
 fi
 
 # 3h. The slab layout mstat finds at load (mstat_slab.c) and reads on
@@ -683,7 +690,7 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 	guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/truth.sh build/debug/mstat.ko \
 		build/debug/tests/truth/mstat_truth.ko \
-		--file=build/tools/truth:/mstat/truth --tcg=multi \
+		--file=build/tools/truth:/mstat/truth --tcg=multi --timeout=900 \
 		'--append=TRUTH_ARGS="-r cache -r page -r order:0 -r order:1 -r order:2"'
 	# Every row exact here too (kmemleak's own objects are its cache's
 	# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
