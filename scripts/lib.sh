@@ -844,7 +844,9 @@ mstat_guests_wait() {
 	local name
 	for name in ${mstat_guests[@]+"${mstat_guests[@]}"}; do
 		until [ -f "$MSTAT_LOGS/$name.rc" ]; do
-			if [ "$(wc -l <"$MSTAT_QUEUE/restarts" 2>/dev/null || echo 0)" -ge 3 ]; then
+			# 2>/dev/null first: it must be in place before the
+			# file, which exists only after a restart, is opened.
+			if [ "$(wc -l 2>/dev/null <"$MSTAT_QUEUE/restarts" || echo 0)" -ge 3 ]; then
 				log "$name: the guest queue's dispatcher died three times"
 				echo "1 0 0" >"$MSTAT_LOGS/$name.rc"
 				break
