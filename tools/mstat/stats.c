@@ -25,14 +25,33 @@
 #define MSTAT_STATS_ITERS	1000
 
 /*
+ * One step of the modified Lentz method for a continued fraction
+ * b0 + a1 / (b1 + a2 / (b2 + ...)): the term @a / @b, with the method's
+ * @c and @d (the reciprocal of its D) carried from the step before.
+ * Returns the factor the fraction's value is multiplied by; near 1, it
+ * has converged.
+ */
+static double mstat_lentz(double a, double b, double *c, double *d)
+{
+	*d = b + a * *d;
+	if (fabs(*d) < MSTAT_STATS_TINY)
+		*d = MSTAT_STATS_TINY;
+	*c = b + a / *c;
+	if (fabs(*c) < MSTAT_STATS_TINY)
+		*c = MSTAT_STATS_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
+/*
  * The continued fraction of I_x(a, b) (x < (a + 1) / (a + b + 2), where
- * it converges fast), by the modified Lentz method: the terms d_2m+1 =
- * -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) and d_2m = m (b - m) x /
- * ((a + 2m - 1)(a + 2m)).
+ * it converges fast): 1 / (1 + d_1 / (1 + d_2 / (1 + ...))), the terms
+ * d_2m+1 = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) and d_2m =
+ * m (b - m) x / ((a + 2m - 1)(a + 2m)).
  */
 static double mstat_beta_cf(double a, double b, double x)
 {
-	double c = 1, d = 1 - (a + b) * x / (a + 1), f, num;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, step;
 	int m, m2;
 
 	if (fabs(d) < MSTAT_STATS_TINY)
@@ -41,21 +60,12 @@ static double mstat_beta_cf(double a, double b, double x)
 	f = d;
 	for (m = 1; m <= MSTAT_STATS_ITERS; m++) {
 		m2 = 2 * m;
-		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		d = fabs(d) < MSTAT_STATS_TINY ? 1 / MSTAT_STATS_TINY : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < MSTAT_STATS_TINY)
-			c = MSTAT_STATS_TINY;
-		f *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		d = fabs(d) < MSTAT_STATS_TINY ? 1 / MSTAT_STATS_TINY : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < MSTAT_STATS_TINY)
-			c = MSTAT_STATS_TINY;
-		f *= d * c;
-		if (fabs(d * c - 1) < MSTAT_STATS_EPS)
+		f *= mstat_lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+				 1, &c, &d);
+		step = mstat_lentz(-(a + m) * (a + b + m) * x /
+				   ((a + m2) * (a + m2 + 1)), 1, &c, &d);
+		f *= step;
+		if (fabs(step - 1) < MSTAT_STATS_EPS)
 			break;
 	}
 	return f;
@@ -80,7 +90,7 @@ static double mstat_ibeta(double a, double b, double x)
 /* The regularized lower incomplete gamma function P(a, x), a > 0. */
 static double mstat_igamma(double a, double x)
 {
-	double front, sum, term, b, c, d, f, num;
+	double front, sum, term, b, c, d, f, step;
 	int n;
 
 	if (x <= 0)
@@ -97,23 +107,19 @@ static double mstat_igamma(double a, double x)
 		}
 		return front * sum;
 	}
-	/* Q(a, x)'s continued fraction, 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)). */
+	/*
+	 * Q(a, x)'s continued fraction, 1 / (x + 1 - a - 1 (1 - a) /
+	 * (x + 3 - a - 2 (2 - a) / (x + 5 - a - ...))).
+	 */
 	b = x + 1 - a;
 	c = 1 / MSTAT_STATS_TINY;
 	d = 1 / b;
 	f = d;
 	for (n = 1; n <= MSTAT_STATS_ITERS; n++) {
-		num = -n * (n - a);
 		b += 2;
-		d = num * d + b;
-		if (fabs(d) < MSTAT_STATS_TINY)
-			d = MSTAT_STATS_TINY;
-		c = b + num / c;
-		if (fabs(c) < MSTAT_STATS_TINY)
-			c = MSTAT_STATS_TINY;
-		d = 1 / d;
-		f *= d * c;
-		if (fabs(d * c - 1) < MSTAT_STATS_EPS)
+		step = mstat_lentz(-n * (n - a), b, &c, &d);
+		f *= step;
+		if (fabs(step - 1) < MSTAT_STATS_EPS)
 			break;
 	}
 	return 1 - front * f;
