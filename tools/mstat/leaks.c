@@ -325,7 +325,7 @@ struct mstat_leak_cache {
 struct mstat_leak_window {
 	int cap, n;			/* reads kept, at most cap */
 	double *t;
-	long long gen;			/* the last read's generation */
+	long long gen, age_ms;		/* the last read's snapshot */
 	struct mstat_leak_cache *c;
 	int nc, ccap;
 	struct mstat_strmap map;	/* key to index into c */
@@ -406,9 +406,10 @@ void mstat_leak_window_add(struct mstat_leak_window *w,
 	 * The snapshot of the last read served again (a reader under
 	 * proc_min_interval_ms): one point of the series, not two.
 	 */
-	if (w->n && mstat_get(s, "snapshot_reused") && s->gen == w->gen)
+	if (w->n && mstat_snap_again(s, w->gen, w->age_ms))
 		return;
 	w->gen = s->gen;
+	w->age_ms = mstat_get(s, "snapshot_age_ms");
 	if (w->n == w->cap) {
 		/* Slide: the oldest read goes. */
 		memmove(w->t, w->t + 1, (w->cap - 1) * sizeof(*w->t));
@@ -638,14 +639,11 @@ static void mstat_leak_life(struct mstat_leak_stack *s, double life)
 	s->life[s->nlife++] = life;
 }
 
-/* By birth, then by size: objects born in one millisecond in one order. */
 static int mstat_cmp_obj(const void *a, const void *b)
 {
 	const struct mstat_leak_obj *x = a, *y = b;
 
-	if (x->birth != y->birth)
-		return (x->birth > y->birth) - (x->birth < y->birth);
-	return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+	return (x->birth > y->birth) - (x->birth < y->birth);
 }
 
 /*
@@ -1313,8 +1311,7 @@ static bool mstat_leak_read(struct mstat_leaks *lk, const char *mpath,
 	if (!lk->reads)
 		lk->t0 = t;
 	/* The snapshot's own time: a served again one is older than @t. */
-	mstat_leak_window_add(lk->w, s,
-			      t - mstat_get(s, "snapshot_age_ms") / 1000.0);
+	mstat_leak_window_add(lk->w, s, t - mstat_snap_age(s));
 	lk->tprev = lk->reads ? lk->t1 : t;
 	lk->t1 = t;
 	mstat_leak_sites(lk, ss, t);

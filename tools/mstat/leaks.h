@@ -31,8 +31,8 @@ struct mstat_leak_window;
 struct mstat_leak_window *mstat_leak_window_new(int cap);
 /*
  * Add snapshot @s taken at CLOCK_MONOTONIC second @t; the oldest goes.
- * The last one's snapshot served again ("snapshot_reused", the same
- * generation) is not added: it is one point, not two.
+ * The last one's snapshot served again (mstat_snap_again()) is not
+ * added: it is one point, not two.
  */
 void mstat_leak_window_add(struct mstat_leak_window *w,
 			   const struct mstat_snap *s, double t);

@@ -282,15 +282,21 @@ long long mstat_get(const struct mstat_snap *s, const char *name)
 	return c ? c->val : 0;
 }
 
-double mstat_snap_taken(const struct mstat_snap *s)
+double mstat_snap_age(const struct mstat_snap *s)
 {
-	return s->when.tv_sec + s->when.tv_nsec / 1e9 -
-	       mstat_get(s, "snapshot_age_ms") / 1000.0;
+	return mstat_get(s, "snapshot_age_ms") / 1000.0;
 }
 
-bool mstat_snap_again(const struct mstat_snap *a, const struct mstat_snap *b)
+double mstat_snap_taken(const struct mstat_snap *s)
 {
-	return mstat_get(b, "snapshot_reused") && a->gen == b->gen;
+	return s->when.tv_sec + s->when.tv_nsec / 1e9 - mstat_snap_age(s);
+}
+
+bool mstat_snap_again(const struct mstat_snap *s, long long gen,
+		      long long age_ms)
+{
+	return mstat_get(s, "snapshot_reused") && s->gen == gen &&
+	       mstat_get(s, "snapshot_age_ms") > age_ms;
 }
 
 /* "name value" */

@@ -348,16 +348,20 @@ const struct mstat_counter *mstat_find(const struct mstat_snap *s,
 long long mstat_get(const struct mstat_snap *s, const char *name);
 
 /*
- * When the kernel took @s (CLOCK_MONOTONIC, s): @s->when less its
- * "snapshot_age_ms", which a snapshot served again to a reader under
- * proc_min_interval_ms has (0, or none, for one taken at the open).
+ * @s's age when it was read, in seconds: its "snapshot_age_ms", which a
+ * snapshot served again to a reader under proc_min_interval_ms has (0,
+ * or none, for one taken at the open).
  */
+double mstat_snap_age(const struct mstat_snap *s);
+/* When the kernel took @s (CLOCK_MONOTONIC, s): @s->when less its age. */
 double mstat_snap_taken(const struct mstat_snap *s);
 /*
- * Is @b the snapshot @a was, served again ("snapshot_reused 1", the
- * same generation)? Its counters then say nothing of the time between.
+ * Is @s a snapshot of generation @gen, read before at @age_ms old,
+ * served again ("snapshot_reused 1", older since)? Its counters then
+ * say nothing of the time between. A file read twice has not aged.
  */
-bool mstat_snap_again(const struct mstat_snap *a, const struct mstat_snap *b);
+bool mstat_snap_again(const struct mstat_snap *s, long long gen,
+		      long long age_ms);
 
 /* The first counter of format 1.0 @s lacks, in file order, or NULL. */
 const char *mstat_snap_missing(const struct mstat_snap *s);

@@ -286,9 +286,7 @@ int do_top(const struct mstat_opts *o)
 			mstat_snap_free(a);
 			return EXIT_INPUT;
 		}
-		/* Aged since: a file that repeats is no snapshot served again. */
-		if (mstat_snap_again(a, b) && mstat_get(b, "snapshot_age_ms") >
-					      mstat_get(a, "snapshot_age_ms")) {
+		if (mstat_snap_again(b, a->gen, mstat_get(a, "snapshot_age_ms"))) {
 			mstat_snap_free(b);
 			k--;
 			continue;
