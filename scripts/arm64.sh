@@ -90,16 +90,10 @@ t arm64-build-tools mstat_build_tools --arch arm64 mstat runas write1 evpoll tru
 if [ -n "$kb" ] && [ -f build/arm64-debug/mstat.ko ]; then
 	img=$kb/arch/arm64/boot/Image.gz
 	d=build/arm64-debug
-	guest arm64-debug-kunit "$img" scripts/guest/kunit.sh \
-		"$d/mstat.ko" "$d"/kunit/*_kunit.ko \
-		--arch=arm64 --tcg=multi --timeout=600
+	mstat_suite_guests arm64-debug "$img" "$d" --arch=arm64
 	guest arm64-debug-kunit-busted "$img" scripts/guest/kunit-busted.sh \
 		"$d/mstat.ko" "$d/kunit/mstat_core_kunit.ko" \
 		--arch=arm64 --tcg=multi --timeout=300
-	guest arm64-debug-torture "$img" scripts/guest/torture.sh \
-		"$d/mstat.ko" "$d/tests/torture/mstat_torture.ko" \
-		--arch=arm64 --smp=4 --tcg=single --timeout=600 \
-		--append=TORTURE_SECONDS=10
 fi
 if [ -f build/arm64-stock/mstat.ko ] && [ -x build/arm64-tools/mstat ]; then
 	helpers=()

@@ -659,22 +659,10 @@ tk_wait debug
 # 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
 # torture on four vCPUs; both on multi-threaded TCG, for true
 # parallelism (they toggle no tracepoint under load, see guest.sh).
-# test_kernel_guests K: those of test kernel K (make soak's KCSAN one:
-# scripts/soak.sh).
-test_kernel_guests() {
-	local k=$1 kb=kb_$1
-	if [ -z "${!kb}" ] || [ ! -f "build/$k/mstat.ko" ]; then
-		return 0
-	fi
-	guest "guest-$k-kunit" "${!kb}/arch/x86/boot/bzImage" \
-		scripts/guest/kunit.sh "build/$k/mstat.ko" \
-		"build/$k"/kunit/*_kunit.ko --tcg=multi --prio=2
-	guest "guest-$k-torture" "${!kb}/arch/x86/boot/bzImage" \
-		scripts/guest/torture.sh "build/$k/mstat.ko" \
-		"build/$k/tests/torture/mstat_torture.ko" --smp=4 --tcg=multi --prio=2
-}
-
-test_kernel_guests debug
+if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+	mstat_suite_guests guest-debug "$kb_debug/arch/x86/boot/bzImage" \
+		build/debug --prio=2
+fi
 
 # 6b. The ground-truth test on the debug kernel (KASAN, lockdep,
 # kmemleak). kmemleak allocates an object of its own cache beside every

@@ -749,6 +749,25 @@ guest() {
 	mstat_guests+=("$name")
 }
 
+# mstat_suite_guests NAME IMAGE DIR [ARG...]: queue, booting test kernel
+# IMAGE, NAME-kunit (the KUnit suites of build DIR, DIR/kunit/*_kunit.ko,
+# on multi-threaded TCG) and NAME-torture (the kernel torture on 4
+# vCPUs); each ARG (--arch=, --prio=) goes to both. x86's torture runs
+# on multi-threaded TCG; arm64's on single-threaded TCG, 10 s a mode,
+# where its busted readers are met (scripts/arm64.sh says why).
+mstat_suite_guests() {
+	local name=$1 image=$2 dir=$3 torture=(--tcg=multi) a
+	shift 3
+	for a; do
+		[ "$a" != --arch=arm64 ] || torture=(--append=TORTURE_SECONDS=10)
+	done
+	guest "$name-kunit" "$image" scripts/guest/kunit.sh "$dir/mstat.ko" \
+		"$dir"/kunit/*_kunit.ko --tcg=multi "$@"
+	guest "$name-torture" "$image" scripts/guest/torture.sh \
+		"$dir/mstat.ko" "$dir/tests/torture/mstat_torture.ko" --smp=4 \
+		"${torture[@]}" "$@"
+}
+
 # mstat_guests_counts ID VMLINUZ: queue the counts against a known truth
 # on the kernel built in build/ID: the ground-truth and per-cache tests.
 mstat_guests_counts() {

@@ -51,27 +51,16 @@ kernel() {
 kernel kcsan kunit/kcsan.kunitconfig
 if [ -n "$kb" ] &&
    t soak-kcsan-build-W1 scripts/build.sh "$kb" build/soak-kcsan; then
-	d=build/soak-kcsan
-	guest soak-kcsan-kunit "$kb/arch/x86/boot/bzImage" \
-		scripts/guest/kunit.sh "$d/mstat.ko" "$d"/kunit/*_kunit.ko \
-		--tcg=multi
-	guest soak-kcsan-torture "$kb/arch/x86/boot/bzImage" \
-		scripts/guest/torture.sh "$d/mstat.ko" \
-		"$d/tests/torture/mstat_torture.ko" --smp=4 --tcg=multi
+	mstat_suite_guests soak-kcsan "$kb/arch/x86/boot/bzImage" \
+		build/soak-kcsan
 fi
 
 kernel arm64-kasan --arch arm64 kunit/.kunitconfig
 if [ -n "$kb" ] &&
    t soak-arm64-kasan-build-W1 scripts/build.sh --arch arm64 "$kb" \
 	build/soak-arm64-kasan; then
-	d=build/soak-arm64-kasan img=$kb/arch/arm64/boot/Image.gz
-	guest soak-arm64-kasan-kunit "$img" scripts/guest/kunit.sh \
-		"$d/mstat.ko" "$d"/kunit/*_kunit.ko \
-		--arch=arm64 --tcg=multi --timeout=600
-	guest soak-arm64-kasan-torture "$img" scripts/guest/torture.sh \
-		"$d/mstat.ko" "$d/tests/torture/mstat_torture.ko" \
-		--arch=arm64 --smp=4 --tcg=single --timeout=600 \
-		--append=TORTURE_SECONDS=10
+	mstat_suite_guests soak-arm64-kasan "$kb/arch/arm64/boot/Image.gz" \
+		build/soak-arm64-kasan --arch=arm64
 fi
 
 collect_guests
