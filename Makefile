@@ -13,7 +13,8 @@
 #   make bench        benchmarks; figures into build/bench/RESULTS.md
 #   make stress       long runs (1000 load cycles, long tortures)
 #   make soak         the test kernels make check does not boot: x86
-#                     under KCSAN, arm64 under KASAN (scripts/soak.sh)
+#                     under KCSAN, arm64 under KASAN; the long forms of
+#                     what make check shortens (scripts/soak.sh)
 #   make fresh        make run and make check in a root debootstrap just
 #                     made, from nothing (about an hour)
 #   make deb          the Debian packages mstat-dkms and mstat, built by

@@ -36,13 +36,25 @@
 # it leaks the profile's tables on an init failure path, reports success
 # for a control write that failed, counts a failed large kmalloc twice and
 # does not count fail_page_alloc's failures). Each part must then catch
-# its bug.
+# its bug. The parts that have no bug of it to catch (part 2's reads and
+# its truth with the injection off, part 4) are left out, as they take
+# half the guest's time (issue 42), unless FAULTS="broken full" (make
+# soak): there they must pass as on a good build.
 #
 # Each part's start is a "# part N at S s" line (S: the guest's uptime).
 set -u
 . ./lib.sh
 
 mode=$(sed -n 's/.*FAULTS="\([^"]*\)".*/\1/p' /proc/cmdline)
+# all: the parts with nothing of the broken build to catch run too.
+all=1
+case $mode in
+'' | 'broken full')	;;
+broken)			all='' ;;
+*)	not_ok "faults-mode: FAULTS=\"$mode\" (\"broken\", \"broken full\" or none)"
+	finish ;;
+esac
+mode=${mode%% *}
 F=/sys/kernel/debug
 ML=$F/kmemleak
 echo "# console-check allows: oom alloc-failure${mode:+ kmemleak}"
@@ -168,9 +180,11 @@ mkdir -p /tmp/snaps
 # The stream on, so that its reads have events to allocate for.
 ev=$(cat "$D/events_sources")
 echo 15 >"$D/events_sources"
-./faultio read -n 150 -o /tmp/snaps /proc/mstat /proc/mstat_sites \
-	"$D/internals" "$D/history" "$D/events" >/tmp/fio 2>&1
-relay /tmp/fio
+if [ -n "$all" ]; then
+	./faultio read -n 150 -o /tmp/snaps /proc/mstat /proc/mstat_sites \
+		"$D/internals" "$D/history" "$D/events" >/tmp/fio 2>&1
+	relay /tmp/fio
+fi
 echo "$ev" >"$D/events_sources"
 caught=''
 for c in "sync_mode 1 2 0" "profile_rate 1 0 524288" "per_cache 0 1" \
@@ -203,18 +217,20 @@ knob probability 0
 knob task-filter N
 kill "$load"
 wait "$load" 2>/dev/null
-nsnap=$(find /tmp/snaps -type f | wc -l)
-# shellcheck disable=SC2046 # the snapshots, in order
-if [ "$nsnap" -gt 0 ] && mstat_check $(find /tmp/snaps -type f | sort) >/tmp/chk 2>&1; then
-	ok "faults-reads-check ($nsnap snapshots read under injection, one sequence)"
-else
-	not_ok "faults-reads-check: $nsnap snapshots"
-	tail -n 20 /tmp/chk | show
+if [ -n "$all" ]; then
+	nsnap=$(find /tmp/snaps -type f | wc -l)
+	# shellcheck disable=SC2046 # the snapshots, in order
+	if [ "$nsnap" -gt 0 ] && mstat_check $(find /tmp/snaps -type f | sort) >/tmp/chk 2>&1; then
+		ok "faults-reads-check ($nsnap snapshots read under injection, one sequence)"
+	else
+		not_ok "faults-reads-check: $nsnap snapshots"
+		tail -n 20 /tmp/chk | show
+	fi
+	# No count lost: the truth, with the injection off.
+	./truth -r cache -r page -r order:0 -r order:1 -r order:2 \
+		kmalloc_small_var cache pages_order4 >/tmp/truth.out 2>&1
+	relay /tmp/truth.out
 fi
-# No count lost: the truth, with the injection off.
-./truth -r cache -r page -r order:0 -r order:1 -r order:2 \
-	kmalloc_small_var cache pages_order4 >/tmp/truth.out 2>&1
-relay /tmp/truth.out
 
 ## 3. Failures counted as truth
 part 3
@@ -231,6 +247,12 @@ relay /tmp/truth.out
 grep '^# fails' /tmp/truth.out >/dev/null || not_ok "faults-truth: no failure figures"
 
 ## 4. Memory pressure
+if [ -z "$all" ]; then
+	part end
+	check rmmod-truth rmmod mstat_truth
+	check rmmod-mstat rmmod mstat
+	finish
+fi
 part 4
 echo -1000 >/proc/self/oom_score_adj
 dmesg -c >/dev/null
