@@ -30,11 +30,21 @@
  * allocation is one stack whatever the interrupt stopped. Each read's
  * live lines give each sampled object's birth (the read's time less its
  * age), the read's time aligned with the last read's by the objects live
- * in both (mstat_leak_align()); an object seen in one read and not in
- * the next was freed, and its lifetime is learnt (the stack's own frees,
- * during the watch), as if freed midway between the two reads. At the last read, a stack's "leak-like"
- * samples are its live ones born during the watch and older than A = 1.5 L + 2 dt, L the longest lifetime learnt for the
- * stack (A = 0 if it freed none), dt the interval: objects of a finite
+ * in both (mstat_leak_align()); an object born during the watch, seen
+ * in one read and not in the next, was freed, and its lifetime is learnt,
+ * as if freed midway between the two reads; unless the module dropped
+ * entries of its address table in between without their frees (its
+ * addr_phantoms grew: a source switched off or on, a free probe that
+ * missed calls, a reset), when a sample gone may be live: then nothing
+ * is learnt, and the stack tier counts births from the read before (the
+ * samples born earlier are gone). At the last read, a stack's "leak-like"
+ * samples are its live ones born since then and older than A = 1.5 L +
+ * 2 dt, dt the interval, L the longest lifetime usual for the stack: the
+ * longest learnt at which a tenth at least of its objects that lived as
+ * long were freed then or later (the others live at the last read), so
+ * that one object that outlived its freed siblings does not stand for a
+ * stack whose older objects all live (A = 0 if it freed none, 2 dt if
+ * no lifetime is usual): objects of a finite
  * lifetime are gone by then. Over the exposure T' = T - A (T the watch)
  * their count k is Poisson: the rate is their bytes over T', its interval
  * the mean weight times chi2((1-C)/2, 2k)/2 and chi2((1+C)/2, 2k+2)/2,
@@ -536,6 +546,20 @@ struct mstat_leaks {
 	 * before; @corr the correction, @tol the births' tolerance.
 	 */
 	double s0, s1, sprev, corr, tol;
+	/*
+	 * The samples tell of every birth since @sv: the watch's start, or
+	 * the read before the last one after which the module dropped
+	 * entries of its address table without their frees (addr_phantoms
+	 * grew: a source switched off or on, a free probe that missed
+	 * calls, a reset). @phantoms: addr_phantoms of the last read (-1:
+	 * not given); @lost: this read's is above it, so the samples gone
+	 * since the last read may not have been freed; @restarts: how many
+	 * times so.
+	 */
+	double sv;
+	long long phantoms;
+	bool lost;
+	int restarts;
 	long long rate;			/* sample_rate of the last read */
 	bool ages;			/* the sites files had live lines (2.2) */
 	struct mstat_cgroups *cg;
@@ -679,7 +703,7 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
 				break;
 		if (k < n && obj[k].birth <= p->birth + lk->tol)
 			taken[k] = true;
-		else
+		else if (!lk->lost && p->birth >= lk->s0 - lk->tol)
 			mstat_leak_life(s, (lk->sprev + t) / 2 - p->birth);
 	}
 	free(taken);
@@ -764,6 +788,11 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 		t -= ss->age_ms / 1000.0;	/* a snapshot served again */
 	t += lk->corr;
 	lk->rate = ss->rate;
+	/* Entries dropped without their frees since the last read. */
+	lk->lost = lk->reads && ss->addr_phantoms >= 0 && lk->phantoms >= 0 &&
+		   ss->addr_phantoms > lk->phantoms;
+	if (ss->addr_phantoms >= 0)
+		lk->phantoms = ss->addr_phantoms;
 	for (r = 0; r < ss->n; r++) {
 		const struct mstat_site *st = &ss->site[r];
 		const char *cache = mstat_site_cache(st);
@@ -834,7 +863,15 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 	lk->sprev = lk->reads ? lk->s1 : t;
 	lk->s1 = t;
 	if (!lk->reads)
-		lk->s0 = t;
+		lk->s0 = lk->sv = t;
+	if (lk->lost) {
+		/*
+		 * Births since the last read may have been dropped: count
+		 * from it again (those dropped before it, older, are gone).
+		 */
+		lk->sv = lk->sprev;
+		lk->restarts++;
+	}
 	for (at = 0; at < lk->nrow; at++) {
 		rw = &lk->row[at];
 		if (rw->now == lk->reads) {
@@ -869,26 +906,76 @@ static bool mstat_leak_like(const struct mstat_leaks *lk,
 	(void)min_age;
 	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= 0;
 #else
-	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= min_age;
+	return o->birth >= lk->sv - MSTAT_LEAK_TOLERANCE && age >= min_age;
 #endif
+}
+
+/*
+ * The longest lifetime usual for stack @si: the longest of its learnt
+ * lifetimes at which a tenth at least of its sampled objects that lived
+ * as long were freed (then or later), among those born since the watch
+ * began (@lives, @n, sorted) and those live at the last read. A free
+ * that most of the objects as old as it outlived (one long-lived object
+ * of a stack that leaks, the rest of its objects still live and older)
+ * tells of it alone, not of the stack. 0 when none is.
+ */
+static double mstat_leak_usual_life(const struct mstat_leaks *lk, int si,
+				    const double *lives, size_t n)
+{
+	double *ages = NULL, L = 0;
+	size_t na = 0, cap = 0, i, j, a;
+	int r;
+
+	for (r = 0; r < lk->nrow; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->stack != si || rw->seen != lk->reads - 1)
+			continue;
+		for (j = 0; j < rw->n; j++) {
+			if (rw->obj[j].birth < lk->s0 - lk->tol)
+				continue;
+			if (na == cap) {
+				cap = cap ? 2 * cap : 64;
+				ages = mstat_alloc(ages, cap * sizeof(*ages));
+			}
+			ages[na++] = lk->s1 - rw->obj[j].birth;
+		}
+	}
+	if (na)
+		qsort(ages, na, sizeof(*ages), mstat_cmp_double);
+	/* From the longest: n - i frees at lives[i] or later, a live older. */
+	for (i = n, a = na; i-- > 0;) {
+		while (a > 0 && ages[a - 1] >= lives[i])
+			a--;
+		if (10 * (n - i) >= (n - i) + (na - a)) {
+			L = lives[i];
+			break;
+		}
+	}
+	free(ages);
+	return L;
 }
 
 static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 {
 	struct mstat_leak_stack *s = &lk->st[si];
-	double T = lk->s1 - lk->s0, dt = lk->reads > 1 ? T / (lk->reads - 1) : T;
+	double T = lk->s1 - lk->sv, dt;
 	double conf = lk->o->confidence, A = 0, Te, w, mid, best = 0, *lives;
 	double cache_bytes[64];
 	const char *caches[64];
 	int nc = 0, i, r;
 	size_t j;
 
+	dt = lk->reads > 1 ? (lk->s1 - lk->s0) / (lk->reads - 1) : T;
 	s->usual = NAN;
 	if (s->nlife) {
 		lives = mstat_alloc(NULL, s->nlife * sizeof(*lives));
 		memcpy(lives, s->life, s->nlife * sizeof(*lives));
-		s->usual = mstat_median(lives, (int)s->nlife);
-		A = 1.5 * lives[s->nlife - 1] + 2 * dt;
+		qsort(lives, s->nlife, sizeof(*lives), mstat_cmp_double);
+		s->usual = mstat_leak_usual_life(lk, si, lives, s->nlife);
+		A = 1.5 * s->usual + 2 * dt;
+		if (!s->usual)
+			s->usual = NAN;	/* frees, none usual */
 		free(lives);
 	}
 #ifdef MSTAT_LEAKS_WEAK
@@ -903,7 +990,7 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	if (Te <= T / 4 || T <= 0)
 		return;		/* lives too long for this watch to judge */
 	s->judged = true;
-	mid = lk->s0 + Te / 2;
+	mid = lk->sv + Te / 2;
 	for (r = 0; r < lk->nrow; r++) {
 		const struct mstat_leak_row *rw = &lk->row[r];
 
@@ -1116,6 +1203,8 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	       lk->reads, lk->rate);
 	printf("  \"confidence\": %g, \"min_rate_bps\": %.1f, \"ages\": %s,\n",
 	       o->confidence, o->min_rate, lk->ages ? "true" : "false");
+	printf("  \"restarts\": %d, \"samples_since_s\": %.1f,\n",
+	       lk->restarts, lk->sv - lk->s0);
 	printf("  \"suspects\": [");
 	for (i = 0; i < ns; i++) {
 		const struct mstat_leak_stack *s = &lk->st[ord[i]];
@@ -1195,6 +1284,10 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 	printf("mstat leaks: %d reads over %.0f s, sample rate %lld, confidence %g%s\n",
 	       lk->reads, lk->t1 - lk->t0, lk->rate, lk->o->confidence,
 	       lk->ages ? "" : " (no sampled ages: format 2.2 needed for stacks)");
+	if (lk->restarts)
+		printf("the samples from %.0f s in (the module dropped its address table %d time%s: a source switched, a reset or missed frees)\n",
+		       lk->sv - lk->s0, lk->restarts,
+		       lk->restarts > 1 ? "s" : "");
 	if (!ns && !ncs)
 		printf("no suspect: nothing grows without bound\n");
 	for (i = 0; i < ns; i++) {
@@ -1205,8 +1298,11 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 		       mstat_bytes(a, s->rate), lk->o->confidence * 100,
 		       mstat_bytes(b, s->low), mstat_bytes(c, s->high), s->k,
 		       s->oldest);
-		if (isnan(s->usual))
+		if (!s->nlife)
 			printf(", no sampled free\n");
+		else if (isnan(s->usual))
+			printf(", %zu sampled free%s, none usual for the stack\n",
+			       s->nlife, s->nlife > 1 ? "s" : "");
 		else
 			printf(", usual lifetime %.1f s (%zu frees)\n", s->usual,
 			       s->nlife);
@@ -1506,7 +1602,7 @@ static void mstat_leaks_free(struct mstat_leaks *lk)
 
 int do_leaks(const struct mstat_opts *o)
 {
-	struct mstat_leaks lk = { .o = o };
+	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
 	struct mstat_leak_cache **cs;
 	int err, i, ns = 0, ncs = 0, *ord;
 

@@ -1370,6 +1370,46 @@ leaks_same_ms() {
 	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-ms.json" "$tmp/lk-ms.truth"
 }
 
+# The module's address table dropped mid-watch (a source switched off
+# and on, a free probe that missed calls, a reset: addr_phantoms grows
+# and every sample live then leaves the reads), at 200 s and at 400 s,
+# among the decoys: the samples gone are not frees, and every leak is
+# still named by its stack, from the births after the last drop. Before
+# (fad6ee1), each gone sample taught its stack a lifetime of up to 700
+# s, and no leak was named by its stack.
+leaks_source_switch() {
+	local rc
+
+	leaks_gen "$tmp/lk-sw" "$leaks_leaks
+$leaks_decoys" forget=200,400 || return
+	grep -q 'addr_phantoms [1-9]' "$tmp/lk-sw/0059.sites" || return
+	build/mstat leaks --json --from "$tmp/lk-sw" >"$tmp/lk-sw.json"
+	rc=$?
+	cat "$tmp/lk-sw.json"
+	echo "exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-sw.json" "$tmp/lk-all.truth" &&
+		grep -q '"restarts": 2' "$tmp/lk-sw.json"
+}
+
+# One object of the leaking stack that lived 400 s, freed 500 s into the
+# watch, while the stack's other objects, older than it, are all live:
+# that free tells of it alone, and the leak is named. Before (fad6ee1)
+# it set the stack's leak-like age to 1.5 x 400 s, more than the watch.
+leaks_long_lived_free() {
+	local rc
+
+	leaks_gen "$tmp/lk-llf" 'lost leak size=256 rate=40 cache=kmalloc-256 cgroup=4001 fn=leak_lost from=0 keep=100:400' ||
+		return
+	build/mstat leaks --json --from "$tmp/lk-llf" >"$tmp/lk-llf.json"
+	rc=$?
+	cat "$tmp/lk-llf.json"
+	echo "exit $rc (want 1)"
+	printf '%s\n' 'stack leak_lost 10240 kmalloc-256 id:4001' \
+		'cache kmalloc-256 10240 optional' >"$tmp/lk-llf.truth"
+	[ "$rc" -eq 1 ] && leaks_judge "$tmp/lk-llf.json" "$tmp/lk-llf.truth" &&
+		grep -q '"frees_seen": 1}' "$tmp/lk-llf.json"
+}
+
 # Out of memory is an error (2), not a suspect (1): mstat leaks on a
 # leaking replay under data limits from 300 KiB up. A limit too small for
 # the C library's own start-up kills it before main() (a signal, no
@@ -1426,6 +1466,8 @@ leaks_tests() {
 	t leaks_oom leaks_oom
 	t leaks_past_9999 leaks_past_9999
 	t leaks_find leaks_find
+	t leaks_source_switch leaks_source_switch
+	t leaks_long_lived_free leaks_long_lived_free
 	t leaks_skewed leaks_skewed
 	t leaks_irq_split leaks_irq_split
 	t leaks_find_tampered leaks_find_tampered

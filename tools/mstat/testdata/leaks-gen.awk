@@ -28,10 +28,19 @@
 # jitter (rate's relative noise per step), irq (soft or hard: its stack
 # an interrupt's, a timer's, then the frames of the context it
 # interrupted), split (N: its sampled objects dealt out among N rows, one
-# per interrupted context; with irq=soft, every fourth one ksoftirqd's).
+# per interrupted context; with irq=soft, every fourth one ksoftirqd's),
+# keep (T:L: one object more, sampled, born at T and freed L seconds
+# later).
 #
 #   awk -v dir=DIR -v D=600 -v I=10 -v R=524288 -v seed=1 -v warm=300 \
-#       -v cachecol=0 -f leaks-gen.awk testdata/mstat-1.2.txt SPEC
+#       -v cachecol=0 [-v forget=T[,T...]] -f leaks-gen.awk \
+#       testdata/mstat-1.2.txt SPEC
+#
+# forget: at each time T the module drops every entry of its address
+# table, as a source switched off or on, a free probe that missed calls
+# or a reset make it: the sampled objects then live leave the reads
+# (they stay live, in the exact counts) and addr_phantoms grows by as
+# many.
 #
 # Time runs from -warm (patterns start then) to D in steps of 0.1 s; read
 # N is taken at N x I; DIR/NNNN.time has 1000 + that time. Every object
@@ -42,6 +51,7 @@ BEGIN {
 	if (!R) R = 524288
 	if (warm == "") warm = 300
 	srand(seed ? seed : 1)
+	nforget = forget == "" ? 0 : split(forget, fgt, ",")
 	step = 0.1
 	nextid = 1001
 }
@@ -76,6 +86,7 @@ FNR == NR { tpl[++ntpl] = $0; next }
 		else if (k == "jitter") jit[p] = v + 0
 		else if (k == "split") nsub[p] = v + 0
 		else if (k == "irq") irq[p] = v
+		else if (k == "keep") { keept[p] = v + 0; sub(/^[^:]*:/, "", v); keepl[p] = v + 0 }
 		else { print "leaks-gen: bad key " k > "/dev/stderr"; exit 2 }
 	}
 	if (cache[p] ~ /^kmalloc-/) {
@@ -130,13 +141,34 @@ function free_oldest(p) {
 
 function floor(x) { return x == int(x) || x >= 0 ? int(x) : int(x) - 1 }
 
-function tick(t, s,   p, n, want, i, nd, d) {
+# Drop every sampled object from the reads (the address table lost).
+function forget_all(   p, i, o) {
+	for (p = 1; p <= np; p++)
+		for (i = shead[p]; i <= stail[p]; i++) {
+			o = sq[p, i]
+			if (!ogone[o] && !ountr[o]) { ountr[o] = 1; phantoms++ }
+		}
+}
+
+function tick(t, s,   p, n, want, i, nd, d, o) {
 	cur = s
 	nd = split(due[s], d, " ")
 	for (i = 1; i <= nd; i++)
 		free_obj(d[i])
 	delete due[s]
+	for (i = 1; i <= nforget; i++)
+		if (int(fgt[i] / step + 0.5) == s)
+			forget_all()
 	for (p = 1; p <= np; p++) {
+		if ((p in keept) && int(keept[p] / step + 0.5) == s) {
+			o = ++nobj
+			opat[o] = p; obirth[o] = t; osmp[o] = 1
+			q[p, ++tail[p]] = o
+			live[p]++
+			sallocs[p]++; sbytes[p] += size[p]
+			sq[p, ++stail[p]] = o
+			due[int((t + keepl[p]) / step + 0.5)] = due[int((t + keepl[p]) / step + 0.5)] " " o
+		}
 		if (t < from[p] || t >= until[p])
 			continue
 		if (kind[p] == "risefall") {
@@ -223,7 +255,7 @@ function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb, s) {
 			line = ""
 			for (i = shead[p]; i <= stail[p]; i++) {
 				o = sq[p, i]
-				if (ogone[o] || obirth[o] > t || o % nsub[p] != s)
+				if (ogone[o] || ountr[o] || obirth[o] > t || o % nsub[p] != s)
 					continue
 				line = line sprintf("+ %d %d\n", int((t - obirth[o]) * 1000), size[p])
 				sb += size[p]
@@ -239,7 +271,7 @@ function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb, s) {
 		}
 	}
 	print "mstat_sites - version: 2.2" > (f ".sites")
-	printf "# snapshot %d sample_rate %d stacks %d stack_drops 0 addr_drops 0 addr_live 0 depth 32 leafless 0 reused 0 age_ms 0 addr_phantoms 0\n", nr + 1, R, n > (f ".sites")
+	printf "# snapshot %d sample_rate %d stacks %d stack_drops 0 addr_drops 0 addr_live 0 depth 32 leafless 0 reused 0 age_ms 0 addr_phantoms %d\n", nr + 1, R, n, phantoms > (f ".sites")
 	print "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node " (cachecol ? "cache " : "") "site" > (f ".sites")
 	for (p = 1; p <= np; p++)
 		if (sallocs[p])
