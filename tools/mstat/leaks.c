@@ -14,9 +14,11 @@
  * comes and goes leaves flat. The rate is the Theil-Sen slope of the B
  * minima against their times (the median of the slopes of all pairs),
  * its interval Sen's distribution-free one at --confidence C, from the
- * Mann-Kendall statistic's variance B(B-1)(2B+5)/18. A cache is a
- * suspect when B >= 7 (below that no interval at C = 0.99 excludes 0),
- * the interval's low end is above --min-rate, the growth persists (the
+ * Mann-Kendall statistic's variance B(B-1)(2B+5)/18. A cache is judged
+ * when that interval has a low end (B >= 7 at C = 0.99, 9 at 0.999: with
+ * fewer blocks no interval at C can exclude 0; mstat_leak_min_reads()),
+ * and a suspect when the interval's low end is above --min-rate, the
+ * growth persists (the
  * slope of the later half of the minima is at least half the whole
  * one's, so that a cache that fills to a plateau, or objects that live
  * for a finite time shorter than half the watch, are not called leaks),
@@ -87,7 +89,6 @@
 #include "util.h"
 
 #define MSTAT_LEAK_MAX_BLOCKS	12
-#define MSTAT_LEAK_MIN_BLOCKS	7
 #define MSTAT_LEAK_MIN_SAMPLES	5
 #define MSTAT_LEAK_TOLERANCE	1.0	/* s: one object's birth in two reads */
 #define MSTAT_LEAK_ALIGNED	0.005	/* s: the same, the reads aligned */
@@ -111,7 +112,8 @@ static int mstat_cmp_double(const void *a, const void *b)
  *	plus Student's t at the confidence asked times their standard
  *	error; +INFINITY with fewer than 3 steps
  * @blocks: how many blocks (0: too few reads for any)
- * @judged: enough blocks for a verdict (MSTAT_LEAK_MIN_BLOCKS)
+ * @judged: enough blocks for a verdict: Sen's interval at the
+ *	confidence asked has a low end
  * @suspect: the verdict
  */
 struct mstat_trend {
@@ -163,6 +165,32 @@ static bool mstat_steps_rise(const double *bt, const double *bx, int nb,
 	return m > 0 && (se <= 0 || m / se > mstat_t_q(conf, n - 1));
 }
 
+/*
+ * The ranks, from 1, of the low (@lo) and high (@hi) ends of Sen's
+ * interval at confidence @conf among @m ordered slopes of @nb points:
+ * out of 1..@m when the interval is unbounded on that side.
+ */
+static void mstat_sen_ranks(int nb, int m, double conf, int *lo, int *hi)
+{
+	double var = nb * (nb - 1.0) * (2.0 * nb + 5) / 18;
+	double c = mstat_norm_q((1 + conf) / 2) * sqrt(var);
+
+	*lo = (int)floor((m - c) / 2);
+	*hi = (int)ceil((m + c) / 2) + 1;
+}
+
+int mstat_leak_min_reads(double conf)
+{
+	int nb, lo, hi;
+
+	for (nb = 2; nb <= MSTAT_LEAK_MAX_BLOCKS; nb++) {
+		mstat_sen_ranks(nb, nb * (nb - 1) / 2, conf, &lo, &hi);
+		if (lo >= 1)
+			return 2 * nb;
+	}
+	return 0;
+}
+
 /* The trend of @np >= 2 points (@pt, @px); see mstat_trend(). */
 static void mstat_trend_points(const double *pt, const double *px, int np,
 			       double conf, double min_rate,
@@ -179,7 +207,7 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	(void)mstat_steps_rise;
 #else
 	double bt[MSTAT_LEAK_MAX_BLOCKS], bx[MSTAT_LEAK_MAX_BLOCKS];
-	double *sl, var, c, m1, m2;
+	double *sl, m1, m2;
 	int nb, b, i, j, m = 0, lo, hi, half;
 
 	nb = np / 2 < MSTAT_LEAK_MAX_BLOCKS ? np / 2 : MSTAT_LEAK_MAX_BLOCKS;
@@ -208,18 +236,13 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 			if (bt[j] > bt[i])
 				sl[m++] = (bx[j] - bx[i]) / (bt[j] - bt[i]);
 	qsort(sl, m, sizeof(*sl), mstat_cmp_double);
-	var = nb * (nb - 1.0) * (2.0 * nb + 5) / 18;
-	c = mstat_norm_q((1 + conf) / 2) * sqrt(var);
-	m1 = (m - c) / 2;
-	m2 = (m + c) / 2;
-	lo = (int)floor(m1);		/* the lo-th smallest, from 1 */
-	hi = (int)ceil(m2) + 1;
+	mstat_sen_ranks(nb, m, conf, &lo, &hi);
 	if (lo >= 1)
 		tr->low = sl[lo - 1];
 	if (hi <= m)
 		tr->high = sl[hi - 1];
 	free(sl);
-	tr->judged = nb >= MSTAT_LEAK_MIN_BLOCKS;
+	tr->judged = lo >= 1;
 	tr->suspect = tr->judged && tr->low > min_rate && tr->low > 0 &&
 		      tr->late >= tr->rate / 2 && mstat_steps_rise(bt, bx, nb, conf);
 #endif
@@ -562,6 +585,7 @@ struct mstat_leaks {
 	int restarts;
 	long long rate;			/* sample_rate of the last read */
 	bool ages;			/* the sites files had live lines (2.2) */
+	bool judged;			/* a cache's exact counts judged */
 	struct mstat_cgroups *cg;
 };
 
@@ -1203,8 +1227,8 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	       lk->reads, lk->rate);
 	printf("  \"confidence\": %g, \"min_rate_bps\": %.1f, \"ages\": %s,\n",
 	       o->confidence, o->min_rate, lk->ages ? "true" : "false");
-	printf("  \"restarts\": %d, \"samples_since_s\": %.1f,\n",
-	       lk->restarts, lk->sv - lk->s0);
+	printf("  \"restarts\": %d, \"samples_since_s\": %.1f, \"judged\": %s,\n",
+	       lk->restarts, lk->sv - lk->s0, lk->judged ? "true" : "false");
 	printf("  \"suspects\": [");
 	for (i = 0; i < ns; i++) {
 		const struct mstat_leak_stack *s = &lk->st[ord[i]];
@@ -1288,7 +1312,11 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 		printf("the samples from %.0f s in (the module dropped its address table %d time%s: a source switched, a reset or missed frees)\n",
 		       lk->sv - lk->s0, lk->restarts,
 		       lk->restarts > 1 ? "s" : "");
-	if (!ns && !ncs)
+	if (!ns && !ncs && !lk->judged)
+		printf("no verdict: not enough reads to judge (%d; at confidence %g the exact counts need %d)\n",
+		       lk->reads, lk->o->confidence,
+		       mstat_leak_min_reads(lk->o->confidence));
+	else if (!ns && !ncs)
 		printf("no suspect: nothing grows without bound\n");
 	for (i = 0; i < ns; i++) {
 		const struct mstat_leak_stack *s = &lk->st[ord[i]];
@@ -1605,6 +1633,7 @@ int do_leaks(const struct mstat_opts *o)
 	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
 	struct mstat_leak_cache **cs;
 	int err, i, ns = 0, ncs = 0, *ord;
+	bool judged;
 
 	/* 1 is a suspect: running out of memory is an error like any other. */
 	mstat_alloc_status(MSTAT_LEAKS_ERROR);
@@ -1617,6 +1646,8 @@ int do_leaks(const struct mstat_opts *o)
 	for (i = 0; i < lk.nst; i++)
 		mstat_leak_judge_stack(&lk, i);
 	mstat_leak_cross(&lk);
+	for (i = 0; i < lk.w->nc && !lk.judged; i++)
+		lk.judged = lk.w->c[i].tr.judged;
 	ord = mstat_alloc(NULL, (lk.nst + 1) * sizeof(*ord));
 	for (i = 0; i < lk.nst; i++)
 		if (lk.st[i].suspect)
@@ -1634,12 +1665,15 @@ int do_leaks(const struct mstat_opts *o)
 		mstat_leak_text(&lk, ord, ns, cs, ncs);
 	free(ord);
 	free(cs);
+	judged = lk.judged;
 	mstat_leaks_free(&lk);
 	if (fflush(stdout) || ferror(stdout)) {
 		mstat_err("standard output: %s", strerror(errno));
 		return MSTAT_LEAKS_ERROR;
 	}
-	return ns || ncs ? MSTAT_LEAKS_SUSPECT : MSTAT_LEAKS_NONE;
+	if (ns || ncs)
+		return MSTAT_LEAKS_SUSPECT;
+	return judged ? MSTAT_LEAKS_NONE : MSTAT_LEAKS_UNJUDGED;
 }
 
 /* mstat serve's series */

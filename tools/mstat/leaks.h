@@ -16,11 +16,24 @@
 #include "opts.h"
 #include "parse.h"
 
-/* Exit status of mstat leaks: no suspect, a suspect, an error. */
-enum { MSTAT_LEAKS_NONE = 0, MSTAT_LEAKS_SUSPECT = 1, MSTAT_LEAKS_ERROR = 2 };
+/*
+ * Exit status of mstat leaks: no suspect, a suspect, an error, no
+ * verdict (no suspect, and too few reads for the exact counts to judge
+ * at the confidence asked).
+ */
+enum {
+	MSTAT_LEAKS_NONE = 0, MSTAT_LEAKS_SUSPECT = 1, MSTAT_LEAKS_ERROR = 2,
+	MSTAT_LEAKS_UNJUDGED = 3,
+};
 
 /* Watch (or replay --from) and report; returns the exit status above. */
 int do_leaks(const struct mstat_opts *o);
+
+/*
+ * The fewest reads over which the per-cache rule can judge at
+ * confidence @conf (Sen's interval bounded below), 0 if none can.
+ */
+int mstat_leak_min_reads(double conf);
 
 /*
  * The per-cache series of the last @cap reads (a window that slides):

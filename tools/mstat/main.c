@@ -60,12 +60,14 @@
  * major format version, truncated or malformed, or output fails; 2 on a
  * usage error. Every error is one line on stderr. mstat check has the
  * exit status of the mstat-check it replaces (check.c); mstat leaks 0 for
- * no suspect, 1 for a suspect, 2 for any error (leaks.c).
+ * no suspect, 1 for a suspect, 2 for any error, 3 for no verdict
+ * (leaks.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +399,29 @@ static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 	return 0;
 }
 
+/*
+ * A watch of mstat leaks long enough for a verdict: its reads (one every
+ * -i over -d, and the first) at least what the confidence asks.
+ */
+static int mstat_leaks_enough(const struct mstat_opts *o)
+{
+	long reads = (long)floor(o->duration / o->interval + 1e-9) + 1;
+	int need = mstat_leak_min_reads(o->confidence);
+	char what[160];
+
+	if (need && reads >= need)
+		return 0;
+	if (need)
+		snprintf(what, sizeof(what),
+			 "mstat leaks: -d / -i gives %ld reads; a verdict at confidence %.12g needs %d",
+			 reads, o->confidence, need);
+	else
+		snprintf(what, sizeof(what),
+			 "mstat leaks: no watch can give a verdict at confidence %.12g",
+			 o->confidence);
+	return mstat_bad_usage(what, NULL);
+}
+
 /* Which options go with which command. */
 static int mstat_check_opts(struct mstat_opts *o)
 {
@@ -413,6 +438,8 @@ static int mstat_check_opts(struct mstat_opts *o)
 			o->duration = o->delay;
 		if (o->interval > o->duration)
 			return mstat_bad_usage("mstat leaks: -i longer than -d", NULL);
+		if (!o->from)
+			return mstat_leaks_enough(o);
 		return 0;
 	}
 	if (o->leaks_opts_set || o->duration_long)
