@@ -115,11 +115,16 @@ static int mstat_cmp_double(const void *a, const void *b)
  * @judged: enough blocks for a verdict: Sen's interval at the
  *	confidence asked has a low end
  * @suspect: the verdict
+ * @filling: it rises, but toward a plateau: the minima fit
+ *	P - C exp(-t / tau) better than a line, by F at the confidence
+ *	asked (mstat_fill_fit()); not a suspect
+ * @plateau: P, when filling
+ * @tau: tau, when filling
  */
 struct mstat_trend {
-	double rate, low, high, late, late_high;
+	double rate, low, high, late, late_high, plateau, tau;
 	int blocks;
-	bool judged, suspect;
+	bool judged, suspect, filling;
 };
 
 /*
@@ -191,6 +196,34 @@ int mstat_leak_min_reads(double conf)
 	return 0;
 }
 
+/*
+ * A rise whose rate falls as it goes, toward a plateau (a cache warming
+ * up, 1 - exp(-t / tau)), told from a leak's steady one: the @nb block
+ * minima fit a fill better than a line, by F(1, nb - 3) at @conf, the
+ * fit rising (C > 0) toward a plateau above the last minimum, its time
+ * constant inside the range fitted. The later-half test alone lets a
+ * fill pass while the watch is shorter than about 2.2 tau.
+ */
+#ifndef MSTAT_LEAKS_WEAK
+static void mstat_trend_fill(const double *bt, const double *bx, int nb,
+			     double conf, struct mstat_trend *tr)
+{
+	struct mstat_fill fit;
+	double q;
+
+	if (!mstat_fill_fit(bt, bx, nb, &fit))
+		return;
+	q = mstat_t_q((1 + conf) / 2, nb - 3);
+	if (fit.c > 0 && fit.plateau > bx[nb - 1] && fit.f > q * q &&
+	    fit.tau < 99 * (bt[nb - 1] - bt[0])) {
+		tr->filling = true;
+		tr->suspect = false;
+		tr->plateau = fit.plateau;
+		tr->tau = fit.tau;
+	}
+}
+#endif
+
 /* The trend of @np >= 2 points (@pt, @px); see mstat_trend(). */
 static void mstat_trend_points(const double *pt, const double *px, int np,
 			       double conf, double min_rate,
@@ -245,6 +278,8 @@ static void mstat_trend_points(const double *pt, const double *px, int np,
 	tr->judged = lo >= 1;
 	tr->suspect = tr->judged && tr->low > min_rate && tr->low > 0 &&
 		      tr->late >= tr->rate / 2 && mstat_steps_rise(bt, bx, nb, conf);
+	if (tr->suspect)
+		mstat_trend_fill(bt, bx, nb, conf, tr);
 #endif
 }
 
@@ -548,7 +583,7 @@ struct mstat_leak_stack {
 	int k, later;
 	double min_age;			/* A: leak-like from this age, s */
 	double rate, low, high, oldest, usual, bytes;
-	bool judged, suspect, contradicted;
+	bool judged, suspect, contradicted, filling;
 	const char *cache;		/* the cache of most leak-like bytes */
 };
 
@@ -1093,6 +1128,12 @@ static void mstat_leak_cross(struct mstat_leaks *lk)
 			s->contradicted = true;
 			continue;
 		}
+		/* Its cache fills toward a plateau: so do its objects. */
+		if (c->tr.filling) {
+			s->suspect = false;
+			s->filling = true;
+			continue;
+		}
 #endif
 		c->explained_high += s->high;
 	}
@@ -1295,6 +1336,34 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 		mstat_json_num(stdout, lk->st[i].low);
 		printf(", \"why\": \"grows while its cache does not\"}");
 	}
+	printf("%s],\n  \"filling\": [", first ? "" : "\n  ");
+	first = true;
+	for (i = 0; i < lk->w->nc; i++) {
+		const struct mstat_leak_cache *fc = &lk->w->c[i];
+
+		if (!fc->tr.filling)
+			continue;
+		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, fc->name);
+		printf(", \"live_bytes\": ");
+		mstat_json_num(stdout, fc->x[lk->w->n - 1]);
+		printf(", \"plateau_bytes\": ");
+		mstat_json_num(stdout, fc->tr.plateau);
+		printf(", \"tau_s\": ");
+		mstat_json_num(stdout, fc->tr.tau);
+		printf("}");
+	}
+	for (i = 0; i < lk->nst; i++) {
+		if (!lk->st[i].filling)
+			continue;
+		printf("%s\n    {\"kind\": \"stack\", \"site\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, lk->st[i].site);
+		printf(", \"cache\": ");
+		mstat_json_str(stdout, lk->st[i].cache);
+		printf("}");
+	}
 	printf("%s]\n}\n", first ? "" : "\n  ");
 }
 
@@ -1360,6 +1429,22 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 		printf("  stack %s grows (%s/s at least) while its cache %s does not\n",
 		       lk->st[i].site, mstat_bytes(a, lk->st[i].low),
 		       lk->st[i].cache);
+	}
+	nu = 0;
+	for (i = 0; i < lk->w->nc; i++) {
+		const struct mstat_leak_cache *fc = &lk->w->c[i];
+
+		if (!fc->tr.filling)
+			continue;
+		if (!nu++)
+			printf("\nFilling, not leaking (the rate falls toward a plateau):\n");
+		printf("  cache %s: %s live, toward %s (time constant %.0f s)\n",
+		       fc->name, mstat_bytes(a, fc->x[lk->w->n - 1]),
+		       mstat_bytes(b, fc->tr.plateau), fc->tr.tau);
+		for (j = 0; j < (size_t)lk->nst; j++)
+			if (lk->st[j].filling && !strcmp(mstat_leak_cache_named(lk->w,
+					lk->st[j].cache)->name, fc->name))
+				printf("    stack %s\n", lk->st[j].site);
 	}
 }
 

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 #include "util.h"
@@ -230,4 +231,94 @@ double mstat_sen(const double *t, const double *x, int n)
 		r = mstat_median(s, m);
 	free(s);
 	return r;
+}
+
+/*
+ * The least-squares fit of x = a + b u to (@u, @x), @n points: the sum
+ * of squared residuals, @a and @b; @b is 0 when @u does not vary.
+ */
+static double mstat_lsq(const double *u, const double *x, int n, double *a,
+			double *b)
+{
+	double mu = 0, mx = 0, suu = 0, sux = 0, r, sse = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		mu += u[i] / n;
+		mx += x[i] / n;
+	}
+	for (i = 0; i < n; i++) {
+		suu += (u[i] - mu) * (u[i] - mu);
+		sux += (u[i] - mu) * (x[i] - mx);
+	}
+	*b = suu > 0 ? sux / suu : 0;
+	*a = mx - *b * mu;
+	for (i = 0; i < n; i++) {
+		r = x[i] - *a - *b * u[i];
+		sse += r * r;
+	}
+	return sse;
+}
+
+/* The fill's residuals at time constant @tau; @u is scratch, @n long. */
+static double mstat_fill_sse(const double *t, const double *x, int n,
+			     double tau, double *u, double *p, double *c)
+{
+	double a, b, sse;
+	int i;
+
+	for (i = 0; i < n; i++)
+		u[i] = exp(-(t[i] - t[0]) / tau);
+	sse = mstat_lsq(u, x, n, &a, &b);
+	*p = a;
+	*c = -b;
+	return sse;
+}
+
+bool mstat_fill_fit(const double *t, const double *x, int n,
+		    struct mstat_fill *fit)
+{
+	double span, lo, hi, tau, best = INFINITY, bt = 0, sse, p, c, a, b;
+	double *u;
+	int i, k, steps = 200;
+
+	memset(fit, 0, sizeof(*fit));
+	if (n < 5 || !(t[n - 1] > t[0]))
+		return false;
+	span = t[n - 1] - t[0];
+	u = mstat_alloc(NULL, (size_t)n * sizeof(*u));
+	/* A grid, log-spaced, then golden sections around its best. */
+	lo = log(span / 100);
+	hi = log(span * 100);
+	for (k = 0; k <= steps; k++) {
+		tau = exp(lo + (hi - lo) * k / steps);
+		sse = mstat_fill_sse(t, x, n, tau, u, &p, &c);
+		if (sse < best) {
+			best = sse;
+			bt = k;
+		}
+	}
+	lo = lo + (hi - lo) * (bt > 0 ? bt - 1 : 0) / steps;
+	hi = lo + (log(span * 100) - log(span / 100)) * 2 / steps;
+	for (k = 0; k < 60; k++) {
+		double m1 = hi - (hi - lo) * 0.6180339887498949;
+		double m2 = lo + (hi - lo) * 0.6180339887498949;
+
+		if (mstat_fill_sse(t, x, n, exp(m1), u, &p, &c) <
+		    mstat_fill_sse(t, x, n, exp(m2), u, &p, &c))
+			hi = m2;
+		else
+			lo = m1;
+	}
+	fit->tau = exp((lo + hi) / 2);
+	fit->sse = mstat_fill_sse(t, x, n, fit->tau, u, &fit->plateau, &fit->c);
+	for (i = 0; i < n; i++)
+		u[i] = t[i] - t[0];
+	fit->sse_line = mstat_lsq(u, x, n, &a, &b);
+	free(u);
+	if (fit->sse > 0)
+		fit->f = (fit->sse_line - fit->sse) / (fit->sse / (n - 3));
+	else
+		fit->f = fit->sse_line > 0 ? INFINITY : 0;
+	return true;
 }

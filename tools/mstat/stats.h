@@ -4,12 +4,14 @@
  * normal, Student's t and chi-square distributions, exact to the
  * precision of a double (their cumulative functions computed from the
  * regularized incomplete beta and gamma functions, inverted by
- * bisection), the binomial's cumulative function, the median and the
- * Theil-Sen slope. It calls nothing of the tool but util.h's allocator.
+ * bisection), the binomial's cumulative function, the median, the
+ * Theil-Sen slope and the fit of a fill toward a plateau. It calls nothing of the tool but util.h's allocator.
  * Its test is tools/mstat/stats_selftest.c, against published tables.
  */
 #ifndef MSTAT_STATS_H
 #define MSTAT_STATS_H
+
+#include <stdbool.h>
 
 /* P(Z <= z) for Z standard normal. */
 double mstat_norm_cdf(double z);
@@ -29,5 +31,27 @@ double mstat_binom_cdf(int n, int j, double p);
 double mstat_median(double *v, int n);
 /* The Theil-Sen slope of (@t, @x), @n points; NAN without a pair. */
 double mstat_sen(const double *t, const double *x, int n);
+
+/**
+ * struct mstat_fill - a fill toward a plateau, fitted
+ * @plateau: P of x(t) = P - C exp(-(t - t0) / tau), t0 the first time
+ * @c: C (above 0: rising toward P)
+ * @tau: the time constant, seconds
+ * @sse: the fit's sum of squared residuals
+ * @sse_line: the straight line's, fitted by least squares
+ * @f: (@sse_line - @sse) / (@sse / (n - 3)): F with 1 and n - 3 degrees
+ *	of freedom when the line is the truth (+INFINITY for an exact fit)
+ */
+struct mstat_fill {
+	double plateau, c, tau, sse, sse_line, f;
+};
+
+/*
+ * Fit x(t) = P - C exp(-(t - t0) / tau) to @n >= 5 points (@t rising) by
+ * least squares, tau from 1/100 of the span to 100 spans, and a line
+ * beside it; false if there are too few points or no span.
+ */
+bool mstat_fill_fit(const double *t, const double *x, int n,
+		    struct mstat_fill *fit);
 
 #endif /* MSTAT_STATS_H */

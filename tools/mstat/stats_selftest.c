@@ -124,6 +124,34 @@ int main(int argc, char **argv)
 	/* Slope 2 with one outlier among 10 pairs: Theil-Sen keeps 2. */
 	result(mstat_sen(st, sx, 5) == 2, "sen-outlier", mstat_sen(st, sx, 5), 2);
 	result(isnan(mstat_sen(st, sx, 1)), "sen-one-point", mstat_sen(st, sx, 1), NAN);
+	/*
+	 * A fill, x = 1000 - 800 exp(-t / 300) at 13 times over 600 s: its
+	 * time constant and plateau found to 0.1%, the line rejected (F far
+	 * above any table's); a line, 5 + 2t: no fill beats it (F <= 0); a
+	 * fill with noise of 1% of its rise: tau within 20%.
+	 */
+	{
+		double ft[13], fx[13], gx[13], hx[13];
+		struct mstat_fill fit;
+		bool got;
+
+		for (j = 0; j < 13; j++) {
+			ft[j] = 50.0 * j;
+			fx[j] = 1000 - 800 * exp(-ft[j] / 300);
+			gx[j] = 5 + 2 * ft[j];
+			hx[j] = fx[j] + (j % 2 ? 8 : -8);
+		}
+		got = mstat_fill_fit(ft, fx, 13, &fit);
+		result(got && fabs(fit.tau / 300 - 1) < 1e-3, "fill-tau", fit.tau, 300);
+		result(got && fabs(fit.plateau / 1000 - 1) < 1e-3, "fill-plateau",
+		       fit.plateau, 1000);
+		result(got && fit.f > 1e4, "fill-beats-line", fit.f, 1e4);
+		got = mstat_fill_fit(ft, gx, 13, &fit);
+		result(got && fit.f <= 0, "line-not-fill", fit.f, 0);
+		got = mstat_fill_fit(ft, hx, 13, &fit);
+		result(got && fabs(fit.tau / 300 - 1) < 0.2, "fill-noisy-tau", fit.tau, 300);
+		result(!mstat_fill_fit(ft, fx, 4, &fit), "fill-four-points", 4, 5);
+	}
 	printf("# checks=%d failed=%d\n", checks, failed);
 	return failed ? 1 : 0;
 }
