@@ -48,9 +48,11 @@
  * stack whose older objects all live (A = 0 if it freed none, 2 dt if
  * no lifetime is usual): objects of a finite
  * lifetime are gone by then. Over the exposure T' = T - A (T the watch)
- * their count k is Poisson: the rate is their bytes over T', its interval
- * the mean weight times chi2((1-C)/2, 2k)/2 and chi2((1+C)/2, 2k+2)/2,
- * over T'. A stack is a suspect when k >= MSTAT_LEAK_MIN_SAMPLES, the low
+ * their count k is Poisson, their bytes (each its weight w) a compound
+ * Poisson: the rate is their bytes over T', its interval Fay and Feuer's
+ * gamma interval over T' (mstat_weighted_poisson(): Garwood's, w
+ * chi2((1-C)/2, 2k)/2 to w chi2((1+C)/2, 2k+2)/2, when the weights are
+ * one w; wider when they differ). A stack is a suspect when k >= MSTAT_LEAK_MIN_SAMPLES, the low
  * end is above --min-rate, its leak-like samples are not crowded into
  * the first half of the exposure (a fill that stops: fewer than a third
  * born in the later half, a binomial test at 1 - C, as the caches' later
@@ -198,24 +200,53 @@ int mstat_leak_min_reads(double conf)
 
 /*
  * A rise whose rate falls as it goes, toward a plateau (a cache warming
- * up, 1 - exp(-t / tau)), told from a leak's steady one: the @nb block
- * minima fit a fill better than a line, by F(1, nb - 3) at @conf, the
- * fit rising (C > 0) toward a plateau above the last minimum, its time
- * constant inside the range fitted. The later-half test alone lets a
- * fill pass while the watch is shorter than about 2.2 tau.
+ * up, 1 - exp(-t / tau)), told from a leak's steady one by the steps
+ * between the @nb block minima (the rates between consecutive ones):
+ * a leak's are independent, with one mean (a compound Poisson's
+ * increments); a fill's fall with time. Filling when the least-squares
+ * slope of the steps against their times is below 0 by Student's t at
+ * @conf (n - 2 degrees of freedom), and the minima fit P - C exp(-t/tau)
+ * rising (C > 0) toward a plateau above the last (mstat_fill_fit(), for
+ * P and tau). The later-half test alone lets a fill pass while the watch
+ * is shorter than about 2.2 tau. Not an F test of the fit against a
+ * line: the minima of a leak of a few large objects stray from their
+ * line as a random walk does, not as independent errors, and such a
+ * test took 4 leaks of 30 for fills (tools/mstat/test.sh, leaks_mixed).
  */
 #ifndef MSTAT_LEAKS_WEAK
 static void mstat_trend_fill(const double *bt, const double *bx, int nb,
 			     double conf, struct mstat_trend *tr)
 {
+	double d[MSTAT_LEAK_MAX_BLOCKS], m[MSTAT_LEAK_MAX_BLOCKS];
+	double mm = 0, md = 0, smm = 0, smd = 0, slope, r, sse = 0, se;
 	struct mstat_fill fit;
-	double q;
+	int n = 0, i;
 
-	if (!mstat_fill_fit(bt, bx, nb, &fit))
+	for (i = 1; i < nb; i++) {
+		if (bt[i] <= bt[i - 1])
+			continue;
+		d[n] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
+		m[n++] = (bt[i] + bt[i - 1]) / 2;
+	}
+	if (n < 4 || !mstat_fill_fit(bt, bx, nb, &fit))
 		return;
-	q = mstat_t_q((1 + conf) / 2, nb - 3);
-	if (fit.c > 0 && fit.plateau > bx[nb - 1] && fit.f > q * q &&
-	    fit.tau < 99 * (bt[nb - 1] - bt[0])) {
+	for (i = 0; i < n; i++) {
+		mm += m[i] / n;
+		md += d[i] / n;
+	}
+	for (i = 0; i < n; i++) {
+		smm += (m[i] - mm) * (m[i] - mm);
+		smd += (m[i] - mm) * (d[i] - md);
+	}
+	slope = smd / smm;
+	for (i = 0; i < n; i++) {
+		r = d[i] - md - slope * (m[i] - mm);
+		sse += r * r;
+	}
+	se = sqrt(sse / (n - 2) / smm);
+	if (!(slope < 0) || (se > 0 && slope / se > -mstat_t_q(conf, n - 2)))
+		return;
+	if (fit.c > 0 && fit.plateau > bx[nb - 1]) {
 		tr->filling = true;
 		tr->suspect = false;
 		tr->plateau = fit.plateau;
@@ -583,6 +614,8 @@ struct mstat_leak_stack {
 	int k, later;
 	double min_age;			/* A: leak-like from this age, s */
 	double rate, low, high, oldest, usual, bytes;
+	double bytes2, wmax;		/* sum of squared weights, largest */
+	double cache_frac;		/* of @bytes, in @cache */
 	bool judged, suspect, contradicted, filling;
 	const char *cache;		/* the cache of most leak-like bytes */
 };
@@ -955,6 +988,25 @@ static double mstat_leak_weight(long long bytes, long long rate)
 	return p > 0 ? bytes / p : bytes;
 }
 
+/*
+ * The interval at confidence @conf of the mean of a sum of Poisson
+ * counts of weights (the leak-like samples, each standing for its
+ * weight in bytes: @y their sum, @v the sum of their squares, @wm the
+ * largest): Fay and Feuer's gamma interval (Statistics in Medicine 16,
+ * 1997), which is Garwood's exact Poisson interval times the weight when
+ * the weights are one, and wider than it when they differ: samples of
+ * mixed sizes are a compound Poisson, whose variance is the sum of the
+ * squared weights, not the count times the squared mean.
+ */
+static void mstat_weighted_poisson(double y, double v, double wm,
+				   double conf, double *low, double *high)
+{
+	*low = v / (2 * y) * mstat_chi2_q((1 - conf) / 2, 2 * y * y / v);
+	*high = (v + wm * wm) / (2 * (y + wm)) *
+		mstat_chi2_q((1 + conf) / 2, 2 * (y + wm) * (y + wm) /
+			     (v + wm * wm));
+}
+
 /* Is @o, a live sample at the end of the watch, leak-like for @s? */
 static bool mstat_leak_like(const struct mstat_leaks *lk,
 			    const struct mstat_leak_obj *o, double min_age)
@@ -1063,6 +1115,9 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 			w = mstat_leak_weight(o->bytes, lk->rate);
 			s->k++;
 			s->bytes += w;
+			s->bytes2 += w * w;
+			if (w > s->wmax)
+				s->wmax = w;
 			s->later += o->birth >= mid;
 			if (isnan(s->oldest) || lk->s1 - o->birth > s->oldest)
 				s->oldest = lk->s1 - o->birth;
@@ -1084,12 +1139,14 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 			s->cache = caches[i];
 		}
 	}
+	s->cache_frac = s->bytes > 0 ? best / s->bytes : 0;
 	if (!s->k)
 		return;
-	w = s->bytes / s->k;
 	s->rate = s->bytes / Te;
-	s->low = w * mstat_chi2_q((1 - conf) / 2, 2.0 * s->k) / 2 / Te;
-	s->high = w * mstat_chi2_q((1 + conf) / 2, 2.0 * s->k + 2) / 2 / Te;
+	mstat_weighted_poisson(s->bytes, s->bytes2, s->wmax, conf, &s->low,
+			       &s->high);
+	s->low /= Te;
+	s->high /= Te;
 	s->suspect = s->k >= MSTAT_LEAK_MIN_SAMPLES &&
 		     s->low > lk->o->min_rate;
 #ifndef MSTAT_LEAKS_WEAK
@@ -1107,6 +1164,9 @@ static void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 static void mstat_leak_cross(struct mstat_leaks *lk)
 {
 	struct mstat_leak_cache *c;
+#ifndef MSTAT_LEAKS_WEAK
+	double share;
+#endif
 	int i;
 
 	for (i = 0; i < lk->nst; i++) {
@@ -1119,11 +1179,14 @@ static void mstat_leak_cross(struct mstat_leaks *lk)
 			continue;
 #ifndef MSTAT_LEAKS_WEAK
 		/*
-		 * Its cache grows slower than it, over the watch or in its
-		 * later half (a fill that stopped, too young a stack for its
-		 * samples to say so).
+		 * Its cache grows slower than its share of it, over the watch
+		 * or in its later half (a fill that stopped, too young a
+		 * stack for its samples to say so); a stack of several sizes
+		 * has its bytes in several caches, and only those in its
+		 * cache go into this one.
 		 */
-		if (c->tr.high < s->low || c->tr.late_high < s->low) {
+		share = s->low * s->cache_frac;
+		if (c->tr.high < share || c->tr.late_high < share) {
 			s->suspect = false;
 			s->contradicted = true;
 			continue;

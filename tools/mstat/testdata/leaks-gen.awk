@@ -30,7 +30,8 @@
 # interrupted), split (N: its sampled objects dealt out among N rows, one
 # per interrupted context; with irq=soft, every fourth one ksoftirqd's),
 # keep (T:L: one object more, sampled, born at T and freed L seconds
-# later).
+# later), poisson (1: its allocations arrive as a Poisson process of its
+# rate, not one every 1/rate seconds).
 #
 #   awk -v dir=DIR -v D=600 -v I=10 -v R=524288 -v seed=1 -v warm=300 \
 #       -v cachecol=0 [-v forget=T[,T...]] -f leaks-gen.awk \
@@ -86,6 +87,7 @@ FNR == NR { tpl[++ntpl] = $0; next }
 		else if (k == "jitter") jit[p] = v + 0
 		else if (k == "split") nsub[p] = v + 0
 		else if (k == "irq") irq[p] = v
+		else if (k == "poisson") pois[p] = v + 0
 		else if (k == "keep") { keept[p] = v + 0; sub(/^[^:]*:/, "", v); keepl[p] = v + 0 }
 		else { print "leaks-gen: bad key " k > "/dev/stderr"; exit 2 }
 	}
@@ -187,7 +189,16 @@ function tick(t, s,   p, n, want, i, nd, d, o) {
 		r = rate[p]
 		if (kind[p] == "fill") r *= exp(-(t - from[p]) / tau[p])
 		if (jit[p]) r *= 1 + jit[p] * (2 * rand() - 1)
-		acc[p] += r * step
+		if (pois[p]) {
+			# Knuth's: the count of uniforms whose product stays
+			# above exp(-r step).
+			n = 0
+			for (i = rand(); i > exp(-r * step); i *= rand())
+				n++
+			acc[p] += n
+		} else {
+			acc[p] += r * step
+		}
 		while (acc[p] >= 1) {
 			acc[p]--
 			alloc(p, t)
