@@ -655,7 +655,143 @@ struct mstat_leaks {
 	bool ages;			/* the sites files had live lines (2.2) */
 	bool judged;			/* a cache's exact counts judged */
 	struct mstat_cgroups *cg;
+	/*
+	 * The cgroups' paths, by id, as they were during the watch: learnt
+	 * from this host's tree at each read that names a cgroup not known
+	 * yet (mstat_leak_cg_learn()), and kept with --save in DIR/cgroups,
+	 * from which --from takes them; --from never looks at this host's
+	 * tree, whose ids are not the watched host's (another boot, another
+	 * machine). @cg_walk: the read of the last walk of the tree; @cgf:
+	 * DIR/cgroups of --save.
+	 */
+	long long *cg_id;
+	char **cg_path;
+	int ncg, cgcap, cg_walk;
+	FILE *cgf;
 };
+
+/* The path of cgroup @id as the watch learnt it, or NULL. */
+static const char *mstat_leak_cg_known(const struct mstat_leaks *lk,
+				       long long id)
+{
+	int i;
+
+	for (i = 0; i < lk->ncg; i++)
+		if (lk->cg_id[i] == id)
+			return lk->cg_path[i];
+	return NULL;
+}
+
+static void mstat_leak_cg_add(struct mstat_leaks *lk, long long id,
+			      const char *path)
+{
+	if (lk->ncg == lk->cgcap) {
+		lk->cgcap = lk->cgcap ? 2 * lk->cgcap : 16;
+		lk->cg_id = mstat_alloc(lk->cg_id, lk->cgcap * sizeof(*lk->cg_id));
+		lk->cg_path = mstat_alloc(lk->cg_path,
+					  lk->cgcap * sizeof(*lk->cg_path));
+	}
+	lk->cg_id[lk->ncg] = id;
+	lk->cg_path[lk->ncg++] = mstat_strdup(path, strlen(path));
+}
+
+/*
+ * Watching: cgroup @id of a row of this read, its path learnt now, while
+ * it exists, from this host's tree (walked again, once a read, for a
+ * cgroup made since the last walk), and written to DIR/cgroups with
+ * --save. An id found nowhere stays unknown, its label "id:N".
+ */
+static void mstat_leak_cg_learn(struct mstat_leaks *lk, long long id)
+{
+	const char *path;
+
+	if (id <= 0 || mstat_leak_cg_known(lk, id))
+		return;
+	if (!lk->cg) {
+		lk->cg = mstat_cgroups_open();
+		lk->cg_walk = lk->reads;
+	}
+	path = mstat_cgroup_path(lk->cg, id);
+	if (!path && lk->cg_walk != lk->reads) {
+		mstat_cgroups_free(lk->cg);
+		lk->cg = mstat_cgroups_open();
+		lk->cg_walk = lk->reads;
+		path = mstat_cgroup_path(lk->cg, id);
+	}
+	if (!path || strchr(path, '\n'))
+		return;
+	mstat_leak_cg_add(lk, id, path);
+	if (lk->cgf && (fprintf(lk->cgf, "%lld %s\n", id, path) < 0 ||
+			fflush(lk->cgf)))
+		mstat_err("cgroups: %s", strerror(errno));
+}
+
+/*
+ * --from DIR: the paths DIR/cgroups kept ("ID PATH" lines); none if the
+ * watch saved no file (then labels are "id:N"). False after a message.
+ */
+static bool mstat_leak_cg_load(struct mstat_leaks *lk, const char *dir)
+{
+	size_t len = strlen(dir) + 16, cap = 0;
+	char *name = mstat_alloc(NULL, len), *line = NULL, *end;
+	bool good = true;
+	long long id;
+	ssize_t n;
+	int no = 0;
+	FILE *f;
+
+	snprintf(name, len, "%s/cgroups", dir);
+	f = fopen(name, "r");
+	if (!f) {
+		good = errno == ENOENT;
+		if (!good)
+			mstat_err("%s: %s", name, strerror(errno));
+		free(name);
+		return good;
+	}
+	while (good && (n = getline(&line, &cap, f)) > 0) {
+		no++;
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		errno = 0;
+		id = strtoll(line, &end, 10);
+		if (errno || end == line || *end != ' ' || id <= 0 ||
+		    end[1] != '/') {
+			mstat_err("%s: line %d: not \"ID PATH\": \"%s\"", name,
+				  no, line);
+			good = false;
+		} else if (!mstat_leak_cg_known(lk, id)) {
+			mstat_leak_cg_add(lk, id, end + 1);
+		}
+	}
+	if (good && ferror(f)) {
+		mstat_err("%s: %s", name, strerror(errno));
+		good = false;
+	}
+	fclose(f);
+	free(line);
+	free(name);
+	return good;
+}
+
+/* A row's cgroup label: its path as the watch learnt it, or "id:N". */
+static const char *mstat_leak_cg_label(const struct mstat_leaks *lk,
+				       long long id, char *buf, size_t len)
+{
+	const char *path;
+
+	if (id == MSTAT_CGROUP_UNKNOWN)
+		return NULL;
+	if (id == MSTAT_CGROUP_HARDIRQ)
+		return "hardirq";
+	if (id == MSTAT_CGROUP_SOFTIRQ)
+		return "softirq";
+	path = mstat_leak_cg_known(lk, id);
+	if (path)
+		return path;
+	snprintf(buf, len, "id:%lld", id);
+	return buf;
+}
 
 /* The sampled objects' slab cache, when the file names it (2.2). */
 static const char *mstat_site_cache(const struct mstat_site *r)
@@ -909,6 +1045,8 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 			memset(rw, 0, sizeof(*rw));
 			rw->stack = sk;
 			rw->cgroup = st->cgroup;
+			if (!lk->o->from)
+				mstat_leak_cg_learn(lk, st->cgroup);
 			rw->node = st->node;
 			rw->cache = cache ? mstat_strdup(cache, strlen(cache)) : NULL;
 			rw->seen = -2;
@@ -1261,8 +1399,8 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
 			continue;
 		if (which == 0) {
-			v = mstat_cgroup_label(&lk->cg, rw->cgroup, buf,
-					       sizeof(buf));
+			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
+						sizeof(buf));
 		} else if (which == 1) {
 			if (rw->node == MSTAT_NODE_UNKNOWN)
 				continue;
@@ -1650,7 +1788,7 @@ static int mstat_leak_from(struct mstat_leaks *lk, const char *dir)
 	int n = mstat_leak_list(dir, &names), i, err = 0;
 	double sec, last = -INFINITY;
 
-	if (n < 0)
+	if (n < 0 || !mstat_leak_cg_load(lk, dir))
 		return MSTAT_LEAKS_ERROR;
 	if (n < 2) {
 		mstat_err("%s: %d reads (NNNN.mstat), mstat leaks needs 2 at least",
@@ -1711,6 +1849,16 @@ static int mstat_leak_watch(struct mstat_leaks *lk)
 		m = mstat_alloc(NULL, len);
 		s = mstat_alloc(NULL, len);
 		t = mstat_alloc(NULL, len);
+		/* The cgroups' paths, for --from (mstat_leak_cg_learn()). */
+		snprintf(m, len, "%s/cgroups", o->save);
+		lk->cgf = fopen(m, "w");
+		if (!lk->cgf) {
+			mstat_err("%s: %s", m, strerror(errno));
+			free(m);
+			free(s);
+			free(t);
+			return MSTAT_LEAKS_ERROR;
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; !err && i < reads; i++) {
@@ -1747,6 +1895,11 @@ static int mstat_leak_watch(struct mstat_leaks *lk)
 	free(m);
 	free(s);
 	free(t);
+	if (lk->cgf && fclose(lk->cgf) && !err) {
+		mstat_err("%s/cgroups: %s", o->save, strerror(errno));
+		err = MSTAT_LEAKS_ERROR;
+	}
+	lk->cgf = NULL;
 	return err;
 }
 
@@ -1754,6 +1907,11 @@ static void mstat_leaks_free(struct mstat_leaks *lk)
 {
 	size_t j;
 	int i;
+
+	for (i = 0; i < lk->ncg; i++)
+		free(lk->cg_path[i]);
+	free(lk->cg_id);
+	free(lk->cg_path);
 
 	for (i = 0; i < lk->nst; i++) {
 		free(lk->st[i].site);

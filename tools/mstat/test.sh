@@ -1271,12 +1271,21 @@ leaks_serve() {
 # /proc holds an mstat and an mstat_sites that a loop replaces by the
 # reads of a replay directory, four a second; mstat leaks reads them
 # twice a second for 8 s. Its verdict names the growing caches, and
-# --from the directory it saved gives the same text.
+# --from the directory it saved gives the same text. The lost pointer's
+# rows are of cgroup /leaks of a tree of the test's (MSTAT_CGROUP_ROOT,
+# its id the directory's inode): the watch learns its path while it
+# exists and saves it in DIR/cgroups (leaks_cgroups_from judges by it).
 leaks_watch() {
+	local id
+
 	[ -d "$tmp/lk-all" ] || return
-	rm -rf "$tmp/lk-saved"
+	rm -rf "$tmp/lk-saved" "$tmp/lk-allcg" "$tmp/cgw"
+	mkdir -p "$tmp/cgw/leaks" && id=$(stat -c %i "$tmp/cgw/leaks") &&
+		cp -r "$tmp/lk-all" "$tmp/lk-allcg" &&
+		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
+			"$tmp"/lk-allcg/*.sites || return
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	timeout 60 unshare -m sh -c '
+	MSTAT_CGROUP_ROOT=$tmp/cgw timeout 60 unshare -m sh -c '
 		src=$1 out=$2 i=0
 		mount -t tmpfs none /proc || exit 9
 		cp "$src/0000.mstat" /proc/mstat && cp "$src/0000.sites" /proc/mstat_sites || exit 9
@@ -1289,14 +1298,44 @@ leaks_watch() {
 		done) &
 		build/mstat leaks -d 8 -i 0.5 --save "$out" >"$out.txt"
 		echo "watch: exit $?" >"$out.rc"
-		wait' sh "$tmp/lk-all" "$tmp/lk-saved" || return
-	cat "$tmp/lk-saved.txt" "$tmp/lk-saved.rc"
+		wait' sh "$tmp/lk-allcg" "$tmp/lk-saved" || return
+	cat "$tmp/lk-saved.txt" "$tmp/lk-saved.rc" "$tmp/lk-saved/cgroups"
 	local times=("$tmp"/lk-saved/*.time)
 	echo "${#times[@]} reads saved"
 	grep -qx 'watch: exit 1' "$tmp/lk-saved.rc" && [ "${#times[@]}" -eq 17 ] &&
 		grep -qx 'LEAK cache mstat_leak_list' "$tmp/lk-saved.txt" &&
-		build/mstat leaks --from "$tmp/lk-saved" >"$tmp/lk-replayed.txt"
+		grep -qx "$id /leaks" "$tmp/lk-saved/cgroups" || return
+	build/mstat leaks --from "$tmp/lk-saved" >"$tmp/lk-replayed.txt"
 	[ $? -eq 1 ] && diff -u "$tmp/lk-saved.txt" "$tmp/lk-replayed.txt"
+}
+
+# A cgroup's name at judging time: --from takes the paths the watch
+# saved in DIR/cgroups, and never this host's tree, where the same id
+# (an inode number) may be another cgroup's or none. The lost pointer's
+# rows of a replay of 600 s are of id I, the inode of /other in a tree of
+# the test's (MSTAT_CGROUP_ROOT): with DIR/cgroups "I /leaks", the stack
+# is labelled /leaks; without it, "id:I" (before, fad6ee1, "/other", the
+# judging host's cgroup of that number); a malformed line is an error.
+leaks_cgroups_from() {
+	local id
+
+	[ -d "$tmp/lk-all" ] || return
+	rm -rf "$tmp/lk-cg" "$tmp/cgo"
+	mkdir -p "$tmp/cgo/other" && id=$(stat -c %i "$tmp/cgo/other") &&
+		cp -r "$tmp/lk-all" "$tmp/lk-cg" &&
+		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
+			"$tmp"/lk-cg/*.sites || return
+	echo "$id /leaks" >"$tmp/lk-cg/cgroups"
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-cg.json"
+	[ $? -eq 1 ] && grep '"cgroups": ' "$tmp/lk-cg.json" &&
+		grep -q '"cgroups": \["/leaks"\]' "$tmp/lk-cg.json" || return
+	rm "$tmp/lk-cg/cgroups"
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-cg2.json"
+	[ $? -eq 1 ] && grep '"cgroups": ' "$tmp/lk-cg2.json" &&
+		grep -q "\"cgroups\": \[\"id:$id\"\]" "$tmp/lk-cg2.json" || return
+	printf '%s /x\nnot a line\n' "$id" >"$tmp/lk-cg/cgroups"
+	expect_err 2 "^mstat: .*/cgroups: line 2: not \"ID PATH\": \"not a line\"\$" \
+		build/mstat leaks --from "$tmp/lk-cg"
 }
 
 # A leak in an interrupt: its stack goes on into whatever the interrupt
@@ -1583,6 +1622,7 @@ leaks_tests() {
 	else
 		skip leaks_watch "needs root and unshare -m (a tmpfs over /proc)"
 	fi
+	t leaks_cgroups_from leaks_cgroups_from
 }
 
 guest_live() {
