@@ -433,12 +433,14 @@ static enum MHD_Result mstat_serve_profile(struct mstat_server *srv,
 		return mstat_serve_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "%s",
 					 why);
 	}
-	/* Under the lock: its messages must not land in a read's @why. */
-	pthread_mutex_lock(&srv->lock);
+	/*
+	 * Not under the lock, which every scrape takes: the profile's cgroup
+	 * walk and gzip take their time (the reads are held, and never
+	 * change; mstat_err() keeps each thread's messages apart).
+	 */
 	ok = mstat_pprof_gz(&z, ss->ss, base ? base->ss : NULL, kind);
-	__mstat_serve_put(base);
-	__mstat_serve_put(ss);
-	pthread_mutex_unlock(&srv->lock);
+	mstat_serve_put(srv, base);
+	mstat_serve_put(srv, ss);
 	if (!ok) {
 		free(z.p);
 		return mstat_serve_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR,

@@ -1267,6 +1267,41 @@ leaks_serve() {
 		{ ! command -v promtool >/dev/null || promtool check metrics <"$tmp/lk-metrics"; }
 }
 
+# mstat serve builds a profile without the lock its scrapes take: with a
+# cgroup tree of 45,000 directories (MSTAT_CGROUP_ROOT), whose walk for
+# the profile's labels takes about half a second, a /metrics scrape
+# started 0.15 s after a /debug/pprof/heap request ends before it. Before
+# (fad6ee1) the profile was built under that lock, and the scrape waited
+# for the walk and the gzip.
+serve_pprof_unlocked() {
+	local port=$((20000 + ($$ + 7) % 20000)) pid cpid ok=1
+
+	[ -d "$tmp/cgbig" ] || python3 -c '
+import os, sys
+for i in range(150):
+    for j in range(300):
+        os.makedirs("%s/a%d/b%d" % (sys.argv[1], i, j))' "$tmp/cgbig" || return
+	MSTAT_CGROUP_ROOT=$tmp/cgbig build/mstat-serve serve --listen "127.0.0.1:$port" \
+		--min-interval 0 -f testdata/mstat-1.2.txt \
+		--sites testdata/mstat_sites-2.2.txt 2>"$tmp/serve-u.err" &
+	pid=$!
+	curl -sS --retry 5 --retry-connrefused --max-time 5 -o /dev/null \
+		"http://127.0.0.1:$port/metrics" || ok=0
+	( curl -sS --max-time 30 -o "$tmp/u.pb.gz" "http://127.0.0.1:$port/debug/pprof/heap" &&
+		date +%s.%N >"$tmp/u.pprof" ) &
+	cpid=$!
+	sleep 0.15
+	curl -sS --max-time 30 -o /dev/null "http://127.0.0.1:$port/metrics" &&
+		date +%s.%N >"$tmp/u.metrics" || ok=0
+	wait "$cpid"
+	kill "$pid"
+	wait "$pid"
+	echo "pprof ended at $(cat "$tmp/u.pprof"), the scrape at $(cat "$tmp/u.metrics")"
+	[ "$ok" = 1 ] && gzip -t "$tmp/u.pb.gz" &&
+		awk -v p="$(cat "$tmp/u.pprof")" -v m="$(cat "$tmp/u.metrics")" \
+			'BEGIN { exit !(m < p) }'
+}
+
 # Watching, with --save: in a mount namespace of its own, a tmpfs over
 # /proc holds an mstat and an mstat_sites that a loop replaces by the
 # reads of a replay directory, four a second; mstat leaks reads them
@@ -1617,6 +1652,7 @@ leaks_tests() {
 	t leaks_usage leaks_usage
 	t leaks_unjudged leaks_unjudged
 	maybe leaks_serve curl "HTTP client" leaks_serve
+	maybe serve_pprof_unlocked curl "HTTP client" serve_pprof_unlocked
 	if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 		t leaks_watch leaks_watch
 	else

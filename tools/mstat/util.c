@@ -17,8 +17,13 @@
 #include "parse.h"
 #include "util.h"
 
-static char *mstat_err_buf;
-static size_t mstat_err_len;
+/*
+ * Where mstat_err() also keeps its message: the calling thread's own
+ * (mstat serve's threads each keep theirs, so that a message of one
+ * request's work never lands in the reason another gives).
+ */
+static __thread char *mstat_err_buf;
+static __thread size_t mstat_err_len;
 
 void mstat_err(const char *fmt, ...)
 {

@@ -24,7 +24,8 @@ struct mstat_class;
 void mstat_err(const char *fmt, ...) MSTAT_PRINTF(1, 2);
 /*
  * Also keep the last message, without "mstat: ", in @buf of @len bytes
- * (mstat serve answers with it); @len 0: stop. One caller at a time.
+ * (mstat serve answers with it); @len 0: stop. The calling thread's
+ * messages only: each thread keeps its own.
  */
 void mstat_err_keep(char *buf, size_t len);
 /*
