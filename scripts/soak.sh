@@ -1,10 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make soak: the test kernels make check does not boot, each sanitizer on
-# the other arch. make check keeps one kernel of each arch: x86's debug
-# kernel (KASAN, lockdep, kmemleak, fault injection: kunit/.kunitconfig)
-# and arm64's (KCSAN, lockdep, kmemleak: kunit/arm64.kunitconfig). Here:
+# make soak: the test kernels make check does not boot. make check keeps
+# x86's debug kernel (KASAN, lockdep, kmemleak, fault injection:
+# kunit/.kunitconfig), and Debian's kernels on arm64. Here:
+#   soak-arm64-kcsan-*  the arm64 test kernel (kunit/arm64.kunitconfig:
+#                       KCSAN strict, weak memory): a W=1 build, the
+#                       KUnit suites, the torture (single-threaded TCG),
+#                       mstat_core's suite with a reader that does not
+#                       wait (its hunters must fail); make check's
+#                       arm64-debug-* until its cold run had to fit in
+#                       45 minutes
 #   soak-kcsan-*        the x86 KCSAN kernel (kunit/kcsan.kunitconfig): a
 #                       W=1 build, the KUnit suites, the kernel torture on
 #                       4 vCPUs (multi-threaded TCG)
@@ -56,6 +62,18 @@ kernel() {
 		kb=''
 	fi
 }
+
+kernel arm64-kcsan --arch arm64 kunit/arm64.kunitconfig
+if [ -n "$kb" ] &&
+   t soak-arm64-kcsan-build-W1 scripts/build.sh --arch arm64 "$kb" \
+	build/soak-arm64-kcsan; then
+	img=$kb/arch/arm64/boot/Image.gz
+	d=build/soak-arm64-kcsan
+	mstat_suite_guests soak-arm64-kcsan "$img" "$d" --arch=arm64
+	guest soak-arm64-kcsan-kunit-busted "$img" scripts/guest/kunit-busted.sh \
+		"$d/mstat.ko" "$d/kunit/mstat_core_kunit.ko" \
+		--arch=arm64 --tcg=multi --timeout=300
+fi
 
 kernel kcsan kunit/kcsan.kunitconfig
 if [ -n "$kb" ] &&
