@@ -169,17 +169,22 @@ void mstat_cgroups_free(struct mstat_cgroups *cg)
 	free(cg);
 }
 
+const char *mstat_cgroup_special(long long id)
+{
+	if (id == MSTAT_CGROUP_HARDIRQ)
+		return "hardirq";
+	if (id == MSTAT_CGROUP_SOFTIRQ)
+		return "softirq";
+	return NULL;
+}
+
 const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
 			       char *buf, size_t len)
 {
 	const char *path;
 
-	if (id == MSTAT_CGROUP_UNKNOWN)
-		return NULL;
-	if (id == MSTAT_CGROUP_HARDIRQ)
-		return "hardirq";
-	if (id == MSTAT_CGROUP_SOFTIRQ)
-		return "softirq";
+	if (id <= 0)
+		return mstat_cgroup_special(id);
 	if (!*cg)
 		*cg = mstat_cgroups_open();
 	path = mstat_cgroup_path(*cg, id);

@@ -39,6 +39,12 @@ const char *mstat_cgroup_path(struct mstat_cgroups *cg, unsigned long long id);
 const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
 			       char *buf, size_t len);
 
+/*
+ * The label of a cgroup value that is no id (@id <= 0): "hardirq",
+ * "softirq"; NULL for MSTAT_CGROUP_UNKNOWN and anything else.
+ */
+const char *mstat_cgroup_special(long long id);
+
 void mstat_cgroups_free(struct mstat_cgroups *cg);
 
 #endif /* MSTAT_CGROUP_H */

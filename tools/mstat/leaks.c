@@ -780,12 +780,8 @@ static const char *mstat_leak_cg_label(const struct mstat_leaks *lk,
 {
 	const char *path;
 
-	if (id == MSTAT_CGROUP_UNKNOWN)
-		return NULL;
-	if (id == MSTAT_CGROUP_HARDIRQ)
-		return "hardirq";
-	if (id == MSTAT_CGROUP_SOFTIRQ)
-		return "softirq";
+	if (id <= 0)
+		return mstat_cgroup_special(id);
 	path = mstat_leak_cg_known(lk, id);
 	if (path)
 		return path;
@@ -958,14 +954,26 @@ static void mstat_leak_match(struct mstat_leaks *lk, struct mstat_leak_row *rw,
  * differences between the rows' births of the two reads (same row, same
  * size, within @win) crowd, two at least within 2 ms. Return true and
  * @off, or false (no two objects live in both reads).
+ *
+ * Of this read's objects, MSTAT_LEAK_PROBES at most, spread over all of
+ * them, are paired with the last read's: every pair in the window of
+ * each object would be quadratic in a stack's samples (a leak of 20,000
+ * live samples of one size), and a few hundred objects live in both
+ * reads crowd at the offset plainly enough.
  */
+#define MSTAT_LEAK_PROBES	256
+
 static bool mstat_leak_align(const struct mstat_leaks *lk, double win,
 			     double *off)
 {
 	double *d = NULL, best = 0;
-	size_t nd = 0, cap = 0, i, j, k, n = 0, bn = 0;
+	size_t nd = 0, cap = 0, i, j, k, n = 0, bn = 0, all = 0, every, seen = 0;
 	int r;
 
+	for (r = 0; r < lk->nrow; r++)
+		if (lk->row[r].now == lk->reads && lk->row[r].seen == lk->reads - 1)
+			all += lk->row[r].pn;
+	every = all / MSTAT_LEAK_PROBES + 1;
 	for (r = 0; r < lk->nrow; r++) {
 		const struct mstat_leak_row *rw = &lk->row[r];
 
@@ -976,6 +984,8 @@ static bool mstat_leak_align(const struct mstat_leaks *lk, double win,
 
 			while (k < rw->n && rw->obj[k].birth < q->birth - win)
 				k++;
+			if (seen++ % every)
+				continue;
 			for (j = k; j < rw->n && rw->obj[j].birth <= q->birth + win; j++) {
 				if (rw->obj[j].bytes != q->bytes)
 					continue;
@@ -1456,6 +1466,26 @@ static bool mstat_leak_explained(const struct mstat_leak_cache *c)
 	return c->explained_high > 0 && c->explained_high >= c->tr.low;
 }
 
+/*
+ * A stack named in a list after the suspects, by its site and cache;
+ * @why: with its low end and "grows while its cache does not".
+ */
+static void mstat_leak_json_stack_ref(const struct mstat_leak_stack *s,
+				      bool why, bool *first)
+{
+	printf("%s\n    {\"kind\": \"stack\", \"site\": ", *first ? "" : ",");
+	*first = false;
+	mstat_json_str(stdout, s->site);
+	printf(", \"cache\": ");
+	mstat_json_str(stdout, s->cache);
+	if (why) {
+		printf(", \"rate_low_bps\": ");
+		mstat_json_num(stdout, s->low);
+		printf(", \"why\": \"grows while its cache does not\"");
+	}
+	printf("}");
+}
+
 static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 			    struct mstat_leak_cache **cs, int ncs)
 {
@@ -1525,18 +1555,9 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 		mstat_json_str(stdout, cs[i]->name);
 		printf(", \"why\": \"grows, no sampled stack yet\"}");
 	}
-	for (i = 0; i < lk->nst; i++) {
-		if (!lk->st[i].contradicted)
-			continue;
-		printf("%s\n    {\"kind\": \"stack\", \"site\": ", first ? "" : ",");
-		first = false;
-		mstat_json_str(stdout, lk->st[i].site);
-		printf(", \"cache\": ");
-		mstat_json_str(stdout, lk->st[i].cache);
-		printf(", \"rate_low_bps\": ");
-		mstat_json_num(stdout, lk->st[i].low);
-		printf(", \"why\": \"grows while its cache does not\"}");
-	}
+	for (i = 0; i < lk->nst; i++)
+		if (lk->st[i].contradicted)
+			mstat_leak_json_stack_ref(&lk->st[i], true, &first);
 	printf("%s],\n  \"filling\": [", first ? "" : "\n  ");
 	first = true;
 	for (i = 0; i < lk->w->nc; i++) {
@@ -1555,16 +1576,9 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 		mstat_json_num(stdout, fc->tr.tau);
 		printf("}");
 	}
-	for (i = 0; i < lk->nst; i++) {
-		if (!lk->st[i].filling)
-			continue;
-		printf("%s\n    {\"kind\": \"stack\", \"site\": ", first ? "" : ",");
-		first = false;
-		mstat_json_str(stdout, lk->st[i].site);
-		printf(", \"cache\": ");
-		mstat_json_str(stdout, lk->st[i].cache);
-		printf("}");
-	}
+	for (i = 0; i < lk->nst; i++)
+		if (lk->st[i].filling)
+			mstat_leak_json_stack_ref(&lk->st[i], false, &first);
 	printf("%s]\n}\n", first ? "" : "\n  ");
 }
 

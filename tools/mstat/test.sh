@@ -1578,6 +1578,25 @@ big leak size=262144 rate=0.05 cache=mstat_big fn=leak_mix from=0 poisson=1' \
 	[ "$named" -eq 20 ] && [ "$miss" -le 1 ]
 }
 
+# One stack with 12,000 live samples of one size (profile_rate=64, 200
+# allocations a second of 64 B for 100 s, read every 5 s): judged in
+# under 3 s of CPU, and named (0.26 s here, 2026-11-28). Before
+# (fad6ee1) each read paired every sample with every one of the last
+# read's within 2.5 s of its birth, quadratic in the stack's samples:
+# 5.4 s.
+leaks_many_samples() {
+	local rc
+
+	leaks_gen "$tmp/lk-many" 'many leak size=64 rate=200 cache=kmalloc-64 fn=leak_many from=0' \
+		D=100 I=5 R=64 warm=0 || return
+	(ulimit -t 3 && exec build/mstat leaks --json --from "$tmp/lk-many") \
+		>"$tmp/lk-many.json"
+	rc=$?
+	grep -c '^+ ' "$tmp/lk-many/0020.sites"
+	echo "exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && grep -q '"site": "leak_many+' "$tmp/lk-many.json"
+}
+
 # Out of memory is an error (2), not a suspect (1): mstat leaks on a
 # leaking replay under data limits from 300 KiB up. A limit too small for
 # the C library's own start-up kills it before main() (a signal, no
@@ -1638,6 +1657,7 @@ leaks_tests() {
 	t leaks_long_lived_free leaks_long_lived_free
 	t leaks_filling leaks_filling
 	t leaks_mixed leaks_mixed
+	t leaks_many_samples leaks_many_samples
 	t leaks_skewed leaks_skewed
 	t leaks_irq_split leaks_irq_split
 	t leaks_find_tampered leaks_find_tampered

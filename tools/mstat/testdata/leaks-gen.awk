@@ -274,11 +274,13 @@ function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb, s) {
 			if (!sallocs[p] || (nsub[p] > 1 && !sb))
 				continue
 			n++
-			rows[p] = rows[p] sprintf("%d %d %d %d %d %d %d %d %s %s %s%s+0x1a/0x40 [mstat_leakgen]\n%s\n%s",
+			# The frames and live lines joined, not formatted: they
+			# outgrow some awks' sprintf buffer (mawk's 8 KiB).
+			rows[p] = rows[p] sprintf("%d %d %d %d %d %d %d %d %s %s %s%s+0x1a/0x40 [mstat_leakgen]\n",
 				int(sb / (1 - exp(-size[p] / R))), int(sb / size[p] / (1 - exp(-size[p] / R))),
 				sb, sb / size[p], int(sallocs[p] / nsub[p]), int(sbytes[p] / nsub[p]),
 				int((sfrees[p] + 0) / nsub[p]), int((sfbytes[p] + 0) / nsub[p]),
-				cg[p], node[p], cachecol ? cache[p] " " : "", fn[p], frames(p, s), line)
+				cg[p], node[p], cachecol ? cache[p] " " : "", fn[p]) frames(p, s) "\n" line
 		}
 	}
 	print "mstat_sites - version: 2.2" > (f ".sites")
