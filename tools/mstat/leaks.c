@@ -117,9 +117,9 @@ static int mstat_cmp_double(const void *a, const void *b)
  * @judged: enough blocks for a verdict: Sen's interval at the
  *	confidence asked has a low end
  * @suspect: the verdict
- * @filling: it rises, but toward a plateau: the minima fit
- *	P - C exp(-t / tau) better than a line, by F at the confidence
- *	asked (mstat_fill_fit()); not a suspect
+ * @filling: it rises, but toward a plateau: the steps between the
+ *	minima fall with time, by Student's t at the confidence asked
+ *	(mstat_trend_fill()); not a suspect
  * @plateau: P, when filling
  * @tau: tau, when filling
  */
@@ -217,8 +217,7 @@ int mstat_leak_min_reads(double conf)
 static void mstat_trend_fill(const double *bt, const double *bx, int nb,
 			     double conf, struct mstat_trend *tr)
 {
-	double d[MSTAT_LEAK_MAX_BLOCKS], m[MSTAT_LEAK_MAX_BLOCKS];
-	double mm = 0, md = 0, smm = 0, smd = 0, slope, r, sse = 0, se;
+	double d[MSTAT_LEAK_MAX_BLOCKS], m[MSTAT_LEAK_MAX_BLOCKS], slope, se;
 	struct mstat_fill fit;
 	int n = 0, i;
 
@@ -228,25 +227,12 @@ static void mstat_trend_fill(const double *bt, const double *bx, int nb,
 		d[n] = (bx[i] - bx[i - 1]) / (bt[i] - bt[i - 1]);
 		m[n++] = (bt[i] + bt[i - 1]) / 2;
 	}
-	if (n < 4 || !mstat_fill_fit(bt, bx, nb, &fit))
+	if (n < 4 || !mstat_slope(m, d, n, &slope, &se) || !(slope < 0) ||
+	    (se > 0 && slope / se > -mstat_t_q(conf, n - 2)))
 		return;
-	for (i = 0; i < n; i++) {
-		mm += m[i] / n;
-		md += d[i] / n;
-	}
-	for (i = 0; i < n; i++) {
-		smm += (m[i] - mm) * (m[i] - mm);
-		smd += (m[i] - mm) * (d[i] - md);
-	}
-	slope = smd / smm;
-	for (i = 0; i < n; i++) {
-		r = d[i] - md - slope * (m[i] - mm);
-		sse += r * r;
-	}
-	se = sqrt(sse / (n - 2) / smm);
-	if (!(slope < 0) || (se > 0 && slope / se > -mstat_t_q(conf, n - 2)))
-		return;
-	if (fit.c > 0 && fit.plateau > bx[nb - 1]) {
+	/* Falling: where to, the fit says (P and tau, and C > 0). */
+	if (mstat_fill_fit(bt, bx, nb, &fit) && fit.c > 0 &&
+	    fit.plateau > bx[nb - 1]) {
 		tr->filling = true;
 		tr->suspect = false;
 		tr->plateau = fit.plateau;
@@ -1134,25 +1120,6 @@ static double mstat_leak_weight(long long bytes, long long rate)
 		return bytes > 0 ? bytes : 0;
 	p = -expm1(-(double)bytes / rate);
 	return p > 0 ? bytes / p : bytes;
-}
-
-/*
- * The interval at confidence @conf of the mean of a sum of Poisson
- * counts of weights (the leak-like samples, each standing for its
- * weight in bytes: @y their sum, @v the sum of their squares, @wm the
- * largest): Fay and Feuer's gamma interval (Statistics in Medicine 16,
- * 1997), which is Garwood's exact Poisson interval times the weight when
- * the weights are one, and wider than it when they differ: samples of
- * mixed sizes are a compound Poisson, whose variance is the sum of the
- * squared weights, not the count times the squared mean.
- */
-static void mstat_weighted_poisson(double y, double v, double wm,
-				   double conf, double *low, double *high)
-{
-	*low = v / (2 * y) * mstat_chi2_q((1 - conf) / 2, 2 * y * y / v);
-	*high = (v + wm * wm) / (2 * (y + wm)) *
-		mstat_chi2_q((1 + conf) / 2, 2 * (y + wm) * (y + wm) /
-			     (v + wm * wm));
 }
 
 /* Is @o, a live sample at the end of the watch, leak-like for @s? */

@@ -260,6 +260,32 @@ static double mstat_lsq(const double *u, const double *x, int n, double *a,
 	return sse;
 }
 
+void mstat_weighted_poisson(double y, double v, double wm, double conf,
+			    double *low, double *high)
+{
+	*low = v / (2 * y) * mstat_chi2_q((1 - conf) / 2, 2 * y * y / v);
+	*high = (v + wm * wm) / (2 * (y + wm)) *
+		mstat_chi2_q((1 + conf) / 2, 2 * (y + wm) * (y + wm) /
+			     (v + wm * wm));
+}
+
+bool mstat_slope(const double *t, const double *x, int n, double *slope,
+		 double *se)
+{
+	double a, mt = 0, stt = 0, sse;
+	int i;
+
+	for (i = 0; i < n; i++)
+		mt += t[i] / n;
+	for (i = 0; i < n; i++)
+		stt += (t[i] - mt) * (t[i] - mt);
+	if (n < 3 || !(stt > 0))
+		return false;
+	sse = mstat_lsq(t, x, n, &a, slope);
+	*se = sqrt(sse / (n - 2) / stt);
+	return true;
+}
+
 /* The fill's residuals at time constant @tau; @u is scratch, @n long. */
 static double mstat_fill_sse(const double *t, const double *x, int n,
 			     double tau, double *u, double *p, double *c)

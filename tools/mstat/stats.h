@@ -32,6 +32,26 @@ double mstat_median(double *v, int n);
 /* The Theil-Sen slope of (@t, @x), @n points; NAN without a pair. */
 double mstat_sen(const double *t, const double *x, int n);
 
+/*
+ * The interval at confidence @conf of the mean of a sum of Poisson counts
+ * of weights (@y their sum, @v the sum of their squares, @wm the
+ * largest), into *@low and *@high: Fay and Feuer's gamma interval
+ * (Statistics in Medicine 16, 1997), which is Garwood's exact Poisson
+ * interval times the weight when every weight is one, wider when they
+ * differ (a compound Poisson's variance is the sum of the squared
+ * weights, not the count times the squared mean).
+ */
+void mstat_weighted_poisson(double y, double v, double wm, double conf,
+			    double *low, double *high);
+
+/*
+ * The least-squares slope of @x against @t, @n >= 3 points, into
+ * *@slope, and its standard error into *@se (0 for an exact line); false
+ * if @t does not vary.
+ */
+bool mstat_slope(const double *t, const double *x, int n, double *slope,
+		 double *se);
+
 /**
  * struct mstat_fill - a fill toward a plateau, fitted
  * @plateau: P of x(t) = P - C exp(-(t - t0) / tau), t0 the first time

@@ -125,6 +125,37 @@ int main(int argc, char **argv)
 	result(mstat_sen(st, sx, 5) == 2, "sen-outlier", mstat_sen(st, sx, 5), 2);
 	result(isnan(mstat_sen(st, sx, 1)), "sen-one-point", mstat_sen(st, sx, 1), NAN);
 	/*
+	 * Fay and Feuer's interval with ten weights of one is Garwood's 95%
+	 * interval for a count of 10, (4.7954, 18.3904) in the tables; with
+	 * ten weights of 3, three times it.
+	 */
+	{
+		double lo, hi;
+
+		mstat_weighted_poisson(10, 10, 1, 0.95, &lo, &hi);
+		result(fabs(lo - 4.7954) < 0.00051, "weighted-poisson-low", lo, 4.7954);
+		result(fabs(hi - 18.3904) < 0.00051, "weighted-poisson-high", hi, 18.3904);
+		mstat_weighted_poisson(30, 90, 3, 0.95, &lo, &hi);
+		result(fabs(lo - 3 * 4.7954) < 0.0016 && fabs(hi - 3 * 18.3904) < 0.0016,
+		       "weighted-poisson-scaled", lo, 3 * 4.7954);
+	}
+	/*
+	 * The slope of (0,0) (1,1) (2,1) (3,3) (4,3), worked by hand: 0.8,
+	 * its standard error sqrt(0.8 / 3 / 10); an exact line: 2, 0.
+	 */
+	{
+		double lt[] = { 0, 1, 2, 3, 4 }, lx[] = { 0, 1, 1, 3, 3 };
+		double ex[] = { 1, 3, 5, 7, 9 }, sl, se;
+		bool got;
+
+		got = mstat_slope(lt, lx, 5, &sl, &se);
+		result(got && fabs(sl - 0.8) < 1e-12 && fabs(se - sqrt(0.8 / 30)) < 1e-12,
+		       "slope-se", se, sqrt(0.8 / 30));
+		got = mstat_slope(lt, ex, 5, &sl, &se);
+		result(got && fabs(sl - 2) < 1e-12 && se < 1e-9, "slope-exact", sl, 2);
+		result(!mstat_slope(lt, ex, 2, &sl, &se), "slope-two-points", 2, 3);
+	}
+	/*
 	 * A fill, x = 1000 - 800 exp(-t / 300) at 13 times over 600 s: its
 	 * time constant and plateau found to 0.1%, the line rejected (F far
 	 * above any table's); a line, 5 + 2t: no fill beats it (F <= 0); a
