@@ -29,10 +29,11 @@
 # two families where an IPI meets an interrupt section
 # (ipi+ipi-at-K+irq-at-J, ipi+ipi-at-irq-M+irq-at-J), only the tests with
 # the interrupt section at point J = N, every IPI placement against it:
-# `make check` runs N = 4, between the section's two adds (13 of their 83
-# tests, which took 150 s of CPU of the run's 185 alone; issue 42),
-# `make soak` all (the default, LITMUS_PAIRS=all). The line
-# A diagnostic line says how many were left out.
+# `make check` runs N = 4, between the section's two adds (11 of their 77
+# tests; the whole run took 30 s of CPU so, 189 s with all, `/usr/bin/time
+# scripts/litmus.sh`, this machine alone, 2026-11-28; issue 42), `make
+# soak` all (the default, LITMUS_PAIRS=all). A diagnostic line says how
+# many were left out.
 set -uo pipefail
 
 # shellcheck source=lib.sh

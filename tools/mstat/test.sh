@@ -1548,7 +1548,9 @@ w10 fill size=320 rate=60 cache=mstat_warm_600 tau=600 from=0 fn=warm_600" || re
 # its interval holds the true 23,347 B/s in 19 of 20 at least (the
 # default confidence 0.99). Its samples are a compound Poisson: an
 # interval of the count times the mean weight missed the truth in 6 of
-# 30 seeds of 600 s (measured 2026-11-28), and before (fad6ee1) the
+# 30 seeds of 600 s (by hand: these replays, seeds 1 to 30, D=600, the
+# interval recomputed from each verdict's rate and samples, 2026-11-28),
+# and before (fad6ee1) the
 # stack was not named at all: its whole rate was held against the growth
 # of the one cache where most of its bytes go ("grows while its cache
 # does not").
