@@ -371,7 +371,8 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
  * recorded (NULL: none), and the last block that task split, in task
  * context, and its order. Written and read by that task only: a probe
  * runs in the context of the task that hit it, and an interrupt on its
- * CPU is not its task context (in_task()).
+ * CPU is not its task context (mstat_probed_context(): in_task() is
+ * false in a handler a breakpoint ran).
  */
 static struct task_struct *mstat_exact_learner;
 static struct page *mstat_exact_seen;
@@ -386,7 +387,8 @@ static int mstat_split_page_entry(struct kprobe *kp, struct pt_regs *regs)
 {
 	unsigned int order = regs_get_kernel_argument(regs, 1);
 
-	if (unlikely(READ_ONCE(mstat_exact_learner) == current) && in_task()) {
+	if (unlikely(READ_ONCE(mstat_exact_learner) == current) &&
+	    mstat_probed_context() == MSTAT_CTX_TASK) {
 		mstat_exact_seen = (void *)regs_get_kernel_argument(regs, 0);
 		mstat_exact_seen_order = order;
 	}

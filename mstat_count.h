@@ -43,6 +43,28 @@ static __always_inline enum mstat_ctx mstat_context(void)
 	return MSTAT_CTX_TASK;
 }
 
+/*
+ * mstat_context() of the code a kprobe probes, asked from the probe's
+ * handler: a kprobe hit through a breakpoint runs as an NMI on top of the
+ * probed context (x86's int3 and arm64's BRK enter with __nmi_enter():
+ * NMI_OFFSET and HARDIRQ_OFFSET), one on an ftrace site in that context
+ * itself. The functions mstat probes never run in an NMI, so an NMI level
+ * here is the breakpoint's. in_task() is false under a breakpoint
+ * whatever the probed context (kunit: mstat_probed_context_breakpoint).
+ */
+static __always_inline enum mstat_ctx mstat_probed_context(void)
+{
+	unsigned long pc = preempt_count();
+
+	if (pc & NMI_MASK)
+		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+	if (pc & (HARDIRQ_MASK | NMI_MASK))
+		return MSTAT_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return MSTAT_CTX_SOFTIRQ;
+	return MSTAT_CTX_TASK;
+}
+
 /* The cell of page order @order: higher orders count in the last. */
 static __always_inline unsigned int mstat_order_cell(unsigned int order)
 {

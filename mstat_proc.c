@@ -15,12 +15,17 @@
  * an open by a reader without CAP_SYS_ADMIN takes a fresh snapshot only
  * if the last one is proc_min_interval_ms old or more, and otherwise gets
  * that last one, shared (reference-counted, read-only) with every open
- * that holds it; root's opens take a fresh one each time. Each file
- * keeps its last snapshot until a newer one replaces it, or until
- * unload. The lines after the version say whether this open took its
- * snapshot or was served an earlier one, and how old it was then
- * (snapshot_reused and snapshot_age_ms; in mstat_sites's header, reused
- * and age_ms).
+ * that holds it; root's opens take a fresh one each time. An open file
+ * keeps its snapshot alive, and a snapshot can be large (/proc/mstat_sites
+ * with a large profile_addrs: tens of MB), so of each file at most
+ * MSTAT_SHOTS_BOUNDED snapshots taken for such readers live at once:
+ * beyond that they are served the last one, however old, until their
+ * files close. Each file keeps its last snapshot until a newer one
+ * replaces it, or until unload. The lines after the version say whether
+ * this open took its snapshot or was served an earlier one, and how old
+ * it was then (snapshot_reused and snapshot_age_ms; in mstat_sites's
+ * header, reused and age_ms), and every value in them is the snapshot's,
+ * as of when it was taken.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,6 +57,11 @@
 /* proc_min_interval_ms: 0 (no bound) to MSTAT_PROC_INTERVAL_MAX. */
 static unsigned long mstat_proc_interval_ms;
 
+/* Of each file, the snapshots taken for bounded opens that may live. */
+#define MSTAT_SHOTS_BOUNDED	4
+
+struct mstat_shots;
+
 /*
  * A snapshot that opens share: taken by one, then read by any number,
  * never written again; freed by the last put.
@@ -59,6 +69,8 @@ static unsigned long mstat_proc_interval_ms;
 struct mstat_shot {
 	struct kref ref;
 	u64 taken_ns;			/* ktime_get_ns() once it was taken */
+	struct mstat_shots *owner;	/* its file's */
+	bool bounded;			/* taken for a bounded open */
 	void (*free)(struct mstat_shot *shot);
 };
 
@@ -66,6 +78,7 @@ struct mstat_shot {
 struct mstat_shots {
 	struct mutex lock;		/* @last, and one take at a time */
 	struct mstat_shot *last;	/* a reference of its own */
+	atomic_t bounded;		/* snapshots with ->bounded alive */
 	struct mstat_shot *(*take)(void);	/* a fresh one, or ERR_PTR() */
 };
 
@@ -81,6 +94,8 @@ static void mstat_shot_release(struct kref *ref)
 {
 	struct mstat_shot *shot = container_of(ref, struct mstat_shot, ref);
 
+	if (shot->bounded)
+		atomic_dec(&shot->owner->bounded);
 	shot->free(shot);
 }
 
@@ -113,9 +128,10 @@ static bool mstat_proc_bounded(void)
 /*
  * The snapshot for an open of @s's file, with a reference for the open:
  * the last one if the opener is bounded and it is younger than the
- * interval, else a fresh one, which becomes the last (while there is an
- * interval). Takes serially: bounded opens that wait here while one
- * takes are then served its snapshot.
+ * interval, or MSTAT_SHOTS_BOUNDED snapshots taken for bounded opens are
+ * alive (held by open files); else a fresh one, which becomes the last
+ * (while there is an interval). Takes serially: bounded opens that wait
+ * here while one takes are then served its snapshot.
  * Context: process; sleeps. Return: 0 or -errno (-EINTR on a signal).
  */
 static int mstat_shot_get(struct mstat_shots *s, struct mstat_proc_open *po)
@@ -130,12 +146,17 @@ static int mstat_shot_get(struct mstat_shots *s, struct mstat_proc_open *po)
 	shot = s->last;
 	now = ktime_get_ns();
 	po->reused = bounded && shot &&
-		     now - shot->taken_ns < ms * NSEC_PER_MSEC;
+		     (now - shot->taken_ns < ms * NSEC_PER_MSEC ||
+		      atomic_read(&s->bounded) >= MSTAT_SHOTS_BOUNDED);
 	if (po->reused) {
 		kref_get(&shot->ref);
 	} else {
 		shot = s->take();
 		if (!IS_ERR(shot)) {
+			shot->owner = s;
+			shot->bounded = bounded;
+			if (bounded)
+				atomic_inc(&s->bounded);
 			shot->taken_ns = ktime_get_ns();
 			now = shot->taken_ns;
 			old = s->last;
@@ -192,14 +213,20 @@ struct mstat_proc_snap {
 	struct mstat_snapshot snap;
 	struct mstat_stats st;
 	struct mstat_caches_snap *cs;
+	/* The lines beside the counts, read as the snapshot was taken. */
+	bool enabled[MSTAT_NR_SOURCES];
+	bool has_probe[MSTAT_BULK_NR];	/* a probe this kernel uses */
+	struct mstat_bulk_view probe[MSTAT_BULK_NR];
+	unsigned long sheaf_mismatch;
+	const char *caches_why;
 };
 
 static void mstat_show_source(struct seq_file *m, enum mstat_source i,
-			      const struct mstat_src_stats *s)
+			      bool enabled, const struct mstat_src_stats *s)
 {
 	const char *n = mstat_source_name[i];
 
-	seq_printf(m, "%s_enabled %d\n", n, mstat_source_enabled(i));
+	seq_printf(m, "%s_enabled %d\n", n, enabled);
 	seq_printf(m, "%s_allocs %llu\n", n, s->allocs);
 	seq_printf(m, "%s_frees %llu\n", n, s->frees);
 	seq_printf(m, "%s_failures %llu\n", n, s->failures);
@@ -248,19 +275,21 @@ static void mstat_show_slab(struct seq_file *m, const struct mstat_stats *st)
  * probe that fired inside another). A probe this kernel has no use for
  * has no lines.
  */
-static void mstat_show_probes(struct seq_file *m)
+static void mstat_show_probes(struct seq_file *m,
+			      const struct mstat_proc_snap *ps)
 {
-	struct mstat_bulk_view p;
 	int i;
 
 	for (i = 0; i < MSTAT_BULK_NR; i++)
-		if (mstat_bulk_state(i, &p))
-			seq_printf(m, "probe_%s %d\n", p.api, p.on);
+		if (ps->has_probe[i])
+			seq_printf(m, "probe_%s %d\n", ps->probe[i].api,
+				   ps->probe[i].on);
 	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %lu\n",
-		   mstat_bulk_sheaf_mismatch());
+		   ps->sheaf_mismatch);
 	for (i = 0; i < MSTAT_BULK_NR; i++)
-		if (mstat_bulk_state(i, &p))
-			seq_printf(m, "probe_%s_missed %lu\n", p.api, p.missed);
+		if (ps->has_probe[i])
+			seq_printf(m, "probe_%s_missed %lu\n", ps->probe[i].api,
+				   ps->probe[i].missed);
 }
 
 static void mstat_show_classes(struct seq_file *m,
@@ -348,7 +377,8 @@ static void mstat_show_cache_name(struct seq_file *m, const char *name)
 
 /* Format 1.2: the per-cache table, then its overflow row. */
 static void mstat_show_caches(struct seq_file *m,
-			      const struct mstat_caches_snap *cs)
+			      const struct mstat_caches_snap *cs,
+			      const char *why)
 {
 	const struct mstat_cell *o = &cs->over;
 	unsigned int i;
@@ -357,7 +387,7 @@ static void mstat_show_caches(struct seq_file *m,
 	seq_printf(m, "caches_rows %u\n", cs->nr_rows);
 	seq_printf(m, "caches_used %u\n", cs->used);
 	seq_printf(m, "caches_named %d\n", cs->named);
-	seq_printf(m, "# caches: %s\n", mstat_caches_names_why());
+	seq_printf(m, "# caches: %s\n", why);
 	seq_puts(m, "# cache id object_size allocs frees failures live_objects live_bytes state name\n");
 	for (i = 0; i < cs->n; i++) {
 		const struct mstat_cache_stat *c = &cs->row[i];
@@ -393,7 +423,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "snapshot_waited_cpus %u\n", ps->snap.waited_cpus);
 	seq_printf(m, "snapshot_folded_cpus %u\n", ps->snap.folded_cpus);
 	for (i = 0; i < MSTAT_NR_SOURCES; i++)
-		mstat_show_source(m, i, &st->src[i]);
+		mstat_show_source(m, i, ps->enabled[i], &st->src[i]);
 	mstat_show_slab(m, st);
 	for (i = 0; i < MSTAT_NR_ORDERS; i++)
 		pages += (s64)((st->order[i].allocs - st->order[i].frees) << i);
@@ -406,11 +436,11 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "gfp_sleep_allocs %llu\n", st->gfp[MSTAT_GFP_SLEEP]);
 	seq_printf(m, "gfp_atomic_allocs %llu\n", st->gfp[MSTAT_GFP_ATOMIC]);
-	mstat_show_probes(m);
+	mstat_show_probes(m, ps);
 	mstat_show_classes(m, st);
 	mstat_show_orders(m, st);
 	mstat_show_kmalloc_classes(m, st);
-	mstat_show_caches(m, ps->cs);
+	mstat_show_caches(m, ps->cs, ps->caches_why);
 	return 0;
 }
 
@@ -426,7 +456,7 @@ static void mstat_proc_snap_free(struct mstat_shot *shot)
 static struct mstat_shot *mstat_proc_take(void)
 {
 	struct mstat_proc_snap *ps;
-	int err;
+	int err, i;
 
 	ps = kmalloc(sizeof(*ps), GFP_KERNEL);
 	if (!ps)
@@ -442,6 +472,12 @@ static struct mstat_shot *mstat_proc_take(void)
 		mstat_proc_snap_free(&ps->shot);
 		return ERR_PTR(err);
 	}
+	for (i = 0; i < MSTAT_NR_SOURCES; i++)
+		ps->enabled[i] = mstat_source_enabled(i);
+	for (i = 0; i < MSTAT_BULK_NR; i++)
+		ps->has_probe[i] = mstat_bulk_state(i, &ps->probe[i]);
+	ps->sheaf_mismatch = mstat_bulk_sheaf_mismatch();
+	ps->caches_why = mstat_caches_names_why();
 	kref_init(&ps->shot.ref);
 	ps->shot.free = mstat_proc_snap_free;
 	return &ps->shot;

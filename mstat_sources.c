@@ -616,24 +616,10 @@ static __always_inline unsigned long mstat_watch_key(void)
 	return (unsigned long)current | mstat_context();
 }
 
-/*
- * The same, from a kprobe handler, for the probed function: a kprobe that
- * a breakpoint hits runs as an NMI on top of the probed context (x86's
- * and arm64's debug exceptions enter with __nmi_enter(): NMI_OFFSET and
- * HARDIRQ_OFFSET), one on an ftrace site in that context itself. The page
- * allocator never runs in an NMI, so an NMI here is the breakpoint's.
- */
+/* The same, from a kprobe handler, for the probed function. */
 static __always_inline unsigned long mstat_watch_probed_key(void)
 {
-	unsigned long pc = preempt_count();
-
-	if (pc & NMI_MASK)
-		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
-	if (pc & HARDIRQ_MASK)
-		return (unsigned long)current | MSTAT_CTX_HARDIRQ;
-	if (in_serving_softirq())
-		return (unsigned long)current | MSTAT_CTX_SOFTIRQ;
-	return (unsigned long)current | MSTAT_CTX_TASK;
+	return (unsigned long)current | mstat_probed_context();
 }
 
 static __always_inline struct mstat_page_watch *
@@ -643,7 +629,13 @@ mstat_watch_way(unsigned long key, unsigned int way)
 			    (MSTAT_WATCH_SLOTS - 1)];
 }
 
-/* The mm_page_alloc probe's half: @page, in the caller's watch if any. */
+/*
+ * The mm_page_alloc probe's half: @page, in each of the caller's watches.
+ * A call watched inside another of the same task and context (a bulk
+ * allocation in the direct reclaim of another) has a way of its own with
+ * the same key: both saw the page, and the inner one must not end with
+ * nothing (kunit: mstat_page_watch_nested).
+ */
 static __always_inline void mstat_page_watch_note(struct page *page)
 {
 	unsigned long key = mstat_watch_key();
@@ -653,10 +645,8 @@ static __always_inline void mstat_page_watch_note(struct page *page)
 		struct mstat_page_watch *w = mstat_watch_way(key, way);
 
 		/* Only the key's owner, this context, writes its page. */
-		if (READ_ONCE(w->key) == key) {
+		if (READ_ONCE(w->key) == key)
 			WRITE_ONCE(w->page, page);
-			return;
-		}
 	}
 }
 
@@ -664,8 +654,8 @@ static __always_inline void mstat_page_watch_note(struct page *page)
  * mstat_page_watch_begin() - watch the order-0 pages a probed call allocates
  *
  * Context: a kprobe's or kretprobe's entry handler, on a function that
- * may allocate pages; one watch per task and context at a time, ended by
- * mstat_page_watch_end() when that function returns.
+ * may allocate pages; ended by mstat_page_watch_end() when that function
+ * returns. Watches of one task and context nest.
  * Return: the watch, or -1 if none was free (counted in page_watch_full).
  */
 int mstat_page_watch_begin(void)
@@ -690,6 +680,7 @@ int mstat_page_watch_begin(void)
 	atomic_long_inc(&mstat_watch_full);
 	return -1;
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_page_watch_begin);
 
 /**
  * mstat_page_watch_end() - end a watch
@@ -715,6 +706,7 @@ struct page *mstat_page_watch_end(int watch)
 	smp_store_release(&w->key, 0);
 	return page;
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_page_watch_end);
 
 /**
  * mstat_page_watch_full() - bulk calls that found no watch free

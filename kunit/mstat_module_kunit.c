@@ -2,17 +2,22 @@
 /*
  * KUnit tests of the mstat module: exact counts through the API, kmalloc
  * and kmem_cache events landing in the right classes, the size lookup on
- * free, and the statistics' invariants in every snapshot under load.
+ * free, the probed context under a breakpoint kprobe, nested page
+ * watches, and the statistics' invariants in every snapshot under load.
  *
  * Needs mstat.ko loaded first, with every source on (the default).
  */
 #include <kunit/test.h>
+#include <linux/irq_work.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
+#include <linux/timer.h>
 
 #include "mstat.h"
 #include "mstat_caches.h"
 #include "mstat_compat.h"
+#include "mstat_count.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -242,6 +247,128 @@ static void mstat_probe_counts_kmalloc_and_cache(struct kunit *test)
 			a->ctx[MSTAT_CTX_TASK].allocs, 80ULL);
 	KUNIT_EXPECT_GE(test, b->gfp[MSTAT_GFP_SLEEP] - a->gfp[MSTAT_GFP_SLEEP],
 			80ULL);
+}
+
+/*
+ * The context a kprobe's handler sees for the code it probes, where a
+ * breakpoint runs the handler (an NMI level on top): mstat's probes on
+ * split_page() and the bulk allocators ask it. The probed function is
+ * notrace, so the kprobe cannot sit on an ftrace site, and the probe has
+ * a post handler, so kprobes does not optimize it into a jump.
+ */
+static struct {
+	struct kprobe kp;
+	enum mstat_ctx seen;	/* the handler's mstat_probed_context() */
+	enum mstat_ctx inside;	/* the probed function's mstat_context() */
+	bool nmi;		/* the handler ran as an NMI */
+	bool task;		/* in_task() in the handler */
+	int hits;
+} probed;
+static DECLARE_COMPLETION(probed_done);
+
+static noinline notrace void mstat_kunit_probed(void)
+{
+	WRITE_ONCE(probed.inside, mstat_context());
+	barrier();
+}
+
+static int probed_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	probed.seen = mstat_probed_context();
+	probed.nmi = in_nmi();
+	probed.task = in_task();
+	probed.hits++;
+	return 0;
+}
+
+static void probed_post(struct kprobe *kp, struct pt_regs *regs,
+			unsigned long flags)
+{
+}
+
+static void probed_hardirq(struct irq_work *w)
+{
+	mstat_kunit_probed();
+}
+
+static void probed_softirq(struct timer_list *t)
+{
+	mstat_kunit_probed();
+	complete(&probed_done);
+}
+
+static void expect_probed(struct kunit *test, const char *where,
+			  enum mstat_ctx want)
+{
+	KUNIT_EXPECT_EQ_MSG(test, probed.hits, 1, "%s", where);
+	KUNIT_EXPECT_TRUE_MSG(test, probed.nmi,
+			      "%s: the handler ran without a breakpoint", where);
+	KUNIT_EXPECT_EQ_MSG(test, probed.inside, want, "%s", where);
+	KUNIT_EXPECT_EQ_MSG(test, probed.seen, probed.inside, "%s", where);
+	probed.hits = 0;
+}
+
+static void mstat_probed_context_breakpoint(struct kunit *test)
+{
+	struct irq_work w = IRQ_WORK_INIT_HARD(probed_hardirq);
+	struct timer_list t;
+
+	memset(&probed, 0, sizeof(probed));
+	probed.kp.symbol_name = "mstat_kunit_probed";
+	probed.kp.pre_handler = probed_pre;
+	probed.kp.post_handler = probed_post;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&probed.kp), 0);
+
+	mstat_kunit_probed();
+	expect_probed(test, "task", MSTAT_CTX_TASK);
+	/* What the split_page() probe asked before: wrong here. */
+	KUNIT_EXPECT_FALSE(test, probed.task);
+
+	irq_work_queue(&w);
+	irq_work_sync(&w);
+	expect_probed(test, "hardirq", MSTAT_CTX_HARDIRQ);
+
+	reinit_completion(&probed_done);
+	timer_setup_on_stack(&t, probed_softirq, 0);
+	mod_timer(&t, jiffies + 1);
+	wait_for_completion(&probed_done);
+	timer_delete_sync(&t);
+	destroy_timer_on_stack(&t);
+	expect_probed(test, "softirq", MSTAT_CTX_SOFTIRQ);
+
+	unregister_kprobe(&probed.kp);
+}
+
+/*
+ * Page watches nest: one begun inside another of the same task and
+ * context (a bulk allocation in another's direct reclaim) ends with its
+ * own last page, and the outer one with the last page of all.
+ */
+static void mstat_page_watch_nested(struct kunit *test)
+{
+	struct page *a, *b, *c, *inner_seen, *outer_seen;
+	int outer, inner;
+
+	outer = mstat_page_watch_begin();
+	a = alloc_page(GFP_KERNEL);
+	inner = mstat_page_watch_begin();
+	b = alloc_page(GFP_KERNEL);
+	inner_seen = mstat_page_watch_end(inner);
+	c = alloc_page(GFP_KERNEL);
+	outer_seen = mstat_page_watch_end(outer);
+	if (a)
+		__free_page(a);
+	if (b)
+		__free_page(b);
+	if (c)
+		__free_page(c);
+
+	KUNIT_ASSERT_GE(test, outer, 0);
+	KUNIT_ASSERT_GE(test, inner, 0);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_PTR_EQ(test, inner_seen, b);
+	KUNIT_EXPECT_PTR_EQ(test, outer_seen, c);
 }
 
 /* The invariants of mstat_stats.h, checked on one snapshot. */
@@ -519,6 +646,8 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),
+	KUNIT_CASE(mstat_probed_context_breakpoint),
+	KUNIT_CASE(mstat_page_watch_nested),
 	MSTAT_KUNIT_CASE_SLOW(mstat_snapshot_invariants_under_load),
 	{}
 };

@@ -31,7 +31,10 @@
 # unbounded loop and root's must not (root's interrupts CPU 1 on 90% of
 # its reads, as above). The served snapshot says it is one: an
 # unprivileged open within the interval gets the generation of the one
-# before, with snapshot_reused 1; root's never.
+# before, with snapshot_reused 1, and every line of it as it was then
+# (a source switched off since still says enabled); root's never. And
+# unprivileged open files hold at most 4 snapshots of a file: seven held
+# opens past the interval took 4 and were served the 4th three times.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
 set -u
 . ./lib.sh
@@ -177,6 +180,56 @@ if served root; then
 else
 	not_ok "root-served: cannot read /proc/mstat"
 fi
+
+# The lines beside the counts are the snapshot's: root's read is the
+# last one; kmalloc switched off after it, nobody's open within the
+# interval is served that one, which says kmalloc_enabled 1, as it was.
+echo 5000 >$P/proc_min_interval_ms
+cat /proc/mstat >/tmp/a
+echo 0 >$P/enable_kmalloc
+./runas "$nobody" "$nobody" cat /proc/mstat >/tmp/b
+echo 1 >$P/enable_kmalloc
+# changed: the lines of /tmp/a and /tmp/b that differ.
+changed() { diff /tmp/a /tmp/b | grep '^[-+]' | grep -v '^\(---\|+++\) '; }
+# served_lines: /tmp/b is /tmp/a but for its snapshot_reused and age.
+served_lines() {
+	changed | show
+	[ "$(field snapshot_reused /tmp/b)" = 1 ] &&
+		[ "$(field kmalloc_enabled /tmp/b)" = 1 ] &&
+		! changed | grep -qv '^[-+]snapshot_\(reused\|age_ms\) '
+}
+check nobody-served-lines-of-its-snapshot served_lines
+
+# What unprivileged open files hold: at most 4 snapshots of a file.
+# nobody opens /proc/mstat on fds 3 to 9, 0.3 s apart with an interval
+# of 0.2 s, and holds them: the first 4 take one each, the rest are
+# served the 4th; once they are closed, an open takes one again.
+echo 200 >$P/proc_min_interval_ms
+cat >/tmp/gen.awk <<'AWK'
+$1 == "generation" { g = $2 }
+$1 == "snapshot_reused" { r = $2 }
+END { print g, r }
+AWK
+cat >/tmp/hold.sh <<'SH'
+for fd in 3 4 5 6 7 8 9; do
+	eval "exec $fd</proc/mstat"
+	usleep 300000
+done
+for fd in 3 4 5 6 7 8 9; do
+	eval "awk -f /tmp/gen.awk <&$fd"
+done
+SH
+sleep 1
+./runas "$nobody" "$nobody" sh /tmp/hold.sh >/tmp/held
+show /tmp/held
+check nobody-held-snapshots-at-most-4 \
+	[ "$(cut -d' ' -f1 /tmp/held | sort -u | wc -l)" -eq 4 ]
+check nobody-held-past-4-served-the-last \
+	[ "$(cut -d' ' -f2 /tmp/held | tr -d '\n')" = 0000111 ]
+usleep 300000
+./runas "$nobody" "$nobody" cat /proc/mstat >/tmp/c
+check nobody-held-closed-takes-again [ "$(field snapshot_reused /tmp/c)" = 0 ]
+echo 1000 >$P/proc_min_interval_ms
 
 # The broken mode: no bound. The same loop must break the bound, or the
 # count above could not have seen a storm.
