@@ -18,14 +18,17 @@
 #     over 40 s: the module's defaults, the guest's minutes made seconds
 #     so that a watch sees several periods); `mstat leaks` must exit 0
 #     and name nothing (./leaks -f);
-#  2. leaks: the four leaks (lost kmalloc pointer 8 KiB/s, a list in a
+#  2. leaks: the five leaks (lost kmalloc pointer 8 KiB/s, a list in a
 #     cache of its own 4 KiB/s, kmalloc by a shell in /leaks through the
-#     module's control 4 KiB/s, kmalloc from a soft hrtimer 4 KiB/s)
-#     among the same decoys; every leak named with its stack, cache,
-#     cgroup and rate, nothing else (./leaks). Then the module's false
-#     truth (tamper 1: every rate four times, lost's function a decoy's,
-#     cgroup's cgroup "/", softirq's cache kmalloc-256) against the same
-#     verdict: each of those checks must fail ("tamper-caught-...").
+#     module's control 4 KiB/s, kmalloc from a soft hrtimer 4 KiB/s, a
+#     cache that SLUB merges into another 4 KiB/s) among the same decoys;
+#     every leak named with its stack, cache, cgroup and rate, nothing
+#     else (./leaks): the merged cache by its own name among the names
+#     of the cache it was merged into. Then the module's false truth
+#     (tamper 1: every rate four times, lost's function a decoy's,
+#     cgroup's cgroup "/", softirq's cache kmalloc-256, merged's cache
+#     another) against the same verdict: each of those checks must fail
+#     ("tamper-caught-...").
 #
 # LEAKS_PHASES="free leaks" on the kernel command line: the phases to run
 # (default both). LEAKS_TABLE="B0 B1 B2 B3": instead, the detection-time
@@ -54,6 +57,18 @@ targ=
 [ -n "$table" ] && targ=table_rates=$(echo "$table" | tr ' ' ,)
 # shellcheck disable=SC2086 # empty or one word
 check insmod-leaktest insmod ./mstat_leaktest.ko $targ
+# merged_with: the other names of mstat_leak_merged's cache (SLUB's
+# sysfs: each name a link to the cache's directory).
+merged_with() {
+	local t n
+	t=$(readlink /sys/kernel/slab/mstat_leak_merged) || return 1
+	for n in /sys/kernel/slab/*; do
+		[ "${n##*/}" != mstat_leak_merged ] &&
+			[ "$(readlink "$n")" = "$t" ] && echo "${n##*/}"
+	done
+}
+diag "mstat_leak_merged merged with: $(merged_with | tr '\n' ' ')"
+check leak-cache-merged [ -n "$(merged_with)" ]
 
 # The busy workload, for both watches: ./leaks -b, which never forks
 # (docs/TESTING.md: a fresh guest's vmap_area pool fills for minutes
@@ -175,7 +190,7 @@ for ph in $phases; do
 		watch leaks
 		judge leaks
 		show /tmp/leaks.json
-		rows lost list cgroup softirq
+		rows lost list cgroup softirq merged
 		# The false truth against the same verdict.
 		echo "tamper 1" >"$L/control"
 		cat "$L/truth" >/tmp/tamper.truth
@@ -184,7 +199,8 @@ for ph in $phases; do
 			>/tmp/tamper.judge 2>&1
 		show /tmp/tamper.judge
 		for c in lost-rate list-rate cgroup-rate softirq-rate \
-			 list-cache-tier lost-named cgroup-cgroup softirq-cache; do
+			 list-cache-tier lost-named cgroup-cgroup softirq-cache \
+			 merged-rate merged-cache merged-cache-tier; do
 			check "tamper-caught-$c" grep -q "^not ok leaks-$c:" \
 				/tmp/tamper.judge
 		done

@@ -15,7 +15,9 @@
  *
  *	leaks-NAME-named	one stack suspect, and only one, whose call
  *				site is the leak's function
- *	leaks-NAME-cache	its caches hold the leak's cache
+ *	leaks-NAME-cache	its caches hold the leak's cache (a cache
+ *				SLUB merged others into is named by all, and
+ *				the leak's is one of them)
  *	leaks-NAME-cgroup	its cgroups hold the leak's cgroup
  *	leaks-NAME-rate		rate_low_bps <= the leak's rate <= rate_high_bps
  *	leaks-NAME-cache-tier	(a leak in a cache of its own, not a kmalloc
@@ -282,14 +284,32 @@ static bool jnum(const struct jval *o, const char *key, double *out)
 }
 
 /* A string array @key of @o holds @s. */
+/*
+ * Whether @label, a cache as mstat names it (the names SLUB merged into
+ * it comma-joined after its own), has @name among its names.
+ */
+static bool names_has(const char *label, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = label; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Whether array @key of @o has @s (for "caches": among a label's names). */
 static bool jhas(const struct jval *o, const char *key, const char *s)
 {
 	struct jval *a = jget(o, key), *e;
+	bool names = !strcmp(key, "caches");
 
 	if (!a || a->type != J_ARR)
 		return false;
 	for (e = a->kids; e; e = e->next)
-		if (e->type == J_STR && !strcmp(e->str, s))
+		if (e->type == J_STR &&
+		    (names ? names_has(e->str, s) : !strcmp(e->str, s)))
 			return true;
 	return false;
 }
@@ -465,7 +485,7 @@ static struct jval *find_cache(struct jval *sus, const char *cache)
 	for (s = sus ? sus->kids : NULL; s; s = s->next) {
 		const char *kind = jstr(s, "kind"), *c = jstr(s, "cache");
 
-		if (kind && !strcmp(kind, "cache") && c && !strcmp(c, cache))
+		if (kind && !strcmp(kind, "cache") && c && names_has(c, cache))
 			return s;
 	}
 	return NULL;
@@ -569,7 +589,7 @@ static bool leak_cache(const char *cache)
 	int i;
 
 	for (i = 0; i < npat; i++)
-		if (is_leak(&pat[i]) && !strcmp(pat[i].cache, cache))
+		if (is_leak(&pat[i]) && names_has(cache, pat[i].cache))
 			return true;
 	return false;
 }
@@ -581,7 +601,7 @@ static const struct pattern *decoy_of(const char *fn, const char *cache)
 	for (i = 0; i < npat; i++)
 		if (is_decoy(&pat[i]) &&
 		    ((fn && !strcmp(pat[i].fn, fn)) ||
-		     (cache && !strcmp(pat[i].cache, cache))))
+		     (cache && names_has(cache, pat[i].cache))))
 			return &pat[i];
 	return NULL;
 }

@@ -14,6 +14,11 @@
  *	  cgroup   kmalloc(512) in the context of the task that writes
  *	           "cgroup" to the control file, so in that task's cgroup
  *	  softirq  kmalloc(128, GFP_ATOMIC) from a soft hrtimer (softirq)
+ *	  merged   200-byte objects of the cache mstat_leak_merged, which
+ *	           SLUB merges into mstat_leak_host (made just before it, of
+ *	           the same size, neither with a constructor), or both into
+ *	           a cache of the kernel's: a module's leak counted under
+ *	           another cache's name; from the kthread
  *	  tbl0..3  kmalloc(256) from the kthread at table_rates (the
  *	           detection-time table; off unless started by name)
  *	decoys (bounded):
@@ -52,7 +57,8 @@
  *
  * tamper=1, the test's own test: the truth it reports is false, every
  * leak's rate four times its own, lost's function a decoy's, cgroup's
- * cgroup "/", softirq's cache kmalloc-256; the judge must catch each.
+ * cgroup "/", softirq's cache kmalloc-256, merged's cache
+ * mstat_leak_none; the judge must catch each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -84,6 +90,9 @@ MODULE_PARM_DESC(cgroup_rate, "cgroup leak, bytes per second (default 4096)");
 static unsigned long softirq_rate = 4096;
 module_param(softirq_rate, ulong, 0444);
 MODULE_PARM_DESC(softirq_rate, "softirq leak, bytes per second (default 4096)");
+static unsigned long merged_rate = 4096;
+module_param(merged_rate, ulong, 0444);
+MODULE_PARM_DESC(merged_rate, "merged leak, bytes per second (default 4096)");
 static unsigned long table_rates[LEAK_NTBL];
 static int table_nrates;
 module_param_array(table_rates, ulong, &table_nrates, 0444);
@@ -142,6 +151,7 @@ struct leak_pattern {
 };
 
 static struct kmem_cache *leak_list_cache, *leak_plateau_cache, *leak_saw_cache;
+static struct kmem_cache *leak_host_cache, *leak_merged_cache;
 
 static void leak_ctor(void *obj)
 {
@@ -178,6 +188,14 @@ static noinline void *mstat_leak_cgroup_alloc(gfp_t gfp)
 static noinline void *mstat_leak_softirq_alloc(gfp_t gfp)
 {
 	void *p = kmalloc(128, gfp);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void *mstat_leak_merged_alloc(gfp_t gfp)
+{
+	void *p = kmem_cache_alloc(leak_merged_cache, gfp);
 
 	OPTIMIZER_HIDE_VAR(p);
 	return p;
@@ -250,7 +268,7 @@ static noinline void *mstat_leak_wave_alloc(gfp_t gfp)
 static unsigned long leak_no_rate;
 
 enum {
-	LEAK_LOST, LEAK_LIST, LEAK_CGROUP, LEAK_SOFTIRQ,
+	LEAK_LOST, LEAK_LIST, LEAK_CGROUP, LEAK_SOFTIRQ, LEAK_MERGED,
 	LEAK_TBL0, LEAK_TBL1, LEAK_TBL2, LEAK_TBL3,
 	LEAK_PLATEAU, LEAK_SAW, LEAK_LIFE, LEAK_WAVE, LEAK_NPAT
 };
@@ -265,6 +283,8 @@ static struct leak_pattern leak_pat[LEAK_NPAT] = {
 	[LEAK_SOFTIRQ] = { "softirq", true, LEAK_LEAKS,
 			   mstat_leak_softirq_alloc, "kmalloc-128", 128,
 			   &softirq_rate },
+	[LEAK_MERGED] = { "merged", true, LEAK_LEAKS, mstat_leak_merged_alloc,
+			  "mstat_leak_merged", 200, &merged_rate },
 	[LEAK_TBL0] = { "tbl0", true, LEAK_TABLE, mstat_leak_tbl0_alloc,
 			"kmalloc-256", 256, &table_rates[0] },
 	[LEAK_TBL1] = { "tbl1", true, LEAK_TABLE, mstat_leak_tbl1_alloc,
@@ -300,6 +320,8 @@ static struct kmem_cache *leak_cache_of(struct leak_pattern *p)
 		return leak_plateau_cache;
 	if (p == &leak_pat[LEAK_SAW])
 		return leak_saw_cache;
+	if (p == &leak_pat[LEAK_MERGED])
+		return leak_merged_cache;
 	return NULL;
 }
 
@@ -613,6 +635,8 @@ static void leak_truth_line(struct seq_file *m, struct leak_pattern *p,
 			cg = "/";
 		if (p == &leak_pat[LEAK_SOFTIRQ])
 			cache = "kmalloc-256";
+		if (p == &leak_pat[LEAK_MERGED])
+			cache = "mstat_leak_none";
 	}
 	/* %ps names a module's function "name [module]": the name alone. */
 	snprintf(name, sizeof(name), "%ps", (void *)fn);
@@ -644,6 +668,8 @@ static void leak_destroy_caches(void)
 	kmem_cache_destroy(leak_list_cache);
 	kmem_cache_destroy(leak_plateau_cache);
 	kmem_cache_destroy(leak_saw_cache);
+	kmem_cache_destroy(leak_merged_cache);
+	kmem_cache_destroy(leak_host_cache);
 }
 
 static int __init leak_init(void)
@@ -660,7 +686,12 @@ static int __init leak_init(void)
 					       0, leak_ctor);
 	leak_saw_cache = kmem_cache_create("mstat_leak_saw", 256, 0, 0,
 					   leak_ctor);
-	if (!leak_list_cache || !leak_plateau_cache || !leak_saw_cache) {
+	/* No constructor: the second is merged into the first, or both. */
+	leak_host_cache = kmem_cache_create("mstat_leak_host", 200, 0, 0, NULL);
+	leak_merged_cache = kmem_cache_create("mstat_leak_merged", 200, 0, 0,
+					      NULL);
+	if (!leak_list_cache || !leak_plateau_cache || !leak_saw_cache ||
+	    !leak_host_cache || !leak_merged_cache) {
 		leak_destroy_caches();
 		return -ENOMEM;
 	}

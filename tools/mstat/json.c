@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "slab.h"
 #include "util.h"
 
 static void mstat_json_fields(const char *const *names, const long long *v,
@@ -96,6 +97,7 @@ static void mstat_json_string(const char *v)
 
 static void mstat_json_caches(const struct mstat_snap *s)
 {
+	char names[MSTAT_SLAB_LABEL_MAX];
 	int i;
 
 	printf("  \"caches\": {\"enabled\": %s, \"rows\": %lld, \"used\": %lld, \"named\": %s,\n",
@@ -109,6 +111,13 @@ static void mstat_json_caches(const struct mstat_snap *s)
 		printf("      {\"id\": %llu, \"name\": ", c->id);
 		if (c->named)
 			mstat_json_string(c->name);
+		else
+			printf("null");
+		/* Every name, SLUB's merged ones after it (slab.h). */
+		printf(", \"names\": ");
+		if (c->named)
+			mstat_json_string(mstat_slab_label(c->name, names,
+							   sizeof(names)));
 		else
 			printf("null");
 		printf(", \"object_size\": %llu, ", c->size);

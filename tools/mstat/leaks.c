@@ -87,6 +87,7 @@
 #include "cgroup.h"
 #include "input.h"
 #include "leaks.h"
+#include "slab.h"
 #include "stats.h"
 #include "util.h"
 
@@ -1366,7 +1367,7 @@ static bool mstat_leak_row_counts(const struct mstat_leaks *lk,
 static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 			      int which, bool json)
 {
-	char buf[32], *seen[64];
+	char buf[32], names[MSTAT_SLAB_LABEL_MAX], *seen[64];
 	const char *v;
 	int r, i, n = 0;
 
@@ -1385,7 +1386,8 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 			snprintf(buf, sizeof(buf), "%lld", rw->node);
 			v = buf;
 		} else {
-			v = rw->cache;
+			v = rw->cache ? mstat_slab_label(rw->cache, names,
+							 sizeof(names)) : NULL;
 		}
 		if (!v)
 			continue;
@@ -1441,11 +1443,14 @@ static bool mstat_leak_explained(const struct mstat_leak_cache *c)
 static void mstat_leak_json_stack_ref(const struct mstat_leak_stack *s,
 				      bool why, bool *first)
 {
+	char names[MSTAT_SLAB_LABEL_MAX];
+
 	printf("%s\n    {\"kind\": \"stack\", \"site\": ", *first ? "" : ",");
 	*first = false;
 	mstat_json_str(stdout, s->site);
 	printf(", \"cache\": ");
-	mstat_json_str(stdout, s->cache);
+	mstat_json_str(stdout, s->cache ? mstat_slab_label(s->cache, names,
+							 sizeof(names)) : NULL);
 	if (why) {
 		printf(", \"rate_low_bps\": ");
 		mstat_json_num(stdout, s->low);
@@ -1458,6 +1463,7 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 			    struct mstat_leak_cache **cs, int ncs)
 {
 	const struct mstat_opts *o = lk->o;
+	char names[MSTAT_SLAB_LABEL_MAX];
 	bool first = true;
 	size_t j;
 	int i;
@@ -1503,7 +1509,8 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	for (i = 0; i < ncs; i++) {
 		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
 		first = false;
-		mstat_json_str(stdout, cs[i]->name);
+		mstat_json_str(stdout, mstat_slab_label(cs[i]->name, names,
+							sizeof(names)));
 		printf(",\n     \"rate_bps\": ");
 		mstat_json_num(stdout, cs[i]->tr.rate);
 		printf(", \"rate_low_bps\": ");
@@ -1520,7 +1527,8 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 			continue;
 		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
 		first = false;
-		mstat_json_str(stdout, cs[i]->name);
+		mstat_json_str(stdout, mstat_slab_label(cs[i]->name, names,
+							sizeof(names)));
 		printf(", \"why\": \"grows, no sampled stack yet\"}");
 	}
 	for (i = 0; i < lk->nst; i++)
@@ -1535,7 +1543,8 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 			continue;
 		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
 		first = false;
-		mstat_json_str(stdout, fc->name);
+		mstat_json_str(stdout, mstat_slab_label(fc->name, names,
+							sizeof(names)));
 		printf(", \"live_bytes\": ");
 		mstat_json_num(stdout, fc->x[lk->w->n - 1]);
 		printf(", \"plateau_bytes\": ");
@@ -1553,7 +1562,7 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			    struct mstat_leak_cache **cs, int ncs)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], names[MSTAT_SLAB_LABEL_MAX];
 	size_t j;
 	int i, nu = 0;
 
@@ -1597,7 +1606,8 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			printf("    %s\n", s->frame[j]);
 	}
 	for (i = 0; i < ncs; i++) {
-		printf("\nLEAK cache %s\n", cs[i]->name);
+		printf("\nLEAK cache %s\n",
+		       mstat_slab_label(cs[i]->name, names, sizeof(names)));
 		printf("  live bytes grow %s/s (%g%%: %s/s to %s/s)%s\n",
 		       mstat_bytes(a, cs[i]->tr.rate), lk->o->confidence * 100,
 		       mstat_bytes(b, cs[i]->tr.low), mstat_bytes(c, cs[i]->tr.high),
@@ -1611,7 +1621,7 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			printf("\nUnexplained (no verdict):\n");
 		printf("  stack %s grows (%s/s at least) while its cache %s does not\n",
 		       lk->st[i].site, mstat_bytes(a, lk->st[i].low),
-		       lk->st[i].cache);
+		       mstat_slab_label(lk->st[i].cache, names, sizeof(names)));
 	}
 	nu = 0;
 	for (i = 0; i < lk->w->nc; i++) {
@@ -1622,7 +1632,7 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 		if (!nu++)
 			printf("\nFilling, not leaking (the rate falls toward a plateau):\n");
 		printf("  cache %s: %s live, toward %s (time constant %.0f s)\n",
-		       fc->name, mstat_bytes(a, fc->x[lk->w->n - 1]),
+		       mstat_slab_label(fc->name, names, sizeof(names)), mstat_bytes(a, fc->x[lk->w->n - 1]),
 		       mstat_bytes(b, fc->tr.plateau), fc->tr.tau);
 		for (j = 0; j < (size_t)lk->nst; j++)
 			if (lk->st[j].filling && !strcmp(mstat_leak_cache_named(lk->w,
@@ -1772,7 +1782,13 @@ static int mstat_leak_from(struct mstat_leaks *lk, const char *dir)
 
 	if (n < 0 || !mstat_leak_cg_load(lk, dir))
 		return MSTAT_LEAKS_ERROR;
-	if (n < 2) {
+	/* SLUB's merged names as the watch saw them, never this host's. */
+	m = mstat_alloc(NULL, len);
+	snprintf(m, len, "%s/slab-names", dir);
+	if (!mstat_slab_names_load(m))
+		err = MSTAT_LEAKS_ERROR;
+	free(m);
+	if (!err && n < 2) {
 		mstat_err("%s: %d reads (NNNN.mstat), mstat leaks needs 2 at least",
 			  dir, n);
 		err = MSTAT_LEAKS_ERROR;
@@ -1873,6 +1889,11 @@ static int mstat_leak_watch(struct mstat_leaks *lk)
 		} else if (!mstat_leak_read(lk, m, s, mstat_leak_secs(&when))) {
 			err = MSTAT_LEAKS_ERROR;
 		}
+		/* SLUB's merged names, as they are now, for --from. */
+		snprintf(m, len, "%s/slab-names", o->save);
+		mstat_slab_names_refresh();
+		if (!err && !mstat_slab_names_save(m))
+			err = MSTAT_LEAKS_ERROR;
 	}
 	free(m);
 	free(s);
@@ -1982,6 +2003,7 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 	struct mstat_leak_window *w = (struct mstat_leak_window *)cw;
 	static const char *const bound[] = { "low", "est", "high" };
 	const struct mstat_leak_cache *c;
+	char names[MSTAT_SLAB_LABEL_MAX];
 	double v;
 	int i, b;
 
@@ -2000,7 +2022,8 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 		if (!c->tr.judged || isnan(c->x[w->n - 1]))
 			continue;
 		fputs("mstat_leak_suspect{cache=\"", f);
-		mstat_prom_label(f, c->name);
+		mstat_prom_label(f, mstat_slab_label(c->name, names,
+						     sizeof(names)));
 		fprintf(f, "\"} %d\n", c->tr.suspect);
 	}
 	mstat_prom_head(f, "mstat_leak_rate_bytes_per_second", "gauge",
@@ -2012,7 +2035,8 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 		for (b = 0; b < 3; b++) {
 			v = b == 0 ? c->tr.low : b == 1 ? c->tr.rate : c->tr.high;
 			fputs("mstat_leak_rate_bytes_per_second{cache=\"", f);
-			mstat_prom_label(f, c->name);
+			mstat_prom_label(f, mstat_slab_label(c->name, names,
+							     sizeof(names)));
 			fprintf(f, "\",bound=\"%s\"} ", bound[b]);
 			mstat_leak_prom_num(f, v);
 			fputc('\n', f);

@@ -17,6 +17,7 @@
 #include "gzip.h"
 #include "input.h"
 #include "pprof.h"
+#include "slab.h"
 #include "util.h"
 
 /* Protocol buffers, by hand */
@@ -358,7 +359,7 @@ static void mstat_pprof_label_num(struct mstat_pprof *pp, const char *key,
 static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 				   const struct mstat_site *st)
 {
-	char buf[32];
+	char buf[32], names[MSTAT_SLAB_LABEL_MAX];
 	const char *cg = mstat_cgroup_label(&pp->cg, st->cgroup, buf,
 						 sizeof(buf));
 
@@ -371,7 +372,9 @@ static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 		mstat_pprof_label_num(pp, "node", st->node, "node");
 	if (st->cache) {
 		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cache"));
-		pb_int(&pp->sub, LABEL_STR, mstat_str(&pp->strs, st->cache));
+		pb_int(&pp->sub, LABEL_STR,
+		       mstat_str(&pp->strs, mstat_slab_label(st->cache, names,
+							     sizeof(names))));
 		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 	}
 }

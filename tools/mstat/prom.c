@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "prom.h"
+#include "slab.h"
 #include "util.h"
 
 /* One metric with a source="..." label per source. */
@@ -256,12 +257,16 @@ void mstat_prom_filter_free(struct mstat_prom_filter *pf)
 	pf->has_exclude = false;
 }
 
+/* The filters match the cache's every name (slab.h), as its label. */
 static bool mstat_prom_filter_pass(const struct mstat_prom_filter *pf,
 				   const struct mstat_cache *c)
 {
+	char names[MSTAT_SLAB_LABEL_MAX];
+	const char *n = mstat_slab_label(c->name, names, sizeof(names));
+
 	return !c->gone &&
-	       (!pf->has_include || !regexec(&pf->include, c->name, 0, NULL, 0)) &&
-	       (!pf->has_exclude || regexec(&pf->exclude, c->name, 0, NULL, 0));
+	       (!pf->has_include || !regexec(&pf->include, n, 0, NULL, 0)) &&
+	       (!pf->has_exclude || regexec(&pf->exclude, n, 0, NULL, 0));
 }
 
 /*
@@ -319,7 +324,7 @@ static void mstat_prom_cache_series(FILE *f,
 		{ "mstat_cache_object_size_bytes", "gauge", -1,
 		  "Object size of the slab cache." },
 	};
-	char b[24];
+	char b[24], names[MSTAT_SLAB_LABEL_MAX];
 	size_t k;
 	int i;
 
@@ -329,7 +334,9 @@ static void mstat_prom_cache_series(FILE *f,
 			const struct mstat_cache *c = rows[i].c;
 
 			fprintf(f, "%s{cache=\"", m[k].name);
-			mstat_prom_label(f, c->named ? c->name : "");
+			mstat_prom_label(f, c->named ?
+					 mstat_slab_label(c->name, names,
+							  sizeof(names)) : "");
 			if (!rows[i].first)
 				fprintf(f, "#%llu", c->id);
 			fprintf(f, "\"} %s\n", m[k].field < 0 ?

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "show.h"
+#include "slab.h"
 #include "util.h"
 
 static void mstat_show_sources(const struct mstat_snap *s)
@@ -106,17 +107,23 @@ static void mstat_show_orders(const struct mstat_snap *s)
 	}
 }
 
-/* Control bytes, bytes of 0x7f and up and the backslash as \ooo. */
+/*
+ * Every name of the cache (slab.h: SLUB's merged caches); control bytes,
+ * bytes of 0x7f and up and the backslash as \ooo.
+ */
 const char *mstat_cache_label(char *buf, size_t len,
 			      const struct mstat_cache *c)
 {
-	const unsigned char *p = (const unsigned char *)c->name;
+	char names[MSTAT_SLAB_LABEL_MAX];
+	const unsigned char *p;
 	size_t n = 0;
 
 	if (!c->named) {
 		snprintf(buf, len, "#%llu", c->id);
 		return buf;
 	}
+	p = (const unsigned char *)mstat_slab_label(c->name, names,
+						     sizeof(names));
 	for (; *p && n + 5 < len; p++) {
 		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
 			n += snprintf(buf + n, len - n, "\\%03o", *p);
@@ -146,7 +153,7 @@ static int mstat_cache_live_cmp(const void *a, const void *b)
 void mstat_show_caches(const struct mstat_snap *s, int rows)
 {
 	const struct mstat_cache **c;
-	char b[6][32], name[4 * MSTAT_CACHE_NAME_MAX + 24];
+	char b[6][32], name[4 * MSTAT_SLAB_LABEL_MAX];
 	int i;
 
 	if (!s->has_caches)

@@ -29,6 +29,9 @@ here=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=${HOME:-$tmp} PPROF_TMPDIR=$tmp
+# No SLUB directory but a test's own (slab_merged_names): this host's
+# merged caches would rename the fixtures' caches.
+export MSTAT_SLAB_ROOT=$tmp/no-slab
 
 # maybe NAME COMMAND WHY TEST...: TEST if COMMAND is installed, else skip.
 maybe() {
@@ -1309,18 +1312,23 @@ for i in range(150):
 # --from the directory it saved gives the same text. The lost pointer's
 # rows are of cgroup /leaks of a tree of the test's (MSTAT_CGROUP_ROOT,
 # its id the directory's inode): the watch learns its path while it
-# exists and saves it in DIR/cgroups (leaks_cgroups_from judges by it).
+# exists and saves it in DIR/cgroups (leaks_cgroups_from judges by it);
+# SLUB's merged names (MSTAT_SLAB_ROOT, a tree of the test's) in
+# DIR/slab-names.
 leaks_watch() {
 	local id
 
 	[ -d "$tmp/lk-all" ] || return
-	rm -rf "$tmp/lk-saved" "$tmp/lk-allcg" "$tmp/cgw"
-	mkdir -p "$tmp/cgw/leaks" && id=$(stat -c %i "$tmp/cgw/leaks") &&
+	rm -rf "$tmp/lk-saved" "$tmp/lk-allcg" "$tmp/cgw" "$tmp/slabw"
+	mkdir -p "$tmp/slabw/:A-0000192" &&
+		ln -s :A-0000192 "$tmp/slabw/mstat_leak_merged" &&
+		mkdir -p "$tmp/cgw/leaks" && id=$(stat -c %i "$tmp/cgw/leaks") &&
 		cp -r "$tmp/lk-all" "$tmp/lk-allcg" &&
 		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
 			"$tmp"/lk-allcg/*.sites || return
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	MSTAT_CGROUP_ROOT=$tmp/cgw timeout 60 unshare -m sh -c '
+	MSTAT_CGROUP_ROOT=$tmp/cgw MSTAT_SLAB_ROOT=$tmp/slabw \
+		timeout 60 unshare -m sh -c '
 		src=$1 out=$2 i=0
 		mount -t tmpfs none /proc || exit 9
 		cp "$src/0000.mstat" /proc/mstat && cp "$src/0000.sites" /proc/mstat_sites || exit 9
@@ -1339,7 +1347,9 @@ leaks_watch() {
 	echo "${#times[@]} reads saved"
 	grep -qx 'watch: exit 1' "$tmp/lk-saved.rc" && [ "${#times[@]}" -eq 17 ] &&
 		grep -qx 'LEAK cache mstat_leak_list' "$tmp/lk-saved.txt" &&
-		grep -qx "$id /leaks" "$tmp/lk-saved/cgroups" || return
+		grep -qx "$id /leaks" "$tmp/lk-saved/cgroups" &&
+		grep -qx 'mstat_leak_merged :A-0000192' "$tmp/lk-saved/slab-names" ||
+		return
 	build/mstat leaks --from "$tmp/lk-saved" >"$tmp/lk-replayed.txt"
 	[ $? -eq 1 ] && diff -u "$tmp/lk-saved.txt" "$tmp/lk-replayed.txt"
 }
@@ -1371,6 +1381,56 @@ leaks_cgroups_from() {
 	printf '%s /x\nnot a line\n' "$id" >"$tmp/lk-cg/cgroups"
 	expect_err 2 "^mstat: .*/cgroups: line 2: not \"ID PATH\": \"not a line\"\$" \
 		build/mstat leaks --from "$tmp/lk-cg"
+}
+
+# SLUB's merged caches (slab.h): a cache is named by every name linked
+# to its directory, its own first. In a tree of the test's
+# (MSTAT_SLAB_ROOT), filp and mstat_leak_merged are links to
+# ":A-0000192" (a module's cache merged into filp), anon_vma a directory
+# of its own: show, prom (its label, and --cache-include by the merged
+# name alone) and json name filp by both; anon_vma by its own. A leak in
+# a merged cache (mstat_host_192 and mstat_leak_merged) is named by both
+# names, on the cache's verdict and the stack's caches, from the
+# DIR/slab-names a watch saves; --from never reads this host's tree
+# (without the file, the one name), and a malformed line is an error.
+slab_merged_names() {
+	local s=$tmp/slab rc
+	local l='mstat_host_192,mstat_leak_merged'
+
+	rm -rf "$s" && mkdir -p "$s/:A-0000192" "$s/anon_vma" &&
+		ln -s :A-0000192 "$s/filp" && ln -s :A-0000192 "$s/mstat_leak_merged" &&
+		ln -s :A-0000192 "$s/mstat_host_192" || return
+	MSTAT_SLAB_ROOT=$s build/mstat -f testdata/mstat-1.2.txt >"$tmp/slab.txt" &&
+		MSTAT_SLAB_ROOT=$s build/mstat prom -f testdata/mstat-1.2.txt \
+			--cache-include '(^|,)mstat_leak_merged(,|$)' >"$tmp/slab.prom" &&
+		MSTAT_SLAB_ROOT=$s build/mstat --json -f testdata/mstat-1.2.txt >"$tmp/slab.json" ||
+		return
+	grep -E 'filp|anon_vma' "$tmp/slab.txt"
+	grep 'cache=' "$tmp/slab.prom"
+	grep -E '"(filp|anon_vma)"' "$tmp/slab.json"
+	grep -q ' filp,mstat_host_192,mstat_leak_merged$' "$tmp/slab.txt" &&
+		grep -q ' anon_vma$' "$tmp/slab.txt" &&
+		grep -q '^mstat_cache_live_bytes{cache="filp,mstat_host_192,mstat_leak_merged"} ' "$tmp/slab.prom" &&
+		[ "$(grep -c '^mstat_cache_live_bytes{' "$tmp/slab.prom")" -eq 1 ] &&
+		grep -q '"name": "filp", "names": "filp,mstat_host_192,mstat_leak_merged"' "$tmp/slab.json" &&
+		grep -q '"name": "anon_vma", "names": "anon_vma"' "$tmp/slab.json" || return
+	leaks_gen "$tmp/lk-slab" "merged leak size=192 rate=30 cache=mstat_host_192 fn=leak_merged from=0
+$leaks_decoys" || return
+	printf '%s\n' "mstat_host_192 :A-0000192" "mstat_leak_merged :A-0000192" \
+		"kmalloc-64 kmalloc-64" >"$tmp/lk-slab/slab-names"
+	build/mstat leaks --from "$tmp/lk-slab" >"$tmp/lk-slab.txt"
+	rc=$?
+	cat "$tmp/lk-slab.txt"
+	echo "exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && grep -qx "LEAK cache $l" "$tmp/lk-slab.txt" &&
+		grep -q "; caches $l;" "$tmp/lk-slab.txt" || return
+	rm "$tmp/lk-slab/slab-names"
+	MSTAT_SLAB_ROOT=$s build/mstat leaks --from "$tmp/lk-slab" >"$tmp/lk-slab2.txt"
+	[ $? -eq 1 ] && grep -qx 'LEAK cache mstat_host_192' "$tmp/lk-slab2.txt" ||
+		return
+	printf 'a :A\nnot-a-line\n' >"$tmp/lk-slab/slab-names"
+	expect_err 2 "^mstat: .*/slab-names: line 2: not \"NAME DIR\": \"not-a-line\"\$" \
+		build/mstat leaks --from "$tmp/lk-slab"
 }
 
 # A leak in an interrupt: its stack goes on into whatever the interrupt
@@ -1681,6 +1741,7 @@ leaks_tests() {
 		skip leaks_watch "needs root and unshare -m (a tmpfs over /proc)"
 	fi
 	t leaks_cgroups_from leaks_cgroups_from
+	t slab_merged_names slab_merged_names
 }
 
 guest_live() {

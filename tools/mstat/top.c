@@ -17,6 +17,7 @@
 
 #include "input.h"
 #include "show.h"
+#include "slab.h"
 #include "top.h"
 #include "util.h"
 
@@ -172,7 +173,7 @@ static void mstat_top_caches(const struct mstat_snap *a,
 			     const struct mstat_snap *b, double dt)
 {
 	struct mstat_cache_rate *r;
-	char n[4 * MSTAT_CACHE_NAME_MAX + 24], c[5][32];
+	char n[4 * MSTAT_SLAB_LABEL_MAX], c[5][32];
 	int i, j;
 
 	r = mstat_alloc(NULL, (b->ncache + 1) * sizeof(*r));
