@@ -407,6 +407,7 @@ struct mstat_leak_cache {
 	double *x;			/* live bytes per read, NAN: absent */
 	struct mstat_trend tr;
 	double explained_high;		/* stack suspects' high ends in it */
+	bool lazy;			/* freed lazily: shown, not a suspect */
 };
 
 struct mstat_leak_window {
@@ -530,13 +531,41 @@ void mstat_leak_window_add(struct mstat_leak_window *w,
 	}
 }
 
+/*
+ * Caches the kernel frees lazily, in batches whose timing has nothing to
+ * do with a leak: vfree() leaves its vmap_area on a lazy list until the
+ * areas' pages pass lazy_max_pages() (32 MiB times fls() of the online
+ * CPUs, mm/vmalloc.c), then purges them at once, so a fresh machine's
+ * vmap_area grows for minutes under forks (each a vmalloc()ed thread
+ * stack when the per-CPU cache of two misses) before it falls: a guest's
+ * 71 B/s in a 10-minute watch was called a leak (issue 43). Their growth
+ * is shown apart, never a suspect.
+ */
+static const char *const mstat_leak_lazy[] = { "vmap_area" };
+
+static bool mstat_leak_is_lazy(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mstat_leak_lazy); i++)
+		if (!strcmp(name, mstat_leak_lazy[i]))
+			return true;
+	return false;
+}
+
 static void mstat_leak_window_judge(struct mstat_leak_window *w, double conf,
 				    double min_rate)
 {
+	struct mstat_leak_cache *c;
 	int i;
 
-	for (i = 0; i < w->nc; i++)
-		mstat_trend(w->t, w->c[i].x, w->n, conf, min_rate, &w->c[i].tr);
+	for (i = 0; i < w->nc; i++) {
+		c = &w->c[i];
+		mstat_trend(w->t, c->x, w->n, conf, min_rate, &c->tr);
+		c->lazy = c->tr.suspect && mstat_leak_is_lazy(c->name);
+		if (c->lazy)
+			c->tr.suspect = false;
+	}
 }
 
 /*
@@ -604,7 +633,7 @@ struct mstat_leak_stack {
 	double rate, low, high, oldest, usual, bytes;
 	double bytes2, wmax;		/* sum of squared weights, largest */
 	double cache_frac;		/* of @bytes, in @cache */
-	bool judged, suspect, contradicted, filling;
+	bool judged, suspect, contradicted, filling, lazy;
 	const char *cache;		/* the cache of most leak-like bytes */
 };
 
@@ -1314,6 +1343,12 @@ static void mstat_leak_cross(struct mstat_leaks *lk)
 			s->filling = true;
 			continue;
 		}
+		/* Its cache is freed lazily: so are its objects. */
+		if (c->lazy) {
+			s->suspect = false;
+			s->lazy = true;
+			continue;
+		}
 #endif
 		c->explained_high += s->high;
 	}
@@ -1556,6 +1591,24 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	for (i = 0; i < lk->nst; i++)
 		if (lk->st[i].filling)
 			mstat_leak_json_stack_ref(&lk->st[i], false, &first);
+	printf("%s],\n  \"lazy\": [", first ? "" : "\n  ");
+	first = true;
+	for (i = 0; i < lk->w->nc; i++) {
+		const struct mstat_leak_cache *fc = &lk->w->c[i];
+
+		if (!fc->lazy)
+			continue;
+		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
+		first = false;
+		mstat_json_str(stdout, mstat_slab_label(fc->name, names,
+							sizeof(names)));
+		printf(", \"rate_bps\": ");
+		mstat_json_num(stdout, fc->tr.rate);
+		printf(", \"why\": \"freed lazily by the kernel\"}");
+	}
+	for (i = 0; i < lk->nst; i++)
+		if (lk->st[i].lazy)
+			mstat_leak_json_stack_ref(&lk->st[i], false, &first);
 	printf("%s]\n}\n", first ? "" : "\n  ");
 }
 
@@ -1636,6 +1689,22 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 		       mstat_bytes(b, fc->tr.plateau), fc->tr.tau);
 		for (j = 0; j < (size_t)lk->nst; j++)
 			if (lk->st[j].filling && !strcmp(mstat_leak_cache_named(lk->w,
+					lk->st[j].cache)->name, fc->name))
+				printf("    stack %s\n", lk->st[j].site);
+	}
+	nu = 0;
+	for (i = 0; i < lk->w->nc; i++) {
+		const struct mstat_leak_cache *fc = &lk->w->c[i];
+
+		if (!fc->lazy)
+			continue;
+		if (!nu++)
+			printf("\nFreed lazily by the kernel, not judged:\n");
+		printf("  cache %s: grows %s/s (vfree() purges its areas in batches)\n",
+		       mstat_slab_label(fc->name, names, sizeof(names)),
+		       mstat_bytes(a, fc->tr.rate));
+		for (j = 0; j < (size_t)lk->nst; j++)
+			if (lk->st[j].lazy && !strcmp(mstat_leak_cache_named(lk->w,
 					lk->st[j].cache)->name, fc->name))
 				printf("    stack %s\n", lk->st[j].site);
 	}
