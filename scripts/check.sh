@@ -664,9 +664,10 @@ tk_wait debug
 # 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
 # torture on four vCPUs; both on multi-threaded TCG, for true
 # parallelism (they toggle no tracepoint under load, see guest.sh).
+# The torture's main run 10 s here, 20 s in make soak.
 if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-	mstat_suite_guests guest-debug "$kb_debug/arch/x86/boot/bzImage" \
-		build/debug --prio=2
+	MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
+		"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2
 fi
 
 # 6b. The ground-truth test on the debug kernel (KASAN, lockdep,

@@ -753,10 +753,13 @@ guest() {
 # IMAGE, NAME-kunit (the KUnit suites of build DIR, DIR/kunit/*_kunit.ko,
 # on multi-threaded TCG) and NAME-torture (the kernel torture on 4
 # vCPUs); each ARG (--arch=, --prio=) goes to both. x86's torture runs
-# on multi-threaded TCG; arm64's on single-threaded TCG, 10 s a mode,
+# on multi-threaded TCG, its main run MSTAT_TORTURE_SECONDS long if set
+# (make check: 10; else 20); arm64's on single-threaded TCG, 10 s a mode,
 # where its busted readers are met (scripts/arm64.sh says why).
 mstat_suite_guests() {
-	local name=$1 image=$2 dir=$3 torture=(--tcg=multi) a
+	local name=$1 image=$2 dir=$3 a
+	local torture=(--tcg=multi
+		${MSTAT_TORTURE_SECONDS:+"--append=TORTURE_SECONDS=$MSTAT_TORTURE_SECONDS"})
 	shift 3
 	for a; do
 		[ "$a" != --arch=arm64 ] || torture=(--append=TORTURE_SECONDS=10)

@@ -187,6 +187,7 @@ for ph in $phases; do
 		# context; "stop" fails its next write, which ends it.
 		sh -c "echo \$\$ >/sys/fs/cgroup/leaks/cgroup.procs &&
 			exec ./leaks -d $L/control" &
+		driverpid=$!
 		watch leaks
 		judge leaks
 		show /tmp/leaks.json
@@ -205,6 +206,9 @@ for ph in $phases; do
 				/tmp/tamper.judge
 		done
 		check stop-leaks sh -c "echo stop >$L/control"
+		# Its open control file holds the module: rmmod waits for it
+		# (a cold run's rmmod came first, 2026-11-28).
+		wait "$driverpid"
 		;;
 	*)	not_ok "phase $ph: free or leaks" ;;
 	esac

@@ -91,7 +91,8 @@ static struct mstat_slab_names *mstat_slab_walk(void)
 	while ((e = readdir(d))) {
 		const char *dir = e->d_name, *slash;
 
-		if (e->d_name[0] == '.' ||
+		/* ".", "..", and SLUB's own ids (":A-0000192"): no names. */
+		if (e->d_name[0] == '.' || e->d_name[0] == ':' ||
 		    snprintf(path, sizeof(path), "%s/%s", root, e->d_name) >=
 			    (int)sizeof(path) ||
 		    lstat(path, &st))
