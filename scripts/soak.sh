@@ -140,8 +140,12 @@ if [ -n "$kb" ] &&
 fi
 # The good build's fault guest with every point of mstat's init failed
 # (make check fails every other one).
+# And its torture's main run at 20 s (make check's runs 10).
 if [ -n "$kb" ] && t soak-build-debug scripts/build.sh "$kb" build/soak-debug
 then
+	guest soak-debug-torture "$kb/arch/x86/boot/bzImage" \
+		scripts/guest/torture.sh build/soak-debug/mstat.ko \
+		build/soak-debug/tests/torture/mstat_torture.ko --smp=4 --tcg=multi
 	guest soak-debug-faults-every-point "$kb/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/soak-debug/mstat.ko \
 		build/soak-debug/tests/truth/mstat_truth.ko \
