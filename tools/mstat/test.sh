@@ -1385,10 +1385,11 @@ leaks_cgroups_from() {
 
 # SLUB's merged caches (slab.h): a cache is named by every name linked
 # to its directory, its own first. In a tree of the test's
-# (MSTAT_SLAB_ROOT), filp and mstat_leak_merged are links to
-# ":A-0000192" (a module's cache merged into filp), anon_vma a directory
-# of its own: show, prom (its label, and --cache-include by the merged
-# name alone) and json name filp by both; anon_vma by its own. A leak in
+# (MSTAT_SLAB_ROOT), dentry, mstat_host_192 and mstat_leak_merged are
+# links to ":A-0000192" (a module's cache merged into dentry),
+# kmem_cache_node a directory of its own: show, prom (its label, and
+# --cache-include by the merged name alone) and json name dentry by all
+# three; kmem_cache_node by its own. A leak in
 # a merged cache (mstat_host_192 and mstat_leak_merged) is named by both
 # names, on the cache's verdict and the stack's caches, from the
 # DIR/slab-names a watch saves; --from never reads this host's tree
@@ -1397,23 +1398,23 @@ slab_merged_names() {
 	local s=$tmp/slab rc
 	local l='mstat_host_192,mstat_leak_merged'
 
-	rm -rf "$s" && mkdir -p "$s/:A-0000192" "$s/anon_vma" &&
-		ln -s :A-0000192 "$s/filp" && ln -s :A-0000192 "$s/mstat_leak_merged" &&
+	rm -rf "$s" && mkdir -p "$s/:A-0000192" "$s/kmem_cache_node" &&
+		ln -s :A-0000192 "$s/dentry" && ln -s :A-0000192 "$s/mstat_leak_merged" &&
 		ln -s :A-0000192 "$s/mstat_host_192" || return
 	MSTAT_SLAB_ROOT=$s build/mstat -f testdata/mstat-1.2.txt >"$tmp/slab.txt" &&
 		MSTAT_SLAB_ROOT=$s build/mstat prom -f testdata/mstat-1.2.txt \
 			--cache-include '(^|,)mstat_leak_merged(,|$)' >"$tmp/slab.prom" &&
 		MSTAT_SLAB_ROOT=$s build/mstat --json -f testdata/mstat-1.2.txt >"$tmp/slab.json" ||
 		return
-	grep -E 'filp|anon_vma' "$tmp/slab.txt"
+	grep -E '^(dentry|kmem_cache_node)' "$tmp/slab.txt"
 	grep 'cache=' "$tmp/slab.prom"
-	grep -E '"(filp|anon_vma)"' "$tmp/slab.json"
-	grep -q ' filp,mstat_host_192,mstat_leak_merged$' "$tmp/slab.txt" &&
-		grep -q ' anon_vma$' "$tmp/slab.txt" &&
-		grep -q '^mstat_cache_live_bytes{cache="filp,mstat_host_192,mstat_leak_merged"} ' "$tmp/slab.prom" &&
+	grep -E '"(dentry|kmem_cache_node)"' "$tmp/slab.json"
+	grep -q '^dentry,mstat_host_192,mstat_leak_merged ' "$tmp/slab.txt" &&
+		grep -q '^kmem_cache_node ' "$tmp/slab.txt" &&
+		grep -q '^mstat_cache_live_bytes{cache="dentry,mstat_host_192,mstat_leak_merged"} ' "$tmp/slab.prom" &&
 		[ "$(grep -c '^mstat_cache_live_bytes{' "$tmp/slab.prom")" -eq 1 ] &&
-		grep -q '"name": "filp", "names": "filp,mstat_host_192,mstat_leak_merged"' "$tmp/slab.json" &&
-		grep -q '"name": "anon_vma", "names": "anon_vma"' "$tmp/slab.json" || return
+		grep -q '"name": "dentry", "names": "dentry,mstat_host_192,mstat_leak_merged"' "$tmp/slab.json" &&
+		grep -q '"name": "kmem_cache_node", "names": "kmem_cache_node"' "$tmp/slab.json" || return
 	leaks_gen "$tmp/lk-slab" "merged leak size=192 rate=30 cache=mstat_host_192 fn=leak_merged from=0
 $leaks_decoys" || return
 	printf '%s\n' "mstat_host_192 :A-0000192" "mstat_leak_merged :A-0000192" \
@@ -1434,7 +1435,7 @@ $leaks_decoys" || return
 }
 
 # The kernel's lazily freed areas: vmap_area, which vfree() purges in
-# batches, grows by 100 B/s (its stack alloc_vmap_area) beside the
+# batches, grows by 6.4 KB/s (its stack alloc_vmap_area) beside the
 # decoys: no suspect (exit 0), shown apart ("lazy", "Freed lazily by the
 # kernel"); a leak of the same rate in another cache is still one.
 leaks_lazy_vmap_area() {
@@ -1450,7 +1451,7 @@ $leaks_decoys" || return
 	[ "$rc" -eq 0 ] && grep -q '"suspects": \[\]' "$tmp/lk-lazy.json" &&
 		grep -q '"lazy": \[$' "$tmp/lk-lazy.json" &&
 		grep -q '{"kind": "cache", "cache": "vmap_area", "rate_bps": ' "$tmp/lk-lazy.json" &&
-		grep -qx '  cache vmap_area: grows .* B/s (vfree() purges its areas in batches)' "$tmp/lk-lazy.txt" ||
+		grep -qx '  cache vmap_area: grows .*/s (vfree() purges its areas in batches)' "$tmp/lk-lazy.txt" ||
 		return
 	leaks_gen "$tmp/lk-lazy2" "vmap leak size=64 rate=100 cache=mstat_not_lazy fn=alloc_vmap_area from=0
 $leaks_decoys" || return
