@@ -61,9 +61,18 @@ grep -E '^[EWIPX]: ' "$MSTAT_LOGS/deb-lintian.log" | show
 
 ## 3. A clean root with the headers
 
+# Each release's image: Debian's signed one, or, while the mirror has
+# none yet, the unsigned one the kernel matrix picked, the same kernel
+# (the signed build follows a security upload: linux-image-6.1.0-57-amd64
+# was not on the mirror when its -unsigned and headers were, 2026-11-28).
 pkgs=(dkms openssl)
 for rel; do
-	pkgs+=("linux-image-$rel" "linux-headers-$rel")
+	img=linux-image-$rel
+	if [ -f "$MSTAT_APT_DIR/index" ] &&
+	   ! mstat_apt_lookup bookworm-security,bookworm amd64 "$img" >/dev/null; then
+		img=$img-unsigned
+	fi
+	pkgs+=("$img" "linux-headers-$rel")
 done
 mirror=$(mstat_host_mirror "$suite")
 key=$(printf '%s\n' "$suite" "$mirror" "${pkgs[@]}" | sha256sum | cut -c1-16)
