@@ -34,13 +34,19 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		      unsigned long site);
 
-static __always_inline enum mstat_ctx mstat_context(void)
+/* The context a preempt count @pc says: an NMI counts as a hard irq. */
+static __always_inline enum mstat_ctx mstat_context_of(unsigned long pc)
 {
-	if (preempt_count() & (HARDIRQ_MASK | NMI_MASK))
+	if (pc & (HARDIRQ_MASK | NMI_MASK))
 		return MSTAT_CTX_HARDIRQ;
 	if (in_serving_softirq())
 		return MSTAT_CTX_SOFTIRQ;
 	return MSTAT_CTX_TASK;
+}
+
+static __always_inline enum mstat_ctx mstat_context(void)
+{
+	return mstat_context_of(preempt_count());
 }
 
 /*
@@ -58,11 +64,7 @@ static __always_inline enum mstat_ctx mstat_probed_context(void)
 
 	if (pc & NMI_MASK)
 		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
-	if (pc & (HARDIRQ_MASK | NMI_MASK))
-		return MSTAT_CTX_HARDIRQ;
-	if (in_serving_softirq())
-		return MSTAT_CTX_SOFTIRQ;
-	return MSTAT_CTX_TASK;
+	return mstat_context_of(pc);
 }
 
 /* The cell of page order @order: higher orders count in the last. */
