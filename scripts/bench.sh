@@ -343,4 +343,24 @@ EOT
 	echo
 	scripts/allocinfo.sh
 } | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 11. Leak tools side by side: kmemleak, memleak, mstat leaks (TCG)
+
+The leak test's five leaks (one a list that only grows, referenced) and
+four decoys under its busy workload, watched by \`mstat leaks\` beside
+libbpf-tools' memleak (Debian 6.12), kmemleak with forced scans and
+kmemleak as booted (a test kernel of kunit/kmemleak.kunitconfig): the
+time to name each leak, what each named that is not a leak; then what
+each costs under -icount, per kmalloc+kfree pair and on hackbench,
+iperf3 over loopback and a file tree, with /proc/allocinfo's kernel
+beside (scripts/sidebyside.sh, scripts/guest/sidebyside.sh,
+scripts/guest/cost.sh).
+EOT
+{
+	echo
+	echo "\$ scripts/sidebyside.sh"
+	echo
+	scripts/sidebyside.sh
+} | tee -a "$res"
 log "results: $res"

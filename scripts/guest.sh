@@ -10,7 +10,8 @@
 #	[--icount on] [--arch x86_64|arm64] [--hostfwd HOSTPORT:GUESTPORT]...
 #	[--numa N] [--cpu FLAGS]
 #
-# Modules are copied to /mstat/<basename>, the script to /mstat/run.sh
+# Modules are copied to /mstat/<basename>, each --file to its DEST (a
+# directory with what it holds, links kept), the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
 # /mstat/lib.sh (the script sources it: ". ./lib.sh"), and it runs with
 # cwd /mstat; its output and the kernel log (loglevel=7) go to
@@ -161,7 +162,11 @@ for spec in ${files[@]+"${files[@]}"}; do
 	*)	die "--file wants SRC:/ABSOLUTE/DEST, got $spec" ;;
 	esac
 	mkdir -p "$root$(dirname "$dest")"
-	cp -L "$src" "$root$dest"
+	if [ -d "$src" ]; then
+		cp -a "$src" "$root$dest"
+	else
+		cp -L "$src" "$root$dest"
+	fi
 done
 
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$tmp/initrd"

@@ -444,6 +444,50 @@ mstat_deb_extract() {
 	mkdir -p "$(dirname "$stamp")" && echo "$want" >"$stamp"
 }
 
+# mstat_bench_root: the programs of the side-by-side bench
+# (scripts/sidebyside.sh) for a guest, which has busybox and no libc:
+# Debian trixie's memleak-libbpf (libbpf-tools; bookworm's has no
+# memleak), hackbench (rt-tests) and iperf3, with the shared libraries
+# their ELF headers need, found one NEEDED at a time (and libgcc_s,
+# which glibc loads itself), under
+# $MSTAT_CACHE/benchroot/root/usr/{sbin,bin,lib/x86_64-linux-gnu}: run
+# through that root's loader (ld-linux-x86-64.so.2 --library-path).
+# Prints the root's path.
+mstat_bench_root() {
+	local d=$MSTAT_CACHE/benchroot lib=usr/lib/x86_64-linux-gnu
+	local pkgs=(libbpf-tools libc6 libelf1t64 zlib1g libzstd1 rt-tests
+		    libnuma1 iperf3 libiperf0 libssl3t64 libsctp1 libgcc-s1)
+	local bins=(usr/sbin/memleak-libbpf usr/bin/hackbench usr/bin/iperf3)
+	local todo=() seen=" " f n
+	mstat_deb_extract "$d/x" "$d/x.stamp" "${pkgs[@]/%//trixie}" || return
+	rm -rf "$d/root.new"
+	mkdir -p "$d/root.new/$lib" "$d/root.new/usr/sbin" "$d/root.new/usr/bin"
+	# The loader, and what glibc dlopen()s: libgcc_s for pthread_cancel
+	# (iperf3's threads; without it the client hangs at its end).
+	for f in ld-linux-x86-64.so.2 libgcc_s.so.1; do
+		cp -L "$d/x/$lib/$f" "$d/root.new/$lib/" || return
+	done
+	for f in "${bins[@]}"; do
+		cp -L "$d/x/$f" "$d/root.new/$f" || return
+		todo+=("$d/x/$f")
+	done
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		for n in $(readelf -d "$f" |
+			   sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			[[ $seen == *" $n "* ]] && continue
+			seen+="$n "
+			[ -e "$d/x/$lib/$n" ] ||
+				{ log "bench root: no $n (needed by ${f##*/})"; return 1; }
+			cp -L "$d/x/$lib/$n" "$d/root.new/$lib/" || return
+			todo+=("$d/x/$lib/$n")
+		done
+	done
+	rm -rf "$d/root"
+	mv "$d/root.new" "$d/root" && echo "$d/root"
+}
+
 # mstat_guest_netmods REL: the virtio-net driver of Debian's amd64
 # kernel REL and the modules it needs, in load order (failover,
 # net_failover, virtio_net), decompressed, for a guest with a network
@@ -529,6 +573,7 @@ mstat_tools=(
 	"faultio tests/helpers/faultio.c"
 	"labels tests/helpers/labels.c tools/mstat/parse.c -lm"
 	"leaks tests/helpers/leaks.c"
+	"nsrun tests/helpers/nsrun.c"
 	"mstat-bpf tests/bpf"
 )
 

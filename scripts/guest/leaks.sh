@@ -118,6 +118,8 @@ judge() {
 	./leaks ${2:+"$2"} "/tmp/$1.truth" "/tmp/$1.json" "$(cat "/tmp/$1.rc")" \
 		>"/tmp/$1.judge" 2>&1
 	relay "/tmp/$1.judge"
+	# The verdict scored, for the precision table (scripts/sidebyside.sh).
+	./leaks -s "/tmp/$1.truth" "/tmp/$1.json" | sed "s/^/# $1 /"
 	# A judge that died says nothing.
 	check "leaks-$1-judged" grep -q '^# checks failed: ' "/tmp/$1.judge"
 }
@@ -153,9 +155,11 @@ if [ -n "$table" ]; then
 			j=$((j + 1))
 			[ "$j" -le "$k" ] || break
 			cp "${f%.time}".* /tmp/pre/
+			# The k-th read's time (at the break, f is the next).
+			tk=$(cat "$f")
 		done
 		./mstat leaks --from /tmp/pre --json >/tmp/pre.json 2>/dev/null
-		t=$(cat "$f")
+		t=$tk
 		for i in 0 1 2 3; do
 			case " $found " in *" tbl$i "*) continue ;; esac
 			if ./leaks -n "tbl$i" /tmp/table.truth /tmp/pre.json; then

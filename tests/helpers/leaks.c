@@ -5,6 +5,7 @@
  *
  *	leaks [-f] TRUTH JSON EXIT
  *	leaks -n NAME TRUTH JSON	(exit 0 if leak NAME is named)
+ *	leaks -s TRUTH JSON		(the verdict scored, below)
  *	leaks -b			(the busy workload, until killed)
  *	leaks -d CONTROL		(the cgroup leak's driver, below)
  *
@@ -37,6 +38,14 @@
  *				cache or function (others are printed)
  *	leaks-decoys-ran	every decoy that ran allocated and freed
  *	leaks-free-none		(-f) no suspect at all
+ *
+ * -s scores a verdict for the side-by-side (scripts/sidebyside.sh): one
+ * line "score: named=A,B stack_true=N stack_false=N cache_true=N
+ * cache_false=N false=SITE,CACHE,...", named the leaks of the truth that
+ * one stack suspect names (as -n), a stack suspect true when its call
+ * site is a leak's function, a cache suspect true when it is a leak's
+ * cache (a leak in a kmalloc cache makes that cache grow), false the
+ * others' sites and caches ("-" for none).
  *
  * A leak in a kmalloc cache may also have its cache named as a suspect:
  * that cache does grow. Prints "ok NAME" or "not ok NAME: WHY" per check
@@ -656,6 +665,51 @@ static void judge_false(struct jval *sus, struct jval *unex)
 		pass("leaks-no-decoy-unexplained");
 }
 
+/* A suspect of -s's: is it a leak's? Its site or cache into @what. */
+static bool score_true(struct jval *s, char *f, size_t len, const char **what)
+{
+	const char *kind = jstr(s, "kind"), *c = jstr(s, "cache");
+
+	if (kind && !strcmp(kind, "stack")) {
+		site_fn(s, f, len);
+		*what = f;
+		return leak_fn(f);
+	}
+	*what = c ? c : "(none)";
+	return c && leak_cache(c);
+}
+
+/* -s: one line that scores the verdict. */
+static void score_line(struct jval *sus)
+{
+	int n[2][2] = { { 0 } }, i, k = 0;
+	const char *kind, *what;
+	struct jval *s;
+	char f[128];
+
+	printf("score: named=");
+	for (i = 0; i < npat; i++)
+		if (is_leak(&pat[i]) && sus &&
+		    find_stack(sus, pat[i].fn, &s) == 1)
+			printf("%s%s", k++ ? "," : "", pat[i].name);
+	if (!k)
+		printf("-");
+	for (s = sus ? sus->kids : NULL; s; s = s->next) {
+		bool cache;
+
+		kind = jstr(s, "kind");
+		cache = !kind || strcmp(kind, "stack");
+		n[cache][score_true(s, f, sizeof(f), &what)]++;
+	}
+	printf(" stack_true=%d stack_false=%d cache_true=%d cache_false=%d false=",
+	       n[0][1], n[0][0], n[1][1], n[1][0]);
+	k = 0;
+	for (s = sus ? sus->kids : NULL; s; s = s->next)
+		if (!score_true(s, f, sizeof(f), &what))
+			printf("%s%s", k++ ? "," : "", what);
+	printf("%s\n", k ? "" : "-");
+}
+
 static void judge_decoys(void)
 {
 	int i, ran = 0, idle = 0;
@@ -778,7 +832,7 @@ static int drive(const char *control)
 static void help(void)
 {
 	fprintf(stderr, "usage: leaks [-f] TRUTH JSON EXIT\n"
-			"       leaks -n NAME TRUTH JSON\n"
+			"       leaks -n NAME TRUTH JSON | -s TRUTH JSON\n"
 			"       leaks -b | -d CONTROL\n");
 	exit(2);
 }
@@ -786,13 +840,13 @@ static void help(void)
 int main(int argc, char **argv)
 {
 	const char *named = NULL;
-	bool free_run = false;
+	bool free_run = false, scored = false;
 	struct jval *root, *sus, *unex, *s;
 	double version = 0;
 	int i, status = -1, opt, nsus = 0;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "bd:fn:")) != -1) {
+	while ((opt = getopt(argc, argv, "bd:fn:s")) != -1) {
 		switch (opt) {
 		case 'b':
 			busy_loop();
@@ -805,13 +859,16 @@ int main(int argc, char **argv)
 		case 'n':
 			named = optarg;
 			break;
+		case 's':
+			scored = true;
+			break;
 		default:
 			help();
 		}
 	}
-	if (argc - optind != (named ? 2 : 3))
+	if (argc - optind != (named || scored ? 2 : 3))
 		help();
-	if (!named) {
+	if (!named && !scored) {
 		status = (int)strtol(argv[optind + 2], &end, 10);
 		if (*end || end == argv[optind + 2])
 			help();
@@ -831,6 +888,14 @@ int main(int argc, char **argv)
 				return !(sus && find_stack(sus, pat[i].fn, &s) == 1);
 		fprintf(stderr, "leaks: no pattern %s\n", named);
 		return 2;
+	}
+	if (scored) {
+		if (jerr || root->type != J_OBJ) {
+			fprintf(stderr, "leaks: %s\n", jerr ? jerr : "not an object");
+			return 2;
+		}
+		score_line(sus);
+		return 0;
 	}
 	if (jerr || root->type != J_OBJ || !jnum(root, "version", &version) ||
 	    version != 1 || !sus || sus->type != J_ARR) {

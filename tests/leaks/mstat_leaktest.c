@@ -5,12 +5,18 @@
  * (scripts/guest/leaks.sh, tests/helpers/leaks.c). It does not depend on
  * mstat. Each pattern allocates from a noinline function of its own, so
  * that its stack is known, and keeps what it allocates on a list through
- * the objects themselves (no allocation of its own grows beside them):
+ * the objects themselves (no allocation of its own grows beside them).
+ * Every leak's list but list's is kept hidden: its links are stored
+ * XORed with a key, which no pointer scan takes for a pointer, so that
+ * to kmemleak (docs/RESULTS.md, the side-by-side) the objects are lost,
+ * as a lost pointer's are, while the module can still free them at
+ * "stop"; list's links are plain pointers, a list that only grows from
+ * the module's own data, which a pointer scan sees as referenced:
  *
  *	leaks (never freed until "stop"):
  *	  lost     kmalloc(256) from the module's kthread: a lost pointer
  *	  list     256-byte objects of the cache mstat_leak_list, on a list
- *	           that only grows, from the kthread
+ *	           that only grows, from the kthread (referenced)
  *	  cgroup   kmalloc(512) in the context of the task that writes
  *	           "cgroup" to the control file, so in that task's cgroup
  *	  softirq  kmalloc(128, GFP_ATOMIC) from a soft hrtimer (softirq)
@@ -125,9 +131,16 @@ static unsigned int tick_ms = 100;
 module_param(tick_ms, uint, 0444);
 MODULE_PARM_DESC(tick_ms, "the patterns' tick, 10 to 1000 ms (default 100)");
 
-/* An object's first bytes: the pattern's list, and its birth. */
+/*
+ * An object's first bytes: the pattern's list, and its birth. The links
+ * (next, and the pattern's head and tail) are stored XORed with the
+ * pattern's key: 0, or LEAK_HIDE for a hidden one. LEAK_HIDE turns a
+ * kernel address into a non-canonical one (and NULL into LEAK_HIDE).
+ */
+#define LEAK_HIDE	0x5a5a5a5a5a5a5a5aUL
+
 struct leak_obj {
-	struct leak_obj *next;
+	unsigned long next;
 	u64 born_ns;
 };
 
@@ -144,7 +157,8 @@ struct leak_pattern {
 	/* State: the kthread's, the timer's or the control's (below). */
 	bool running;
 	u64 start_ns;			/* 0: not started (cgroup: no write) */
-	struct leak_obj *head, *tail;	/* oldest first */
+	unsigned long key;		/* 0, or LEAK_HIDE: leak_init() */
+	unsigned long head, tail;	/* oldest first, XORed with key */
 	unsigned long allocs, frees, live;
 	u64 mark_ns;			/* saw: the last clearing */
 	char cgroup[128];
@@ -325,20 +339,32 @@ static struct kmem_cache *leak_cache_of(struct leak_pattern *p)
 	return NULL;
 }
 
+static struct leak_obj *leak_dec(const struct leak_pattern *p,
+				 unsigned long v)
+{
+	return (struct leak_obj *)(v ^ p->key);
+}
+
+static unsigned long leak_enc(const struct leak_pattern *p,
+			      const struct leak_obj *o)
+{
+	return (unsigned long)o ^ p->key;
+}
+
 /* One object, at the tail; false if the allocator had none. */
 static bool leak_push(struct leak_pattern *p, gfp_t gfp, u64 born)
 {
-	struct leak_obj *o = p->alloc(gfp);
+	struct leak_obj *o = p->alloc(gfp), *tail = leak_dec(p, p->tail);
 
 	if (!o)
 		return false;
-	o->next = NULL;
+	o->next = leak_enc(p, NULL);
 	o->born_ns = born;
-	if (p->tail)
-		p->tail->next = o;
+	if (tail)
+		tail->next = leak_enc(p, o);
 	else
-		p->head = o;
-	p->tail = o;
+		p->head = leak_enc(p, o);
+	p->tail = leak_enc(p, o);
 	WRITE_ONCE(p->allocs, p->allocs + 1);
 	WRITE_ONCE(p->live, p->live + 1);
 	return true;
@@ -348,11 +374,11 @@ static bool leak_push(struct leak_pattern *p, gfp_t gfp, u64 born)
 static void leak_pop(struct leak_pattern *p)
 {
 	struct kmem_cache *c = leak_cache_of(p);
-	struct leak_obj *o = p->head;
+	struct leak_obj *o = leak_dec(p, p->head);
 
 	p->head = o->next;
-	if (!p->head)
-		p->tail = NULL;
+	if (!leak_dec(p, p->head))
+		p->tail = p->head;
 	if (c)
 		kmem_cache_free(c, o);
 	else
@@ -363,7 +389,7 @@ static void leak_pop(struct leak_pattern *p)
 
 static void leak_free_all(struct leak_pattern *p)
 {
-	while (p->head)
+	while (leak_dec(p, p->head))
 		leak_pop(p);
 }
 
@@ -411,8 +437,9 @@ static void leak_tick(struct leak_pattern *p, u64 now)
 		leak_catch_up(p, GFP_KERNEL, now);
 		break;
 	case LEAK_LIFE:
-		while (p->head &&
-		       now - p->head->born_ns >= (u64)life_s * NSEC_PER_SEC)
+		while (leak_dec(p, p->head) &&
+		       now - leak_dec(p, p->head)->born_ns >=
+		       (u64)life_s * NSEC_PER_SEC)
 			leak_pop(p);
 		leak_catch_up(p, GFP_KERNEL, now);
 		break;
@@ -674,6 +701,15 @@ static void leak_destroy_caches(void)
 
 static int __init leak_init(void)
 {
+	int i;
+
+	for (i = 0; i < LEAK_NPAT; i++) {
+		struct leak_pattern *p = &leak_pat[i];
+
+		p->key = p->leak && i != LEAK_LIST ? LEAK_HIDE : 0;
+		p->head = leak_enc(p, NULL);
+		p->tail = p->head;
+	}
 	if (tick_ms < 10 || tick_ms > 1000 || !saw_period_s || !life_s ||
 	    wave_period_s < 2) {
 		pr_err("tick_ms 10 to 1000, saw_period_s and life_s at least 1, wave_period_s at least 2\n");
