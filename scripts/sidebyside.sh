@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The side-by-side of leak tools (make bench, section 21; or alone; issue
+# The side-by-side of leak tools (make bench, section 11; or alone; issue
 # 43): `mstat leaks` beside kmemleak and libbpf-tools' memleak on the same
 # leaks, decoys and busy workload (tests/leaks/mstat_leaktest.ko: five
 # leaks, one of them a list that only grows, referenced; four decoys),
@@ -31,8 +31,8 @@
 #	debian-6.12	none, mstat, mstat-hunt, memleak
 #	allocinfo	none (profiling off), allocinfo, mstat
 #	kmemleak-off	the kmemleak kernel, kmemleak=off: none, mstat
-#	kmemleak-on	the kmemleak kernel: none (kmemleak on, its scan
-#			thread stopped), and one forced scan's cost
+#	kmemleak-on	the kmemleak kernel: none and mstat (kmemleak on,
+#			its scan thread stopped), and one forced scan's cost
 #
 # Prints markdown to stdout; the guests' consoles in build/bench/sidebyside/.
 # SBS_PARTS="detect precision cost" (the default) picks the parts; SBS_D the
@@ -123,7 +123,7 @@ if [[ " $parts " == *" cost "* ]]; then
 		guest cost-kmemleak-off "$vm_km" kmemleak "${cost[@]}" \
 			--append "kmemleak=off COST_BOOT=kmemleak-off COST_RUNS=$runs COST_VARIANTS=\"none mstat\""
 		guest cost-kmemleak-on "$vm_km" kmemleak "${cost[@]}" \
-			--append "COST_BOOT=kmemleak-on COST_RUNS=$runs COST_VARIANTS=none"
+			--append "COST_BOOT=kmemleak-on COST_RUNS=$runs COST_VARIANTS=\"none mstat\""
 	) &
 fi
 wait
@@ -131,7 +131,7 @@ gsecs=$((SECONDS - t0))
 
 cat <<EOT
 - date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1); qemu TCG (software emulation)
-- made by: \`scripts/sidebyside.sh\` (make bench, section 21) at $(git rev-parse --short HEAD), the guests $gsecs s; the test kernels $( [ "$ksecs" -gt 60 ] && echo "built in $ksecs s" || echo cached)
+- made by: \`scripts/sidebyside.sh\` (make bench, section 11) at $(git rev-parse --short HEAD), the guests $gsecs s; the test kernels $( [ "$ksecs" -gt 60 ] && echo "built in $ksecs s" || echo cached)
 - kernels: Debian $K612_REL; $kb_km (kunit/kmemleak.kunitconfig); $kb_ai (kunit/allocinfo.kunitconfig)
 - tools: Debian trixie's libbpf-tools memleak-libbpf, rt-tests hackbench, iperf3 ($root)
 EOT
@@ -257,7 +257,7 @@ EOT
 			# kmemleak on: over the same kernel booted with it off.
 			on = bv[1] == "kmemleak-on"
 			base = (on ? "kmemleak-off" : bv[1]) SUBSEP "none"
-			printf "| %s | %s |", bv[1], on ? "kmemleak" : bv[2]
+			printf "| %s | %s |", bv[1], on ? (bv[2] == "none" ? "kmemleak" : "kmemleak and " bv[2]) : bv[2]
 			for (j = 1; j <= 4; j++) {
 				x = med[order[i], j]; b0 = med[base, j]
 				if ((bv[2] == "none" && !on) || !((base, j) in med))

@@ -29,6 +29,8 @@
 #			it: sysctl vm.mem_profiling=0)
 #	mstat		mstat by default (profile_rate 524288)
 #	mstat-hunt	mstat at profile_rate=65536, the README's hunting rate
+#	mstat-nopage	mstat by default but its page source (enable_page=0)
+#	mstat-noprofile	mstat by default but its profile (profile_rate=0)
 #	memleak		libbpf-tools' memleak (trixie's memleak-libbpf,
 #			kernel mode, from the bench root in /mstat/root) as
 #			it runs by default: its top 10 stacks reported every
@@ -67,7 +69,8 @@ ip link set lo up || not_ok "lo-up"
 # kmemleak's thread would scan 60 s after boot, 6e10 instructions here,
 # inside the rounds: stopped; one forced scan measured after them.
 K=/sys/kernel/debug/kmemleak
-[ -w $K ] && echo scan=off >$K
+kml=0
+[ -w $K ] && echo scan=off >$K 2>/dev/null && kml=1
 # shellcheck disable=SC2086 # its options, split
 "$LD" --library-path "$LIB" /mstat/root/usr/bin/iperf3 -s -D ||
 	not_ok "iperf3-server"
@@ -153,6 +156,9 @@ variant() {
 	none)		profiling 0 ;;
 	mstat)		profiling 0; insmod ./mstat.ko || ok=0 ;;
 	mstat-hunt)	profiling 0; insmod ./mstat.ko profile_rate=65536 || ok=0 ;;
+	mstat-nopage)	profiling 0; insmod ./mstat.ko enable_page=0 || ok=0 ;;
+	mstat-noprofile)
+			profiling 0; insmod ./mstat.ko profile_rate=0 || ok=0 ;;
 	memleak)	profiling 0; memleak_on || ok=0 ;;
 	allocinfo)	[ -f $P ] && profiling 1 || ok=0 ;;
 	*)		not_ok "variant-$v: no such variant"; return ;;
@@ -163,7 +169,7 @@ variant() {
 	fi
 	x=$(measure)
 	case $v in
-	mstat|mstat-hunt)	rmmod mstat ;;
+	mstat*)			rmmod mstat ;;
 	memleak)		memleak_off ;;
 	esac
 	# What an unload or an exit left to free runs now, not in the next
@@ -186,7 +192,7 @@ while [ "$run" -le "$runs" ]; do
 	done
 	run=$((run + 1))
 done
-if [ -w $K ]; then
+if [ "$kml" = 1 ]; then
 	x=$(./nsrun /bin/sh -c "echo scan >$K") || x=-
 	echo "cost: boot=$boot kmemleak_scan_insns=$x objects=$(sed -n 's/^kmemleak_object *\([0-9]*\) .*/\1/p' /proc/slabinfo)"
 fi

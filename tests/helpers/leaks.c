@@ -41,11 +41,12 @@
  *
  * -s scores a verdict for the side-by-side (scripts/sidebyside.sh): one
  * line "score: named=A,B stack_true=N stack_false=N cache_true=N
- * cache_false=N false=SITE,CACHE,...", named the leaks of the truth that
+ * cache_false=N false=SITE;CACHE;...", named the leaks of the truth that
  * one stack suspect names (as -n), a stack suspect true when its call
  * site is a leak's function, a cache suspect true when it is a leak's
  * cache (a leak in a kmalloc cache makes that cache grow), false the
- * others' sites and caches ("-" for none).
+ * others' sites and caches, ";" between them (a merged cache's label
+ * has commas), "-" for none.
  *
  * A leak in a kmalloc cache may also have its cache named as a suspect:
  * that cache does grow. Prints "ok NAME" or "not ok NAME: WHY" per check
@@ -706,7 +707,7 @@ static void score_line(struct jval *sus)
 	k = 0;
 	for (s = sus ? sus->kids : NULL; s; s = s->next)
 		if (!score_true(s, f, sizeof(f), &what))
-			printf("%s%s", k++ ? "," : "", what);
+			printf("%s%s", k++ ? ";" : "", what);
 	printf("%s\n", k ? "" : "-");
 }
 
