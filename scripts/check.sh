@@ -694,17 +694,6 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 		build/debug/tests/caches/mstat_cachetest.ko \
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat
-	# The side-by-side's smoke (make bench runs it whole:
-	# scripts/sidebyside.sh): kmemleak, forced to scan every 15 s,
-	# beside `mstat leaks` on the leak test's leaks and decoys for 90
-	# s, a read every 5 s. kmemleak must name the four lost-pointer leaks and not the
-	# list, which only grows and is referenced: what it cannot see.
-	guest guest-debug-sidebyside "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/sidebyside.sh build/debug/mstat.ko \
-		build/debug/tests/leaks/mstat_leaktest.ko \
-		--file=build/tools/mstat:/mstat/mstat \
-		--file=build/tools/leaks:/mstat/leaks --timeout=900 --prio=1 \
-		'--append=SBS_TOOL=kmemleak-scan SBS_RATE=16384 SBS_D=90 SBS_I=5 SBS_SCAN=15 SBS_PREFIX=0 SBS_EXPECT="lost=1 list=0 cgroup=1 softirq=1 merged=1"'
 fi
 
 # 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
