@@ -71,6 +71,7 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "mstat_bulk.h"
 #include "mstat_compat.h"
@@ -79,6 +80,7 @@
 #include "mstat_sources.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
+#include "mstat_vmem.h"
 
 /*
  * What compat/ found: each probe's function and its arguments' places.
@@ -569,6 +571,44 @@ static struct kretprobe mstat_fail_page_rp = {
 };
 
 /*
+ * vm areas (mstat_vmem.c): __get_vm_area_node() returns each area it
+ * made, whole (NULL: none), and remove_vm_area() each area it took out,
+ * still whole until its caller frees it. Only their return values are
+ * read, so their prototypes may change freely.
+ */
+static int mstat_vm_area_ret(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct vm_struct *vm = (void *)regs_return_value(regs);
+
+	if (!mstat_source_enabled(MSTAT_SRC_VMALLOC))
+		return 0;
+	if (vm)
+		mstat_count_vm_area(vm, true);
+	else
+		mstat_count_vm_failure();
+	return 0;
+}
+
+static int mstat_vm_remove_ret(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct vm_struct *vm = (void *)regs_return_value(regs);
+
+	if (vm && mstat_source_enabled(MSTAT_SRC_VMALLOC))
+		mstat_count_vm_area(vm, false);
+	return 0;
+}
+
+static struct kretprobe mstat_vm_area_rp = {
+	.handler = mstat_vm_area_ret,
+};
+
+static struct kretprobe mstat_vm_remove_rp = {
+	.handler = mstat_vm_remove_ret,
+};
+
+/*
  * Calls a kretprobe follows at once, in all tasks, sleeping ones
  * included: a fixed number, not one that grows with the CPUs. Since 6.7
  * the kernel keeps a kretprobe's instances in an objpool whose every
@@ -585,7 +625,7 @@ static struct kretprobe mstat_fail_page_rp = {
 /* What the same table points to: probes never registered. */
 static struct kretprobe mstat_bulk_alloc_rp, mstat_bulk_pages_rp,
 	mstat_exact_rp, mstat_exact_nid_rp, mstat_bulk_sheaf_rp,
-	mstat_fail_page_rp;
+	mstat_fail_page_rp, mstat_vm_area_rp, mstat_vm_remove_rp;
 static struct kprobe mstat_bulk_free_kp, mstat_split_page_kp;
 #ifdef MSTAT_PROBE_CACHE_FREE
 static struct kprobe mstat_cache_free_kp;
@@ -677,6 +717,17 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 		.fn = MSTAT_FAIL_PAGE_FN,
 		.rp = &mstat_fail_page_rp,
 		.quiet = true,
+	},
+	/* Private to mm/vmalloc.c, where the compiler may inline it. */
+	[MSTAT_BULK_VM_AREA] = {
+		.api = "get_vm_area",
+		.fn = "__get_vm_area_node",
+		.rp = &mstat_vm_area_rp,
+	},
+	[MSTAT_BULK_VM_REMOVE] = {
+		.api = "remove_vm_area",
+		.fn = "remove_vm_area",
+		.rp = &mstat_vm_remove_rp,
 	},
 };
 
@@ -899,6 +950,18 @@ bool mstat_bulk_state(enum mstat_bulk_id id, struct mstat_bulk_view *st)
 	st->on = p->on || (p->exact && mstat_exact_by_split > 0);
 	st->missed = mstat_bulk_missed(p);
 	return true;
+}
+
+/**
+ * mstat_bulk_vm_present() - whether the vmalloc source can count
+ *
+ * Return: true if both of its probes are registered: an area's making
+ * and its removal.
+ */
+bool mstat_bulk_vm_present(void)
+{
+	return mstat_bulk_probes[MSTAT_BULK_VM_AREA].on &&
+	       mstat_bulk_probes[MSTAT_BULK_VM_REMOVE].on;
 }
 
 /**

@@ -24,6 +24,8 @@ enum mstat_bulk_id {
 	MSTAT_BULK_EXACT_NID,	/* alloc_pages_exact_nid() */
 	MSTAT_BULK_SHEAF,	/* __kfree_rcu_sheaf(), 7.0 on */
 	MSTAT_BULK_FAIL_PAGE,	/* should_fail_alloc_page() */
+	MSTAT_BULK_VM_AREA,	/* __get_vm_area_node() */
+	MSTAT_BULK_VM_REMOVE,	/* remove_vm_area() */
 	MSTAT_BULK_NR
 };
 
@@ -43,5 +45,6 @@ int mstat_bulk_init(void);
 void mstat_bulk_exit(void);
 bool mstat_bulk_state(enum mstat_bulk_id id, struct mstat_bulk_view *st);
 unsigned long mstat_bulk_sheaf_mismatch(void);
+bool mstat_bulk_vm_present(void);
 
 #endif /* _MSTAT_BULK_H */

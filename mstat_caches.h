@@ -71,7 +71,7 @@
 #define MSTAT_CACHE_GONE	1UL
 /*
  * The index: a fixed size, for constant maths; 4096 entries, more than
- * seven times the largest table (MSTAT_CACHE_ROWS_MAX: 567 rows), so
+ * seven times the largest table (MSTAT_CACHE_ROWS_MAX: 511 rows), so
  * that a cache's probe window is seldom full.
  */
 #define MSTAT_CACHE_INDEX_BITS	12
@@ -107,7 +107,7 @@ struct mstat_slot {
  * may ask for): the core allocates each CPU's state,
  * two slots (each after its mark word) and the sequence words, in one
  * piece of per-CPU memory, and the per-CPU allocator refuses, with a
- * WARN, a piece larger than PCPU_MIN_UNIT_SIZE (32 KiB: 567 rows).
+ * WARN, a piece larger than PCPU_MIN_UNIT_SIZE (32 KiB: 511 rows).
  */
 #define MSTAT_CACHE_ROWS_MAX						\
 	(((PCPU_MIN_UNIT_SIZE - sizeof(struct mstat_pcpu)) / 2 -	\

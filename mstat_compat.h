@@ -174,4 +174,17 @@ static inline size_t kmalloc_size_roundup(size_t size)
 #define MSTAT_CACHE_ALLOC_BULK_BOOL	false
 #endif
 
+/*
+ * Pages of page tables, as /proc/meminfo's PageTables: a node counter
+ * from 5.11 (compat/pagetable_node.conftest), a zone counter before.
+ */
+static inline unsigned long mstat_page_tables(void)
+{
+#ifdef MSTAT_HAVE_PAGETABLE_NODE
+	return global_node_page_state(NR_PAGETABLE);
+#else
+	return global_zone_page_state(NR_PAGETABLE);
+#endif
+}
+
 #endif /* _MSTAT_COMPAT_H */

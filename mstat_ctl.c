@@ -170,6 +170,12 @@ const struct mstat_ctl mstat_ctls[MSTAT_NR_CTLS] = {
 		"proc_min_interval_ms", 0600, MSTAT_PROC_INTERVAL_MAX,
 		MSTAT_PROC_INTERVAL_DEF, false, 0,
 		mstat_proc_interval_get, mstat_proc_interval_set },
+	[MSTAT_CTL_ENABLE_VMALLOC] = {
+		"enable_vmalloc", 0600, 1, 1, true, MSTAT_SRC_VMALLOC,
+		mstat_enable_get, mstat_enable_set },
+	[MSTAT_CTL_ENABLE_PERCPU] = {
+		"enable_percpu", 0600, 1, 1, true, MSTAT_SRC_PERCPU,
+		mstat_enable_get, mstat_enable_set },
 };
 
 /**
@@ -405,7 +411,7 @@ module_param_cb(reset, &mstat_param_ops,
 MODULE_PARM_DESC(reset, "Write 1 to zero every count (at runtime only)");
 module_param_cb(events_sources, &mstat_param_ops,
 		(void *)&mstat_ctls[MSTAT_CTL_EVENTS_SOURCES], 0644);
-MODULE_PARM_DESC(events_sources, "Event stream: a bit per source to stream (1 kmalloc, 2 cache, 4 page, 8 api; default 0: off)");
+MODULE_PARM_DESC(events_sources, "Event stream: a bit per source to stream (1 kmalloc, 2 cache, 4 page, 8 api, 16 vmalloc, 32 percpu; default 0: off)");
 module_param_cb(events_min_size, &mstat_param_ops,
 		(void *)&mstat_ctls[MSTAT_CTL_EVENTS_MIN_SIZE], 0644);
 MODULE_PARM_DESC(events_min_size, "Event stream: only events of this many bytes or more (default 0)");
@@ -421,3 +427,9 @@ MODULE_PARM_DESC(per_cache, "Count per slab cache: 1 (default) or 0 (every cache
 module_param_cb(proc_min_interval_ms, &mstat_param_ops,
 		(void *)&mstat_ctls[MSTAT_CTL_PROC_INTERVAL], 0644);
 MODULE_PARM_DESC(proc_min_interval_ms, "An open of /proc/mstat or /proc/mstat_sites by a reader without CAP_SYS_ADMIN takes a new snapshot at most every this many ms, else gets the last one: 0 to 3600000 (default 1000; 0: every open takes one)");
+module_param_cb(enable_vmalloc, &mstat_param_ops,
+		(void *)&mstat_ctls[MSTAT_CTL_ENABLE_VMALLOC], 0644);
+MODULE_PARM_DESC(enable_vmalloc, "Count vm areas (vmalloc, vmap, ioremap) made and removed: 1 (default) or 0");
+module_param_cb(enable_percpu, &mstat_param_ops,
+		(void *)&mstat_ctls[MSTAT_CTL_ENABLE_PERCPU], 0644);
+MODULE_PARM_DESC(enable_percpu, "Count percpu objects allocated and freed: 1 (default) or 0");

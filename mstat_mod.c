@@ -16,6 +16,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sizes.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 
@@ -29,6 +30,7 @@
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_stream.h"
+#include "mstat_vmem.h"
 
 static uint proc_mode = 0400;
 module_param(proc_mode, uint, 0444);
@@ -61,7 +63,11 @@ MODULE_PARM_DESC(profile_addrs, "Heap profile: sampled objects tracked at once, 
 
 static uint cache_rows = 140;
 module_param(cache_rows, uint, 0444);
-MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 567 (default 140; 0: no table)");
+MODULE_PARM_DESC(cache_rows, "Per-cache table: rows, one per slab cache seen, 0 to 511 (default 140; 0: no table)");
+
+static uint kmem_objects = 16384;
+module_param(kmem_objects, uint, 0444);
+MODULE_PARM_DESC(kmem_objects, "vm areas, and percpu objects, counted live at once (each): 64 to 1048576 (default 16384)");
 
 static int __init mstat_check_params(void)
 {
@@ -89,6 +95,11 @@ static int __init mstat_check_params(void)
 	    profile_depth < 1 || profile_depth > 64) {
 		pr_err("profile_buckets=%u profile_addrs=%u profile_depth=%u: out of range (see modinfo)\n",
 		       profile_buckets, profile_addrs, profile_depth);
+		return -EINVAL;
+	}
+	if (kmem_objects < 64 || kmem_objects > SZ_1M) {
+		pr_err("kmem_objects=%u: must be 64 to 1048576\n",
+		       kmem_objects);
 		return -EINVAL;
 	}
 	return 0;
@@ -123,10 +134,14 @@ static int __init mstat_init(void)
 			       mstat_caches_slot_size());
 	if (err)
 		goto err_caches;
+	what = "the vm area and percpu tables";
+	err = mstat_vmem_init(kmem_objects);
+	if (err)
+		goto err_core;
 	what = "the event stream";
 	err = mstat_stream_init(events_per_cpu);
 	if (err)
-		goto err_core;
+		goto err_vmem;
 	what = "the heap profile";
 	/* Sampling off until the sources are on: mstat_ctl_start(). */
 	err = mstat_profile_init(0, profile_buckets, profile_addrs,
@@ -163,6 +178,8 @@ err_profile:
 		mstat_profile_exit();
 err_events:
 	mstat_stream_exit();
+err_vmem:
+	mstat_vmem_exit();
 err_core:
 	mstat_stats_exit();
 err_caches:
@@ -184,6 +201,7 @@ static void __exit mstat_exit(void)
 	mstat_proc_exit();
 	mstat_profile_exit();
 	mstat_stream_exit();
+	mstat_vmem_exit();
 	mstat_stats_exit();
 	mstat_caches_exit();
 }

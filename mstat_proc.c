@@ -47,9 +47,10 @@
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_text.h"
+#include "mstat_vmem.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.5"
+#define MSTAT_FORMAT_VERSION	"1.6"
 #define MSTAT_SITES_FORMAT_VERSION	"2.2"
 
 /* Readers' snapshots */
@@ -215,6 +216,8 @@ struct mstat_proc_snap {
 	struct mstat_caches_snap *cs;
 	/* The lines beside the counts, read as the snapshot was taken. */
 	bool enabled[MSTAT_NR_SOURCES];
+	bool present[MSTAT_NR_SOURCES];
+	struct mstat_vmem_view vmem[2];	/* vmalloc's table, percpu's */
 	bool has_probe[MSTAT_BULK_NR];	/* a probe this kernel uses */
 	struct mstat_bulk_view probe[MSTAT_BULK_NR];
 	unsigned long sheaf_mismatch;
@@ -222,11 +225,14 @@ struct mstat_proc_snap {
 };
 
 static void mstat_show_source(struct seq_file *m, enum mstat_source i,
-			      bool enabled, const struct mstat_src_stats *s)
+			      const struct mstat_proc_snap *ps,
+			      const struct mstat_src_stats *s)
 {
 	const char *n = mstat_source_name[i];
 
-	seq_printf(m, "%s_enabled %d\n", n, enabled);
+	seq_printf(m, "%s_enabled %d\n", n, ps->enabled[i]);
+	/* Format 1.6: whether this kernel gives the source at all. */
+	seq_printf(m, "%s_present %d\n", n, ps->present[i]);
 	seq_printf(m, "%s_allocs %llu\n", n, s->allocs);
 	seq_printf(m, "%s_frees %llu\n", n, s->frees);
 	seq_printf(m, "%s_failures %llu\n", n, s->failures);
@@ -244,7 +250,7 @@ static void mstat_show_slab(struct seq_file *m, const struct mstat_stats *st)
 	int i;
 
 	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
-		if (i == MSTAT_SRC_PAGE)
+		if (!mstat_source_slab(i))
 			continue;
 		t.allocs += st->src[i].allocs;
 		t.frees += st->src[i].frees;
@@ -351,6 +357,50 @@ static void mstat_show_orders(struct seq_file *m,
 }
 
 /*
+ * Format 1.6: the vmalloc source by kind of area, the tables of the
+ * objects the vmalloc and percpu sources count, and the kernel's own
+ * counters, read within the snapshot (mstat_kernel_read()).
+ */
+static void mstat_show_vmem(struct seq_file *m,
+			    const struct mstat_proc_snap *ps)
+{
+	const struct mstat_stats *st = &ps->st;
+	static const enum mstat_source src[2] = {
+		MSTAT_SRC_VMALLOC, MSTAT_SRC_PERCPU,
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct mstat_vmem_view *v = &ps->vmem[i];
+		const char *n = mstat_source_name[src[i]];
+
+		seq_printf(m, "%s_tracked %lu\n", n, v->tracked);
+		seq_printf(m, "%s_tracked_max %lu\n", n, v->capacity);
+		seq_printf(m, "%s_untracked %lu\n", n, v->untracked);
+		seq_printf(m, "%s_unknown_frees %lu\n", n, v->unknown_frees);
+		if (src[i] == MSTAT_SRC_VMALLOC)
+			seq_printf(m, "%s_unknown_bytes %lu\n", n,
+				   v->unknown_bytes);
+	}
+	for (i = 0; i < MSTAT_NR_KERNEL; i++)
+		seq_printf(m, "kernel_%s_bytes %llu\n", mstat_kernel_name[i],
+			   st->kern.v[i]);
+	/* Kernel stacks are vm areas, made by vmalloc() (VMAP_STACK). */
+	seq_printf(m, "kernel_stack_in_vmalloc %d\n",
+		   IS_ENABLED(CONFIG_VMAP_STACK));
+	seq_puts(m, "# vm kind allocs frees live_areas bytes_allocated bytes_freed live_bytes\n");
+	for (i = 0; i < MSTAT_NR_VM_KINDS; i++) {
+		const struct mstat_vm_stats *v = &st->vm[i];
+
+		seq_printf(m, "vm %s %llu %llu %lld %llu %llu %lld\n",
+			   mstat_vm_kind_name[i], v->allocs, v->frees,
+			   (s64)(v->allocs - v->frees), v->bytes_alloc,
+			   v->bytes_freed,
+			   (s64)(v->bytes_alloc - v->bytes_freed));
+	}
+}
+
+/*
  * A cache's name as one word: bytes outside '!'..'~', and the backslash,
  * as a backslash and three octal digits; "-" if unknown, so a cache named
  * "-" is "\055".
@@ -423,7 +473,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "snapshot_waited_cpus %u\n", ps->snap.waited_cpus);
 	seq_printf(m, "snapshot_folded_cpus %u\n", ps->snap.folded_cpus);
 	for (i = 0; i < MSTAT_NR_SOURCES; i++)
-		mstat_show_source(m, i, ps->enabled[i], &st->src[i]);
+		mstat_show_source(m, i, ps, &st->src[i]);
 	mstat_show_slab(m, st);
 	for (i = 0; i < MSTAT_NR_ORDERS; i++)
 		pages += (s64)((st->order[i].allocs - st->order[i].frees) << i);
@@ -441,6 +491,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	mstat_show_orders(m, st);
 	mstat_show_kmalloc_classes(m, st);
 	mstat_show_caches(m, ps->cs, ps->caches_why);
+	mstat_show_vmem(m, ps);
 	return 0;
 }
 
@@ -472,8 +523,14 @@ static struct mstat_shot *mstat_proc_take(void)
 		mstat_proc_snap_free(&ps->shot);
 		return ERR_PTR(err);
 	}
-	for (i = 0; i < MSTAT_NR_SOURCES; i++)
+	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
 		ps->enabled[i] = mstat_source_enabled(i);
+		ps->present[i] = mstat_source_present(i) &&
+				 (i != MSTAT_SRC_VMALLOC ||
+				  mstat_bulk_vm_present());
+	}
+	mstat_vmem_state(MSTAT_SRC_VMALLOC, &ps->vmem[0]);
+	mstat_vmem_state(MSTAT_SRC_PERCPU, &ps->vmem[1]);
 	for (i = 0; i < MSTAT_BULK_NR; i++)
 		ps->has_probe[i] = mstat_bulk_state(i, &ps->probe[i]);
 	ps->sheaf_mismatch = mstat_bulk_sheaf_mismatch();
@@ -506,7 +563,7 @@ static int mstat_proc_open(struct inode *inode, struct file *file)
 	ps = container_of(po->shot, struct mstat_proc_snap, shot);
 	/* A cache row is at most about 400 bytes, its name escaped. */
 	err = single_open_size(file, mstat_proc_show, po,
-			       8192 + ps->cs->n * 400);
+			       12288 + ps->cs->n * 400);
 	if (err) {
 		mstat_shot_put(po->shot);
 		kfree(po);

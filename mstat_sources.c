@@ -64,6 +64,7 @@
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_trace.h"
+#include "mstat_vmem.h"
 
 /* mstat_kfree_size(), inline for the probe. */
 static __always_inline size_t __mstat_kfree_size(const void *ptr)
@@ -754,6 +755,49 @@ static void mstat_probe_page_free(void *data, struct page *page,
 		       PAGE_SIZE << order, (unsigned long)page, 0);
 }
 
+/*
+ * percpu: the allocation event comes once the object is whole, with its
+ * bytes on all possible CPUs as the kernel charges them (and from 6.0
+ * its caller and flags; before, its bytes are its size times the
+ * possible CPUs, and its flags atomic or not); the free event, with the
+ * percpu allocator's lock held, comes without a size: mstat_vmem.c
+ * keeps the objects it counted.
+ */
+#if defined(MSTAT_HAVE_TP_PERCPU_ALLOC_SITE)
+static void mstat_probe_percpu_alloc(void *data, unsigned long call_site,
+				     bool reserved, bool is_atomic,
+				     size_t size, size_t align,
+				     void *base_addr, int off,
+				     void __percpu *ptr, size_t bytes_alloc,
+				     gfp_t gfp_flags)
+{
+	mstat_count_percpu_alloc(ptr, size, bytes_alloc, gfp_flags, call_site);
+}
+#elif defined(MSTAT_HAVE_TP_PERCPU_ALLOC)
+static void mstat_probe_percpu_alloc(void *data, bool reserved,
+				     bool is_atomic, size_t size,
+				     size_t align, void *base_addr, int off,
+				     void __percpu *ptr)
+{
+	mstat_count_percpu_alloc(ptr, size, size * num_possible_cpus(),
+				 is_atomic ? GFP_ATOMIC : GFP_KERNEL, 0);
+}
+#else
+#define mstat_probe_percpu_alloc	NULL
+#endif
+
+static void mstat_probe_percpu_free(void *data, void *base_addr, int off,
+				    void __percpu *ptr)
+{
+	mstat_count_percpu_free(ptr);
+}
+
+static void mstat_probe_percpu_fail(void *data, bool reserved,
+				    bool is_atomic, size_t size, size_t align)
+{
+	mstat_count_failure(MSTAT_SRC_PERCPU, 0);
+}
+
 /* Switching sources on and off. */
 
 struct mstat_tp {
@@ -782,6 +826,11 @@ static struct mstat_tp mstat_tps[MSTAT_NR_SOURCES][MSTAT_TPS] = {
 	[MSTAT_SRC_PAGE] = {
 		{ "mm_page_alloc", mstat_probe_page_alloc },
 		{ "mm_page_free", mstat_probe_page_free },
+	},
+	[MSTAT_SRC_PERCPU] = {
+		{ "percpu_alloc_percpu", mstat_probe_percpu_alloc },
+		{ "percpu_free_percpu", mstat_probe_percpu_free },
+		{ "percpu_alloc_percpu_fail", mstat_probe_percpu_fail },
 	},
 };
 
@@ -841,6 +890,23 @@ static int mstat_source_switch(enum mstat_source src, bool on)
 }
 
 /**
+ * mstat_source_present() - whether this kernel gives a source's events
+ * @src: the source
+ *
+ * The percpu source needs a prototype of percpu_alloc_percpu that mstat
+ * was built to read; the vmalloc source, its two probes (mstat_bulk.c:
+ * the faces ask them). Every other source is always there.
+ *
+ * Return: false if the source can count nothing here.
+ */
+bool mstat_source_present(enum mstat_source src)
+{
+	if (src == MSTAT_SRC_PERCPU)
+		return mstat_tps[src][0].probe && mstat_tps[src][0].tp;
+	return true;
+}
+
+/**
  * mstat_source_set() - switch a source on or off
  * @src: the source
  * @on: the new state
@@ -870,8 +936,11 @@ int mstat_source_set(enum mstat_source src, bool on)
 		 * in the profile for good. Switched off: once no probe of it
 		 * runs any more; on: the frees missed meanwhile.
 		 */
-		if (!on)
+		if (!on) {
 			tracepoint_synchronize_unregister();
+			if (src == MSTAT_SRC_VMALLOC || src == MSTAT_SRC_PERCPU)
+				mstat_vmem_forget(src);
+		}
 		mstat_profile_forget(on ? "a source switched on" :
 				     "a source switched off");
 	}

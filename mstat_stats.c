@@ -11,6 +11,9 @@
 
 #include <linux/jump_label.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/vmstat.h>
 #include <linux/string.h>
 
 #include "mstat_compat.h"
@@ -27,6 +30,28 @@ const char *const mstat_source_name[MSTAT_NR_SOURCES] = {
 	[MSTAT_SRC_CACHE]	= "cache",
 	[MSTAT_SRC_PAGE]	= "page",
 	[MSTAT_SRC_API]		= "api",
+	[MSTAT_SRC_VMALLOC]	= "vmalloc",
+	[MSTAT_SRC_PERCPU]	= "percpu",
+};
+
+const char *const mstat_vm_kind_name[MSTAT_NR_VM_KINDS] = {
+	[MSTAT_VM_ALLOC]	= "vmalloc",
+	[MSTAT_VM_MAP]		= "vmap",
+	[MSTAT_VM_IOREMAP]	= "ioremap",
+	[MSTAT_VM_OTHER]	= "other",
+};
+
+const char *const mstat_kernel_name[MSTAT_NR_KERNEL] = {
+	[MSTAT_K_TOTAL]			= "mem_total",
+	[MSTAT_K_FREE]			= "mem_free",
+	[MSTAT_K_FILE]			= "file",
+	[MSTAT_K_SHMEM]			= "shmem",
+	[MSTAT_K_ANON]			= "anon",
+	[MSTAT_K_SLAB_RECLAIMABLE]	= "slab_reclaimable",
+	[MSTAT_K_SLAB_UNRECLAIMABLE]	= "slab_unreclaimable",
+	[MSTAT_K_KERNEL_STACK]		= "kernel_stack",
+	[MSTAT_K_PAGE_TABLES]		= "page_tables",
+	[MSTAT_K_SEC_PAGE_TABLES]	= "sec_page_tables",
 };
 
 const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
@@ -91,6 +116,17 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 				}
 				continue;
 			}
+			if (src == MSTAT_SRC_VMALLOC) {
+				if (c < MSTAT_NR_VM_KINDS) {
+					st->vm[c].allocs = e->allocs;
+					st->vm[c].frees = e->frees;
+					st->vm[c].bytes_alloc = ba;
+					st->vm[c].bytes_freed = bf;
+				}
+				continue;
+			}
+			if (!mstat_source_slab(src))
+				continue;
 			if (src == MSTAT_SRC_KMALLOC) {
 				st->kcls[c].allocs = e->allocs;
 				st->kcls[c].frees = e->frees;
@@ -113,6 +149,45 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
+
+/**
+ * mstat_kernel_read() - the kernel's own counters of memory by kind
+ * @k: gets them, in bytes (see &enum mstat_kernel_counter)
+ *
+ * As /proc/meminfo reads them: the global sums of the per-CPU vmstat
+ * counters, which may lag the truth by what the CPUs have not folded yet.
+ *
+ * Context: any.
+ */
+void mstat_kernel_read(struct mstat_kernel_stats *k)
+{
+	u64 *v = k->v;
+
+	memset(k, 0, sizeof(*k));
+	v[MSTAT_K_TOTAL] = (u64)totalram_pages() << PAGE_SHIFT;
+	v[MSTAT_K_FREE] = (u64)global_zone_page_state(NR_FREE_PAGES) <<
+			  PAGE_SHIFT;
+	v[MSTAT_K_FILE] = (u64)global_node_page_state(NR_FILE_PAGES) <<
+			  PAGE_SHIFT;
+	v[MSTAT_K_SHMEM] = (u64)global_node_page_state(NR_SHMEM) << PAGE_SHIFT;
+	v[MSTAT_K_ANON] = (u64)global_node_page_state(NR_ANON_MAPPED) <<
+			  PAGE_SHIFT;
+	v[MSTAT_K_SLAB_RECLAIMABLE] =
+		(u64)global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) <<
+		PAGE_SHIFT;
+	v[MSTAT_K_SLAB_UNRECLAIMABLE] =
+		(u64)global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B) <<
+		PAGE_SHIFT;
+	v[MSTAT_K_KERNEL_STACK] =
+		(u64)global_node_page_state(NR_KERNEL_STACK_KB) * SZ_1K;
+	v[MSTAT_K_PAGE_TABLES] = (u64)mstat_page_tables() << PAGE_SHIFT;
+#ifdef MSTAT_HAVE_SEC_PAGETABLE
+	v[MSTAT_K_SEC_PAGE_TABLES] =
+		(u64)global_node_page_state(NR_SECONDARY_PAGETABLE) <<
+		PAGE_SHIFT;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_kernel_read);
 
 /**
  * mstat_frag_live_est() - the fragmentation of a size class's live
@@ -164,6 +239,7 @@ static void mstat_snapshot_fn(const u64 *total, void *arg)
 	if (a->add)
 		a->add(total, a->cells, a->arg);
 	mstat_stats_derive(a->cells, a->st);
+	mstat_kernel_read(&a->st->kern);
 }
 
 /**

@@ -16,7 +16,9 @@
  *	sum over kmalloc classes = the kmalloc source, for allocs, frees
  *				  and bytes;
  *	sum over contexts	= allocs + frees of all sources;
- *	sum over GFP kinds	= allocs of all sources.
+ *	sum over GFP kinds	= allocs of all sources;
+ *	sum over area kinds	= the vmalloc source, for allocs, frees
+ *				  and bytes.
  *
  * Every counter is a u64 that wraps modulo 2^64 (a byte counter first,
  * after 16 EiB). Sums and differences of counters are taken modulo 2^64
@@ -41,7 +43,35 @@ enum mstat_source {
 	MSTAT_SRC_CACHE,	/* kmem:kmem_cache_alloc, kmem:kmem_cache_free */
 	MSTAT_SRC_PAGE,		/* kmem:mm_page_alloc, kmem:mm_page_free */
 	MSTAT_SRC_API,		/* mstat_account_alloc(), mstat_account_free() */
+	MSTAT_SRC_VMALLOC,	/* vm areas: __get_vm_area_node(), remove_vm_area() */
+	MSTAT_SRC_PERCPU,	/* percpu:percpu_alloc_percpu, percpu_free_percpu */
 	MSTAT_NR_SOURCES,
+};
+
+/*
+ * The slab-level sources, whose objects have size classes: kmalloc,
+ * cache and api. The page source's cells are page orders; the vmalloc
+ * source's, kinds of area (&enum mstat_vm_kind); the percpu source's,
+ * the size class of an object's bytes on one CPU.
+ */
+static __always_inline bool mstat_source_slab(enum mstat_source src)
+{
+	return src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_CACHE ||
+	       src == MSTAT_SRC_API;
+}
+
+/*
+ * What a vm area maps, by its flags (VM_ALLOC, VM_MAP, VM_IOREMAP): pages
+ * vmalloc() allocated for it, which are the memory /proc/meminfo's
+ * VmallocUsed counts; pages someone else owns (vmap()); device memory;
+ * anything else (get_vm_area() users, which map what they please).
+ */
+enum mstat_vm_kind {
+	MSTAT_VM_ALLOC,
+	MSTAT_VM_MAP,
+	MSTAT_VM_IOREMAP,
+	MSTAT_VM_OTHER,
+	MSTAT_NR_VM_KINDS,
 };
 
 /* kmalloc's size classes, 8 B to 8 KiB with 96 and 192, then "large". */
@@ -68,6 +98,32 @@ enum mstat_gfp {
 	MSTAT_NR_GFP,
 };
 
+/*
+ * The kernel's own counters of memory by kind, as /proc/meminfo shows
+ * them, in bytes: read while the snapshot is taken, right after the cut
+ * of mstat's own counters (mstat_kernel_read()), so that an account can
+ * set mstat's counts beside them. Each is a sum of per-CPU counters that
+ * the kernel folds now and then, so it may be behind by up to its
+ * vmstat threshold per CPU (at most 125 pages): the kernel's own figure,
+ * read as /proc/meminfo reads it. A counter the running kernel does not
+ * have reads 0 and is not shown.
+ */
+enum mstat_kernel_counter {
+	MSTAT_K_TOTAL,		/* MemTotal: totalram_pages() */
+	MSTAT_K_FREE,		/* MemFree: NR_FREE_PAGES */
+	MSTAT_K_FILE,		/* NR_FILE_PAGES: Cached + SwapCached + Buffers */
+	MSTAT_K_SHMEM,		/* Shmem, within file */
+	MSTAT_K_ANON,		/* AnonPages: NR_ANON_MAPPED */
+	MSTAT_K_SLAB_RECLAIMABLE,	/* SReclaimable */
+	MSTAT_K_SLAB_UNRECLAIMABLE,	/* SUnreclaim */
+	MSTAT_K_KERNEL_STACK,	/* KernelStack */
+	MSTAT_K_PAGE_TABLES,	/* PageTables */
+	MSTAT_K_SEC_PAGE_TABLES,	/* SecPageTables (6.1 on) */
+	MSTAT_NR_KERNEL,
+};
+
+extern const char *const mstat_kernel_name[MSTAT_NR_KERNEL];
+
 /**
  * struct mstat_stats - every counter of a snapshot, as /proc/mstat shows
  *	them; derived from struct mstat_cells
@@ -81,6 +137,9 @@ enum mstat_gfp {
  * @order: per page order: allocations, frees, failures
  * @ctx: allocations and frees per context
  * @gfp: allocations per GFP kind
+ * @vm: the vmalloc source alone, per &enum mstat_vm_kind: areas and the
+ *	bytes they span (without the guard page)
+ * @kern: the kernel's own counters, read within the same snapshot
  */
 struct mstat_stats {
 	struct mstat_src_stats {
@@ -114,6 +173,15 @@ struct mstat_stats {
 		u64 frees;
 	} ctx[MSTAT_NR_CTX];
 	u64 gfp[MSTAT_NR_GFP];
+	struct mstat_vm_stats {
+		u64 allocs;
+		u64 frees;
+		u64 bytes_alloc;
+		u64 bytes_freed;
+	} vm[MSTAT_NR_VM_KINDS];
+	struct mstat_kernel_stats {
+		u64 v[MSTAT_NR_KERNEL];
+	} kern;
 };
 
 /**
@@ -220,6 +288,7 @@ static inline size_t mstat_cell_size(enum mstat_source src, unsigned int c)
 extern struct mstat_core mstat_core;
 extern const char *const mstat_source_name[MSTAT_NR_SOURCES];
 extern const char *const mstat_ctx_name[MSTAT_NR_CTX];
+extern const char *const mstat_vm_kind_name[MSTAT_NR_VM_KINDS];
 
 /*
  * On while a recorder (the heap profile, the event stream) may want
@@ -231,6 +300,7 @@ DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
+void mstat_kernel_read(struct mstat_kernel_stats *k);
 u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs);
 
 /* What adds a part of the model's counts to a snapshot's cells. */

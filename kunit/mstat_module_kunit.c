@@ -21,6 +21,7 @@
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
+#include "mstat_vmem.h"
 
 static struct mstat_stats *snap_stats(struct kunit *test)
 {
@@ -125,6 +126,69 @@ static void mstat_account_source_disabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_account_free(8, _THIS_IP_), -ENODEV);
 	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_API, true), 0);
 	KUNIT_EXPECT_EQ(test, mstat_source_set(MSTAT_NR_SOURCES, true), -EINVAL);
+}
+
+/*
+ * The percpu source's object table (mstat_vmem.c), with the source off
+ * so that only this test's objects count: every object allocated is
+ * freed once with the bytes it was counted with, whatever collisions and
+ * deletions its slot saw; a free of an object never counted is an
+ * unknown free, not a count; an address allocated again counts its
+ * unseen free; a full table counts nothing more, and says so; what
+ * switching the source off does (mstat_vmem_forget()) frees what is left.
+ */
+static void mstat_vmem_table(struct kunit *test)
+{
+	struct mstat_vmem_view v0, v1, v2;
+	const struct mstat_src_stats *x, *y, *z;
+	struct mstat_stats *a, *b, *c;
+	unsigned long i, n, cap;
+	u64 bytes = 0;
+
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PERCPU, false), 0);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_PERCPU, &v0));
+	KUNIT_ASSERT_EQ(test, v0.tracked, 0UL);
+	cap = v0.capacity;
+	n = cap + 10;
+	a = snap_stats(test);
+	/* Keys 64 apart, as percpu pointers are; sizes 8 to 512. */
+	for (i = 1; i <= n; i++) {
+		mstat_count_percpu_alloc((void __percpu *)(i * 64), 8 << (i % 7),
+					 (8 << (i % 7)) * 4, GFP_KERNEL, 0);
+		if (i <= cap)
+			bytes += (8 << (i % 7)) * 4;
+	}
+	/* Every odd one freed, from the last back; one never counted. */
+	for (i = n; i >= 1; i--)
+		if (i % 2)
+			mstat_count_percpu_free((void __percpu *)(i * 64));
+	mstat_count_percpu_free((void __percpu *)(7 * 64 + 8));
+	b = snap_stats(test);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_PERCPU, &v1));
+	x = &a->src[MSTAT_SRC_PERCPU];
+	y = &b->src[MSTAT_SRC_PERCPU];
+	KUNIT_EXPECT_EQ(test, y->allocs - x->allocs, (u64)cap);
+	KUNIT_EXPECT_EQ(test, y->frees - x->frees, (u64)(cap + 1) / 2);
+	KUNIT_EXPECT_EQ(test, v1.tracked, cap / 2);
+	KUNIT_EXPECT_EQ(test, v1.untracked - v0.untracked, 10UL);
+	/* The odd untracked ones, and the one never counted. */
+	KUNIT_EXPECT_EQ(test, v1.unknown_frees - v0.unknown_frees,
+			(n + 1) / 2 - (cap + 1) / 2 + 1);
+	/* One even one allocated again, unseen freed: its free counts. */
+	mstat_count_percpu_alloc((void __percpu *)(2 * 64), 8, 32, GFP_KERNEL,
+				 0);
+	/* What switching it off does, once its probes are gone. */
+	mstat_vmem_forget(MSTAT_SRC_PERCPU);
+	c = snap_stats(test);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_PERCPU, &v2));
+	z = &c->src[MSTAT_SRC_PERCPU];
+	/* Switched off: nothing left, every byte counted back out. */
+	KUNIT_EXPECT_EQ(test, v2.tracked, 0UL);
+	KUNIT_EXPECT_EQ(test, z->allocs - z->frees, x->allocs - x->frees);
+	KUNIT_EXPECT_EQ(test, (z->bytes_alloc - x->bytes_alloc) -
+			      (z->bytes_freed - x->bytes_freed), 0ULL);
+	KUNIT_EXPECT_EQ(test, z->bytes_alloc - x->bytes_alloc, bytes + 32);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PERCPU, true), 0);
 }
 
 static void mstat_kfree_size_kmalloc(struct kunit *test)
@@ -382,7 +446,7 @@ static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
 	for (i = 0; i < MSTAT_NR_SOURCES; i++) {
 		all_a += st->src[i].allocs;
 		all_f += st->src[i].frees;
-		if (i == MSTAT_SRC_PAGE)
+		if (!mstat_source_slab(i))
 			continue;
 		allocs += st->src[i].allocs;
 		frees += st->src[i].frees;
@@ -433,6 +497,21 @@ static void expect_invariants(struct kunit *test, const struct mstat_stats *st)
 	KUNIT_EXPECT_EQ(test, frees, st->src[MSTAT_SRC_KMALLOC].frees);
 	KUNIT_EXPECT_EQ(test, ba, st->src[MSTAT_SRC_KMALLOC].bytes_alloc);
 	KUNIT_EXPECT_EQ(test, bf, st->src[MSTAT_SRC_KMALLOC].bytes_freed);
+	/* The vm areas, by kind, sum to the vmalloc source. */
+	allocs = 0;
+	frees = 0;
+	ba = 0;
+	bf = 0;
+	for (i = 0; i < MSTAT_NR_VM_KINDS; i++) {
+		allocs += st->vm[i].allocs;
+		frees += st->vm[i].frees;
+		ba += st->vm[i].bytes_alloc;
+		bf += st->vm[i].bytes_freed;
+	}
+	KUNIT_EXPECT_EQ(test, allocs, st->src[MSTAT_SRC_VMALLOC].allocs);
+	KUNIT_EXPECT_EQ(test, frees, st->src[MSTAT_SRC_VMALLOC].frees);
+	KUNIT_EXPECT_EQ(test, ba, st->src[MSTAT_SRC_VMALLOC].bytes_alloc);
+	KUNIT_EXPECT_EQ(test, bf, st->src[MSTAT_SRC_VMALLOC].bytes_freed);
 }
 
 /*
@@ -643,6 +722,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_account_exact_counts),
 	KUNIT_CASE(mstat_account_bad_input),
 	KUNIT_CASE(mstat_account_source_disabled),
+	KUNIT_CASE(mstat_vmem_table),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),

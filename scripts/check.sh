@@ -255,7 +255,8 @@ done
 if [ -f build/6.12-broken/mstat.ko ]; then
 	broken=(kmalloc_large_var kmemdup_large kvmalloc_large cache_kfree
 		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user msg_msg
-		bulk_fallback pages_exact)
+		bulk_fallback pages_exact vmalloc_areas vmap_areas kvmalloc_vmalloc
+		percpu)
 	guest guest-6.12-truth-broken "$K612_VMLINUZ" scripts/guest/truth.sh \
 		build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/truth/mstat_truth.ko \

@@ -821,7 +821,8 @@ mstat_suite_guests() {
 mstat_guests_counts() {
 	guest "guest-$1-truth" "$2" scripts/guest/truth.sh \
 		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
-		--file=build/tools/truth:/mstat/truth
+		--file=build/tools/truth:/mstat/truth \
+		--file=build/tools/mstat:/mstat/mstat
 	guest "guest-$1-caches" "$2" scripts/guest/caches.sh \
 		"build/$1/mstat.ko" "build/$1/tests/caches/mstat_cachetest.ko" \
 		--file=build/tools/caches:/mstat/caches \

@@ -65,6 +65,12 @@ enum mstat_mutant {
 	 * the fault test's kmemleak scan.
 	 */
 	MSTAT_MUT_LEAK_PROFILE,
+	/*
+	 * A vm area's or percpu object's free not counted, though its
+	 * table held it: truth vmalloc_areas, vmap_areas, percpu
+	 * (guest-6.12-truth-broken).
+	 */
+	MSTAT_MUT_VMEM_FREE_LOST,
 };
 
 /* Every mutation, in the one broken build; @name must be one of them. */

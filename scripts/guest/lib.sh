@@ -241,3 +241,52 @@ mstat_bootopts() {
 		fi ;;
 	esac
 }
+
+# mstat_memory_check: mstat memory's account (tools/mstat/memory.c), read
+# as JSON, one line per entry: each line's parts add up to it, MemTotal
+# is /proc/meminfo's, and the unexplained rest is a line of its own,
+# printed with its share of MemTotal. The checks are the tool's account
+# against its own parts and against the kernel, not a count's truth:
+# the truth test judges the counts.
+mstat_memory_check() {
+	if ! ./mstat memory --json >/tmp/memory.json 2>/tmp/memory.err; then
+		show /tmp/memory.err
+		not_ok "memory-account: mstat memory failed"
+		return
+	fi
+	./mstat memory | show
+	# depth name bytes, one entry a line.
+	sed -n 's/.*"depth": \([0-9]*\), "name": "\([^"]*\)", "bytes": \(-*[0-9]*\).*/\1|\2|\3/p' \
+		/tmp/memory.json >/tmp/memory.rows
+	# Each line with parts (the next line one deeper) is their sum.
+	bad=$(awk -F'|' '
+		{ d[NR] = $1; n[NR] = $2; b[NR] = $3 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				if (d[i + 1] != d[i] + 1)
+					continue
+				# "of which" lines are inside their parent,
+				# not parts of it.
+				s = 0
+				k = 0
+				for (j = i + 1; j <= NR && d[j] > d[i]; j++)
+					if (d[j] == d[i] + 1 && n[j] !~ /^of which/) {
+						s += b[j]
+						k++
+					}
+				if (k && s != b[i])
+					print n[i] " " b[i] " != parts " s
+			}
+		}' /tmp/memory.rows)
+	if [ -z "$bad" ]; then
+		ok memory-account-sums
+	else
+		not_ok "memory-account-sums: $bad"
+	fi
+	total=$(awk -F'|' '$2 == "MemTotal" { print $3 }' /tmp/memory.rows)
+	kb=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
+	check memory-account-total [ "$total" = $((kb * 1024)) ]
+	rest=$(awk -F'|' '$2 == "unexplained" { print $3 }' /tmp/memory.rows)
+	diag "unexplained: $rest bytes of $total ($(awk -v r="$rest" -v t="$total" 'BEGIN { printf "%.2f", 100 * r / t }')%)"
+	check memory-account-unexplained [ "${rest:--1}" -ge 0 ]
+}

@@ -27,7 +27,10 @@ if [ "$memcg" = 1 ]; then
 	check memcg-joined sh -c "echo $$ >/sys/fs/cgroup/truth/cgroup.procs"
 fi
 check insmod-mstat insmod ./mstat.ko
-check insmod-truth insmod ./mstat_truth.ko
+# Its percpu truth charges kmem accounting's pointers unless it is off.
+nokmem=0
+! grep -q 'cgroup.memory=[^ ]*nokmem' /proc/cmdline || nokmem=1
+check insmod-truth insmod ./mstat_truth.ko nokmem=$nokmem
 # Let boot's own work settle before the windows.
 sleep 2
 # shellcheck disable=SC2086 # options, split
@@ -61,6 +64,12 @@ check page-watch-full-none [ "$full" = 0 ]
 # Every named per-cache row's object size against /sys/kernel/slab.
 cat /proc/mstat >/tmp/final
 mstat_objsize /tmp/final
+# The whole-memory account, where the guest has the tool: the snapshot's
+# invariants, then mstat memory (mstat_memory_check, lib.sh).
+if [ -x ./mstat ]; then
+	check mstat-check ./mstat check /proc/mstat
+	mstat_memory_check
+fi
 check rmmod-truth rmmod mstat_truth
 check rmmod-mstat rmmod mstat
 finish

@@ -107,11 +107,24 @@ static int cache_counts(const char *t, const char *name, struct counts *c)
 	return -1;
 }
 
+/* The value of the line "@name N" of @t into @v; 0, or -1 if none. */
+static int line_value(const char *t, const char *name, long long *v)
+{
+	char key[80];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%s ", name);
+	p = strstr(t, key);
+	return p && sscanf(p + strlen(key), "%lld", v) == 1 ? 0 : -1;
+}
+
 /*
  * The row @row of the /proc/mstat text @t: "SRC" (SRC_allocs,
  * SRC_frees, SRC_failures), "class:SIZE" (that table row's first two
- * counts), "order:N" (its first three: allocs, frees, failures) or
- * "cache:NAME" (cache_counts()).
+ * counts), "order:N" (its first three: allocs, frees, failures),
+ * "cache:NAME" (cache_counts()), "bytes:SRC" (SRC_bytes_allocated and
+ * SRC_bytes_freed, as allocs and frees) or "vmbytes:KIND" (the "vm KIND"
+ * row's bytes_allocated and bytes_freed).
  * Returns 0, or -1 if it is not there.
  */
 static int row_counts(const char *t, const char *row, struct counts *c)
@@ -119,6 +132,22 @@ static int row_counts(const char *t, const char *row, struct counts *c)
 	char key[64], pat[80];
 	const char *p, *arg = strchr(row, ':');
 	int n;
+
+	if (arg && !strncmp(row, "bytes:", 6)) {
+		snprintf(key, sizeof(key), "%.31s_bytes_allocated", arg + 1);
+		if (line_value(t, key, &c->allocs))
+			return -1;
+		snprintf(key, sizeof(key), "%.31s_bytes_freed", arg + 1);
+		c->has_fails = 0;
+		return line_value(t, key, &c->frees);
+	}
+	if (arg && !strncmp(row, "vmbytes:", 8)) {
+		snprintf(pat, sizeof(pat), "\nvm %.31s ", arg + 1);
+		p = strstr(t, pat);
+		c->has_fails = 0;
+		return p && sscanf(p + strlen(pat), "%*u %*u %*d %lld %lld",
+				   &c->allocs, &c->frees) == 2 ? 0 : -1;
+	}
 
 	if (!arg) {
 		snprintf(key, sizeof(key), "\n%s_allocs ", row);
@@ -286,6 +315,27 @@ static int delta(const char *row, struct counts *d)
 	return 0;
 }
 
+/*
+ * Whether @row's source is one this kernel does not give ("SRC_present
+ * 0", format 1.6): a vmalloc or percpu row then must count nothing, so
+ * its truth is 0, never a guess.
+ */
+static int row_absent(const char *row)
+{
+	char key[48];
+	long long v;
+	const char *src = row, *colon = strchr(row, ':');
+
+	if (colon && (!strncmp(row, "vm:", 3) || !strncmp(row, "vmbytes:", 8)))
+		src = "vmalloc";
+	else if (colon && !strncmp(row, "bytes:", 6))
+		src = colon + 1;
+	else if (colon)
+		return 0;
+	snprintf(key, sizeof(key), "%.31s_present", src);
+	return !line_value(before, key, &v) && v == 0;
+}
+
 static long long llabs_(long long v)
 {
 	return v < 0 ? -v : v;
@@ -333,6 +383,12 @@ static int judge(const char *pat, long n, int nidle, char *why, size_t wlen)
 			snprintf(why, wlen, "no row %.31s in /proc/mstat",
 				 rows[i].name);
 			return 0;
+		}
+		if (row_absent(rows[i].name)) {
+			printf("# row %s %s: its source is absent on this kernel: it must count nothing\n",
+			       pat, rows[i].name);
+			rows[i].truth.allocs = 0;
+			rows[i].truth.frees = 0;
 		}
 	}
 	for (k = 0; k < nidle; k++) {

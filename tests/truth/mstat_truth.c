@@ -600,6 +600,144 @@ static int truth_vmalloc(struct truth_result *r, unsigned long n)
 }
 
 /*
+ * vm areas (format 1.6): vmalloc() areas of 1 to 8 pages, each freed.
+ * The vmalloc source counts each area, in its vmalloc kind's row, with
+ * its bytes: its pages, without the guard page.
+ */
+static int truth_vmalloc_areas(struct truth_result *r, unsigned long n)
+{
+	unsigned long i, bytes = 0;
+	size_t size;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		size = (1 + i % 8) * PAGE_SIZE;
+		p = vmalloc(size);
+		if (!p)
+			break;
+		vfree(p);
+		bytes += size;
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add(r, "vmalloc", i, i);
+	truth_add(r, "vm:vmalloc", i, i);
+	truth_add(r, "bytes:vmalloc", bytes, bytes);
+	truth_add(r, "vmbytes:vmalloc", bytes, bytes);
+	return i == n ? 0 : -ENOMEM;
+}
+
+/*
+ * vmap() of two pages of the module's own, and vunmap(): a vm area of
+ * the vmap kind, whose pages are not its own.
+ */
+static int truth_vmap_areas(struct truth_result *r, unsigned long n)
+{
+	struct page *pages[2];
+	unsigned long i;
+	void *p;
+
+	pages[0] = alloc_page(GFP_KERNEL);
+	pages[1] = alloc_page(GFP_KERNEL);
+	for (i = 0; pages[0] && pages[1] && i < n; i++) {
+		p = vmap(pages, 2, VM_MAP, PAGE_KERNEL);
+		if (!p)
+			break;
+		vunmap(p);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	if (pages[1])
+		__free_page(pages[1]);
+	if (pages[0])
+		__free_page(pages[0]);
+	truth_add(r, "vmalloc", i, i);
+	truth_add(r, "vm:vmap", i, i);
+	truth_add(r, "vmbytes:vmap", 2 * PAGE_SIZE * i, 2 * PAGE_SIZE * i);
+	return i == n ? 0 : -ENOMEM;
+}
+
+/*
+ * kvmalloc() past the largest kmalloc: it falls back to vmalloc(), a
+ * vmalloc kind area of that size (a whole number of huge pages, so the
+ * same whether the kernel maps it with huge pages or not). Its array of
+ * page pointers, past a page, is a vmalloc() area of its own, with the
+ * same caller. At most TRUTH_KV_MAX of them, whatever the run's n: each
+ * maps 2048 pages.
+ */
+#define TRUTH_KV_SIZE	(2 * KMALLOC_MAX_SIZE)
+#define TRUTH_KV_ARRAY	(TRUTH_KV_SIZE / PAGE_SIZE * sizeof(struct page *))
+#define TRUTH_KV_NESTED	(PAGE_SIZE < TRUTH_KV_ARRAY)
+#define TRUTH_KV_AREAS	(TRUTH_KV_NESTED ? 2 : 1)
+#define TRUTH_KV_BYTES	(TRUTH_KV_SIZE + \
+			 (TRUTH_KV_NESTED ? PAGE_ALIGN(TRUTH_KV_ARRAY) : 0))
+#define TRUTH_KV_MAX	8UL
+
+static int truth_kvmalloc_vmalloc(struct truth_result *r, unsigned long n)
+{
+	unsigned long i, vm = 0;
+	void *p;
+
+	n = min(n, TRUTH_KV_MAX);
+	for (i = 0; i < n; i++) {
+		p = kvmalloc(TRUTH_KV_SIZE, GFP_KERNEL);
+		if (!p)
+			break;
+		vm += is_vmalloc_addr(p);
+		kvfree(p);
+		cond_resched();
+	}
+	truth_add(r, "vmalloc", vm * TRUTH_KV_AREAS, vm * TRUTH_KV_AREAS);
+	truth_add(r, "vm:vmalloc", vm * TRUTH_KV_AREAS, vm * TRUTH_KV_AREAS);
+	truth_add(r, "bytes:vmalloc", vm * TRUTH_KV_BYTES, vm * TRUTH_KV_BYTES);
+	return i == n && vm == n ? 0 : -ENOMEM;
+}
+
+/*
+ * percpu objects of 8 B to 4 KiB, each freed: the percpu source counts
+ * each with its bytes on all possible CPUs, as the kernel charges them:
+ * from 6.0 the event says so (pcpu_obj_full_size(), with the memory
+ * cgroup's pointer per 8 bytes if kmem accounting is on), before, mstat
+ * counts the size times the possible CPUs.
+ */
+static bool nokmem;
+module_param(nokmem, bool, 0444);
+MODULE_PARM_DESC(nokmem, "The kernel was booted with cgroup.memory=nokmem (mem_cgroup_kmem_disabled() is not exported)");
+
+static size_t truth_pcpu_bytes(size_t size)
+{
+	size_t extra = 0;
+
+#if defined(MSTAT_HAVE_TP_PERCPU_ALLOC_SITE) && IS_ENABLED(CONFIG_MEMCG)
+	if (!nokmem)
+		extra = size / PCPU_MIN_ALLOC_SIZE * sizeof(void *);
+#endif
+	return size * num_possible_cpus() + extra;
+}
+
+static int truth_percpu(struct truth_result *r, unsigned long n)
+{
+	static const size_t size[] = { 8, 64, 256, 1024, 4096 };
+	unsigned long i, bytes = 0;
+	void __percpu *p;
+	size_t sz;
+
+	for (i = 0; i < n; i++) {
+		sz = size[i % ARRAY_SIZE(size)];
+		p = __alloc_percpu(sz, 8);
+		if (!p)
+			break;
+		free_percpu(p);
+		bytes += truth_pcpu_bytes(sz);
+		if (!(i % TRUTH_BATCH))
+			cond_resched();
+	}
+	truth_add(r, "percpu", i, i);
+	truth_add(r, "bytes:percpu", bytes, bytes);
+	return i == n ? 0 : -ENOMEM;
+}
+
+/*
  * memdup_user() of the run's own write buffer (a few bytes: class 16 on
  * x86).
  * From 6.11, with CONFIG_SLAB_BUCKETS, it allocates from the
@@ -1060,6 +1198,10 @@ static const struct {
 	{ "get_free_pages_order1", truth_get_free_pages },
 	{ "pages_exact", truth_pages_exact },
 	{ "vmalloc_pages", truth_vmalloc },
+	{ "vmalloc_areas", truth_vmalloc_areas },
+	{ "vmap_areas", truth_vmap_areas },
+	{ "kvmalloc_vmalloc", truth_kvmalloc_vmalloc },
+	{ "percpu", truth_percpu },
 	{ "api", truth_api },
 	{ "memdup_user", truth_memdup_user },
 #ifdef CONFIG_SYSVIPC

@@ -105,7 +105,8 @@ static bool dup_line(void *arg, const struct mstat_dup *d)
 			d->kind == MSTAT_DUP_CLASS ? "class " :
 			d->kind == MSTAT_DUP_ORDER ? "order " :
 			d->kind == MSTAT_DUP_KCLASS ? "kmalloc_class " :
-			d->kind == MSTAT_DUP_CACHE ? "cache " : "",
+			d->kind == MSTAT_DUP_CACHE ? "cache " :
+			d->kind == MSTAT_DUP_VM ? "vm " : "",
 			d->what);
 	return true;
 }
@@ -166,13 +167,19 @@ static void expect(struct checker *c, const char *what, uint64_t got,
 				(int64_t)got, (int64_t)want);
 }
 
+/* The sources a file of @c->cur's minor has: 1.6 added two. */
+static int nr_sources(const struct checker *c)
+{
+	return c->cur.minor >= 6 ? MSTAT_NR_SRC : MSTAT_NR_SRC_1_0;
+}
+
 static void check_sources(struct checker *c)
 {
 	char what[2 * MSTAT_NAME_MAX];
 	uint64_t a, f;
 	int i;
 
-	for (i = 0; i < MSTAT_NR_SRC; i++) {
+	for (i = 0; i < nr_sources(c); i++) {
 		const char *s = mstat_src_names[i];
 
 		a = get(c, "%s_allocs", s);
@@ -447,6 +454,45 @@ static void check_orders(struct checker *c)
 	       pf * c->page_size);
 }
 
+/*
+ * Format 1.6: every kind of vm area has its row, each row's live columns
+ * are its allocations less its frees, and the rows add up to the vmalloc
+ * source.
+ */
+static void check_vm(struct checker *c)
+{
+	const struct mstat_snap *s = &c->cur;
+	uint64_t sum[VM_NR] = { 0 };
+	char what[2 * MSTAT_NAME_MAX];
+	int k, i;
+
+	if (s->minor < 6)
+		return;
+	for (k = 0; k < MSTAT_NR_VM_KINDS; k++) {
+		const long long *v = s->vm[k];
+
+		if (!s->has_vm[k]) {
+			check_violation(c, "vm %s missing", mstat_vm_kinds[k]);
+			continue;
+		}
+		snprintf(what, sizeof(what), "vm %s live_areas",
+			 mstat_vm_kinds[k]);
+		expect(c, what, v[VM_LIVE_AREAS], v[VM_ALLOCS] - v[VM_FREES]);
+		snprintf(what, sizeof(what), "vm %s live_bytes",
+			 mstat_vm_kinds[k]);
+		expect(c, what, v[VM_LIVE_BYTES],
+		       v[VM_BYTES_ALLOC] - v[VM_BYTES_FREED]);
+		for (i = 0; i < VM_NR; i++)
+			sum[i] += v[i];
+	}
+	expect(c, "sum of vm allocs", sum[VM_ALLOCS], get(c, "vmalloc_allocs"));
+	expect(c, "sum of vm frees", sum[VM_FREES], get(c, "vmalloc_frees"));
+	expect(c, "sum of vm bytes_allocated", sum[VM_BYTES_ALLOC],
+	       get(c, "vmalloc_bytes_allocated"));
+	expect(c, "sum of vm bytes_freed", sum[VM_BYTES_FREED],
+	       get(c, "vmalloc_bytes_freed"));
+}
+
 static int has_affix(const char *s, const char *pre, const char *suf)
 {
 	size_t n = strlen(s), np = strlen(pre), ns = strlen(suf);
@@ -459,7 +505,7 @@ static void check_ctx_gfp(struct checker *c)
 	uint64_t a = 0, f = 0, ca = 0, cf = 0;
 	int i, nctx = 0;
 
-	for (i = 0; i < MSTAT_NR_SRC; i++) {
+	for (i = 0; i < nr_sources(c); i++) {
 		a += get(c, "%s_allocs", mstat_src_names[i]);
 		f += get(c, "%s_frees", mstat_src_names[i]);
 	}
@@ -600,6 +646,7 @@ void check_read(struct checker *c, char *buf, size_t len)
 	reused = r && r->val == 1;
 	check_sources(c);
 	check_slab(c);
+	check_vm(c);
 	check_classes(c);
 	check_kclasses(c);
 	check_caches(c);

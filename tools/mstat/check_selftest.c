@@ -65,7 +65,7 @@ static const unsigned int sample_size[] = { 8, 16, 32, 64, 96, 128, 192,
 static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 			enum bad bad, uint64_t page_size)
 {
-	uint64_t cls[SAMPLE_CLASSES][5], slab[5] = { 0 }, src[MSTAT_NR_SRC][6];
+	uint64_t cls[SAMPLE_CLASSES][5], slab[5] = { 0 }, src[MSTAT_NR_SRC_1_0][6];
 	uint64_t kcls[SAMPLE_CLASSES][5];
 	uint64_t ord[SAMPLE_ORDERS][3], all_a = 0, all_f = 0, pages = 0;
 	struct sample s = { buf, size };
@@ -91,7 +91,7 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 		uint64_t sz = sample_size[i] ? sample_size[i] : 20000;
 		uint64_t a = cls[i][0], f = cls[i][1], r = cls[i][2];
 
-		for (j = 1; j < MSTAT_NR_SRC; j += 2) {
+		for (j = 1; j < MSTAT_NR_SRC_1_0; j += 2) {
 			uint64_t d = j == 1 ? 4 : 8;
 
 			src[j][0] += a / d;
@@ -121,7 +121,7 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 		pages += (ord[i][0] - ord[i][1]) << i;
 	}
 	src[2][2] = src[2][3];
-	for (i = 0; i < MSTAT_NR_SRC; i++) {
+	for (i = 0; i < MSTAT_NR_SRC_1_0; i++) {
 		if (i != 2)
 			src[i][5] = k;	/* failures */
 		all_a += src[i][0];
@@ -131,7 +131,7 @@ static void make_sample(char *buf, size_t size, uint64_t gen, uint64_t k,
 	put(&s, "mstat - version: %s\n", bad == BAD_VERSION ? "2.0" : "1.1");
 	put(&s, "generation %" PRIu64 "\nsnapshot_wait_ns 0\nsnapshot_waited_cpus 0\n",
 	    gen);
-	for (i = 0; i < MSTAT_NR_SRC; i++) {
+	for (i = 0; i < MSTAT_NR_SRC_1_0; i++) {
 		const char *n = mstat_src_names[i];
 		const uint64_t *v = src[i];
 

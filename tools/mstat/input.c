@@ -113,6 +113,7 @@ static char *read_input(const char *path, struct timespec *when, size_t *len)
 static const char *const dup_kind[] = {
 	[MSTAT_DUP_COUNTER] = "", [MSTAT_DUP_CLASS] = "class ",
 	[MSTAT_DUP_ORDER] = "order ", [MSTAT_DUP_KCLASS] = "kmalloc_class ",
+	[MSTAT_DUP_CACHE] = "cache ", [MSTAT_DUP_VM] = "vm ",
 };
 
 /* Why @path (whose first line starts with @head) did not parse. */
@@ -123,6 +124,7 @@ static void parse_error(const char *path, const char *head,
 		[MSTAT_E_LINE] = "malformed line",
 		[MSTAT_E_CLASS] = "malformed class row",
 		[MSTAT_E_ORDER] = "malformed order row",
+		[MSTAT_E_VM] = "malformed vm row",
 		[MSTAT_E_TOO_MANY] = "more lines of this kind than mstat reads",
 		[MSTAT_E_SITES_HEADER] = "malformed header",
 		[MSTAT_E_SITE_ROW] = "malformed site row",

@@ -40,12 +40,18 @@ static void mstat_json_sources(const struct mstat_snap *s)
 {
 	int i;
 
-	printf("  \"sources\": {\n");
+	const char *sep = "";
+
+	printf("  \"sources\": {");
 	for (i = 0; i < MSTAT_NR_SRC; i++) {
-		printf("    \"%s\": {", mstat_src_names[i]);
+		if (!s->has_src[i])
+			continue;
+		printf("%s\n    \"%s\": {", sep, mstat_src_names[i]);
 		mstat_json_fields(mstat_src_fields, s->src[i], SRC_NR);
-		printf("}%s\n", i + 1 < MSTAT_NR_SRC ? "," : "");
+		printf("}");
+		sep = ",";
 	}
+	printf("\n");
 	printf("  },\n");
 }
 

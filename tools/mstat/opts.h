@@ -11,7 +11,9 @@
 
 #define MSTAT_MAX_FILES		16
 
-enum mstat_cmd { CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF, CMD_SERVE, CMD_LEAKS };
+enum mstat_cmd {
+	CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF, CMD_SERVE, CMD_LEAKS, CMD_MEMORY
+};
 
 struct mstat_opts {
 	enum mstat_cmd cmd;
@@ -43,6 +45,7 @@ struct mstat_opts {
 	bool leaks_opts_set;		/* -i, --from or --save */
 	bool rate_opts_set;		/* --min-rate or --confidence */
 	bool duration_long;		/* -d given as --duration */
+	const char *meminfo;		/* memory --meminfo FILE */
 };
 
 /* mstat check [-n N] [-i MS] [FILE...] */

@@ -18,7 +18,16 @@
 #define MAX_WORDS	32
 
 const char *const mstat_src_names[MSTAT_NR_SRC] = {
-	"kmalloc", "cache", "page", "api",
+	"kmalloc", "cache", "page", "api", "vmalloc", "percpu",
+};
+
+const char *const mstat_vm_fields[VM_NR] = {
+	"allocs", "frees", "live_areas", "bytes_allocated", "bytes_freed",
+	"live_bytes",
+};
+
+const char *const mstat_vm_kinds[MSTAT_NR_VM_KINDS] = {
+	"vmalloc", "vmap", "ioremap", "other",
 };
 
 const char *const mstat_ctx_names[MSTAT_NR_CTX] = {
@@ -472,6 +481,29 @@ static bool add_order(struct snap_parser *p, char **w, int n)
 	return true;
 }
 
+/* "vm KIND" and VM_NR numbers: format 1.6. */
+static bool add_vm(struct snap_parser *p, char **w, int n)
+{
+	struct mstat_snap *s = p->s;
+	int k;
+
+	if (p->exact ? n != 2 + VM_NR : n < 2 + VM_NR)
+		return stop(p, MSTAT_E_VM);
+	for (k = 0; k < MSTAT_NR_VM_KINDS; k++)
+		if (!strcmp(w[1], mstat_vm_kinds[k]))
+			break;
+	if (k == MSTAT_NR_VM_KINDS) {
+		/* A later minor may add kinds. */
+		return p->exact && s->minor == 6 ? stop(p, MSTAT_E_VM) : true;
+	}
+	if (s->has_vm[k])
+		return dup(p, MSTAT_DUP_VM, w[1]);
+	if (!parse_nums(w + 2, VM_NR, s->vm[k]))
+		return stop(p, MSTAT_E_VM);
+	s->has_vm[k] = true;
+	return true;
+}
+
 static bool parse_line(struct snap_parser *p, char *line)
 {
 	char *w[MAX_WORDS], *end = line + strlen(line);
@@ -492,6 +524,8 @@ static bool parse_line(struct snap_parser *p, char *line)
 		ok = add_cache(p, w, n);
 	else if (n && !strcmp(w[0], "cache_overflow") && p->s->minor >= 2)
 		ok = add_cache_overflow(p, w, n);
+	else if (n && !strcmp(w[0], "vm") && p->s->minor >= 6)
+		ok = add_vm(p, w, n);
 	else if (n == 2)
 		ok = add_counter(p, w);
 	else if (!p->exact && p->s->minor > 0)
@@ -542,7 +576,7 @@ const char *mstat_snap_missing(const struct mstat_snap *s)
 	for (i = 0; i < ARRAY_SIZE(misc); i++)
 		if (!mstat_find(s, misc[i]))
 			return misc[i];
-	for (i = 0; i < MSTAT_NR_SRC; i++) {
+	for (i = 0; i < MSTAT_NR_SRC_1_0; i++) {
 		for (j = 0; j < SRC_NR; j++) {
 			snprintf(name, sizeof(name), "%s_%s",
 				 mstat_src_names[i], mstat_src_fields[j]);
@@ -570,6 +604,8 @@ void mstat_snap_index(struct mstat_snap *s)
 	int i, j;
 
 	for (i = 0; i < MSTAT_NR_SRC; i++) {
+		snprintf(name, sizeof(name), "%s_enabled", mstat_src_names[i]);
+		s->has_src[i] = mstat_find(s, name);
 		for (j = 0; j < SRC_NR; j++) {
 			snprintf(name, sizeof(name), "%s_%s",
 				 mstat_src_names[i], mstat_src_fields[j]);

@@ -50,8 +50,15 @@
 #define MSTAT_CACHE_NAME_MAX	64	/* a cache's name, decoded, NUL included */
 #define MSTAT_LABEL_MAX		16	/* a class's label, NUL included */
 
-/* The four sources, in the order the file lists them. */
-enum { SRC_KMALLOC, SRC_CACHE, SRC_PAGE, SRC_API, MSTAT_NR_SRC };
+/*
+ * The sources, in the order the file lists them: format 1.0's four,
+ * then 1.6's vm areas and percpu objects (@has_src says which a file has).
+ */
+enum {
+	SRC_KMALLOC, SRC_CACHE, SRC_PAGE, SRC_API, SRC_VMALLOC, SRC_PERCPU,
+	MSTAT_NR_SRC
+};
+#define MSTAT_NR_SRC_1_0	4
 
 extern const char *const mstat_src_names[MSTAT_NR_SRC];
 
@@ -94,6 +101,19 @@ extern const char *const mstat_cache_fields[CACHE_NR];
 enum { ORD_ALLOCS, ORD_FREES, ORD_FAILURES, ORD_LIVE_PAGES, ORD_NR };
 
 extern const char *const mstat_ord_fields[ORD_NR];
+
+/* Columns of a "vm KIND ..." row after KIND (format 1.6). */
+enum {
+	VM_ALLOCS, VM_FREES, VM_LIVE_AREAS, VM_BYTES_ALLOC, VM_BYTES_FREED,
+	VM_LIVE_BYTES, VM_NR
+};
+
+/* The kinds, in the order the file lists them. */
+enum { VM_KIND_VMALLOC, VM_KIND_VMAP, VM_KIND_IOREMAP, VM_KIND_OTHER,
+	MSTAT_NR_VM_KINDS };
+
+extern const char *const mstat_vm_fields[VM_NR];
+extern const char *const mstat_vm_kinds[MSTAT_NR_VM_KINDS];
 
 /* Rows of format 1.0: a later minor only adds lines. */
 #define MSTAT_NR_CLASSES	14
@@ -141,7 +161,7 @@ struct mstat_cache {
 /* A line given again: a checker notes it, keeps the first and goes on. */
 enum mstat_dup_kind {
 	MSTAT_DUP_COUNTER, MSTAT_DUP_CLASS, MSTAT_DUP_ORDER, MSTAT_DUP_KCLASS,
-	MSTAT_DUP_CACHE
+	MSTAT_DUP_CACHE, MSTAT_DUP_VM
 };
 
 struct mstat_dup {
@@ -168,7 +188,10 @@ typedef bool mstat_dup_fn(void *arg, const struct mstat_dup *d);
  * @ncache: how many
  * @over: the "cache_overflow" row's CACHE_NR columns
  * @has_caches: the file has the per-cache table (its overflow row)
+ * @vm: the "vm KIND" rows' columns, by kind (format 1.6)
+ * @has_vm: which kinds' rows the file has
  * @src: the per-source lines, by source and SRC_* (mstat_snap_index())
+ * @has_src: which sources the file has (their "_enabled" line)
  * @gen: its generation (mstat_snap_index())
  * @when: CLOCK_MONOTONIC right after the open that took it
  */
@@ -188,7 +211,10 @@ struct mstat_snap {
 	int ncache;
 	long long over[CACHE_NR];
 	bool has_caches;
+	long long vm[MSTAT_NR_VM_KINDS][VM_NR];
+	bool has_vm[MSTAT_NR_VM_KINDS];
 	long long src[MSTAT_NR_SRC][SRC_NR];
+	bool has_src[MSTAT_NR_SRC];
 	long long gen;
 	struct timespec when;
 };
@@ -285,6 +311,7 @@ enum mstat_perr {
 	MSTAT_E_CLASS,		/* a malformed class row */
 	MSTAT_E_ORDER,		/* a malformed order row */
 	MSTAT_E_CACHE,		/* a malformed cache or cache_overflow row */
+	MSTAT_E_VM,		/* a malformed vm row */
 	MSTAT_E_TOO_MANY,	/* more lines of a kind than MSTAT_MAX_* */
 	MSTAT_E_DUP,		/* a line given twice, @dup says which */
 	MSTAT_E_SITES_HEADER,	/* no or a malformed "# snapshot ..." line */

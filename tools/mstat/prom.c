@@ -35,9 +35,12 @@ static void mstat_prom_by_source(FILE *f, const struct mstat_snap *s,
 
 	mstat_prom_head(f, name, type, help);
 	for (i = 0; i < MSTAT_NR_SRC; i++)
-		fprintf(f, "%s{source=\"%s\"} %s\n", name, mstat_src_names[i],
-			mstat_num(b, mstat_is_s64(mstat_src_fields[field]),
-				  s->src[i][field]));
+		if (s->has_src[i])
+			fprintf(f, "%s{source=\"%s\"} %s\n", name,
+				mstat_src_names[i],
+				mstat_num(b,
+					  mstat_is_s64(mstat_src_fields[field]),
+					  s->src[i][field]));
 }
 
 static void mstat_prom_sources(FILE *f, const struct mstat_snap *s)

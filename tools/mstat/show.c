@@ -24,6 +24,8 @@ static void mstat_show_sources(const struct mstat_snap *s)
 	for (i = 0; i < MSTAT_NR_SRC; i++) {
 		const long long *v = s->src[i];
 
+		if (!s->has_src[i])
+			continue;
 		printf("%-8s %3lld %14s %14s %9s %14s %11s %11s %11s\n",
 		       mstat_src_names[i], v[SRC_ENABLED],
 		       mstat_count(b[0], v[SRC_ALLOCS]),

@@ -1779,6 +1779,96 @@ guest_live() {
 	return $rc
 }
 
+# Format 1.6: the vmalloc and percpu sources, the vm rows, the kernel's
+# counters, and mstat memory's account of them (memory.c), from a
+# capture (testdata/README.md).
+memory_text() {
+	same testdata/expected/memory-1.6.txt 0 build/mstat memory \
+		-f testdata/mstat-1.6.txt --meminfo testdata/meminfo-1.6.txt
+}
+
+memory_json() {
+	same testdata/expected/memory-1.6.json 0 build/mstat memory --json \
+		-f testdata/mstat-1.6.txt --meminfo testdata/meminfo-1.6.txt
+}
+
+# Every line with parts is their sum ("of which" lines are inside their
+# line, not parts of it); MemTotal is meminfo's; the rest is a line.
+memory_sums() {
+	build/mstat memory --json -f testdata/mstat-1.6.txt \
+		--meminfo testdata/meminfo-1.6.txt | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+l = a["lines"]
+bad = 0
+for i, x in enumerate(l):
+    parts = []
+    for y in l[i + 1:]:
+        if y["depth"] <= x["depth"]:
+            break
+        if y["depth"] == x["depth"] + 1 and not y["name"].startswith("of which"):
+            parts.append(y["bytes"])
+    if parts and sum(parts) != x["bytes"]:
+        print(x["name"], x["bytes"], "!= parts", sum(parts))
+        bad = 1
+mi = dict(s.split(":")[0:2] for s in open("testdata/meminfo-1.6.txt"))
+if l[0]["bytes"] != int(mi["MemTotal"].split()[0]) * 1024:
+    print("MemTotal", l[0]["bytes"], "not meminfo'"'"'s")
+    bad = 1
+if [x["name"] for x in l if x["depth"] == 1][-1] != "unexplained":
+    print("no unexplained line")
+    bad = 1
+sys.exit(bad)'
+}
+
+# A change of one kernel counter moves the unexplained line by as much:
+# the account takes it, and hides nothing.
+memory_moves() {
+	local u0 u1
+
+	sed 's/^kernel_mem_free_bytes \([0-9]*\)$/echo kernel_mem_free_bytes $((\1 - 8192))/e' \
+		testdata/mstat-1.6.txt >"$tmp/m16.txt" &&
+	u0=$(build/mstat memory --json -f testdata/mstat-1.6.txt \
+		--meminfo testdata/meminfo-1.6.txt | grep -o '"unexplained": [0-9]*') &&
+	u1=$(build/mstat memory --json -f "$tmp/m16.txt" \
+		--meminfo testdata/meminfo-1.6.txt | grep -o '"unexplained": [0-9]*') &&
+	echo "$u0 / $u1" && [ $((${u1##* } - ${u0##* })) = 8192 ]
+}
+
+# The 1.6 capture through the checker; a vm row that does not add up to
+# the vmalloc source, and a missing kind, are caught.
+memory_check() {
+	build/mstat check testdata/mstat-1.6.txt || return 1
+	mkdir -p "$tmp/chk16"
+	sed 's/^vm vmap \([0-9]*\) /vm vmap 1\1 /' testdata/mstat-1.6.txt \
+		>"$tmp/chk16/sum.txt"
+	sed '/^vm ioremap /d' testdata/mstat-1.6.txt >"$tmp/chk16/kind.txt"
+	! build/mstat check "$tmp/chk16/sum.txt" >"$tmp/chk16/sum.out" &&
+		grep -q 'sum of vm allocs' "$tmp/chk16/sum.out" &&
+		! build/mstat check "$tmp/chk16/kind.txt" >"$tmp/chk16/kind.out" &&
+		grep -q 'vm ioremap missing' "$tmp/chk16/kind.out"
+}
+
+# Older formats have no account to give; a missing meminfo is an error.
+memory_errors() {
+	expect_err 1 'format 1\.2 has no kernel counters \(1\.6 on\)' \
+		build/mstat memory -f testdata/mstat-1.2.txt \
+		--meminfo testdata/meminfo-1.6.txt &&
+	expect_err 1 'nope: No such file' build/mstat memory \
+		-f testdata/mstat-1.6.txt --meminfo "$tmp/nope" &&
+	expect_err 2 'meminfo goes with mstat memory only' \
+		build/mstat top --meminfo x
+}
+
+# The two sources through the snapshot's outputs: JSON and Prometheus
+# name them; a 1.0 file's outputs do not (json_values, prom_values).
+memory_sources() {
+	build/mstat --json -f testdata/mstat-1.6.txt | grep -q '"vmalloc": {' &&
+		build/mstat prom -f testdata/mstat-1.6.txt |
+		grep -q '^mstat_allocs_total{source="percpu"} ' &&
+		! build/mstat --json -f testdata/mstat-1.0.txt | grep -q vmalloc
+}
+
 t build build
 [ -x build/mstat ] || summary
 make_bad_inputs
@@ -1811,6 +1901,13 @@ check_tests
 caches_tests
 t reused_snapshot reused_snapshot
 t sites_2_2 sites_2_2
+t memory_text memory_text
+t memory_json memory_json
+maybe memory_sums python3 "JSON" memory_sums
+t memory_moves memory_moves
+t memory_check memory_check
+t memory_errors memory_errors
+t memory_sources memory_sources
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission

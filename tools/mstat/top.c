@@ -83,23 +83,26 @@ static void mstat_top_sources(const struct mstat_snap *a,
 			      const struct mstat_snap *b, double dt)
 {
 	struct mstat_rate r[MSTAT_NR_SRC];
-	int i;
+	int i, n = 0;
 
 	for (i = 0; i < MSTAT_NR_SRC; i++) {
 		const long long *x = a->src[i], *y = b->src[i];
 
-		snprintf(r[i].name, sizeof(r[i].name), "%s", mstat_src_names[i]);
-		r[i].idx = i;
-		r[i].allocs = mstat_delta(y[SRC_ALLOCS], x[SRC_ALLOCS]) / dt;
-		r[i].frees = mstat_delta(y[SRC_FREES], x[SRC_FREES]) / dt;
-		r[i].bytes = mstat_delta(y[SRC_BYTES_ALLOC], x[SRC_BYTES_ALLOC]) / dt;
-		r[i].live_obj = y[SRC_LIVE_OBJ];
-		r[i].live_bytes = y[SRC_LIVE_BYTES];
+		if (!b->has_src[i])
+			continue;
+		snprintf(r[n].name, sizeof(r[n].name), "%s", mstat_src_names[i]);
+		r[n].idx = i;
+		r[n].allocs = mstat_delta(y[SRC_ALLOCS], x[SRC_ALLOCS]) / dt;
+		r[n].frees = mstat_delta(y[SRC_FREES], x[SRC_FREES]) / dt;
+		r[n].bytes = mstat_delta(y[SRC_BYTES_ALLOC], x[SRC_BYTES_ALLOC]) / dt;
+		r[n].live_obj = y[SRC_LIVE_OBJ];
+		r[n].live_bytes = y[SRC_LIVE_BYTES];
+		n++;
 	}
-	qsort(r, MSTAT_NR_SRC, sizeof(r[0]), mstat_rate_cmp);
+	qsort(r, n, sizeof(r[0]), mstat_rate_cmp);
 	printf("%-8s %12s %12s %14s %14s %11s\n", "source", "allocs/s",
 	       "frees/s", "alloc bytes/s", "live objects", "live bytes");
-	for (i = 0; i < MSTAT_NR_SRC; i++)
+	for (i = 0; i < n; i++)
 		mstat_top_row(&r[i]);
 }
 

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm areas and percpu objects (layer 4): the kernel memory that neither
+ * the slab nor the page events name as what it is.
+ *
+ *  - A vm area is counted when __get_vm_area_node() returns it, which
+ *    every vmalloc(), vmap(), ioremap() and get_vm_area() goes through,
+ *    and freed when remove_vm_area() returns it, which vfree(), vunmap(),
+ *    iounmap() and free_vm_area() go through (mstat_bulk.c's kretprobes):
+ *    both ends read the same struct vm_struct, so its kind (its VM_ALLOC,
+ *    VM_MAP or VM_IOREMAP flag), its bytes (its size without the guard
+ *    page) and its caller are the same at the free as at the allocation.
+ *    A vmalloc() area's bytes are its pages once vmalloc() has filled it
+ *    (a huge mapping's too: its size is rounded to the huge page, and so
+ *    are its pages); a vmalloc() that fails frees its area the same way.
+ *  - A percpu object is counted by the percpu_alloc_percpu event (its
+ *    bytes on all possible CPUs, as the kernel charges them) and freed by
+ *    percpu_free_percpu, which does not say its size.
+ *
+ * So each source keeps a table of the objects it counted, by address: a
+ * free is counted only for an object in it, with the bytes and kind its
+ * allocation was counted with, and the live counts are objects counted
+ * and not freed, never negative, whatever the kernel allocated before
+ * mstat. A free of an object the table does not hold (allocated before
+ * the source was on, or while the table was full) is shown beside, as
+ * the source's unknown frees. The table is an open-addressed hash, its
+ * capacity fixed at load (kmem_objects); a full table's allocations are
+ * not counted, and are shown as untracked. Both ends take the table's
+ * raw spinlock, with interrupts off, and count inside it, so that a
+ * snapshot never sees the free of an object before its allocation. These
+ * are slow paths of the kernel (a vmalloc() maps pages; a percpu
+ * allocation takes the percpu allocator's own global lock).
+ *
+ * Switching a source off forgets its table: each object in it counts as
+ * freed then, so its live counts read 0 while it is off, and count again
+ * from what is allocated once it is back on.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+
+#include "mstat_compat.h"
+#include "mstat_count.h"
+#include "mstat_mutant.h"
+#include "mstat_vmem.h"
+
+/* One counted object: its address, caller, bytes and cell. */
+struct mstat_obj {
+	unsigned long key;		/* 0: an empty slot */
+	unsigned long site;
+	u64 bytes;
+	unsigned int cell;
+};
+
+struct mstat_objtab {
+	raw_spinlock_t lock;
+	struct mstat_obj *slot;
+	unsigned int bits;
+	unsigned int nr;		/* slots in use */
+	unsigned int max;		/* at most 3/4 of the slots */
+	unsigned long untracked;
+	unsigned long unknown_frees;
+	unsigned long unknown_bytes;
+};
+
+/* The vmalloc source's table, then the percpu source's. */
+static struct mstat_objtab mstat_tabs[2] = {
+	{ .lock = __RAW_SPIN_LOCK_UNLOCKED(mstat_tabs[0].lock) },
+	{ .lock = __RAW_SPIN_LOCK_UNLOCKED(mstat_tabs[1].lock) },
+};
+
+static struct mstat_objtab *mstat_tab(enum mstat_source src)
+{
+	return &mstat_tabs[src == MSTAT_SRC_PERCPU];
+}
+
+static unsigned int mstat_tab_home(const struct mstat_objtab *t,
+				   unsigned long key)
+{
+	return hash_long(key, t->bits);
+}
+
+/* The slot holding @key, or -1. */
+static int mstat_tab_find(const struct mstat_objtab *t, unsigned long key)
+{
+	unsigned int mask = (1U << t->bits) - 1;
+	unsigned int i = mstat_tab_home(t, key);
+
+	while (t->slot[i].key) {
+		if (t->slot[i].key == key)
+			return i;
+		i = (i + 1) & mask;
+	}
+	return -1;
+}
+
+/*
+ * Empty slot @i, moving back each later entry of its run that may go
+ * there (linear probing's deletion, no tombstones).
+ */
+static void mstat_tab_delete(struct mstat_objtab *t, unsigned int i)
+{
+	unsigned int mask = (1U << t->bits) - 1;
+	unsigned int j = i, home;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!t->slot[j].key)
+			break;
+		home = mstat_tab_home(t, t->slot[j].key);
+		/* Whether @home lies cyclically in (i, j]: then it stays. */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		t->slot[i] = t->slot[j];
+		i = j;
+	}
+	t->slot[i].key = 0;
+	t->nr--;
+}
+
+static void mstat_vmem_count_free(enum mstat_source src,
+				  const struct mstat_obj *o, unsigned long ptr)
+{
+	mstat_hot_free(src, o->cell, o->bytes, ptr, o->site);
+}
+
+/*
+ * Count the allocation of @o (its key its address) into @src, and keep
+ * it. Context: any but NMI.
+ */
+static void mstat_vmem_alloc(enum mstat_source src, const struct mstat_obj *o,
+			     unsigned long ptr, gfp_t gfp)
+{
+	struct mstat_objtab *t = mstat_tab(src);
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	if (unlikely(!t->slot))
+		goto out;
+	i = mstat_tab_find(t, o->key);
+	if (unlikely(i >= 0)) {
+		/*
+		 * Its address is in use again, so the object kept there was
+		 * freed unseen (a probe that missed a call): count that free
+		 * now, and keep the new one in its place.
+		 */
+		mstat_vmem_count_free(src, &t->slot[i], ptr);
+		mstat_tab_delete(t, i);
+	}
+	if (unlikely(t->nr >= t->max)) {
+		t->untracked++;
+		goto out;
+	}
+	i = mstat_tab_home(t, o->key);
+	while (t->slot[i].key)
+		i = (i + 1) & ((1U << t->bits) - 1);
+	t->slot[i] = *o;
+	t->nr++;
+	mstat_hot_alloc(src, o->cell, o->bytes, o->bytes, gfp, ptr, o->site);
+out:
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+/*
+ * Count the free of the object at @key, if @src's table holds it; else
+ * an unknown free of @bytes (0: not known). Context: any but NMI.
+ */
+static void mstat_vmem_free(enum mstat_source src, unsigned long key,
+			    unsigned long ptr, u64 bytes)
+{
+	struct mstat_objtab *t = mstat_tab(src);
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	if (unlikely(!t->slot))
+		goto out;
+	i = mstat_tab_find(t, key);
+	if (i < 0) {
+		t->unknown_frees++;
+		t->unknown_bytes += bytes;
+		goto out;
+	}
+	if (!mstat_mutant(MSTAT_MUT_VMEM_FREE_LOST))
+		mstat_vmem_count_free(src, &t->slot[i], ptr);
+	mstat_tab_delete(t, i);
+out:
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+static enum mstat_vm_kind mstat_vm_kind_of(unsigned long flags)
+{
+	if (flags & VM_ALLOC)
+		return MSTAT_VM_ALLOC;
+	if (flags & VM_MAP)
+		return MSTAT_VM_MAP;
+	if (flags & VM_IOREMAP)
+		return MSTAT_VM_IOREMAP;
+	return MSTAT_VM_OTHER;
+}
+
+/**
+ * mstat_count_vm_area() - count a vm area made or removed
+ * @vm: the area, as __get_vm_area_node() or remove_vm_area() returned
+ *	it: whole, and not freed before the caller frees it
+ * @alloc: made (true) or removed
+ *
+ * Context: a kretprobe's handler, while the vmalloc source is on.
+ */
+void mstat_count_vm_area(const struct vm_struct *vm, bool alloc)
+{
+	struct mstat_obj o;
+
+	if (!alloc) {
+		mstat_vmem_free(MSTAT_SRC_VMALLOC, (unsigned long)vm,
+				(unsigned long)vm->addr,
+				get_vm_area_size(vm));
+		return;
+	}
+	o.key = (unsigned long)vm;
+	o.site = (unsigned long)vm->caller;
+	o.bytes = get_vm_area_size(vm);
+	o.cell = mstat_vm_kind_of(vm->flags);
+	mstat_vmem_alloc(MSTAT_SRC_VMALLOC, &o, (unsigned long)vm->addr,
+			 GFP_KERNEL);
+}
+
+/**
+ * mstat_count_vm_failure() - count a vm area that could not be made
+ *
+ * Context: a kretprobe's handler, while the vmalloc source is on.
+ */
+void mstat_count_vm_failure(void)
+{
+	mstat_count_failure(MSTAT_SRC_VMALLOC, 0);
+}
+
+/**
+ * mstat_count_percpu_alloc() - count a percpu object allocated
+ * @ptr: the object (a percpu pointer, not an address of any one CPU's)
+ * @size: its bytes on each CPU
+ * @bytes: its bytes on all possible CPUs, as the kernel charges them
+ * @gfp: the allocation's flags
+ * @site: its caller, 0 if unknown
+ *
+ * Context: any but NMI; the percpu_alloc_percpu event's probe.
+ */
+void mstat_count_percpu_alloc(const void __percpu *ptr, size_t size,
+			      size_t bytes, gfp_t gfp, unsigned long site)
+{
+	struct mstat_obj o = {
+		.key = (__force unsigned long)ptr,
+		.site = site,
+		.bytes = bytes,
+		.cell = mstat_size_class(size),
+	};
+
+	mstat_vmem_alloc(MSTAT_SRC_PERCPU, &o, o.key, gfp);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_alloc);
+
+/**
+ * mstat_count_percpu_free() - count a percpu object freed
+ * @ptr: the object
+ *
+ * Context: any but NMI; the percpu_free_percpu event's probe.
+ */
+void mstat_count_percpu_free(const void __percpu *ptr)
+{
+	unsigned long key = (__force unsigned long)ptr;
+
+	mstat_vmem_free(MSTAT_SRC_PERCPU, key, key, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
+
+/**
+ * mstat_vmem_forget() - forget a source's objects
+ * @src: %MSTAT_SRC_VMALLOC or %MSTAT_SRC_PERCPU
+ *
+ * Each object its table holds counts as freed, and the table is emptied:
+ * for a source switched off, once none of its probes runs any more (its
+ * frees are not seen while it is off).
+ *
+ * Context: process.
+ */
+void mstat_vmem_forget(enum mstat_source src)
+{
+	struct mstat_objtab *t = mstat_tab(src);
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for (i = 0; t->slot && i < (1U << t->bits); i++) {
+		if (!t->slot[i].key)
+			continue;
+		mstat_vmem_count_free(src, &t->slot[i], t->slot[i].key);
+		t->slot[i].key = 0;
+	}
+	t->nr = 0;
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_forget);
+
+/**
+ * mstat_vmem_state() - a source's table, for the faces
+ * @src: the source
+ * @v: set to its figures
+ *
+ * Context: any.
+ * Return: false if @src keeps no table (@v untouched).
+ */
+bool mstat_vmem_state(enum mstat_source src, struct mstat_vmem_view *v)
+{
+	struct mstat_objtab *t;
+	unsigned long flags;
+
+	if (src != MSTAT_SRC_VMALLOC && src != MSTAT_SRC_PERCPU)
+		return false;
+	t = mstat_tab(src);
+	raw_spin_lock_irqsave(&t->lock, flags);
+	v->tracked = t->nr;
+	v->capacity = t->max;
+	v->untracked = t->untracked;
+	v->unknown_frees = t->unknown_frees;
+	v->unknown_bytes = t->unknown_bytes;
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_state);
+
+/**
+ * mstat_vmem_init() - make the tables
+ * @objects: how many objects each may hold (kmem_objects, checked by the
+ *	module: 64 to 2^20)
+ *
+ * Context: process; sleeps. Before any probe of these sources is
+ * registered.
+ * Return: 0 or -ENOMEM.
+ */
+int mstat_vmem_init(unsigned int objects)
+{
+	unsigned int bits = order_base_2(objects + objects / 3);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++) {
+		struct mstat_objtab *t = &mstat_tabs[i];
+		struct mstat_obj *slot;
+
+		slot = vzalloc(array_size(sizeof(*slot), 1U << bits));
+		if (!slot) {
+			mstat_vmem_exit();
+			return -ENOMEM;
+		}
+		raw_spin_lock_irq(&t->lock);
+		t->bits = bits;
+		t->max = objects;
+		t->nr = 0;
+		t->untracked = 0;
+		t->unknown_frees = 0;
+		t->unknown_bytes = 0;
+		t->slot = slot;
+		raw_spin_unlock_irq(&t->lock);
+	}
+	return 0;
+}
+
+/**
+ * mstat_vmem_exit() - free the tables
+ *
+ * Context: process; no probe of these sources runs any more.
+ */
+void mstat_vmem_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++) {
+		struct mstat_objtab *t = &mstat_tabs[i];
+		struct mstat_obj *slot;
+
+		raw_spin_lock_irq(&t->lock);
+		slot = t->slot;
+		t->slot = NULL;
+		raw_spin_unlock_irq(&t->lock);
+		vfree(slot);
+	}
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat memory: where the machine's memory is, as one account whose
+ * lines add up to MemTotal, in the manner of Go's MemStats (Sys, the sum
+ * of its named parts). Every figure but two comes from one /proc/mstat
+ * snapshot (format 1.6): mstat's own counts and the kernel's counters
+ * that the module read within the same snapshot. /proc/meminfo, read
+ * right after, gives what the module cannot read (VmallocUsed, Percpu,
+ * Hugetlb) and is set beside the module's kernel lines as a check.
+ *
+ *	MemTotal = free + user (anon, file, hugetlb pool)
+ *		 + kernel (slab, vmalloc, percpu, kernel stacks outside
+ *		   vmalloc, page tables)
+ *		 + unexplained
+ *
+ * Where mstat counts a kind itself (vm areas, percpu objects, slab
+ * objects) its count is a line of its own under the kind, and what the
+ * kernel holds beyond it (allocated before mstat counted, or the kind's
+ * free space) is the line beside it. What no line explains is printed as
+ * a line of its own: pages the page allocator gave to callers that no
+ * other counter names (drivers' raw pages, network buffers), and the
+ * pages on the per-CPU free lists, which MemFree does not count.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "memory.h"
+#include "util.h"
+
+/* /proc/meminfo's lines this account reads, in bytes; -1 if absent. */
+enum {
+	MI_TOTAL, MI_FREE, MI_VMALLOC_USED, MI_PERCPU, MI_HUGETLB,
+	MI_KERNEL_STACK, MI_SLAB, MI_NR
+};
+
+static const char *const mi_name[MI_NR] = {
+	"MemTotal", "MemFree", "VmallocUsed", "Percpu", "Hugetlb",
+	"KernelStack", "Slab",
+};
+
+#define MAX_LINES	32
+
+struct line {
+	int depth;
+	const char *name;
+	long long bytes;
+	char from[160];
+};
+
+struct account {
+	struct line l[MAX_LINES];
+	int n;
+	long long total, unexplained;
+	long long gen;
+};
+
+static struct line *add(struct account *a, int depth, const char *name,
+			long long bytes, const char *fmt, ...)
+	MSTAT_PRINTF(5, 6);
+
+static struct line *add(struct account *a, int depth, const char *name,
+			long long bytes, const char *fmt, ...)
+{
+	struct line *l = &a->l[a->n++];
+	va_list ap;
+
+	l->depth = depth;
+	l->name = name;
+	l->bytes = bytes;
+	va_start(ap, fmt);
+	vsnprintf(l->from, sizeof(l->from), fmt, ap);
+	va_end(ap);
+	return l;
+}
+
+/* /proc/meminfo's "Name:  N kB" lines into @v (bytes); 0 or -1. */
+static int read_meminfo(const char *path, long long v[MI_NR])
+{
+	enum mstat_read_fail how;
+	char *buf, *p, *nl;
+	size_t len;
+	int i;
+
+	for (i = 0; i < MI_NR; i++)
+		v[i] = -1;
+	buf = mstat_slurp(path, 1 << 20, NULL, &len, &how);
+	if (!buf) {
+		mstat_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (p = buf; *p; p = nl + 1) {
+		char name[64];
+		long long kb;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (sscanf(p, "%63[^:]: %lld kB", name, &kb) != 2)
+			continue;
+		for (i = 0; i < MI_NR; i++)
+			if (!strcmp(name, mi_name[i]))
+				v[i] = kb * 1024;
+	}
+	free(buf);
+	return 0;
+}
+
+/* A part of a kind that mstat counts, and what the kernel has beyond it. */
+static void counted(struct account *a, int depth, long long kernel,
+		    long long mstat, const char *mine, const char *rest)
+{
+	add(a, depth, mine, mstat, "mstat: since it was on, live");
+	add(a, depth, rest, kernel - mstat, "the line above, less mstat's count");
+}
+
+static int build(struct account *a, const struct mstat_snap *s,
+		 const long long mi[MI_NR])
+{
+	long long t = mstat_get(s, "kernel_mem_total_bytes");
+	long long free_ = mstat_get(s, "kernel_mem_free_bytes");
+	long long anon = mstat_get(s, "kernel_anon_bytes");
+	long long file = mstat_get(s, "kernel_file_bytes");
+	long long shmem = mstat_get(s, "kernel_shmem_bytes");
+	long long slab = mstat_get(s, "kernel_slab_reclaimable_bytes") +
+			 mstat_get(s, "kernel_slab_unreclaimable_bytes");
+	long long stack = mstat_get(s, "kernel_kernel_stack_bytes");
+	long long pt = mstat_get(s, "kernel_page_tables_bytes");
+	long long spt = mstat_get(s, "kernel_sec_page_tables_bytes");
+	bool stack_vm = mstat_get(s, "kernel_stack_in_vmalloc") == 1;
+	long long vm = s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES];
+	long long pcpu = s->src[SRC_PERCPU][SRC_LIVE_OBJ] ?
+			 s->src[SRC_PERCPU][SRC_LIVE_BYTES] : 0;
+	long long vmk = mi[MI_VMALLOC_USED] >= 0 ? mi[MI_VMALLOC_USED] : vm;
+	long long pck = mi[MI_PERCPU] >= 0 ? mi[MI_PERCPU] : pcpu;
+	long long huge = mi[MI_HUGETLB] > 0 ? mi[MI_HUGETLB] : 0;
+	long long user, kern;
+
+	if (s->minor < 6 || !mstat_find(s, "kernel_mem_total_bytes")) {
+		mstat_err("%s: format %s has no kernel counters (1.6 on)",
+			  s->path, s->version);
+		return -1;
+	}
+	/* The larger: what the kernel counts may be behind mstat's count. */
+	if (vmk < vm)
+		vmk = vm;
+	if (pck < pcpu)
+		pck = pcpu;
+	a->gen = s->gen;
+	a->total = t;
+	user = anon + file + huge;
+	kern = slab + vmk + pck + (stack_vm ? 0 : stack) + pt + spt;
+	add(a, 0, "MemTotal", t, "kernel: totalram_pages()");
+	add(a, 1, "free", free_, "kernel: NR_FREE_PAGES (MemFree)");
+	add(a, 1, "user", user, "the lines below");
+	add(a, 2, "anon", anon, "kernel: NR_ANON_MAPPED (AnonPages)");
+	add(a, 2, "file", file,
+	    "kernel: NR_FILE_PAGES (Cached + SwapCached + Buffers)");
+	add(a, 3, "of which shmem", shmem, "kernel: NR_SHMEM (Shmem)");
+	add(a, 2, "hugetlb pool", huge, "meminfo: Hugetlb");
+	add(a, 1, "kernel", kern, "the lines below");
+	add(a, 2, "slab", slab,
+	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
+	add(a, 3, "objects, net since mstat's load",
+	    mstat_get(s, "slab_live_bytes"),
+	    "mstat: slab_live_bytes (allocated less freed since load)");
+	add(a, 3, "the rest", slab - mstat_get(s, "slab_live_bytes"),
+	    "older objects, free space in slabs, metadata");
+	add(a, 2, "vmalloc", vmk, "meminfo: VmallocUsed (%s)",
+	    mi[MI_VMALLOC_USED] >= 0 ? "read after the snapshot" : "absent: mstat's");
+	counted(a, 3, vmk, vm, "areas mstat counted",
+		"areas made before mstat counted");
+	if (stack_vm)
+		add(a, 3, "of which kernel stacks", stack,
+		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
+	add(a, 2, "percpu", pck, "meminfo: Percpu (%s)",
+	    mi[MI_PERCPU] >= 0 ? "chunks' pages, read after the snapshot" :
+				 "absent: mstat's");
+	counted(a, 3, pck, pcpu, "objects mstat counted",
+		"older ones, and free space in chunks");
+	if (!stack_vm)
+		add(a, 2, "kernel stacks", stack,
+		    "kernel: NR_KERNEL_STACK_KB (KernelStack)");
+	add(a, 2, "page tables", pt + spt,
+	    "kernel: NR_PAGETABLE + NR_SECONDARY_PAGETABLE");
+	a->unexplained = t - free_ - user - kern;
+	add(a, 1, "unexplained", a->unexplained,
+	    "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
+	return 0;
+}
+
+static void print_text(const struct account *a, const long long mi[MI_NR],
+		       const struct mstat_snap *s)
+{
+	char b[32];
+	int i;
+
+	printf("mstat memory: one snapshot, generation %lld (format %s)\n",
+	       a->gen, s->version);
+	printf("%-40s %12s %7s  %s\n", "", "bytes", "share", "from");
+	for (i = 0; i < a->n; i++) {
+		const struct line *l = &a->l[i];
+		char name[64];
+
+		snprintf(name, sizeof(name), "%*s%s", 2 * l->depth, "",
+			 l->name);
+		printf("%-40s %12s %6.1f%%  %s\n", name,
+		       mstat_bytes(b, (double)l->bytes),
+		       a->total ? 100.0 * l->bytes / a->total : 0.0,
+		       l->from);
+	}
+	printf("\nbeside, as checks: the module's counters and /proc/meminfo read after\n");
+	printf("  MemTotal %lld / %lld, MemFree %lld / %lld, Slab %lld / %lld, KernelStack %lld / %lld\n",
+	       mstat_get(s, "kernel_mem_total_bytes"), mi[MI_TOTAL],
+	       mstat_get(s, "kernel_mem_free_bytes"), mi[MI_FREE],
+	       mstat_get(s, "kernel_slab_reclaimable_bytes") +
+	       mstat_get(s, "kernel_slab_unreclaimable_bytes"), mi[MI_SLAB],
+	       mstat_get(s, "kernel_kernel_stack_bytes"), mi[MI_KERNEL_STACK]);
+	printf("  vm areas: vmalloc live %lld bytes in %lld areas; unknown frees %lld (%lld bytes); untracked %lld\n",
+	       s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES],
+	       s->vm[VM_KIND_VMALLOC][VM_LIVE_AREAS],
+	       mstat_get(s, "vmalloc_unknown_frees"),
+	       mstat_get(s, "vmalloc_unknown_bytes"),
+	       mstat_get(s, "vmalloc_untracked"));
+	printf("  percpu: live %lld bytes in %lld objects; unknown frees %lld; untracked %lld\n",
+	       s->src[SRC_PERCPU][SRC_LIVE_BYTES],
+	       s->src[SRC_PERCPU][SRC_LIVE_OBJ],
+	       mstat_get(s, "percpu_unknown_frees"),
+	       mstat_get(s, "percpu_untracked"));
+}
+
+static void print_json(const struct account *a)
+{
+	int i;
+
+	printf("{\n  \"generation\": %lld,\n  \"mem_total\": %lld,\n"
+	       "  \"unexplained\": %lld,\n  \"lines\": [",
+	       a->gen, a->total, a->unexplained);
+	for (i = 0; i < a->n; i++) {
+		const struct line *l = &a->l[i];
+
+		printf("%s\n    { \"depth\": %d, \"name\": \"%s\", \"bytes\": %lld, \"from\": \"%s\" }",
+		       i ? "," : "", l->depth, l->name, l->bytes, l->from);
+	}
+	printf("\n  ]\n}\n");
+}
+
+int do_memory(const struct mstat_opts *o)
+{
+	struct account *a = mstat_alloc(NULL, sizeof(*a));
+	long long mi[MI_NR];
+	struct mstat_snap *s;
+	int err = EXIT_INPUT;
+
+	memset(a, 0, sizeof(*a));
+	s = mstat_snap_read(o->file[0]);
+	if (!s)
+		goto out;
+	if (read_meminfo(o->meminfo ? o->meminfo : "/proc/meminfo", mi))
+		goto out;
+	if (build(a, s, mi))
+		goto out;
+	if (o->json)
+		print_json(a);
+	else
+		print_text(a, mi, s);
+	err = mstat_out_close(stdout, NULL, NULL);
+out:
+	mstat_snap_free(s);
+	free(a);
+	return err;
+}
