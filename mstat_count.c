@@ -33,7 +33,11 @@ noinline void mstat_extras(unsigned int slot, bool alloc, bool sample,
 		rate = READ_ONCE(mstat_profile_rate);
 		if (rate)
 			__mstat_profile_sample(slot, rate, ptr, size, site,
-					       src == MSTAT_SRC_API);
+					       src == MSTAT_SRC_API ?
+					       MSTAT_SAMPLE_API :
+					       mstat_source_slab(src) ?
+					       MSTAT_SAMPLE_LINEAR :
+					       MSTAT_SAMPLE_KEY);
 	}
 	if (sampled)
 		__mstat_profile_free(slot, ptr);

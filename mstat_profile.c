@@ -513,7 +513,11 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
  * @ptr: the object
  * @size: its bytes
  * @site: its call site
- * @api: reported through mstat's API (mstat_account_alloc())
+ * @kind: what @ptr is: a linear map object, whose labels it gives; a
+ *	report through mstat's API (mstat_account_alloc()), whose stack may
+ *	not hold its call site; or a key only (a vm area, a percpu pointer:
+ *	no page of its own to read a node or a cache from; a percpu pointer
+ *	may even look like an address of the kernel's image)
  *
  * Called by the hot path (mstat_extras()) when mstat_profile_due() said
  * this CPU's interval has run out.
@@ -522,7 +526,7 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
  */
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
-			    bool api)
+			    enum mstat_sample_kind kind)
 {
 	unsigned long entries[MSTAT_STACK_CAPTURE];
 	struct mstat_labels l;
@@ -530,8 +534,8 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 	unsigned int n;
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
-	n = mstat_stack(entries, site, api);
-	mstat_labels_now(&l, ptr);
+	n = mstat_stack(entries, site, kind == MSTAT_SAMPLE_API);
+	mstat_labels_now(&l, kind == MSTAT_SAMPLE_LINEAR ? ptr : 0);
 	b = mstat_bucket_get(entries, n, &l);
 	if (!b)
 		return;

@@ -29,9 +29,22 @@ DECLARE_PER_CPU(s64, mstat_sample_next);
 extern struct mstat_addr **mstat_addr_heads;
 extern unsigned int mstat_addr_bits;
 
+/*
+ * How a sampled allocation's address may be read (__mstat_profile_sample()):
+ * an object of the linear map, whose page gives the node and the slab
+ * cache; an address an API report gave (which may be anything); or an
+ * object of another space (a vm area, a percpu pointer), which is only a
+ * key.
+ */
+enum mstat_sample_kind {
+	MSTAT_SAMPLE_LINEAR,
+	MSTAT_SAMPLE_API,
+	MSTAT_SAMPLE_KEY,
+};
+
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
-			    bool api);
+			    enum mstat_sample_kind kind);
 void __mstat_profile_free(unsigned int slot, unsigned long ptr);
 
 /**
