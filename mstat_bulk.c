@@ -581,7 +581,8 @@ static int mstat_vm_area_ret(struct kretprobe_instance *ri,
 {
 	struct vm_struct *vm = (void *)regs_return_value(regs);
 
-	if (!mstat_source_enabled(MSTAT_SRC_VMALLOC))
+	/* Not without the other end: its areas would never be freed. */
+	if (!mstat_source_enabled(MSTAT_SRC_VMALLOC) || !mstat_bulk_vm_present())
 		return 0;
 	if (vm)
 		mstat_count_vm_area(vm, true);

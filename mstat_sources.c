@@ -1180,12 +1180,21 @@ int mstat_sources_init(void)
 								  NULL)));
 #endif
 
+	/*
+	 * Without its allocation event's prototype, the percpu source
+	 * counts nothing: not its frees either (mstat_source_present()).
+	 */
+	if (!mstat_tps[MSTAT_SRC_PERCPU][0].probe) {
+		for (i = 1; i < MSTAT_TPS; i++)
+			mstat_tps[MSTAT_SRC_PERCPU][i].probe = NULL;
+		pr_warn("percpu objects not counted: no prototype of percpu_alloc_percpu mstat knows matched this kernel's when it was built\n");
+	}
 	for_each_kernel_tracepoint(mstat_tp_lookup, NULL);
 	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
 		for (i = 0; i < MSTAT_TPS; i++) {
 			if (mstat_tps[src][i].name && mstat_tps[src][i].probe &&
 			    !mstat_tps[src][i].tp) {
-				pr_err("tracepoint kmem:%s not found\n",
+				pr_err("tracepoint %s not found\n",
 				       mstat_tps[src][i].name);
 				return -ENOENT;
 			}

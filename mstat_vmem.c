@@ -17,7 +17,9 @@
  *    bytes on all possible CPUs, as the kernel charges them) and freed by
  *    percpu_free_percpu, which does not say its size.
  *
- * So each source keeps a table of the objects it counted, by address: a
+ * So each source keeps a table of the objects it counted, by address (a
+ * vm area's start, a percpu pointer), which is also their key in the
+ * heap profile: a
  * free is counted only for an object in it, with the bytes and kind its
  * allocation was counted with, and the live counts are objects counted
  * and not freed, never negative, whatever the kernel allocated before
@@ -38,6 +40,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
+#include <linux/kasan.h>
 #include <linux/log2.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
@@ -121,10 +124,11 @@ static void mstat_tab_delete(struct mstat_objtab *t, unsigned int i)
 	t->nr--;
 }
 
+/* Count @o's free: its key is its address, for the heap profile too. */
 static void mstat_vmem_count_free(enum mstat_source src,
-				  const struct mstat_obj *o, unsigned long ptr)
+				  const struct mstat_obj *o)
 {
-	mstat_hot_free(src, o->cell, o->bytes, ptr, o->site);
+	mstat_hot_free(src, o->cell, o->bytes, o->key, o->site);
 }
 
 /*
@@ -132,7 +136,7 @@ static void mstat_vmem_count_free(enum mstat_source src,
  * it. Context: any but NMI.
  */
 static void mstat_vmem_alloc(enum mstat_source src, const struct mstat_obj *o,
-			     unsigned long ptr, gfp_t gfp)
+			     gfp_t gfp)
 {
 	struct mstat_objtab *t = mstat_tab(src);
 	unsigned long flags;
@@ -148,7 +152,7 @@ static void mstat_vmem_alloc(enum mstat_source src, const struct mstat_obj *o,
 		 * freed unseen (a probe that missed a call): count that free
 		 * now, and keep the new one in its place.
 		 */
-		mstat_vmem_count_free(src, &t->slot[i], ptr);
+		mstat_vmem_count_free(src, &t->slot[i]);
 		mstat_tab_delete(t, i);
 	}
 	if (unlikely(t->nr >= t->max)) {
@@ -160,7 +164,7 @@ static void mstat_vmem_alloc(enum mstat_source src, const struct mstat_obj *o,
 		i = (i + 1) & ((1U << t->bits) - 1);
 	t->slot[i] = *o;
 	t->nr++;
-	mstat_hot_alloc(src, o->cell, o->bytes, o->bytes, gfp, ptr, o->site);
+	mstat_hot_alloc(src, o->cell, o->bytes, o->bytes, gfp, o->key, o->site);
 out:
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
@@ -170,7 +174,7 @@ out:
  * an unknown free of @bytes (0: not known). Context: any but NMI.
  */
 static void mstat_vmem_free(enum mstat_source src, unsigned long key,
-			    unsigned long ptr, u64 bytes)
+			    u64 bytes)
 {
 	struct mstat_objtab *t = mstat_tab(src);
 	unsigned long flags;
@@ -186,7 +190,7 @@ static void mstat_vmem_free(enum mstat_source src, unsigned long key,
 		goto out;
 	}
 	if (!mstat_mutant(MSTAT_MUT_VMEM_FREE_LOST))
-		mstat_vmem_count_free(src, &t->slot[i], ptr);
+		mstat_vmem_count_free(src, &t->slot[i]);
 	mstat_tab_delete(t, i);
 out:
 	raw_spin_unlock_irqrestore(&t->lock, flags);
@@ -215,18 +219,19 @@ void mstat_count_vm_area(const struct vm_struct *vm, bool alloc)
 {
 	struct mstat_obj o;
 
+	/*
+	 * Its start without a KASAN tag: vmalloc() tags it (tag-based
+	 * KASAN) after __get_vm_area_node() returned it untagged.
+	 */
+	o.key = (unsigned long)kasan_reset_tag(vm->addr);
 	if (!alloc) {
-		mstat_vmem_free(MSTAT_SRC_VMALLOC, (unsigned long)vm,
-				(unsigned long)vm->addr,
-				get_vm_area_size(vm));
+		mstat_vmem_free(MSTAT_SRC_VMALLOC, o.key, get_vm_area_size(vm));
 		return;
 	}
-	o.key = (unsigned long)vm;
 	o.site = (unsigned long)vm->caller;
 	o.bytes = get_vm_area_size(vm);
 	o.cell = mstat_vm_kind_of(vm->flags);
-	mstat_vmem_alloc(MSTAT_SRC_VMALLOC, &o, (unsigned long)vm->addr,
-			 GFP_KERNEL);
+	mstat_vmem_alloc(MSTAT_SRC_VMALLOC, &o, GFP_KERNEL);
 }
 
 /**
@@ -259,7 +264,7 @@ void mstat_count_percpu_alloc(const void __percpu *ptr, size_t size,
 		.cell = mstat_size_class(size),
 	};
 
-	mstat_vmem_alloc(MSTAT_SRC_PERCPU, &o, o.key, gfp);
+	mstat_vmem_alloc(MSTAT_SRC_PERCPU, &o, gfp);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_alloc);
 
@@ -273,7 +278,7 @@ void mstat_count_percpu_free(const void __percpu *ptr)
 {
 	unsigned long key = (__force unsigned long)ptr;
 
-	mstat_vmem_free(MSTAT_SRC_PERCPU, key, key, 0);
+	mstat_vmem_free(MSTAT_SRC_PERCPU, key, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
 
@@ -297,7 +302,7 @@ void mstat_vmem_forget(enum mstat_source src)
 	for (i = 0; t->slot && i < (1U << t->bits); i++) {
 		if (!t->slot[i].key)
 			continue;
-		mstat_vmem_count_free(src, &t->slot[i], t->slot[i].key);
+		mstat_vmem_count_free(src, &t->slot[i]);
 		t->slot[i].key = 0;
 	}
 	t->nr = 0;

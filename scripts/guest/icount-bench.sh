@@ -22,7 +22,12 @@
 # with the event stream on for kmalloc (nobody reading it: once the ring
 # is full, events are dropped); the kmem_cache_alloc+kmem_cache_free pair
 # (loop=cache), with no probe and with mstat's cache source alone,
-# per-cache counting off and on; and, if a baseline build of mstat is
+# per-cache counting off and on; a vmalloc()+vfree() of a page
+# (loop=vmalloc) and an alloc_percpu()+free_percpu() of 8 bytes
+# (loop=percpu), each with no mstat, with mstat (profile off) and the
+# pair's own source off, and with it on: the difference of the last two
+# is that source's cost, format 1.6's vm area and percpu tables
+# included; and, if a baseline build of mstat is
 # copied in as mstat_base.ko (make bench with MSTAT_BENCH_BASE=REF), its
 # kmalloc-only, default and cache-source-only variants, measured in the
 # same rounds. A warm-up round first, discarded; then RUNS rounds,
@@ -127,6 +132,20 @@ variant() {
 	mstat-cache-nopercache)
 		x=$(bench=loop=cache with ./mstat.ko enable_kmalloc=0 \
 			enable_page=0 enable_api=0 profile_rate=0 per_cache=0) ;;
+	vmalloc-none)
+		x=$(b mode=none loop=vmalloc) ;;
+	mstat-vmalloc)
+		x=$(bench=loop=vmalloc with ./mstat.ko profile_rate=0) ;;
+	mstat-vmalloc-off)
+		x=$(bench=loop=vmalloc with ./mstat.ko profile_rate=0 \
+			enable_vmalloc=0) ;;
+	percpu-none)
+		x=$(b mode=none loop=percpu) ;;
+	mstat-percpu)
+		x=$(bench=loop=percpu with ./mstat.ko profile_rate=0) ;;
+	mstat-percpu-off)
+		x=$(bench=loop=percpu with ./mstat.ko profile_rate=0 \
+			enable_percpu=0) ;;
 	mstat-default-stream)
 		insmod ./mstat.ko || exit 1
 		echo 1 >$D/events_sources
@@ -141,7 +160,8 @@ variant() {
 variants="none empty floor ftrace-hist ebpf-counters ebpf-sized
 	  mstat-kmalloc-noprofile mstat-default mstat-default-noprofile
 	  mstat-every-site mstat-every-stack mstat-default-stream cache-none mstat-cache-nopercache
-	  mstat-cache-percache"
+	  mstat-cache-percache vmalloc-none mstat-vmalloc-off mstat-vmalloc
+	  percpu-none mstat-percpu-off mstat-percpu"
 [ -f ./mstat_base.ko ] &&
 	variants="$variants base-kmalloc-noprofile base-default base-cache"
 # ICOUNT_VARIANTS="V..." on the kernel command line: only those.

@@ -169,7 +169,7 @@ for p in enable_kmalloc enable_cache enable_page enable_api events_sources \
 	 proc_min_interval_ms; do
 	check "param-bad $p abc" bad_param "$p" abc
 done
-for pv in enable_kmalloc:2 enable_page:-1 events_sources:16 \
+for pv in enable_kmalloc:2 enable_page:-1 events_sources:64 \
 	  profile_rate:1099511627777 sync_mode:3 per_cache:2 reset:0 \
 	  events_min_size:18446744073709551616 proc_min_interval_ms:3600001; do
 	check "param-bad ${pv%%:*} ${pv#*:}" bad_param "${pv%%:*}" "${pv#*:}"

@@ -190,7 +190,7 @@ bad_echo() {
 # A value that parses but is out of range, per control.
 printf '2' >/tmp/in.range-2
 printf '0' >/tmp/in.range-0
-printf '16' >/tmp/in.range-16
+printf '64' >/tmp/in.range-64
 printf '3' >/tmp/in.range-3
 printf '1099511627777' >/tmp/in.range-2to40plus1
 # A valid number, then NUL and junk: the write is not a number.
@@ -205,7 +205,7 @@ for f in $controls; do
 	case $f in
 	enable_*)	extra="range-2 nul-0" ;;
 	reset)		extra="range-2 range-0 nul-1" ;;
-	events_sources)	extra="range-16 nul-1" ;;
+	events_sources)	extra="range-64 nul-1" ;;
 	profile_rate)	extra="range-2to40plus1 nul-1" ;;
 	sync_mode)	extra="range-3 nul-1" ;;
 	*)		extra="nul-1" ;;

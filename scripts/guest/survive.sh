@@ -35,6 +35,17 @@ else
 	done
 fi
 check_probes_agree
+# Format 1.6's sources beside the probes: SURVIVE_ABSENT="SRC..." must
+# say it is absent (SRC_present 0), with a "not counted" log line, and
+# count nothing under the load below; every other must be present.
+absent=$(sed -n 's/.*SURVIVE_ABSENT="\([^"]*\)".*/\1/p' /proc/cmdline)
+for src in vmalloc percpu; do
+	case " $absent " in
+	*" $src "*)
+		check "source-$src-absent" grep -qx "${src}_present 0" /proc/mstat ;;
+	*)	check "source-$src-present" grep -qx "${src}_present 1" /proc/mstat ;;
+	esac
+done
 
 # Snapshots under load, for mstat check.
 mkdir -p /tmp/snaps
@@ -54,7 +65,7 @@ check insmod-rmmod-loop [ "$fails" -eq 0 ]
 check insmod-truth insmod ./mstat_truth.ko
 fails=0
 for pat in kvmalloc_large vmalloc_pages kvfree_rcu_large kfree_rcu \
-	   kvmalloc_large vmalloc_pages; do
+	   kvmalloc_large vmalloc_pages vmalloc_areas percpu; do
 	echo "$pat 4000" >/sys/kernel/debug/mstat_truth/run ||
 		fails=$((fails + 1))
 	snap $i
@@ -62,6 +73,16 @@ for pat in kvmalloc_large vmalloc_pages kvfree_rcu_large kfree_rcu \
 done
 check truth-patterns-ran [ "$fails" -eq 0 ]
 check rmmod-truth rmmod mstat_truth
+# An absent source counted nothing, through all that.
+for src in $absent; do
+	check "source-$src-counted-nothing" \
+		grep -qx "${src}_allocs 0" /proc/mstat
+	case $src in
+	percpu)	what='percpu objects not counted' ;;
+	*)	what='vm_area() not counted' ;;
+	esac
+	check "source-$src-logged" sh -c "dmesg | grep -q 'mstat: .*$what'"
+done
 
 # shellcheck disable=SC2046 # the snapshots' names, split
 if mstat_check $(find /tmp/snaps -type f | sort) >/tmp/chk 2>&1; then

@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
 #include <trace/events/kmem.h>
 
 #include "mstat_compat.h"
@@ -46,7 +47,7 @@ MODULE_PARM_DESC(pairs, "kmalloc/kfree pairs to time (1000 to 10000000)");
 
 static char *loop = "kmalloc";
 module_param(loop, charp, 0444);
-MODULE_PARM_DESC(loop, "kmalloc (kmalloc/kfree pairs) or cache (kmem_cache_alloc/free pairs)");
+MODULE_PARM_DESC(loop, "kmalloc (kmalloc/kfree pairs), cache (kmem_cache_alloc/free pairs), vmalloc (vmalloc/vfree of a page) or percpu (alloc/free_percpu of 8 bytes)");
 
 static void bench_probe_kmalloc(void *data, MSTAT_TP_KMALLOC_PARAMS)
 {
@@ -105,7 +106,13 @@ static u64 bench_loop(struct kmem_cache *cache)
 
 	migrate_disable();
 	t0 = ktime_get_ns();
-	if (cache) {
+	if (!strcmp(loop, "vmalloc")) {
+		for (i = 0; i < pairs; i++)
+			vfree(vmalloc(PAGE_SIZE));
+	} else if (!strcmp(loop, "percpu")) {
+		for (i = 0; i < pairs; i++)
+			free_percpu(__alloc_percpu(8, 8));
+	} else if (cache) {
 		for (i = 0; i < pairs; i++)
 			kmem_cache_free(cache, kmem_cache_alloc(cache, GFP_KERNEL));
 	} else {
@@ -129,6 +136,7 @@ static int __init bench_init(void)
 	bool floor = !strcmp(mode, "floor");
 	bool empty = !strcmp(mode, "empty");
 	bool on_cache = !strcmp(loop, "cache");
+	bool other = !strcmp(loop, "vmalloc") || !strcmp(loop, "percpu");
 	struct kmem_cache *cache = NULL;
 	kmalloc_probe_t pk = floor ? floor_probe_kmalloc : bench_probe_kmalloc;
 	kfree_probe_t pf = floor ? floor_probe_kfree : bench_probe_kfree;
@@ -141,9 +149,9 @@ static int __init bench_init(void)
 		       mode, pairs);
 		return -EINVAL;
 	}
-	if ((!on_cache && strcmp(loop, "kmalloc")) ||
-	    (on_cache && strcmp(mode, "none"))) {
-		pr_err("loop=%s mode=%s: want loop kmalloc, or cache with mode none\n",
+	if ((!on_cache && !other && strcmp(loop, "kmalloc")) ||
+	    ((on_cache || other) && strcmp(mode, "none"))) {
+		pr_err("loop=%s mode=%s: want loop kmalloc, or cache, vmalloc or percpu with mode none\n",
 		       loop, mode);
 		return -EINVAL;
 	}

@@ -54,7 +54,7 @@ static const struct control controls[] = {
 	{ "enable_cache", 1, true },
 	{ "enable_page", 1, true },
 	{ "enable_api", 1, true },
-	{ "events_sources", 15, true },
+	{ "events_sources", 63, true },
 	{ "events_min_size", UINT64_MAX, true },
 	{ "profile_rate", 1ULL << 40, true },
 	{ "sync_mode", 2, true },
