@@ -115,6 +115,15 @@
 #define MSTAT_BULK_FREE_FN	"kmem_cache_free_bulk"
 #endif
 
+/* Both or neither: an area made and never removed would stay counted. */
+#ifdef MSTAT_HAVE_VM_AREA_PROTOS
+#define MSTAT_VM_AREA_FN	"__get_vm_area_node"
+#define MSTAT_VM_REMOVE_FN	"remove_vm_area"
+#else
+#define MSTAT_VM_AREA_FN	NULL
+#define MSTAT_VM_REMOVE_FN	NULL
+#endif
+
 #ifdef MSTAT_HAVE_SPLIT_PAGE
 #define MSTAT_SPLIT_PAGE_FN	"split_page"
 #endif
@@ -574,7 +583,9 @@ static struct kretprobe mstat_fail_page_rp = {
  * vm areas (mstat_vmem.c): __get_vm_area_node() returns each area it
  * made, whole (NULL: none), and remove_vm_area() each area it took out,
  * still whole until its caller frees it. Only their return values are
- * read, so their prototypes may change freely.
+ * read: compat/vm_area_protos.conftest checks that they are a struct
+ * vm_struct (the private function's through its public callers');
+ * without that, neither is probed and the source is absent.
  */
 static int mstat_vm_area_ret(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -722,12 +733,12 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 	/* Private to mm/vmalloc.c, where the compiler may inline it. */
 	[MSTAT_BULK_VM_AREA] = {
 		.api = "get_vm_area",
-		.fn = "__get_vm_area_node",
+		.fn = MSTAT_VM_AREA_FN,
 		.rp = &mstat_vm_area_rp,
 	},
 	[MSTAT_BULK_VM_REMOVE] = {
 		.api = "remove_vm_area",
-		.fn = "remove_vm_area",
+		.fn = MSTAT_VM_REMOVE_FN,
 		.rp = &mstat_vm_remove_rp,
 	},
 };

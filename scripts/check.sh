@@ -646,7 +646,7 @@ if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
 		build/7.3/tests/truth/mstat_truth.ko \
 		build/7.3/tests/caches/mstat_cachetest.ko \
 		--file=build/tools/mstat:/mstat/mstat \
-		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu"'
+		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu vmalloc"'
 fi
 
 ## The test kernels: their builds, the style checks, their guests queued
