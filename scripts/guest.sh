@@ -16,9 +16,10 @@
 # /mstat/lib.sh (the script sources it: ". ./lib.sh"), and it runs with
 # cwd /mstat; its output and the kernel log (loglevel=7) go to
 # the console. Exit status: the script's, 124 on timeout, 125 if the guest
-# never reported one (panic, hang in init), 126 if the kernel died before
-# the script started (an early-boot oops: scripts/lib.sh's guest boots it
-# once more, and says so). Defaults: --smp 2 --mem 1G
+# never reported one (panic, hang in init), 126 if the kernel died or hung
+# before the script started (an early-boot oops, a silent console: the
+# boot watchdog below; scripts/lib.sh's guest boots it once more, and
+# says so). Defaults: --smp 2 --mem 1G
 # --timeout 600. --icount on runs qemu with "-icount shift=0,sleep=off"
 # (single-threaded TCG): the guest clock then advances one nanosecond per
 # instruction, so a guest-side ns figure is an instruction count.
@@ -207,7 +208,39 @@ timeout --kill-after=10 "$tmo" "${qemu[@]}" \
 	-nographic -monitor none -serial stdio "${nic[@]}" -no-reboot \
 	-kernel "$kernel" -initrd "$tmp/initrd" \
 	-append "console=$console loglevel=7 printk.time=1 panic=-1 $append" \
-	</dev/null >"$logfile" || rc=$?
+	</dev/null >"$logfile" &
+qpid=$!
+
+# The boot watchdog. Under TCG a kernel now and then hangs silently in
+# early boot, before anything of ours runs: 7.3.4 bringing up its second
+# vCPU ("smp: Bringing up secondary CPUs ..." the console's last line),
+# once in the cold run at 0c2eb82, where the guest then sat out its whole
+# --timeout (602 s, 342 s of CPU). The longest silence of a boot that
+# went on, in that run's 83 guests, was 13 s of guest time (the debug
+# kernel unpacking its initramfs under KASAN). So a console that has not
+# said MSTAT-GUEST-START and has been silent for BOOT_SILENCE seconds
+# (default 120) is a hung boot: qemu is stopped and the exit status is
+# 126, the kernel's death before the script (scripts/lib.sh boots it
+# once more). Once the script has started, only --timeout applies.
+silence=${MSTAT_BOOT_SILENCE:-120} size=-1 quiet=0
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	tr -d '\r' <"$logfile" | grep -qx 'MSTAT-GUEST-START' && break
+	s=$(stat -c %s "$logfile")
+	if [ "$s" != "$size" ]; then
+		size=$s quiet=0
+		continue
+	fi
+	quiet=$((quiet + 2))
+	if [ "$quiet" -ge "$silence" ]; then
+		log "boot hung: no console output for $quiet s and no MSTAT-GUEST-START; the last line: $(tr -d '\r' <"$logfile" | tail -n 1)"
+		pkill -KILL -P "$qpid" 2>/dev/null
+		kill -KILL "$qpid" 2>/dev/null
+		wait "$qpid" 2>/dev/null || true
+		exit 126
+	fi
+done
+wait "$qpid" || rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 log "guest $kernel: boot+run $((ms / 1000)).$((ms % 1000 / 100)) s (TCG, $arch${cpuflags:+, cpu flags ${cpuflags#,}})"
 

@@ -948,7 +948,7 @@ mstat_queue_stop() {
 collect_guests() {
 	local name restarts
 	mstat_guests_wait
-	restarts=$(wc -l <"$MSTAT_QUEUE/restarts" 2>/dev/null || echo 0)
+	restarts=$(wc -l 2>/dev/null <"$MSTAT_QUEUE/restarts" || echo 0)
 	if [ "$restarts" -eq 0 ]; then
 		[ -z "$mstat_queue_owner" ] || ok guest-queue
 	else

@@ -8,9 +8,10 @@
  *   faultio nth N MODULE.ko [PARAMS]
  *	load the module with this task's fail-nth set to N: the N-th
  *	fault-injection point the load passes (within the stack filter the
- *	script set) fails. Prints "nth N rc RC errno E injected 0|1";
- *	exits 0 if the module loaded, 1 if not, 2 on a usage or set-up
- *	error. "injected 0": the load passed fewer than N points.
+ *	script set) fails. Prints "nth N rc RC errno E injected 0|1
+ *	left L"; exits 0 if the module loaded, 1 if not, 2 on a usage or
+ *	set-up error. "injected 0": the load passed fewer than N points,
+ *	N - L of them (the kernel counts fail-nth down at each point).
  *
  *   faultio read -n ROUNDS [-o DIR] FILE...
  *	ROUNDS times, each FILE opened, read to its end and closed with
@@ -102,8 +103,8 @@ static int nth(int argc, char **argv)
 	/* Whatever is left of it must not fail what follows. */
 	if (pwrite(f, "0", 1, 0) < 0)
 		perror("faultio nth: fail-nth");
-	printf("nth %s rc %d errno %d injected %d\n", argv[1], rc, err,
-	       atoi(v) == 0);
+	printf("nth %s rc %d errno %d injected %d left %d\n", argv[1], rc,
+	       err, atoi(v) == 0, atoi(v));
 	return rc ? 1 : 0;
 }
 
