@@ -94,13 +94,15 @@ static void mstat_usage(FILE *f)
 	      "       mstat top [-d SECS] [-n ITER] [-f FILE]... [--caches [--sort allocs|live]]\n"
 	      "                                         rates per second, like slabtop\n"
 	      "       mstat prom [-f FILE] [-o FILE] [--cache-include RE] [--cache-exclude RE]\n"
-	      "                  [--cache-max N]        Prometheus text format\n"
+	      "                  [--cache-max N] [--meminfo FILE]\n"
+	      "                                         Prometheus text format\n"
 	      "       mstat pprof [-f FILE] [-o FILE]    /proc/mstat_sites as a pprof profile\n"
 	      "       mstat check [-n N] [-i MS] [FILE...]\n"
 	      "                                         check the snapshot invariants\n"
 	      "       mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]\n"
 	      "                   [--sites FILE] [--cache-include RE] [--cache-exclude RE]\n"
-	      "                   [--cache-max N]       /metrics and /debug/pprof/ over HTTP\n"
+	      "                   [--cache-max N] [--meminfo FILE]\n"
+	      "                                         /metrics and /debug/pprof/ over HTTP\n"
 	      "       mstat leaks [-d SECS] [-i SECS] [--json] [--from DIR] [--save DIR]\n"
 	      "                   [--min-rate BYTES] [--confidence C]\n"
 	      "                                         what grows without bound: a verdict\n"
@@ -144,7 +146,8 @@ static void mstat_usage(FILE *f)
 	      "           bytes a second, at the low end of its interval (default 0)\n"
 	      "  --confidence C  leaks, serve: the intervals' confidence, in (0.5, 1)\n"
 	      "           (default 0.99)\n"
-	      "  --meminfo FILE  memory: read FILE instead of /proc/meminfo\n"
+	      "  --meminfo FILE  memory, prom, serve: read FILE instead of /proc/meminfo\n"
+	      "           (prom and serve read none beside a -f FILE without it)\n"
 	      "  -h, --help  print this help and exit\n"
 	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
 	      "  may come after options, but check comes first.\n"
@@ -442,8 +445,9 @@ static int mstat_check_opts(struct mstat_opts *o)
 	if (o->json && o->cmd != CMD_SHOW && o->cmd != CMD_LEAKS &&
 	    o->cmd != CMD_MEMORY)
 		return mstat_bad_usage("--json goes with plain mstat, mstat leaks and mstat memory only", NULL);
-	if (o->meminfo && o->cmd != CMD_MEMORY)
-		return mstat_bad_usage("--meminfo goes with mstat memory only", NULL);
+	if (o->meminfo && o->cmd != CMD_MEMORY && o->cmd != CMD_PROM &&
+	    o->cmd != CMD_SERVE)
+		return mstat_bad_usage("--meminfo goes with mstat memory, prom and serve only", NULL);
 	if (o->cmd == CMD_LEAKS) {
 		if (o->iters_set)
 			return mstat_bad_usage("-n goes with mstat top only", NULL);
@@ -587,7 +591,7 @@ static int mstat_one_snapshot(const struct mstat_opts *o)
 	s = mstat_snap_read(o->file[0]);
 	f = s ? mstat_out_open(o->out, tmp, sizeof(tmp)) : NULL;
 	if (f) {
-		mstat_prom(f, s, &pf);
+		mstat_prom(f, s, &pf, mstat_memory_meminfo(o));
 		err = mstat_out_close(f, o->out, tmp);
 	} else {
 		err = EXIT_INPUT;

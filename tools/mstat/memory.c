@@ -47,32 +47,50 @@ static const char *const mi_name[MI_NR] = {
 
 #define MAX_LINES	32
 
+/* Whose figure a line is: its from="..." label in Prometheus. */
+enum line_from { FROM_KERNEL, FROM_MEMINFO, FROM_MSTAT, FROM_SUM, FROM_REST };
+
+static const char *const from_name[] = {
+	[FROM_KERNEL] = "kernel", [FROM_MEMINFO] = "meminfo",
+	[FROM_MSTAT] = "mstat", [FROM_SUM] = "sum", [FROM_REST] = "rest",
+};
+
 struct line {
 	int depth;
 	const char *name;
+	const char *key;	/* its place in the tree: line="..." */
+	enum line_from kind;
 	long long bytes;
 	char from[160];
 };
 
+#define KEY_LEN		32
+
 struct account {
 	struct line l[MAX_LINES];
 	int n;
+	char keys[4][KEY_LEN];	/* counted()'s */
+	int nkeys;
 	long long total, unexplained;
 	long long gen;
 };
 
 static struct line *add(struct account *a, int depth, const char *name,
-			long long bytes, const char *fmt, ...)
-	MSTAT_PRINTF(5, 6);
+			const char *key, enum line_from kind, long long bytes,
+			const char *fmt, ...)
+	MSTAT_PRINTF(7, 8);
 
 static struct line *add(struct account *a, int depth, const char *name,
-			long long bytes, const char *fmt, ...)
+			const char *key, enum line_from kind, long long bytes,
+			const char *fmt, ...)
 {
 	struct line *l = &a->l[a->n++];
 	va_list ap;
 
 	l->depth = depth;
 	l->name = name;
+	l->key = key;
+	l->kind = kind;
 	l->bytes = bytes;
 	va_start(ap, fmt);
 	vsnprintf(l->from, sizeof(l->from), fmt, ap);
@@ -113,12 +131,23 @@ static int read_meminfo(const char *path, long long v[MI_NR])
 	return 0;
 }
 
-/* A part of a kind that mstat counts, and what the kernel has beyond it. */
-static void counted(struct account *a, int depth, long long kernel,
-		    long long mstat, const char *mine, const char *rest)
+/*
+ * A part of a kind that mstat counts, and what the kernel has beyond it;
+ * @key: the kind's key, the two lines' ".mstat" and ".rest" below it.
+ */
+static void counted(struct account *a, int depth, const char *key,
+		    long long kernel, long long mstat, const char *mine,
+		    const char *rest)
 {
-	add(a, depth, mine, mstat, "mstat: since it was on, live");
-	add(a, depth, rest, kernel - mstat, "the line above, less mstat's count");
+	char *k = a->keys[a->nkeys++];
+
+	snprintf(k, KEY_LEN, "%s.mstat", key);
+	add(a, depth, mine, k, FROM_MSTAT, mstat,
+	    "mstat: since it was on, live");
+	k = a->keys[a->nkeys++];
+	snprintf(k, KEY_LEN, "%s.rest", key);
+	add(a, depth, rest, k, FROM_REST, kernel - mstat,
+	    "the line above, less mstat's count");
 }
 
 static int build(struct account *a, const struct mstat_snap *s,
@@ -157,41 +186,53 @@ static int build(struct account *a, const struct mstat_snap *s,
 	a->total = t;
 	user = anon + file + huge;
 	kern = slab + vmk + pck + (stack_vm ? 0 : stack) + pt + spt;
-	add(a, 0, "MemTotal", t, "kernel: totalram_pages()");
-	add(a, 1, "free", free_, "kernel: NR_FREE_PAGES (MemFree)");
-	add(a, 1, "user", user, "the lines below");
-	add(a, 2, "anon", anon, "kernel: NR_ANON_MAPPED (AnonPages)");
-	add(a, 2, "file", file,
+	add(a, 0, "MemTotal", "total", FROM_KERNEL, t,
+	    "kernel: totalram_pages()");
+	add(a, 1, "free", "free", FROM_KERNEL, free_,
+	    "kernel: NR_FREE_PAGES (MemFree)");
+	add(a, 1, "user", "user", FROM_SUM, user, "the lines below");
+	add(a, 2, "anon", "user.anon", FROM_KERNEL, anon,
+	    "kernel: NR_ANON_MAPPED (AnonPages)");
+	add(a, 2, "file", "user.file", FROM_KERNEL, file,
 	    "kernel: NR_FILE_PAGES (Cached + SwapCached + Buffers)");
-	add(a, 3, "of which shmem", shmem, "kernel: NR_SHMEM (Shmem)");
-	add(a, 2, "hugetlb pool", huge, "meminfo: Hugetlb");
-	add(a, 1, "kernel", kern, "the lines below");
-	add(a, 2, "slab", slab,
+	add(a, 3, "of which shmem", "user.file.shmem", FROM_KERNEL, shmem,
+	    "kernel: NR_SHMEM (Shmem)");
+	if (mi[MI_HUGETLB] >= 0)
+		add(a, 2, "hugetlb pool", "user.hugetlb", FROM_MEMINFO, huge,
+		    "meminfo: Hugetlb");
+	add(a, 1, "kernel", "kernel", FROM_SUM, kern, "the lines below");
+	add(a, 2, "slab", "kernel.slab", FROM_KERNEL, slab,
 	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
-	add(a, 3, "objects, net since mstat's load",
-	    mstat_get(s, "slab_live_bytes"),
+	add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
+	    FROM_MSTAT, mstat_get(s, "slab_live_bytes"),
 	    "mstat: slab_live_bytes (allocated less freed since load)");
-	add(a, 3, "the rest", slab - mstat_get(s, "slab_live_bytes"),
+	add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
+	    slab - mstat_get(s, "slab_live_bytes"),
 	    "older objects, free space in slabs, metadata");
-	add(a, 2, "vmalloc", vmk, "meminfo: VmallocUsed (%s)",
+	add(a, 2, "vmalloc", "kernel.vmalloc",
+	    mi[MI_VMALLOC_USED] >= 0 ? FROM_MEMINFO : FROM_MSTAT, vmk,
+	    "meminfo: VmallocUsed (%s)",
 	    mi[MI_VMALLOC_USED] >= 0 ? "read after the snapshot" : "absent: mstat's");
-	counted(a, 3, vmk, vm, "areas mstat counted",
+	counted(a, 3, "kernel.vmalloc", vmk, vm, "areas mstat counted",
 		"areas made before mstat counted");
 	if (stack_vm)
-		add(a, 3, "of which kernel stacks", stack,
+		add(a, 3, "of which kernel stacks", "kernel.vmalloc.stacks",
+		    FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
-	add(a, 2, "percpu", pck, "meminfo: Percpu (%s)",
+	add(a, 2, "percpu", "kernel.percpu",
+	    mi[MI_PERCPU] >= 0 ? FROM_MEMINFO : FROM_MSTAT, pck,
+	    "meminfo: Percpu (%s)",
 	    mi[MI_PERCPU] >= 0 ? "chunks' pages, read after the snapshot" :
 				 "absent: mstat's");
-	counted(a, 3, pck, pcpu, "objects mstat counted",
+	counted(a, 3, "kernel.percpu", pck, pcpu, "objects mstat counted",
 		"older ones, and free space in chunks");
 	if (!stack_vm)
-		add(a, 2, "kernel stacks", stack,
+		add(a, 2, "kernel stacks", "kernel.stacks", FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack)");
-	add(a, 2, "page tables", pt + spt,
+	add(a, 2, "page tables", "kernel.page_tables", FROM_KERNEL, pt + spt,
 	    "kernel: NR_PAGETABLE + NR_SECONDARY_PAGETABLE");
 	a->unexplained = t - free_ - user - kern;
-	add(a, 1, "unexplained", a->unexplained,
+	add(a, 1, "unexplained", "unexplained", FROM_REST, a->unexplained,
 	    "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
 	return 0;
 }
@@ -246,10 +287,55 @@ static void print_json(const struct account *a)
 	for (i = 0; i < a->n; i++) {
 		const struct line *l = &a->l[i];
 
-		printf("%s\n    { \"depth\": %d, \"name\": \"%s\", \"bytes\": %lld, \"from\": \"%s\" }",
-		       i ? "," : "", l->depth, l->name, l->bytes, l->from);
+		printf("%s\n    { \"depth\": %d, \"name\": \"%s\", \"line\": \"%s\", \"bytes\": %lld, \"source\": \"%s\", \"from\": \"%s\" }",
+		       i ? "," : "", l->depth, l->name, l->key, l->bytes,
+		       from_name[l->kind], l->from);
 	}
 	printf("\n  ]\n}\n");
+}
+
+/*
+ * The /proc/meminfo to read beside the snapshot: --meminfo's, or the
+ * machine's when the snapshot is the machine's own /proc/mstat; none for
+ * a saved snapshot.
+ */
+const char *mstat_memory_meminfo(const struct mstat_opts *o)
+{
+	if (o->meminfo)
+		return o->meminfo;
+	return strcmp(o->file[0], MSTAT_PROC) ? NULL : "/proc/meminfo";
+}
+
+/*
+ * The account as Prometheus series, for mstat prom and mstat serve: one
+ * gauge, a series a line. Nothing for a snapshot without the kernel's
+ * counters (before format 1.6). @meminfo: the /proc/meminfo to read
+ * beside the snapshot, or NULL (a saved snapshot: then the vmalloc and
+ * percpu lines are mstat's own counts, from="mstat").
+ */
+void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
+		       const char *meminfo)
+{
+	struct account *a;
+	long long mi[MI_NR];
+	int i;
+
+	if (s->minor < 6 || !mstat_find(s, "kernel_mem_total_bytes"))
+		return;
+	a = mstat_alloc(NULL, sizeof(*a));
+	memset(a, 0, sizeof(*a));
+	if (!meminfo || read_meminfo(meminfo, mi))
+		for (i = 0; i < MI_NR; i++)
+			mi[i] = -1;
+	if (!build(a, s, mi)) {
+		mstat_prom_head(f, "mstat_memory_bytes", "gauge",
+				"MemTotal as mstat memory accounts for it, a series a line: line, its place in the tree; from, whose figure it is (kernel, meminfo, mstat, sum: of the lines below, rest: what the others leave).");
+		for (i = 0; i < a->n; i++)
+			fprintf(f, "mstat_memory_bytes{line=\"%s\",from=\"%s\"} %lld\n",
+				a->l[i].key, from_name[a->l[i].kind],
+				a->l[i].bytes);
+	}
+	free(a);
 }
 
 int do_memory(const struct mstat_opts *o)

@@ -3,8 +3,14 @@
 #ifndef MSTAT_MEMORY_H
 #define MSTAT_MEMORY_H
 
+#include <stdio.h>
+
 #include "opts.h"
+#include "parse.h"
 
 int do_memory(const struct mstat_opts *o);
+const char *mstat_memory_meminfo(const struct mstat_opts *o);
+void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
+		       const char *meminfo);
 
 #endif /* MSTAT_MEMORY_H */

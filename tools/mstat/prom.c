@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "prom.h"
 #include "slab.h"
 #include "util.h"
@@ -398,12 +399,13 @@ static void mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 }
 
 void mstat_prom(FILE *f, const struct mstat_snap *s,
-		const struct mstat_prom_filter *pf)
+		const struct mstat_prom_filter *pf, const char *meminfo)
 {
 	mstat_prom_sources(f, s);
 	mstat_prom_misc(f, s);
 	mstat_prom_classes(f, s);
 	mstat_prom_orders(f, s);
 	mstat_prom_caches(f, s, pf);
+	mstat_memory_prom(f, s, meminfo);
 	mstat_prom_snapshot(f, s);
 }

@@ -32,8 +32,11 @@ bool mstat_prom_filter_init(struct mstat_prom_filter *pf,
 			    const struct mstat_opts *o);
 void mstat_prom_filter_free(struct mstat_prom_filter *pf);
 
-/* The snapshot @s into @f, the caches that @pf lets through. */
+/*
+ * The snapshot @s into @f, the caches that @pf lets through, and mstat
+ * memory's account with @meminfo beside it (mstat_memory_prom()).
+ */
 void mstat_prom(FILE *f, const struct mstat_snap *s,
-		const struct mstat_prom_filter *pf);
+		const struct mstat_prom_filter *pf, const char *meminfo);
 
 #endif /* MSTAT_PROM_H */

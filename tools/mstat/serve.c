@@ -77,6 +77,7 @@
 
 #include "input.h"
 #include "leaks.h"
+#include "memory.h"
 #include "pprof.h"
 #include "prom.h"
 #include "serve.h"
@@ -259,7 +260,8 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	if (s) {
 		f = open_memstream(&body, &len);
 		if (f) {
-			mstat_prom(f, s, &srv->filter);
+			mstat_prom(f, s, &srv->filter,
+				   mstat_memory_meminfo(srv->o));
 			mstat_leak_window_add(srv->leaks, s,
 					      mstat_snap_taken(s));
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,

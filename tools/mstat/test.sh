@@ -1857,7 +1857,7 @@ memory_errors() {
 		--meminfo testdata/meminfo-1.6.txt &&
 	expect_err 1 'nope: No such file' build/mstat memory \
 		-f testdata/mstat-1.6.txt --meminfo "$tmp/nope" &&
-	expect_err 2 'meminfo goes with mstat memory only' \
+	expect_err 2 'meminfo goes with mstat memory, prom and serve only' \
 		build/mstat top --meminfo x
 }
 
@@ -1868,6 +1868,33 @@ memory_sources() {
 		build/mstat prom -f testdata/mstat-1.6.txt |
 		grep -q '^mstat_allocs_total{source="percpu"} ' &&
 		! build/mstat --json -f testdata/mstat-1.0.txt | grep -q vmalloc
+}
+
+# The account as Prometheus series (mstat prom, mstat serve): one series
+# a line, the same bytes as mstat memory --json's, total = free + user +
+# kernel + unexplained; without --meminfo beside a saved file, vmalloc
+# and percpu are mstat's own counts (from="mstat"); a format before 1.6
+# has none. promtool takes them (prom_promtool's check on this file).
+memory_prom() {
+	local p=$tmp/m16.prom j=$tmp/m16.json
+
+	build/mstat prom -f testdata/mstat-1.6.txt \
+		--meminfo testdata/meminfo-1.6.txt >"$p" &&
+	build/mstat memory --json -f testdata/mstat-1.6.txt \
+		--meminfo testdata/meminfo-1.6.txt >"$j" || return 1
+	# Each JSON line's bytes as the series of its line.
+	sed -n 's/.*"line": "\([^"]*\)", "bytes": \(-*[0-9]*\), "source": "\([a-z]*\)".*/mstat_memory_bytes{line="\1",from="\3"} \2/p' \
+		"$j" >"$tmp/m16.want" &&
+	grep '^mstat_memory_bytes{' "$p" >"$tmp/m16.got" &&
+	[ "$(wc -l <"$tmp/m16.got")" -ge 18 ] &&
+	diff -u "$tmp/m16.want" "$tmp/m16.got" &&
+	awk -F' ' '/^mstat_memory_bytes\{line="(free|user|kernel|unexplained)",/ { s += $2 }
+		/^mstat_memory_bytes\{line="total",/ { t = $2 }
+		END { print "total " t ", parts " s; exit !(t > 0 && s == t) }' "$p" &&
+	{ ! command -v promtool >/dev/null || promtool check metrics <"$p"; } &&
+	build/mstat prom -f testdata/mstat-1.6.txt |
+		grep -qx 'mstat_memory_bytes{line="kernel.vmalloc",from="mstat"} [0-9]*' &&
+	! build/mstat prom -f testdata/mstat-1.2.txt | grep -q '^mstat_memory_bytes'
 }
 
 t build build
@@ -1909,6 +1936,7 @@ t memory_moves memory_moves
 t memory_check memory_check
 t memory_errors memory_errors
 t memory_sources memory_sources
+t memory_prom memory_prom
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
