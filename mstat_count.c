@@ -32,11 +32,13 @@ noinline void mstat_extras(unsigned int slot, bool alloc, bool sample,
 	if (sample) {
 		rate = READ_ONCE(mstat_profile_rate);
 		if (rate)
-			__mstat_profile_sample(slot, rate, ptr, size, site,
+			__mstat_profile_sample(slot, rate, ptr, size, site, src,
 					       src == MSTAT_SRC_API ?
 					       MSTAT_SAMPLE_API :
 					       mstat_source_slab(src) ?
 					       MSTAT_SAMPLE_LINEAR :
+					       src == MSTAT_SRC_PAGE ?
+					       MSTAT_SAMPLE_PAGE :
 					       MSTAT_SAMPLE_KEY);
 	}
 	if (sampled)

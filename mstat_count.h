@@ -118,7 +118,10 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 	}
 	mstat_add(&s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
 	if (static_branch_unlikely(&mstat_extras_key)) {
-		sample = src != MSTAT_SRC_PAGE && mstat_profile_due(alloc);
+		/* A page only while page sampling is on, and never unknown. */
+		sample = (src != MSTAT_SRC_PAGE ||
+			  (ptr && static_branch_unlikely(&mstat_profile_pages_key))) &&
+			 mstat_profile_due(alloc);
 		stream = mstat_streamed(src);
 		if (sample || stream)
 			mstat_extras(mstat_section_slot(&mstat_core, &s), true,
@@ -163,8 +166,9 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 	}
 	mstat_add(&s, struct mstat_cells, ctx_frees[mstat_context()], 1);
 	if (static_branch_unlikely(&mstat_extras_key)) {
-		sampled = src != MSTAT_SRC_PAGE && ptr &&
-			  mstat_profile_held(ptr);
+		sampled = (src != MSTAT_SRC_PAGE ||
+			   static_branch_unlikely(&mstat_profile_page_free_key)) &&
+			  ptr && mstat_profile_held(ptr);
 		stream = mstat_streamed(src);
 		if (sampled || stream)
 			mstat_extras(mstat_section_slot(&mstat_core, &s),

@@ -54,11 +54,16 @@ static int mstat_enable_set(int src, u64 val)
 
 static int mstat_reset_set(int arg, u64 val)
 {
+	int err;
+
 	if (val != 1) {
 		pr_warn_ratelimited("reset: write 1 to reset\n");
 		return -EINVAL;
 	}
-	return mstat_reset(&mstat_core);
+	err = mstat_reset(&mstat_core);
+	if (!err)
+		mstat_kernel_mark();
+	return err;
 }
 
 static u64 mstat_ev_sources_get(int arg)
@@ -95,6 +100,17 @@ static u64 mstat_profile_rate_get(int arg)
 static int mstat_profile_rate_set(int arg, u64 val)
 {
 	mstat_profile_set_rate(val);
+	return 0;
+}
+
+static u64 mstat_profile_pages_get(int arg)
+{
+	return static_key_enabled(&mstat_profile_pages_key);
+}
+
+static int mstat_profile_pages_set(int arg, u64 val)
+{
+	mstat_profile_set_pages(val);
 	return 0;
 }
 
@@ -176,6 +192,9 @@ const struct mstat_ctl mstat_ctls[MSTAT_NR_CTLS] = {
 	[MSTAT_CTL_ENABLE_PERCPU] = {
 		"enable_percpu", 0600, 1, 1, true, MSTAT_SRC_PERCPU,
 		mstat_enable_get, mstat_enable_set },
+	[MSTAT_CTL_PROFILE_PAGES] = {
+		"profile_pages", 0600, 1, 0, true, 0,
+		mstat_profile_pages_get, mstat_profile_pages_set },
 };
 
 /**
@@ -316,8 +335,10 @@ int mstat_ctl_start(void)
 		if (!err && c->get(c->arg) != val)
 			err = -EIO;
 	}
-	if (!err)
+	if (!err) {
+		mstat_kernel_mark();
 		mstat_ctl_state = MSTAT_CTL_LIVE;
+	}
 	kernel_param_unlock(THIS_MODULE);
 	return err;
 }
@@ -433,3 +454,6 @@ MODULE_PARM_DESC(enable_vmalloc, "Count vm areas (vmalloc, vmap, ioremap) made a
 module_param_cb(enable_percpu, &mstat_param_ops,
 		(void *)&mstat_ctls[MSTAT_CTL_ENABLE_PERCPU], 0644);
 MODULE_PARM_DESC(enable_percpu, "Count percpu objects allocated and freed: 1 (default) or 0");
+module_param_cb(profile_pages, &mstat_param_ops,
+		(void *)&mstat_ctls[MSTAT_CTL_PROFILE_PAGES], 0644);
+MODULE_PARM_DESC(profile_pages, "Heap profile: sample the page allocator's pages too, their stacks from their caller: 1 or 0 (default)");

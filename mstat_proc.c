@@ -50,8 +50,8 @@
 #include "mstat_vmem.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.6"
-#define MSTAT_SITES_FORMAT_VERSION	"2.2"
+#define MSTAT_FORMAT_VERSION	"1.7"
+#define MSTAT_SITES_FORMAT_VERSION	"2.3"
 
 /* Readers' snapshots */
 
@@ -385,6 +385,10 @@ static void mstat_show_vmem(struct seq_file *m,
 	for (i = 0; i < MSTAT_NR_KERNEL; i++)
 		seq_printf(m, "kernel_%s_bytes %llu\n", mstat_kernel_name[i],
 			   st->kern.v[i]);
+	/* 1.7: the same, when counting began (load, or the last reset). */
+	for (i = 0; i < MSTAT_NR_KERNEL; i++)
+		seq_printf(m, "kernel_%s_bytes_at_load %llu\n",
+			   mstat_kernel_name[i], st->kern_mark.v[i]);
 	/* Kernel stacks are vm areas, made by vmalloc() (VMAP_STACK). */
 	seq_printf(m, "kernel_stack_in_vmalloc %d\n",
 		   IS_ENABLED(CONFIG_VMAP_STACK));
@@ -648,13 +652,16 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "mstat_sites - version: " MSTAT_SITES_FORMAT_VERSION "\n");
-		/* 2.1: reused, age_ms. 2.2: addr_phantoms. */
+		/*
+		 * 2.1: reused, age_ms. 2.2: addr_phantoms. 2.3: the source
+		 * column, before the site.
+		 */
 		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu addr_phantoms %lld\n",
 			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
 			   (s64)ss->addr_drops, ss->addr_live, ss->depth,
 			   (s64)ss->leafless, po->reused, po->age_ms,
 			   (s64)ss->addr_phantoms);
-		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache site\n");
+		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache source site\n");
 		return 0;
 	}
 	inuse = mstat_row_inuse(r);
@@ -671,7 +678,9 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		seq_printf(m, " %d", r->node);
 	seq_putc(m, ' ');
 	mstat_show_cache_name(m, r->cache);
-	seq_printf(m, " %s\n", mstat_site_name(po->sym, sizeof(po->sym), r->site));
+	seq_printf(m, " %s %s\n",
+		   r->src < MSTAT_NR_SOURCES ? mstat_source_name[r->src] : "-",
+		   mstat_site_name(po->sym, sizeof(po->sym), r->site));
 	for (i = 1; i < r->nr; i++)
 		seq_printf(m, "\t%s\n",
 			   mstat_site_name(po->sym, sizeof(po->sym), r->stack[i]));

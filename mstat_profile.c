@@ -96,6 +96,7 @@ struct mstat_bucket {
 	u64 key;				/* hash of stack and labels; 0: unused */
 	unsigned int nr;			/* frames in stack[] */
 	int node;				/* NUMA node, or NUMA_NO_NODE */
+	u8 src;					/* enum mstat_source */
 	u64 cgroup;				/* MSTAT_CGROUP_* or a cgroup id */
 	const void *cache;			/* slab cache, or NULL */
 	char cache_name[MSTAT_CACHE_NAME_LEN];	/* its name, or "" */
@@ -148,6 +149,8 @@ static const void *(*mstat_cache_of)(const void *obj);
 DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
+DEFINE_STATIC_KEY_FALSE(mstat_profile_pages_key);
+DEFINE_STATIC_KEY_FALSE(mstat_profile_page_free_key);
 static DEFINE_MUTEX(mstat_profile_lock);	/* serializes rate changes */
 
 unsigned long mstat_profile_rate;
@@ -283,6 +286,7 @@ struct mstat_labels {
 	u64 cgroup;
 	int node;
 	const void *cache;
+	u8 src;
 };
 
 /* A 64-bit hash of the stack and labels, never 0 (an unused bucket's key). */
@@ -295,7 +299,7 @@ static u64 mstat_stack_key(const unsigned long *stack, unsigned int nr,
 	for (i = 0; i < nr; i++)
 		h = mstat_key_mix(h, stack[i]);
 	h = mstat_key_mix(mstat_key_mix(h, l->cgroup), (u32)l->node);
-	h = mstat_key_mix(h, (unsigned long)l->cache);
+	h = mstat_key_mix(mstat_key_mix(h, (unsigned long)l->cache), l->src);
 	return h ?: 1;
 }
 
@@ -324,6 +328,7 @@ static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
 			memcpy(b->stack, stack, nr * sizeof(*stack));
 			b->cgroup = l->cgroup;
 			b->node = l->node;
+			b->src = l->src;
 			b->cache = l->cache;
 			if (l->cache)
 				mstat_cache_name(l->cache, b->cache_name);
@@ -449,6 +454,95 @@ alone:
 }
 
 /*
+ * The page allocator's own functions, which a page's stack holds between
+ * mstat's probe and the page's caller, by name as the kernels from 5.10
+ * to 7.3 call them (an inline one leaves no frame), and the tracepoint's
+ * iterator (__traceiter_*). A page has no call site in its event: its
+ * stack starts at the first frame that is none of these.
+ */
+static const char *const mstat_page_allocator[] = {
+	"__alloc_pages", "__alloc_pages_noprof", "__alloc_pages_nodemask",
+	"alloc_pages", "alloc_pages_noprof", "alloc_pages_current",
+	"alloc_pages_vma", "alloc_pages_mpol", "alloc_pages_mpol_noprof",
+	"__alloc_frozen_pages_noprof", "alloc_frozen_pages_noprof",
+	"__folio_alloc", "__folio_alloc_noprof", "folio_alloc",
+	"folio_alloc_noprof", "folio_alloc_mpol", "folio_alloc_mpol_noprof",
+	"vma_alloc_folio", "vma_alloc_folio_noprof", "__get_free_pages",
+	"__get_free_pages_noprof", "get_zeroed_page", "get_zeroed_page_noprof",
+	"alloc_pages_exact", "alloc_pages_exact_noprof", "alloc_pages_exact_nid",
+	"alloc_pages_exact_nid_noprof",
+};
+
+/*
+ * Return addresses found to lie in those functions: a frame among them is
+ * the allocator's without a look-up. Filled as found, never emptied (the
+ * kernel's text; a module's frames are never the allocator's).
+ */
+#define MSTAT_PAGE_IPS	32
+static unsigned long mstat_page_ips[MSTAT_PAGE_IPS];
+static DEFINE_PER_CPU(char [KSYM_SYMBOL_LEN], mstat_symbuf);
+
+/* Whether @ip, a return address of a page's stack, is the allocator's. */
+static noinline bool mstat_page_allocator_ip(unsigned long ip)
+{
+	unsigned long flags;
+	unsigned int i;
+	bool found = false;
+	char *name;
+
+	for (i = 0; i < MSTAT_PAGE_IPS; i++) {
+		unsigned long v = READ_ONCE(mstat_page_ips[i]);
+
+		if (v == ip)
+			return true;
+		if (!v)
+			break;
+	}
+	/* The buffer is this CPU's: no interrupt may sample meanwhile. */
+	local_irq_save(flags);
+	name = this_cpu_ptr(mstat_symbuf);
+	sprint_symbol_no_offset(name, ip);
+	if (str_has_prefix(name, "__traceiter_"))
+		found = true;
+	for (i = 0; !found && i < ARRAY_SIZE(mstat_page_allocator); i++)
+		found = !strcmp(name, mstat_page_allocator[i]);
+	local_irq_restore(flags);
+	if (found)
+		for (i = 0; i < MSTAT_PAGE_IPS; i++)
+			if (!cmpxchg(&mstat_page_ips[i], 0, ip) ||
+			    READ_ONCE(mstat_page_ips[i]) == ip)
+				break;
+	return found;
+}
+
+/*
+ * A page's stack, into @entries: from the first frame that is neither
+ * mstat's nor the page allocator's, at most mstat_depth frames. Without
+ * one, the first frame past mstat's alone, counted as leafless.
+ */
+static unsigned int mstat_page_stack(unsigned long *entries)
+{
+	unsigned int n, i = 0, first;
+
+	n = stack_trace_save(entries, MSTAT_STACK_CAPTURE, 0);
+	while (i < n && within_module(entries[i], THIS_MODULE))
+		i++;
+	first = i;
+	while (i < n && mstat_page_allocator_ip(entries[i]))
+		i++;
+	if (i == n) {
+		atomic64_inc(&mstat_leafless);
+		if (first == n)
+			return 0;
+		entries[0] = entries[first];
+		return 1;
+	}
+	n = min(n - i, mstat_depth);
+	memmove(entries, &entries[i], n * sizeof(*entries));
+	return n;
+}
+
+/*
  * The cgroup label of an allocation sampled now: hard irq, softirq, or
  * the cgroup (v2) id of current. Inside a section preemption is off,
  * which is what task_css_set() asks of its caller (RCU-sched).
@@ -471,14 +565,20 @@ static u64 mstat_cgroup_now(void)
  * an address of the linear map the NUMA node of its memory and its slab
  * cache (an API report may give any address, or none).
  */
-static void mstat_labels_now(struct mstat_labels *l, unsigned long ptr)
+static void mstat_labels_now(struct mstat_labels *l, unsigned long ptr,
+			     enum mstat_sample_kind kind)
 {
 	const void *(*cache_of)(const void *obj) = READ_ONCE(mstat_cache_of);
 
 	l->cgroup = mstat_cgroup_now();
 	l->node = NUMA_NO_NODE;
 	l->cache = NULL;
-	if (!ptr || !virt_addr_valid((void *)ptr))
+	if (kind == MSTAT_SAMPLE_PAGE) {
+		l->node = page_to_nid((struct page *)ptr);
+		return;
+	}
+	if (kind != MSTAT_SAMPLE_LINEAR || !ptr ||
+	    !virt_addr_valid((void *)ptr))
 		return;
 	l->node = page_to_nid(virt_to_page((void *)ptr));
 	if (cache_of)
@@ -512,12 +612,15 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
  * @rate: mstat_profile_rate as the caller read it, not 0
  * @ptr: the object
  * @size: its bytes
- * @site: its call site
+ * @site: its call site (none for a page)
+ * @src: its source, a label of its bucket
  * @kind: what @ptr is: a linear map object, whose labels it gives; a
  *	report through mstat's API (mstat_account_alloc()), whose stack may
- *	not hold its call site; or a key only (a vm area, a percpu pointer:
+ *	not hold its call site; a key only (a vm area, a percpu pointer:
  *	no page of its own to read a node or a cache from; a percpu pointer
- *	may even look like an address of the kernel's image)
+ *	may even look like an address of the kernel's image); or a struct
+ *	page, whose node it gives and whose stack is found past the page
+ *	allocator's frames (mstat_page_stack())
  *
  * Called by the hot path (mstat_extras()) when mstat_profile_due() said
  * this CPU's interval has run out.
@@ -526,7 +629,7 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
  */
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
-			    enum mstat_sample_kind kind)
+			    enum mstat_source src, enum mstat_sample_kind kind)
 {
 	unsigned long entries[MSTAT_STACK_CAPTURE];
 	struct mstat_labels l;
@@ -534,8 +637,16 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 	unsigned int n;
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
-	n = mstat_stack(entries, site, kind == MSTAT_SAMPLE_API);
-	mstat_labels_now(&l, kind == MSTAT_SAMPLE_LINEAR ? ptr : 0);
+	if (kind == MSTAT_SAMPLE_PAGE)
+		n = mstat_page_stack(entries);
+	else
+		n = mstat_stack(entries, site, kind == MSTAT_SAMPLE_API);
+	if (!n) {
+		atomic64_inc(&mstat_bucket_drops);
+		return;
+	}
+	mstat_labels_now(&l, ptr, kind);
+	l.src = src;
 	b = mstat_bucket_get(entries, n, &l);
 	if (!b)
 		return;
@@ -746,6 +857,7 @@ static void mstat_sites_copy(const u64 *total, void *arg)
 		r->nr = nr;
 		r->cgroup = b->cgroup;
 		r->node = b->node;
+		r->src = b->src;
 		r->cache = b->cache_name;
 		r->b = b;
 		memcpy(r->v, b->total, sizeof(b->total));
@@ -1053,6 +1165,29 @@ void mstat_profile_set_rate(unsigned long rate)
 	mutex_unlock(&mstat_profile_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
+
+/**
+ * mstat_profile_set_pages() - sample the page source's allocations or not
+ * @on: whether to
+ *
+ * Off by default: a page's stack is found by name (mstat_page_stack()),
+ * and the pages of the page cache and of anonymous memory come and go by
+ * the million. As the free side of the profile, the page frees' look-up
+ * stays on once it was: pages sampled before are still freed.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_profile_set_pages(bool on)
+{
+	mutex_lock(&mstat_profile_lock);
+	if (on && !static_key_enabled(&mstat_profile_page_free_key))
+		static_branch_enable(&mstat_profile_page_free_key);
+	if (on)
+		static_branch_enable(&mstat_profile_pages_key);
+	else
+		static_branch_disable(&mstat_profile_pages_key);
+	mutex_unlock(&mstat_profile_lock);
+}
 
 /**
  * mstat_profile_init() - allocate the profile's tables

@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
+#include "mstat_stats.h"
 
 /* Mean bytes between samples; 0: off. */
 extern unsigned long mstat_profile_rate;
@@ -25,6 +26,8 @@ extern unsigned long mstat_profile_rate;
 struct mstat_addr;
 DECLARE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DECLARE_STATIC_KEY_FALSE(mstat_profile_free_key);
+DECLARE_STATIC_KEY_FALSE(mstat_profile_pages_key);
+DECLARE_STATIC_KEY_FALSE(mstat_profile_page_free_key);
 DECLARE_PER_CPU(s64, mstat_sample_next);
 extern struct mstat_addr **mstat_addr_heads;
 extern unsigned int mstat_addr_bits;
@@ -40,11 +43,12 @@ enum mstat_sample_kind {
 	MSTAT_SAMPLE_LINEAR,
 	MSTAT_SAMPLE_API,
 	MSTAT_SAMPLE_KEY,
+	MSTAT_SAMPLE_PAGE,	/* a struct page: its node, no call site */
 };
 
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
-			    enum mstat_sample_kind kind);
+			    enum mstat_source src, enum mstat_sample_kind kind);
 void __mstat_profile_free(unsigned int slot, unsigned long ptr);
 
 /**
@@ -118,6 +122,7 @@ struct mstat_live {
  * @est_calls: objects in use, scaled up
  * @cgroup: the cgroup label of its samples (%MSTAT_CGROUP_NONE...)
  * @node: the NUMA node of their memory, or %NUMA_NO_NODE
+ * @src: the source of its samples (enum mstat_source)
  * @cache: the slab cache's name, "" if none (a large kmalloc, an API
  *	report of memory that is no slab object) or not known
  * @b: its bucket
@@ -134,6 +139,7 @@ struct mstat_site_row {
 	s64 est_calls;
 	u64 cgroup;
 	int node;
+	u8 src;
 	const char *cache;
 	const void *b;
 	const struct mstat_live *live;
@@ -184,6 +190,7 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs, unsigned int depth);
 void mstat_profile_exit(void);
 void mstat_profile_set_rate(unsigned long rate);
+void mstat_profile_set_pages(bool on);
 int mstat_profile_site(const char *name, u64 *allocs, u64 *frees);
 void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms);
 u64 mstat_sample_interval(unsigned long rate);

@@ -13,6 +13,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/vmstat.h>
 #include <linux/string.h>
 
@@ -189,6 +190,34 @@ void mstat_kernel_read(struct mstat_kernel_stats *k)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_kernel_read);
 
+/*
+ * The kernel's counters when mstat began to count: at load, once the
+ * sources are on, and again at each reset (mstat_kernel_mark()).
+ */
+static struct mstat_kernel_stats mstat_kernel_marked;
+static DEFINE_RAW_SPINLOCK(mstat_kernel_mark_lock);
+
+/**
+ * mstat_kernel_mark() - read the kernel's counters as the ones counting began at
+ *
+ * What they held then predates mstat's counts: a snapshot shows them
+ * beside its own counters (/proc/mstat's kernel_*_bytes_at_load), so
+ * that the memory held before mstat counted is a figure of its own. Read
+ * right after the sources went on or the counts were reset, not at their
+ * cut: the allocations of that moment, a few pages, are on either side.
+ *
+ * Context: process.
+ */
+void mstat_kernel_mark(void)
+{
+	struct mstat_kernel_stats k;
+
+	mstat_kernel_read(&k);
+	raw_spin_lock(&mstat_kernel_mark_lock);
+	mstat_kernel_marked = k;
+	raw_spin_unlock(&mstat_kernel_mark_lock);
+}
+
 /**
  * mstat_frag_live_est() - the fragmentation of a size class's live
  *	objects, estimated
@@ -240,6 +269,9 @@ static void mstat_snapshot_fn(const u64 *total, void *arg)
 		a->add(total, a->cells, a->arg);
 	mstat_stats_derive(a->cells, a->st);
 	mstat_kernel_read(&a->st->kern);
+	raw_spin_lock(&mstat_kernel_mark_lock);
+	a->st->kern_mark = mstat_kernel_marked;
+	raw_spin_unlock(&mstat_kernel_mark_lock);
 }
 
 /**

@@ -181,7 +181,7 @@ struct mstat_stats {
 	} vm[MSTAT_NR_VM_KINDS];
 	struct mstat_kernel_stats {
 		u64 v[MSTAT_NR_KERNEL];
-	} kern;
+	} kern, kern_mark;
 };
 
 /**
@@ -301,6 +301,7 @@ DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
 void mstat_kernel_read(struct mstat_kernel_stats *k);
+void mstat_kernel_mark(void);
 u64 mstat_frag_live_est(u64 frag, s64 live, u64 allocs);
 
 /* What adds a part of the model's counts to a snapshot's cells. */

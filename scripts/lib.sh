@@ -574,6 +574,7 @@ mstat_tools=(
 	"labels tests/helpers/labels.c tools/mstat/parse.c -lm"
 	"leaks tests/helpers/leaks.c"
 	"nsrun tests/helpers/nsrun.c"
+	"acct tests/helpers/acct.c -pthread"
 	"mstat-bpf tests/bpf"
 )
 
@@ -822,7 +823,8 @@ mstat_guests_counts() {
 	guest "guest-$1-truth" "$2" scripts/guest/truth.sh \
 		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
 		--file=build/tools/truth:/mstat/truth \
-		--file=build/tools/mstat:/mstat/mstat
+		--file=build/tools/mstat:/mstat/mstat \
+		--file=build/tools/acct:/mstat/acct
 	guest "guest-$1-caches" "$2" scripts/guest/caches.sh \
 		"build/$1/mstat.ko" "build/$1/tests/caches/mstat_cachetest.ko" \
 		--file=build/tools/caches:/mstat/caches \

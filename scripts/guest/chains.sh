@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # Guest side of the known-chains accuracy test of the heap profile: mstat
-# at its default parameters (sample rate 512 KiB, stacks of 32 frames),
-# then tests/chains/mstat_chains.ko, whose init allocates 192 MiB from
-# each of three call chains of different depths and sizes (256-byte and
-# 2048-byte kmalloc(), 1024-byte objects of a cache of its own) and keeps
-# half of each live. Its log lines are the truth; /proc/mstat_sites is
+# at its default parameters (sample rate 512 KiB, stacks of 32 frames)
+# but for profile_pages=1 (pages sampled too), then
+# tests/chains/mstat_chains.ko, whose init allocates 192 MiB from each of
+# four call chains of different depths and sizes (256-byte and 2048-byte
+# kmalloc(), 1024-byte objects of a cache of its own, alloc_pages() of
+# order 2: raw pages, whose stack mstat finds past the page allocator's
+# own frames) and keeps half of each live. Its log lines are the truth; /proc/mstat_sites is
 # judged against them, per chain:
 #
 #  - chains-X-stack: a stack whose frames are the chain's functions, in
@@ -27,13 +29,14 @@
 #    free found its bucket.
 #
 # CHAINS_TAMPER=1 on the kernel command line: the module logs a false
-# truth (counts doubled: 2 x the truth is 19 standard errors off, chain B's frames out of order), and the stack,
+# truth (counts doubled: 2 x the truth is 19 standard errors off, chain
+# B's frames out of order), and the stack,
 # allocated and live checks must fail (scripts/check.sh expects it).
 set -u
 . ./lib.sh
 
 tamper=$(sed -n 's/.*CHAINS_TAMPER=\([01]\).*/\1/p' /proc/cmdline)
-check insmod-mstat insmod ./mstat.ko
+check insmod-mstat insmod ./mstat.ko profile_pages=1
 targ=
 [ "$tamper" = 1 ] && targ=tamper=1
 # shellcheck disable=SC2086 # empty or one word
@@ -124,7 +127,7 @@ judge() {
 			verdict("chains-" c "-live", good > 0 && abs(lest - tl) <= bl, "estimate " lest " truth " tl " bound " bl)
 			verdict("chains-" c "-released", good > 0 && rel == 0, "in use after release: " rel)
 		}
-		if (nc != 3) print "not ok chains-truth: " nc " chains logged, not 3"
+		if (nc != 4) print "not ok chains-truth: " nc " chains logged, not 4"
 	}' "$1" "$2" "$3"
 }
 
@@ -132,7 +135,7 @@ judge /tmp/truth /tmp/sites /tmp/sites.rel >/tmp/judge.out 2>&1
 if [ "$tamper" = 1 ]; then
 	# Every check the false truth touches must fail; the rest still pass.
 	show /tmp/judge.out
-	for c in A B C; do
+	for c in A B C D; do
 		for k in allocated live; do
 			check "tamper-caught-$c-$k" grep -q "^not ok chains-$c-$k" /tmp/judge.out
 		done
@@ -141,8 +144,8 @@ if [ "$tamper" = 1 ]; then
 else
 	relay /tmp/judge.out
 fi
-# Twelve verdicts, four a chain: a judge that died says nothing.
-check chains-judged test "$(grep -c -E '^(not )?ok chains-[ABC]-' /tmp/judge.out)" -eq 12
+# Sixteen verdicts, four a chain: a judge that died says nothing.
+check chains-judged test "$(grep -c -E '^(not )?ok chains-[ABCD]-' /tmp/judge.out)" -eq 16
 grep -A4 'chains_b_leaf' /tmp/sites | head -n 8 | show
 check rmmod-chains rmmod mstat_chains
 check rmmod-mstat rmmod mstat

@@ -242,6 +242,57 @@ mstat_bootopts() {
 	esac
 }
 
+# mstat_acct_check: the page tables and kernel stacks of a known process
+# against the kernel's counters as mstat reads them: ./acct 256 64 maps
+# 256 MiB and 64 thread stacks of 64 KiB (one page of page-table entries
+# each 2 MiB: 130 pages, as acct says) and starts 64 threads on them, and
+# reads /proc/mstat itself before and after (tests/helpers/acct.c). The
+# page tables must have grown by its pages and at most 3 more (the upper
+# levels'), the kernel stacks by 64 times the first thread's. A run off
+# by the background (a kworker come or gone) is tried again, twice at
+# most. A false truth (65 threads, or 8 page-table pages more) must fail
+# the same judge.
+mstat_acct_check() {
+	pg=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+	# acct_judge THREADS PAGES: the last run against that truth.
+	acct_judge() {
+		[ "$one" -gt 0 ] && [ "$2" -gt 0 ] &&
+		[ "$pt" -ge $(($2 * pg)) ] &&
+		[ "$pt" -le $((($2 + 3) * pg)) ] &&
+		[ "$all" -eq $(($1 * one)) ]
+	}
+	n=0 pages=0 pt=0 one=0 all=0
+	while [ $n -lt 3 ]; do
+		n=$((n + 1))
+		# Its "ready" line through a FIFO, read by the shell's own
+		# read: no process of the test comes or goes while acct reads
+		# the counters (a loop of grep and sleep did: a first
+		# thread's stack that read 0).
+		rm -f /tmp/acct.in /tmp/acct.out
+		mkfifo /tmp/acct.in /tmp/acct.out
+		./acct 256 64 </tmp/acct.in >/tmp/acct.out 2>&1 &
+		exec 4>/tmp/acct.in 5</tmp/acct.out
+		read -r line <&5 || line=''
+		exec 4>&- 5<&-
+		wait
+		diag "acct 256 64: $line"
+		# shellcheck disable=SC2086 # its words, split
+		set -- $line
+		case $line in
+		'ready '*)	pages=$2 pt=$3 one=$4 all=$5 ;;
+		*)		pages=0 pt=0 one=0 all=0 ;;
+		esac
+		acct_judge 64 "$pages" && break
+	done
+	diag "page tables +$pt bytes (truth: $pages to $((pages + 3)) pages of $pg), kernel stacks +$all bytes (truth: 64 x $one), try $n"
+	check acct-page-tables-and-stacks acct_judge 64 "$pages"
+	if acct_judge 65 "$pages" || acct_judge 64 $((pages + 8)); then
+		not_ok "acct-tamper-caught: a false truth passed"
+	else
+		ok acct-tamper-caught
+	fi
+}
+
 # mstat_memory_check: mstat memory's account (tools/mstat/memory.c), read
 # as JSON, one line per entry: each line's parts add up to it, MemTotal
 # is /proc/meminfo's, and the unexplained rest is a line of its own,
@@ -254,7 +305,8 @@ mstat_memory_check() {
 		not_ok "memory-account: mstat memory failed"
 		return
 	fi
-	./mstat memory | show
+	./mstat memory >/tmp/memory.txt 2>&1
+	show </tmp/memory.txt
 	# depth name bytes, one entry a line.
 	sed -n 's/.*"depth": \([0-9]*\), "name": "\([^"]*\)", "bytes": \(-*[0-9]*\).*/\1|\2|\3/p' \
 		/tmp/memory.json >/tmp/memory.rows

@@ -70,6 +70,9 @@ if [ -x ./mstat ]; then
 	check mstat-check ./mstat check /proc/mstat
 	mstat_memory_check
 fi
+# The account's page tables and kernel stacks against a process that
+# makes a known amount of each (mstat_acct_check, lib.sh).
+[ -x ./acct ] && mstat_acct_check
 check rmmod-truth rmmod mstat_truth
 check rmmod-mstat rmmod mstat
 finish

@@ -10,6 +10,9 @@
  *	   -> chains_b_leaf -> kmalloc(2048)
  *	C: chains_run -> chains_c_top -> chains_c_mid -> chains_c_leaf
  *	   -> kmem_cache_alloc() of a cache of its own, 1024-byte objects
+ *	D: chains_run -> chains_d_top -> chains_d_leaf -> alloc_pages() of
+ *	   order 2 (16 KiB): raw pages, sampled with mstat's profile_pages=1
+ *	   (its stack starts past the page allocator's frames)
  *
  * Each chain allocates its objects one by one and frees every other one
  * at once, keeping the rest live until "1" is written to the release
@@ -40,6 +43,8 @@
 #define CHAINS_A_SIZE	256
 #define CHAINS_B_SIZE	2048
 #define CHAINS_C_SIZE	1024
+#define CHAINS_D_ORDER	2
+#define CHAINS_D_SIZE	(PAGE_SIZE << CHAINS_D_ORDER)
 
 /* Allocations per chain: 192 MiB each, half of it kept live. */
 #define CHAINS_BYTES	(192UL << 20)
@@ -57,8 +62,9 @@ struct chains_chain {
 	unsigned long frees;
 };
 
-static struct chains_chain chains[3] = {
+static struct chains_chain chains[4] = {
 	{ "A", CHAINS_A_SIZE }, { "B", CHAINS_B_SIZE }, { "C", CHAINS_C_SIZE },
+	{ "D", CHAINS_D_SIZE },
 };
 
 static struct kmem_cache *chains_cache;
@@ -140,11 +146,30 @@ static noinline void *chains_c_top(void)
 	return p;
 }
 
+static noinline void *chains_d_leaf(void)
+{
+	void *p = alloc_pages(GFP_KERNEL, CHAINS_D_ORDER);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void *chains_d_top(void)
+{
+	void *p = chains_d_leaf();
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
 static noinline int chains_run(void);
 
+/* Chain @i's object @p freed; D's is a struct page. */
 static void chains_free(int i, void *p)
 {
-	if (i == 2)
+	if (i == 3)
+		__free_pages(p, CHAINS_D_ORDER);
+	else if (i == 2)
 		kmem_cache_free(chains_cache, p);
 	else
 		kfree(p);
@@ -172,9 +197,11 @@ static void chains_frames(int i, void **f, int *n)
 				   chains_b_top, chains_run };
 	static void *const c[] = { chains_c_leaf, chains_c_mid, chains_c_top,
 				   chains_run };
-	void *const *src = i == 0 ? a : i == 1 ? b : c;
+	static void *const d[] = { chains_d_leaf, chains_d_top, chains_run };
+	void *const *src = i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
 
-	*n = i == 0 ? ARRAY_SIZE(a) : i == 1 ? ARRAY_SIZE(b) : ARRAY_SIZE(c);
+	*n = i == 0 ? ARRAY_SIZE(a) : i == 1 ? ARRAY_SIZE(b) :
+	     i == 2 ? ARRAY_SIZE(c) : ARRAY_SIZE(d);
 	memcpy(f, src, *n * sizeof(*f));
 	if (tamper && i == 1)
 		swap(f[1], f[2]);
@@ -196,7 +223,8 @@ static noinline int chains_run(void)
 			return -ENOMEM;
 		for (j = 0; j < nobj; j++) {
 			void *p = i == 0 ? chains_a_top() :
-				  i == 1 ? chains_b_top() : chains_c_top();
+				  i == 1 ? chains_b_top() :
+				  i == 2 ? chains_c_top() : chains_d_top();
 
 			if (!p)
 				return -ENOMEM;

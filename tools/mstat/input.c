@@ -131,6 +131,7 @@ static void parse_error(const char *path, const char *head,
 		[MSTAT_E_SITE_CGROUP] = "malformed cgroup (an id >= 1, hardirq, softirq or -)",
 		[MSTAT_E_SITE_NODE] = "malformed node (a number or -)",
 		[MSTAT_E_SITE_CACHE] = "malformed cache (a name or -)",
+		[MSTAT_E_SITE_SOURCE] = "unknown source (a source's name or -)",
 		[MSTAT_E_SITE_LIVE] = "malformed live line (+ AGE_MS BYTES)",
 		[MSTAT_E_SITE_PLACE] = "frame before any row or after its row's live lines",
 		[MSTAT_E_SITE_COLUMNS] = "not the columns of the file's version",
@@ -171,6 +172,7 @@ static void parse_error(const char *path, const char *head,
 	case MSTAT_E_SITE_CGROUP:
 	case MSTAT_E_SITE_NODE:
 	case MSTAT_E_SITE_CACHE:
+	case MSTAT_E_SITE_SOURCE:
 	case MSTAT_E_SITE_LIVE:
 	case MSTAT_E_SITE_PLACE:
 	case MSTAT_E_SITE_COLUMNS:

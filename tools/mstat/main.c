@@ -106,7 +106,7 @@ static void mstat_usage(FILE *f)
 	      "       mstat leaks [-d SECS] [-i SECS] [--json] [--from DIR] [--save DIR]\n"
 	      "                   [--min-rate BYTES] [--confidence C]\n"
 	      "                                         what grows without bound: a verdict\n"
-	      "       mstat memory [-f FILE] [--meminfo FILE] [--json]\n"
+	      "       mstat memory [-f FILE] [--meminfo FILE] [--sites FILE] [--json]\n"
 	      "                                         where the memory is: one account\n"
 	      "       mstat -h|--help                    print this help\n",
 	      f);
@@ -134,7 +134,8 @@ static void mstat_usage(FILE *f)
 	      "  --min-interval MS  serve: a /metrics scrape or a profile takes a new\n"
 	      "           snapshot at most every MS milliseconds, else gets the last\n"
 	      "           one (default 1000)\n"
-	      "  --sites FILE  serve: read FILE instead of /proc/mstat_sites\n"
+	      "  --sites FILE  serve, memory: read FILE instead of /proc/mstat_sites\n"
+	      "           (memory reads none beside a -f FILE without it)\n"
 	      "  -d, --duration SECS  leaks: watch for SECS seconds (default 600)\n"
 	      "  -i, --interval SECS  leaks: read both files every SECS seconds (default 10)\n"
 	      "  --from DIR  leaks: judge the reads a --save left in DIR instead of\n"
@@ -394,7 +395,7 @@ static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 		return 0;
 	case OPT_SITES:
 		o->sites = v;
-		o->serve_opts_set = true;
+		o->sites_set = true;
 		return 0;
 	case OPT_MIN_INTERVAL:
 		if (!mstat_parse_long(v, 0, 3600000, &o->min_interval))
@@ -479,8 +480,10 @@ static int mstat_check_opts(struct mstat_opts *o)
 		return mstat_bad_usage("--sort goes with --caches", NULL);
 	if (o->cache_opts_set && o->cmd != CMD_PROM && o->cmd != CMD_SERVE)
 		return mstat_bad_usage("--cache-* go with mstat prom and serve only", NULL);
+	if (o->sites_set && o->cmd != CMD_SERVE && o->cmd != CMD_MEMORY)
+		return mstat_bad_usage("--sites goes with mstat serve and memory only", NULL);
 	if (o->serve_opts_set && o->cmd != CMD_SERVE)
-		return mstat_bad_usage("--listen, --min-interval and --sites go with mstat serve only", NULL);
+		return mstat_bad_usage("--listen and --min-interval go with mstat serve only", NULL);
 	if (!o->nfile)
 		o->file[o->nfile++] = o->cmd == CMD_PPROF ? MSTAT_SITES_PROC :
 							   MSTAT_PROC;

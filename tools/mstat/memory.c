@@ -24,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,7 +46,98 @@ static const char *const mi_name[MI_NR] = {
 	"KernelStack", "Slab",
 };
 
-#define MAX_LINES	32
+#define MAX_LINES	48
+
+/*
+ * What a sampled page became, as its stack says: the innermost frame
+ * that is one of these functions decides (a page table's page comes
+ * under a page fault, as a user page does: its own frame is nearer).
+ * A stack with none of them is a raw page: one that no counter of the
+ * kernel's names.
+ */
+enum page_kind {
+	PK_RAW, PK_SLAB, PK_VMALLOC, PK_PAGE_TABLES, PK_STACKS, PK_PERCPU,
+	PK_FILE, PK_ANON, PK_NR
+};
+
+static const char *const page_kind_name[PK_NR] = {
+	"raw", "slab", "vmalloc", "page tables", "kernel stacks", "percpu",
+	"file", "anon",
+};
+
+static const struct {
+	enum page_kind kind;
+	const char *func;
+} page_frames[] = {
+	{ PK_SLAB, "allocate_slab" }, { PK_SLAB, "new_slab" },
+	{ PK_SLAB, "alloc_slab_page" }, { PK_SLAB, "kmalloc_order" },
+	{ PK_SLAB, "__kmalloc_large_node" },
+	{ PK_SLAB, "__kmalloc_large_node_noprof" },
+	{ PK_SLAB, "___kmalloc_large_node" },
+	{ PK_VMALLOC, "__vmalloc_area_node" },
+	{ PK_VMALLOC, "vm_area_alloc_pages" },
+	{ PK_PAGE_TABLES, "__pte_alloc" }, { PK_PAGE_TABLES, "__pte_alloc_kernel" },
+	{ PK_PAGE_TABLES, "pte_alloc_one" }, { PK_PAGE_TABLES, "__pte_alloc_one" },
+	{ PK_PAGE_TABLES, "pte_alloc_one_kernel" },
+	{ PK_PAGE_TABLES, "__pmd_alloc" }, { PK_PAGE_TABLES, "__pud_alloc" },
+	{ PK_PAGE_TABLES, "__p4d_alloc" }, { PK_PAGE_TABLES, "pgd_alloc" },
+	{ PK_PAGE_TABLES, "_pgd_alloc" },
+	{ PK_STACKS, "alloc_thread_stack_node" },
+	{ PK_PERCPU, "pcpu_alloc_pages" }, { PK_PERCPU, "pcpu_populate_chunk" },
+	{ PK_FILE, "filemap_alloc_folio" },
+	{ PK_FILE, "filemap_alloc_folio_noprof" },
+	{ PK_FILE, "__filemap_get_folio" }, { PK_FILE, "page_cache_ra_unbounded" },
+	{ PK_FILE, "page_cache_ra_order" }, { PK_FILE, "__page_cache_alloc" },
+	{ PK_FILE, "shmem_alloc_folio" }, { PK_FILE, "shmem_alloc_and_add_folio" },
+	{ PK_FILE, "shmem_alloc_page" }, { PK_FILE, "grow_dev_folio" },
+	{ PK_FILE, "grow_dev_page" },
+	{ PK_ANON, "do_anonymous_page" }, { PK_ANON, "alloc_anon_folio" },
+	{ PK_ANON, "wp_page_copy" }, { PK_ANON, "do_cow_fault" },
+	{ PK_ANON, "do_huge_pmd_anonymous_page" },
+	{ PK_ANON, "vma_alloc_zeroed_movable_folio" },
+	{ PK_ANON, "do_swap_page" },
+};
+
+/* The function of a frame as %pS prints it: "f+0x1/0x2 [m]" gives f. */
+static void frame_func(const char *frame, char *buf, size_t size)
+{
+	size_t n = strcspn(frame, "+ ");
+
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), frame);
+}
+
+static enum page_kind page_kind_of(const struct mstat_site *st)
+{
+	char f[128];
+	size_t i, j;
+
+	for (i = 0; i <= st->nframe; i++) {
+		frame_func(i ? st->frame[i - 1] : st->text, f, sizeof(f));
+		for (j = 0; j < ARRAY_SIZE(page_frames); j++)
+			if (!strcmp(f, page_frames[j].func))
+				return page_frames[j].kind;
+	}
+	return PK_RAW;
+}
+
+/* Raw pages' callers shown one by one; the rest are one line. */
+#define RAW_CALLERS	5
+
+/*
+ * The page source's samples (/proc/mstat_sites 2.3, profile_pages=1):
+ * in use, by what they became, and the raw pages by caller (their stack's
+ * first frame), each with its standard error, about est / sqrt(samples).
+ */
+struct page_samples {
+	bool have;		/* a sites file of 2.3 with page samples */
+	long long rate, samples;
+	long long kind[PK_NR], kind_n[PK_NR];
+	int ncaller;
+	struct {
+		char name[128];
+		long long bytes, n;
+	} caller[RAW_CALLERS + 1];	/* the last: every other caller */
+};
 
 /* Whose figure a line is: its from="..." label in Prometheus. */
 enum line_from { FROM_KERNEL, FROM_MEMINFO, FROM_MSTAT, FROM_SUM, FROM_REST };
@@ -150,6 +242,80 @@ static void counted(struct account *a, int depth, const char *key,
 	    "the line above, less mstat's count");
 }
 
+/* Largest first. */
+static int caller_cmp(const void *x, const void *y)
+{
+	const long long *a = x, *b = y;
+
+	return *a < *b ? 1 : *a > *b ? -1 : 0;
+}
+
+/*
+ * @ss's page samples into @ps: by kind, and the raw ones by caller.
+ * Nothing (@ps->have false) before format 2.3 or without page rows.
+ */
+static void page_samples(struct page_samples *ps, const struct mstat_sites *ss)
+{
+	struct { long long bytes, n; char name[128]; } *c = NULL;
+	size_t i, j, nc = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	if (!ss || ss->major != 2 || ss->minor < 3)
+		return;
+	ps->rate = ss->rate;
+	for (i = 0; i < ss->n; i++) {
+		const struct mstat_site *st = &ss->site[i];
+		enum page_kind k;
+		char name[128];
+
+		if (st->src != SRC_PAGE)
+			continue;
+		ps->have = true;
+		ps->samples += st->sampled_calls;
+		k = page_kind_of(st);
+		ps->kind[k] += st->est_bytes;
+		ps->kind_n[k] += st->sampled_calls;
+		if (k != PK_RAW || st->est_bytes <= 0)
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s%s", st->func,
+			 st->module ? " [" : "", st->module ? st->module : "",
+			 st->module ? "]" : "");
+		for (j = 0; j < nc && strcmp(c[j].name, name); j++)
+			;
+		if (j == nc) {
+			c = mstat_alloc(c, (nc + 1) * sizeof(*c));
+			memset(&c[nc], 0, sizeof(*c));
+			snprintf(c[nc].name, sizeof(c[nc].name), "%s", name);
+			nc++;
+		}
+		c[j].bytes += st->est_bytes;
+		c[j].n += st->sampled_calls;
+	}
+	if (nc)
+		qsort(c, nc, sizeof(*c), caller_cmp);
+	for (i = 0; i < nc; i++) {
+		j = i < RAW_CALLERS ? i : RAW_CALLERS;
+		if (i <= RAW_CALLERS)
+			snprintf(ps->caller[j].name, sizeof(ps->caller[j].name),
+				 "%s", i < RAW_CALLERS ? c[i].name :
+				 "every other caller");
+		ps->caller[j].bytes += c[i].bytes;
+		ps->caller[j].n += c[i].n;
+	}
+	ps->ncaller = nc < RAW_CALLERS + 1 ? (int)nc : RAW_CALLERS + 1;
+	free(c);
+}
+
+/*
+ * One standard error of a sampled estimate of @bytes from @n samples:
+ * the count of samples is nearly Poisson at a rate well above the
+ * objects' size, so about bytes / sqrt(n).
+ */
+static long long sampled_se(long long bytes, long long n)
+{
+	return n > 0 ? (long long)(bytes / sqrt((double)n)) : 0;
+}
+
 static int build(struct account *a, const struct mstat_snap *s,
 		 const long long mi[MI_NR])
 {
@@ -164,6 +330,9 @@ static int build(struct account *a, const struct mstat_snap *s,
 	long long pt = mstat_get(s, "kernel_page_tables_bytes");
 	long long spt = mstat_get(s, "kernel_sec_page_tables_bytes");
 	bool stack_vm = mstat_get(s, "kernel_stack_in_vmalloc") == 1;
+	bool mark = mstat_find(s, "kernel_mem_total_bytes_at_load");
+	long long slab0 = mstat_get(s, "kernel_slab_reclaimable_bytes_at_load") +
+			  mstat_get(s, "kernel_slab_unreclaimable_bytes_at_load");
 	long long vm = s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES];
 	long long pcpu = s->src[SRC_PERCPU][SRC_LIVE_OBJ] ?
 			 s->src[SRC_PERCPU][SRC_LIVE_BYTES] : 0;
@@ -203,12 +372,24 @@ static int build(struct account *a, const struct mstat_snap *s,
 	add(a, 1, "kernel", "kernel", FROM_SUM, kern, "the lines below");
 	add(a, 2, "slab", "kernel.slab", FROM_KERNEL, slab,
 	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
-	add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
-	    FROM_MSTAT, mstat_get(s, "slab_live_bytes"),
-	    "mstat: slab_live_bytes (allocated less freed since load)");
-	add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
-	    slab - mstat_get(s, "slab_live_bytes"),
-	    "older objects, free space in slabs, metadata");
+	if (mark) {
+		/* 1.7: slab = then + mstat's net since + the rest's change. */
+		add(a, 3, "at mstat's load", "kernel.slab.at_load", FROM_KERNEL,
+		    slab0, "kernel: Slab when mstat began counting (kernel_slab_*_bytes_at_load)");
+		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
+		    FROM_MSTAT, mstat_get(s, "slab_live_bytes"),
+		    "mstat: slab_live_bytes (allocated less freed since load)");
+		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
+		    slab - slab0 - mstat_get(s, "slab_live_bytes"),
+		    "free space and metadata's change since load, less older objects freed");
+	} else {
+		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
+		    FROM_MSTAT, mstat_get(s, "slab_live_bytes"),
+		    "mstat: slab_live_bytes (allocated less freed since load)");
+		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
+		    slab - mstat_get(s, "slab_live_bytes"),
+		    "older objects, free space in slabs, metadata");
+	}
 	add(a, 2, "vmalloc", "kernel.vmalloc",
 	    mi[MI_VMALLOC_USED] >= 0 ? FROM_MEMINFO : FROM_MSTAT, vmk,
 	    "meminfo: VmallocUsed (%s)",
@@ -237,8 +418,37 @@ static int build(struct account *a, const struct mstat_snap *s,
 	return 0;
 }
 
+/*
+ * The raw pages the profile sampled, under unexplained, by caller: an
+ * estimate ("of which"), each line with its standard error; its callers
+ * add up to it.
+ */
+static void add_raw(struct account *a, const struct page_samples *ps)
+{
+	static const char *const keys[RAW_CALLERS + 1] = {
+		"unexplained.raw_sampled.1", "unexplained.raw_sampled.2",
+		"unexplained.raw_sampled.3", "unexplained.raw_sampled.4",
+		"unexplained.raw_sampled.5", "unexplained.raw_sampled.other",
+	};
+	int i;
+
+	if (!ps->have)
+		return;
+	add(a, 2, "of which raw pages, sampled", "unexplained.raw_sampled",
+	    FROM_MSTAT, ps->kind[PK_RAW],
+	    "mstat: page samples in use whose stack no kind claims, +-%lld (1 s.e.), %lld samples",
+	    sampled_se(ps->kind[PK_RAW], ps->kind_n[PK_RAW]),
+	    ps->kind_n[PK_RAW]);
+	for (i = 0; i < ps->ncaller; i++)
+		add(a, 3, ps->caller[i].name, keys[i], FROM_MSTAT,
+		    ps->caller[i].bytes, "mstat: sampled, +-%lld (1 s.e.), %lld samples",
+		    sampled_se(ps->caller[i].bytes, ps->caller[i].n),
+		    ps->caller[i].n);
+}
+
 static void print_text(const struct account *a, const long long mi[MI_NR],
-		       const struct mstat_snap *s)
+		       const struct mstat_snap *s, const struct page_samples *ps,
+		       const char *sites)
 {
 	char b[32];
 	int i;
@@ -264,6 +474,15 @@ static void print_text(const struct account *a, const long long mi[MI_NR],
 	       mstat_get(s, "kernel_slab_reclaimable_bytes") +
 	       mstat_get(s, "kernel_slab_unreclaimable_bytes"), mi[MI_SLAB],
 	       mstat_get(s, "kernel_kernel_stack_bytes"), mi[MI_KERNEL_STACK]);
+	if (mstat_find(s, "kernel_mem_total_bytes_at_load"))
+		printf("  when mstat began counting (load or reset): MemFree %lld, Slab %lld, KernelStack %lld, PageTables %lld, file %lld, anon %lld\n",
+		       mstat_get(s, "kernel_mem_free_bytes_at_load"),
+		       mstat_get(s, "kernel_slab_reclaimable_bytes_at_load") +
+		       mstat_get(s, "kernel_slab_unreclaimable_bytes_at_load"),
+		       mstat_get(s, "kernel_kernel_stack_bytes_at_load"),
+		       mstat_get(s, "kernel_page_tables_bytes_at_load"),
+		       mstat_get(s, "kernel_file_bytes_at_load"),
+		       mstat_get(s, "kernel_anon_bytes_at_load"));
 	printf("  vm areas: vmalloc live %lld bytes in %lld areas; unknown frees %lld (%lld bytes); untracked %lld\n",
 	       s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES],
 	       s->vm[VM_KIND_VMALLOC][VM_LIVE_AREAS],
@@ -275,20 +494,40 @@ static void print_text(const struct account *a, const long long mi[MI_NR],
 	       s->src[SRC_PERCPU][SRC_LIVE_OBJ],
 	       mstat_get(s, "percpu_unknown_frees"),
 	       mstat_get(s, "percpu_untracked"));
+	if (!sites)
+		return;
+	if (!ps->have) {
+		printf("  pages by what they became: no page samples in %s (format 2.3 and profile_pages=1 give them)\n",
+		       sites);
+		return;
+	}
+	printf("  pages sampled in use by what their stacks say they became (profile rate %lld, since profile_pages=1):\n   ",
+	       ps->rate);
+	for (int k = 0; k < PK_NR; k++)
+		printf(" %s %s%s", page_kind_name[k],
+		       mstat_bytes(b, (double)ps->kind[k]), k + 1 < PK_NR ? "," : "\n");
 }
 
-static void print_json(const struct account *a)
+static void print_json(const struct account *a, const struct page_samples *ps)
 {
 	int i;
 
 	printf("{\n  \"generation\": %lld,\n  \"mem_total\": %lld,\n"
-	       "  \"unexplained\": %lld,\n  \"lines\": [",
+	       "  \"unexplained\": %lld,\n",
 	       a->gen, a->total, a->unexplained);
+	if (ps->have) {
+		printf("  \"pages_sampled\": { \"rate\": %lld, \"samples\": %lld",
+		       ps->rate, ps->samples);
+		for (i = 0; i < PK_NR; i++)
+			printf(", \"%s\": %lld", page_kind_name[i], ps->kind[i]);
+		printf(" },\n");
+	}
+	printf("  \"lines\": [");
 	for (i = 0; i < a->n; i++) {
 		const struct line *l = &a->l[i];
 
-		printf("%s\n    { \"depth\": %d, \"name\": \"%s\", \"line\": \"%s\", \"bytes\": %lld, \"source\": \"%s\", \"from\": \"%s\" }",
-		       i ? "," : "", l->depth, l->name, l->key, l->bytes,
+		printf("%s\n    { \"depth\": %d, \"name\": \"%s\", \"bytes\": %lld, \"line\": \"%s\", \"source\": \"%s\", \"from\": \"%s\" }",
+		       i ? "," : "", l->depth, l->name, l->bytes, l->key,
 		       from_name[l->kind], l->from);
 	}
 	printf("\n  ]\n}\n");
@@ -341,25 +580,41 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 int do_memory(const struct mstat_opts *o)
 {
 	struct account *a = mstat_alloc(NULL, sizeof(*a));
+	struct page_samples *ps = mstat_alloc(NULL, sizeof(*ps));
+	const char *sites = o->sites;
+	struct mstat_sites *ss = NULL;
 	long long mi[MI_NR];
 	struct mstat_snap *s;
 	int err = EXIT_INPUT;
 
 	memset(a, 0, sizeof(*a));
+	memset(ps, 0, sizeof(*ps));
 	s = mstat_snap_read(o->file[0]);
 	if (!s)
 		goto out;
 	if (read_meminfo(o->meminfo ? o->meminfo : "/proc/meminfo", mi))
 		goto out;
+	/* The profile beside the machine's own /proc/mstat, or --sites'. */
+	if (!sites && !strcmp(o->file[0], MSTAT_PROC))
+		sites = MSTAT_SITES_PROC;
+	if (sites) {
+		ss = mstat_sites_read(sites);
+		if (!ss)
+			goto out;
+		page_samples(ps, ss);
+	}
 	if (build(a, s, mi))
 		goto out;
+	add_raw(a, ps);
 	if (o->json)
-		print_json(a);
+		print_json(a, ps);
 	else
-		print_text(a, mi, s);
+		print_text(a, mi, s, ps, sites);
 	err = mstat_out_close(stdout, NULL, NULL);
 out:
 	mstat_snap_free(s);
+	mstat_sites_free(ss);
+	free(ps);
 	free(a);
 	return err;
 }

@@ -33,9 +33,10 @@ struct mstat_opts {
 	long cache_max;			/* prom --cache-max */
 	bool cache_opts_set;
 	const char *listen;		/* serve --listen */
-	const char *sites;		/* serve --sites */
+	const char *sites;		/* serve, memory --sites */
 	long min_interval;		/* serve --min-interval, ms */
 	bool serve_opts_set;
+	bool sites_set;
 	double duration;		/* leaks -d/--duration, s */
 	double interval;		/* leaks -i/--interval, s */
 	const char *from;		/* leaks --from DIR */

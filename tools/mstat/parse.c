@@ -679,7 +679,8 @@ struct sites_parser {
 	struct mstat_sites *ss;
 	int ncol;		/* the words of a row before its site */
 	bool labels;		/* rows have "cgroup node cache" (2.2 on) */
-	bool later;		/* a minor after 2.2: lines may have more words */
+	bool source;		/* and "source" (2.3 on) */
+	bool later;		/* a minor after 2.3: lines may have more words */
 	int line;
 };
 
@@ -699,6 +700,8 @@ static enum mstat_perr sites_columns(struct sites_parser *p, char *line)
 		return MSTAT_E_SITE_COLUMNS;
 	if (p->labels && (strcmp(w[9], "cgroup") || strcmp(w[10], "node") ||
 			  strcmp(w[11], "cache")))
+		return MSTAT_E_SITE_COLUMNS;
+	if (p->source && strcmp(w[12], "source"))
 		return MSTAT_E_SITE_COLUMNS;
 	p->ncol = n;
 	return MSTAT_OK;
@@ -740,7 +743,8 @@ static bool parse_node(const char *s, long long *v)
 }
 
 /*
- * Eight numbers, from 2.2 the labels "cgroup node cache", then the site,
+ * Eight numbers, from 2.2 the labels "cgroup node cache", from 2.3 the
+ * source (a source's name, or "-"), then the site,
  * which may hold a blank: "f+0x1/0x2 [m]".
  */
 static enum mstat_perr sites_row(struct sites_parser *p, char *line)
@@ -750,7 +754,7 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 	long long v[8], cgroup = MSTAT_CGROUP_UNKNOWN, node = MSTAT_NODE_UNKNOWN;
 	struct mstat_cache cache = { .named = false };
 	char *w[MAX_WORDS];
-	int i;
+	int i, src = -1;
 
 	for (i = 0; i < p->ncol; i++) {
 		w[i] = line;
@@ -767,6 +771,15 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 		return MSTAT_E_SITE_NODE;
 	if (p->labels && !decode_cache_name(w[10], &cache))
 		return MSTAT_E_SITE_CACHE;
+	if (p->source) {
+		for (src = 0; src < MSTAT_NR_SRC; src++)
+			if (!strcmp(w[11], mstat_src_names[src]))
+				break;
+		if (src == MSTAT_NR_SRC && strcmp(w[11], "-"))
+			return MSTAT_E_SITE_SOURCE;
+		if (src == MSTAT_NR_SRC)
+			src = -1;
+	}
 	if (ss->n == ss->cap) {
 		size_t cap = ss->cap ? ss->cap * 2 : 256;
 		struct mstat_site *ns = realloc(ss->site, cap * sizeof(*ns));
@@ -781,6 +794,7 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 	memcpy(&st->est_bytes, v, sizeof(v));
 	st->cgroup = cgroup;
 	st->node = node;
+	st->src = src;
 	st->cache = cache.named ? dup_str(cache.name, strlen(cache.name)) : NULL;
 	st->line = p->line;
 	if (cache.named && !st->cache)
@@ -876,9 +890,10 @@ bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 			&ss->minor, 1, MSTAT_SITES_MAJOR, err))
 		return false;
 	p.labels = ss->major == 2 && ss->minor >= 2;
-	p.later = ss->major == 2 && ss->minor > 2;
+	p.source = ss->major == 2 && ss->minor >= 3;
+	p.later = ss->major == 2 && ss->minor > 3;
 	if (p.labels)
-		p.ncol = 11;
+		p.ncol = p.source ? 12 : 11;
 	while ((line = next_line(&pos))) {
 		p.line++;
 		end = line + strlen(line);

@@ -255,6 +255,8 @@ struct mstat_live {
  * @node: the NUMA node label, or MSTAT_NODE_UNKNOWN (format 2.2)
  * @cache: the slab cache's name, decoded, or NULL when unknown (format
  *	2.2)
+ * @src: the source of its samples, an index of mstat_src_names[], or -1
+ *	when not given (before format 2.3)
  * @live: the row's live lines, in file order (oldest first); the
  *	difference between @sampled_bytes and their sum has no age
  * @nlive: how many
@@ -271,6 +273,7 @@ struct mstat_site {
 	long long cgroup;
 	long long node;
 	char *cache;
+	int src;
 	struct mstat_live *live;
 	size_t nlive;
 	int line;
@@ -319,6 +322,7 @@ enum mstat_perr {
 	MSTAT_E_SITE_CGROUP,	/* a row's malformed cgroup label */
 	MSTAT_E_SITE_NODE,	/* a row's malformed node label */
 	MSTAT_E_SITE_CACHE,	/* a row's malformed cache label */
+	MSTAT_E_SITE_SOURCE,	/* a row's unknown source */
 	MSTAT_E_SITE_LIVE,	/* a malformed live line ("+ AGE_MS BYTES") */
 	MSTAT_E_SITE_PLACE,	/* a frame or live line before any row, or a
 				 * frame after its row's live lines */

@@ -355,7 +355,10 @@ static void mstat_pprof_label_num(struct mstat_pprof *pp, const char *key,
 	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 }
 
-/* A row's labels cgroup, node and cache, those it has (format 2.2). */
+/*
+ * A row's labels cgroup, node and cache, those it has (format 2.2), and
+ * its source (2.3).
+ */
 static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 				   const struct mstat_site *st)
 {
@@ -375,6 +378,12 @@ static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 		pb_int(&pp->sub, LABEL_STR,
 		       mstat_str(&pp->strs, mstat_slab_label(st->cache, names,
 							     sizeof(names))));
+		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	}
+	if (st->src >= 0) {
+		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "source"));
+		pb_int(&pp->sub, LABEL_STR,
+		       mstat_str(&pp->strs, mstat_src_names[st->src]));
 		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 	}
 }

@@ -142,9 +142,15 @@ make_bad_inputs() {
 	sed 's/^+ 7199999 624$/&\n\tfoo+0x1\/0x2/' $s22 >"$tmp/s22-frame.txt"
 	sed '3s/ cgroup node / /' $s22 >"$tmp/s22-columns.txt"
 	sed "s/^$row4 4001 0 inode_cache /$row4 4001 0 inode\\\\9 /" $s22 >"$tmp/s22-cache.txt"
-	sed -e '1s/2\.2$/2.3/' -e '3s/ cache / cache extra /' \
-		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]* [^ ]*\) /\1 X /' \
-		-e 's/^+ .*/& 1/' $s22 >"$tmp/s23.txt"
+	# 2.3: the source column; 2.4 (a later minor): a column more before
+	# the site, and a word more on the live lines.
+	sed -e '1s/2\.2$/2.3/' -e '3s/ cache / cache source /' \
+		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]* [^ ]*\) /\1 page /' \
+		$s22 >"$tmp/s23.txt"
+	sed -e '1s/2\.3$/2.4/' -e '3s/ source / source extra /' \
+		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]* [^ ]* [^ ]*\) /\1 X /' \
+		-e 's/^+ .*/& 1/' "$tmp/s23.txt" >"$tmp/s24.txt"
+	sed 's/ page / frob /' "$tmp/s23.txt" >"$tmp/s23-source.txt"
 	# Format 1.5: a snapshot served again (snapshot_reused 1), and one
 	# that says it was not.
 	sed -e '1s/1\.2$/1.5/' \
@@ -941,13 +947,18 @@ labels_old() {
 	[ "$got" -gt 0 ] && [ $((got - want)) -le 5 ] && [ $((want - got)) -le 5 ]
 }
 
-# Format 2.2 reads, its 2.1 header and its column line; a 2.3 with a
-# column more before the site, and a word more on its live lines, too.
+# Format 2.2 reads, its 2.1 header and its column line; 2.3's source
+# column; a 2.4 with a column more before the site, and a word more on
+# its live lines, too; a source 2.3 does not know is an error.
 sites_2_2() {
 	build/mstat pprof -f testdata/mstat_sites-2.2.txt -o "$tmp/p22.pb.gz" &&
 		gzip -t "$tmp/p22.pb.gz" &&
 		build/mstat pprof -f "$tmp/s23.txt" -o "$tmp/p23.pb.gz" &&
-		gzip -t "$tmp/p23.pb.gz"
+		gzip -t "$tmp/p23.pb.gz" &&
+		build/mstat pprof -f "$tmp/s24.txt" -o "$tmp/p24.pb.gz" &&
+		gzip -t "$tmp/p24.pb.gz" &&
+		expect_err 1 'line 4: unknown source' \
+			build/mstat pprof -f "$tmp/s23-source.txt" -o "$tmp/never.pb.gz"
 }
 
 # mstat leaks, replayed (--from) from directories testdata/leaks-gen.awk
@@ -1883,7 +1894,7 @@ memory_prom() {
 	build/mstat memory --json -f testdata/mstat-1.6.txt \
 		--meminfo testdata/meminfo-1.6.txt >"$j" || return 1
 	# Each JSON line's bytes as the series of its line.
-	sed -n 's/.*"line": "\([^"]*\)", "bytes": \(-*[0-9]*\), "source": "\([a-z]*\)".*/mstat_memory_bytes{line="\1",from="\3"} \2/p' \
+	sed -n 's/.*"bytes": \(-*[0-9]*\), "line": "\([^"]*\)", "source": "\([a-z]*\)".*/mstat_memory_bytes{line="\2",from="\3"} \1/p' \
 		"$j" >"$tmp/m16.want" &&
 	grep '^mstat_memory_bytes{' "$p" >"$tmp/m16.got" &&
 	[ "$(wc -l <"$tmp/m16.got")" -ge 18 ] &&
