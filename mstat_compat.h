@@ -187,4 +187,37 @@ static inline unsigned long mstat_page_tables(void)
 #endif
 }
 
+/*
+ * Free pages on the zones' per-CPU lists, which NR_FREE_PAGES (MemFree)
+ * does not count: each list's count, read without its lock (a figure
+ * of the moment, as /proc/zoneinfo's "count:"). The zones are found
+ * through NODE_DATA(), as for_each_populated_zone()'s helpers are not
+ * exported to modules.
+ */
+static inline unsigned long mstat_pcp_free_pages(void)
+{
+	unsigned long n = 0;
+	int nid, z, cpu;
+
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &pgdat->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			for_each_online_cpu(cpu)
+#ifdef MSTAT_HAVE_ZONE_PER_CPU_PAGESET
+				n += max(READ_ONCE(per_cpu_ptr(zone->per_cpu_pageset,
+							       cpu)->count), 0);
+#else
+				n += max(READ_ONCE(per_cpu_ptr(zone->pageset,
+							       cpu)->pcp.count), 0);
+#endif
+		}
+	}
+	return n;
+}
+
 #endif /* _MSTAT_COMPAT_H */

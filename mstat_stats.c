@@ -53,6 +53,7 @@ const char *const mstat_kernel_name[MSTAT_NR_KERNEL] = {
 	[MSTAT_K_KERNEL_STACK]		= "kernel_stack",
 	[MSTAT_K_PAGE_TABLES]		= "page_tables",
 	[MSTAT_K_SEC_PAGE_TABLES]	= "sec_page_tables",
+	[MSTAT_K_PCP_FREE]		= "pcp_free",
 };
 
 const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
@@ -182,6 +183,7 @@ void mstat_kernel_read(struct mstat_kernel_stats *k)
 	v[MSTAT_K_KERNEL_STACK] =
 		(u64)global_node_page_state(NR_KERNEL_STACK_KB) * SZ_1K;
 	v[MSTAT_K_PAGE_TABLES] = (u64)mstat_page_tables() << PAGE_SHIFT;
+	v[MSTAT_K_PCP_FREE] = (u64)mstat_pcp_free_pages() << PAGE_SHIFT;
 #ifdef MSTAT_HAVE_SEC_PAGETABLE
 	v[MSTAT_K_SEC_PAGE_TABLES] =
 		(u64)global_node_page_state(NR_SECONDARY_PAGETABLE) <<

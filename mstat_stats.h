@@ -119,6 +119,7 @@ enum mstat_kernel_counter {
 	MSTAT_K_KERNEL_STACK,	/* KernelStack */
 	MSTAT_K_PAGE_TABLES,	/* PageTables */
 	MSTAT_K_SEC_PAGE_TABLES,	/* SecPageTables (6.1 on) */
+	MSTAT_K_PCP_FREE,	/* free pages on per-CPU lists (not MemFree's) */
 	MSTAT_NR_KERNEL,
 };
 

@@ -8,7 +8,8 @@
  * right after, gives what the module cannot read (VmallocUsed, Percpu,
  * Hugetlb) and is set beside the module's kernel lines as a check.
  *
- *	MemTotal = free + user (anon, file, hugetlb pool)
+ *	MemTotal = free + free on per-CPU lists (1.7)
+ *		 + user (anon, file, hugetlb pool)
  *		 + kernel (slab, vmalloc, percpu, kernel stacks outside
  *		   vmalloc, page tables)
  *		 + unexplained
@@ -331,6 +332,8 @@ static int build(struct account *a, const struct mstat_snap *s,
 	long long spt = mstat_get(s, "kernel_sec_page_tables_bytes");
 	bool stack_vm = mstat_get(s, "kernel_stack_in_vmalloc") == 1;
 	bool mark = mstat_find(s, "kernel_mem_total_bytes_at_load");
+	bool has_pcp = mstat_find(s, "kernel_pcp_free_bytes");
+	long long pcp = mstat_get(s, "kernel_pcp_free_bytes");
 	long long slab0 = mstat_get(s, "kernel_slab_reclaimable_bytes_at_load") +
 			  mstat_get(s, "kernel_slab_unreclaimable_bytes_at_load");
 	long long vm = s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES];
@@ -359,6 +362,9 @@ static int build(struct account *a, const struct mstat_snap *s,
 	    "kernel: totalram_pages()");
 	add(a, 1, "free", "free", FROM_KERNEL, free_,
 	    "kernel: NR_FREE_PAGES (MemFree)");
+	if (has_pcp)
+		add(a, 1, "free, on per-CPU lists", "free_pcp", FROM_KERNEL, pcp,
+		    "kernel: the zones' per-CPU lists (zoneinfo's count:), not in MemFree");
 	add(a, 1, "user", "user", FROM_SUM, user, "the lines below");
 	add(a, 2, "anon", "user.anon", FROM_KERNEL, anon,
 	    "kernel: NR_ANON_MAPPED (AnonPages)");
@@ -412,9 +418,10 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack)");
 	add(a, 2, "page tables", "kernel.page_tables", FROM_KERNEL, pt + spt,
 	    "kernel: NR_PAGETABLE + NR_SECONDARY_PAGETABLE");
-	a->unexplained = t - free_ - user - kern;
+	a->unexplained = t - free_ - pcp - user - kern;
 	add(a, 1, "unexplained", "unexplained", FROM_REST, a->unexplained,
-	    "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
+	    has_pcp ? "MemTotal less the lines above: pages given out that no counter names (raw pages)" :
+		      "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
 	return 0;
 }
 

@@ -1899,7 +1899,7 @@ memory_prom() {
 	grep '^mstat_memory_bytes{' "$p" >"$tmp/m16.got" &&
 	[ "$(wc -l <"$tmp/m16.got")" -ge 18 ] &&
 	diff -u "$tmp/m16.want" "$tmp/m16.got" &&
-	awk -F' ' '/^mstat_memory_bytes\{line="(free|user|kernel|unexplained)",/ { s += $2 }
+	awk -F' ' '/^mstat_memory_bytes\{line="(free|free_pcp|user|kernel|unexplained)",/ { s += $2 }
 		/^mstat_memory_bytes\{line="total",/ { t = $2 }
 		END { print "total " t ", parts " s; exit !(t > 0 && s == t) }' "$p" &&
 	{ ! command -v promtool >/dev/null || promtool check metrics <"$p"; } &&
