@@ -96,7 +96,9 @@ static const struct {
 	{ PK_ANON, "wp_page_copy" }, { PK_ANON, "do_cow_fault" },
 	{ PK_ANON, "do_huge_pmd_anonymous_page" },
 	{ PK_ANON, "vma_alloc_zeroed_movable_folio" },
-	{ PK_ANON, "do_swap_page" },
+	{ PK_ANON, "do_swap_page" }, { PK_ANON, "do_wp_page" },
+	/* A fault's page none of the above claims: a user page. */
+	{ PK_ANON, "__handle_mm_fault" }, { PK_ANON, "handle_mm_fault" },
 };
 
 /* The function of a frame as %pS prints it: "f+0x1/0x2 [m]" gives f. */
