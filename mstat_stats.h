@@ -141,6 +141,8 @@ extern const char *const mstat_kernel_name[MSTAT_NR_KERNEL];
  * @vm: the vmalloc source alone, per &enum mstat_vm_kind: areas and the
  *	bytes they span (without the guard page)
  * @kern: the kernel's own counters, read within the same snapshot
+ * @kern_mark: the same, as they were when mstat began counting (at load
+ *	or the last reset: mstat_kernel_mark())
  */
 struct mstat_stats {
 	struct mstat_src_stats {
