@@ -68,7 +68,7 @@ static void counters(long long *pt, long long *stack)
 	}
 	fclose(f);
 	if (*pt < 0 || *stack < 0) {
-		fprintf(stderr, "acct: /proc/mstat has no kernel counters\n");
+		fprintf(stderr, "acct: /proc/mstat gives no page tables or kernel stacks\n");
 		exit(1);
 	}
 }
