@@ -10,7 +10,7 @@
  *					snapshots, like slabtop (top.c); by
  *					slab cache with --caches
  *   mstat prom [-f FILE] [-o FILE] [--cache-include RE]
- *	[--cache-exclude RE] [--cache-max N]
+ *	[--cache-exclude RE] [--cache-max N] [--meminfo FILE] [--sites FILE]
  *					Prometheus text format (prom.c)
  *   mstat pprof [-f FILE] [-o FILE]	/proc/mstat_sites as a gzipped pprof
  *					profile (pprof.c, gzip.c)
@@ -94,7 +94,7 @@ static void mstat_usage(FILE *f)
 	      "       mstat top [-d SECS] [-n ITER] [-f FILE]... [--caches [--sort allocs|live]]\n"
 	      "                                         rates per second, like slabtop\n"
 	      "       mstat prom [-f FILE] [-o FILE] [--cache-include RE] [--cache-exclude RE]\n"
-	      "                  [--cache-max N] [--meminfo FILE]\n"
+	      "                  [--cache-max N] [--meminfo FILE] [--sites FILE]\n"
 	      "                                         Prometheus text format\n"
 	      "       mstat pprof [-f FILE] [-o FILE]    /proc/mstat_sites as a pprof profile\n"
 	      "       mstat check [-n N] [-i MS] [FILE...]\n"
@@ -134,7 +134,7 @@ static void mstat_usage(FILE *f)
 	      "  --min-interval MS  serve: a /metrics scrape or a profile takes a new\n"
 	      "           snapshot at most every MS milliseconds, else gets the last\n"
 	      "           one (default 1000)\n"
-	      "  --sites FILE  serve, memory: read FILE instead of /proc/mstat_sites\n"
+	      "  --sites FILE  serve, memory, prom: read FILE instead of /proc/mstat_sites\n"
 	      "           (memory reads none beside a -f FILE without it)\n"
 	      "  -d, --duration SECS  leaks: watch for SECS seconds (default 600)\n"
 	      "  -i, --interval SECS  leaks: read both files every SECS seconds (default 10)\n"
@@ -480,8 +480,9 @@ static int mstat_check_opts(struct mstat_opts *o)
 		return mstat_bad_usage("--sort goes with --caches", NULL);
 	if (o->cache_opts_set && o->cmd != CMD_PROM && o->cmd != CMD_SERVE)
 		return mstat_bad_usage("--cache-* go with mstat prom and serve only", NULL);
-	if (o->sites_set && o->cmd != CMD_SERVE && o->cmd != CMD_MEMORY)
-		return mstat_bad_usage("--sites goes with mstat serve and memory only", NULL);
+	if (o->sites_set && o->cmd != CMD_SERVE && o->cmd != CMD_MEMORY &&
+	    o->cmd != CMD_PROM)
+		return mstat_bad_usage("--sites goes with mstat serve, memory and prom only", NULL);
 	if (o->serve_opts_set && o->cmd != CMD_SERVE)
 		return mstat_bad_usage("--listen and --min-interval go with mstat serve only", NULL);
 	if (!o->nfile)
@@ -572,6 +573,7 @@ static int mstat_parse_check(struct mstat_check_opts *o, int argc,
 static int mstat_one_snapshot(const struct mstat_opts *o)
 {
 	struct mstat_prom_filter pf;
+	struct mstat_sites *ss = NULL;
 	struct mstat_snap *s;
 	char tmp[4096];
 	FILE *f;
@@ -592,14 +594,20 @@ static int mstat_one_snapshot(const struct mstat_opts *o)
 	if (!mstat_prom_filter_init(&pf, o))
 		return EXIT_USAGE;
 	s = mstat_snap_read(o->file[0]);
+	/* The raw pages' series come from the sites file: read before -o. */
+	if (s && mstat_memory_sites(o, &ss)) {
+		mstat_snap_free(s);
+		s = NULL;
+	}
 	f = s ? mstat_out_open(o->out, tmp, sizeof(tmp)) : NULL;
 	if (f) {
-		mstat_prom(f, s, &pf, mstat_memory_meminfo(o));
+		mstat_prom(f, s, &pf, mstat_memory_meminfo(o), ss);
 		err = mstat_out_close(f, o->out, tmp);
 	} else {
 		err = EXIT_INPUT;
 	}
 	mstat_snap_free(s);
+	mstat_sites_free(ss);
 	mstat_prom_filter_free(&pf);
 	return err;
 }

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input.h"
 #include "memory.h"
@@ -555,15 +556,66 @@ const char *mstat_memory_meminfo(const struct mstat_opts *o)
 }
 
 /*
+ * The sites file beside @o's snapshot, for the raw pages' series: --sites',
+ * or /proc/mstat_sites beside the machine's own /proc/mstat when it can
+ * be read (a module without it, or a reader without the right, gives the
+ * account alone, as before). Return: 0, @ss the file's rows or NULL; -1
+ * if --sites' cannot be read (it said why), as mstat memory fails then.
+ */
+int mstat_memory_sites(const struct mstat_opts *o, struct mstat_sites **ss)
+{
+	*ss = NULL;
+	if (!o->sites && (strcmp(o->file[0], MSTAT_PROC) ||
+			  access(MSTAT_SITES_PROC, R_OK)))
+		return 0;
+	*ss = mstat_sites_read(o->sites ? o->sites : MSTAT_SITES_PROC);
+	return *ss || !o->sites ? 0 : -1;
+}
+
+/*
+ * The raw pages the profile sampled, by caller as mstat memory names them
+ * (its top RAW_CALLERS, then "every other caller": a name no function
+ * has, so a caller label never stands for two things), each with its
+ * standard error in a family of its own, so that sum() of the bytes is
+ * the sampled raw pages and no series is an error bar. Nothing without
+ * page samples, or none raw.
+ */
+static void raw_prom(FILE *f, const struct page_samples *ps)
+{
+	int i;
+
+	if (!ps->have || !ps->ncaller)
+		return;
+	mstat_prom_head(f, "mstat_memory_raw_pages_bytes", "gauge",
+			"Pages in use that no kernel counter names (raw pages), as the heap profile sampled them (profile_pages=1), by caller: the first frame of their stack. An estimate: see mstat_memory_raw_pages_stderr_bytes.");
+	for (i = 0; i < ps->ncaller; i++) {
+		fputs("mstat_memory_raw_pages_bytes{caller=\"", f);
+		mstat_prom_label(f, ps->caller[i].name);
+		fprintf(f, "\"} %lld\n", ps->caller[i].bytes);
+	}
+	mstat_prom_head(f, "mstat_memory_raw_pages_stderr_bytes", "gauge",
+			"One standard error of mstat_memory_raw_pages_bytes of the same caller: about bytes / sqrt(samples).");
+	for (i = 0; i < ps->ncaller; i++) {
+		fputs("mstat_memory_raw_pages_stderr_bytes{caller=\"", f);
+		mstat_prom_label(f, ps->caller[i].name);
+		fprintf(f, "\"} %lld\n",
+			sampled_se(ps->caller[i].bytes, ps->caller[i].n));
+	}
+}
+
+/*
  * The account as Prometheus series, for mstat prom and mstat serve: one
- * gauge, a series a line. Nothing for a snapshot without the kernel's
- * counters (before format 1.6). @meminfo: the /proc/meminfo to read
- * beside the snapshot, or NULL (a saved snapshot: then the vmalloc and
- * percpu lines are mstat's own counts, from="mstat").
+ * gauge, a series a line; then, with @ss (format 2.3 with page samples),
+ * the raw pages by caller (raw_prom()). Nothing for a snapshot without
+ * the kernel's counters (before format 1.6). @meminfo: the /proc/meminfo
+ * to read beside the snapshot, or NULL (a saved snapshot: then the
+ * vmalloc and percpu lines are mstat's own counts, from="mstat"). @ss:
+ * the sites file beside it (mstat_memory_sites()), or NULL.
  */
 void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
-		       const char *meminfo)
+		       const char *meminfo, const struct mstat_sites *ss)
 {
+	struct page_samples *ps;
 	struct account *a;
 	long long mi[MI_NR];
 	int i;
@@ -571,7 +623,9 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 	if (s->minor < 6 || !mstat_find(s, "kernel_mem_total_bytes"))
 		return;
 	a = mstat_alloc(NULL, sizeof(*a));
+	ps = mstat_alloc(NULL, sizeof(*ps));
 	memset(a, 0, sizeof(*a));
+	page_samples(ps, ss);
 	if (!meminfo || read_meminfo(meminfo, mi))
 		for (i = 0; i < MI_NR; i++)
 			mi[i] = -1;
@@ -582,7 +636,9 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 			fprintf(f, "mstat_memory_bytes{line=\"%s\",from=\"%s\"} %lld\n",
 				a->l[i].key, from_name[a->l[i].kind],
 				a->l[i].bytes);
+		raw_prom(f, ps);
 	}
+	free(ps);
 	free(a);
 }
 

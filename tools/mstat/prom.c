@@ -399,13 +399,14 @@ static void mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 }
 
 void mstat_prom(FILE *f, const struct mstat_snap *s,
-		const struct mstat_prom_filter *pf, const char *meminfo)
+		const struct mstat_prom_filter *pf, const char *meminfo,
+		const struct mstat_sites *ss)
 {
 	mstat_prom_sources(f, s);
 	mstat_prom_misc(f, s);
 	mstat_prom_classes(f, s);
 	mstat_prom_orders(f, s);
 	mstat_prom_caches(f, s, pf);
-	mstat_memory_prom(f, s, meminfo);
+	mstat_memory_prom(f, s, meminfo, ss);
 	mstat_prom_snapshot(f, s);
 }

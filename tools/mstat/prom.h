@@ -34,9 +34,11 @@ void mstat_prom_filter_free(struct mstat_prom_filter *pf);
 
 /*
  * The snapshot @s into @f, the caches that @pf lets through, and mstat
- * memory's account with @meminfo beside it (mstat_memory_prom()).
+ * memory's account with @meminfo and the sites file @ss (or NULL) beside
+ * it (mstat_memory_prom()).
  */
 void mstat_prom(FILE *f, const struct mstat_snap *s,
-		const struct mstat_prom_filter *pf, const char *meminfo);
+		const struct mstat_prom_filter *pf, const char *meminfo,
+		const struct mstat_sites *ss);
 
 #endif /* MSTAT_PROM_H */

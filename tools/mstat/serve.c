@@ -25,7 +25,10 @@
  * one every --min-interval ms: a scrape inside the interval gets the
  * answer of the last one, the same libmicrohttpd response queued again
  * (responses are reference-counted). Scrapes take the lock in turn:
- * one reads, the others wait for it and get its answer.
+ * one reads, the others wait for it and get its answer. With a sites
+ * file (--sites, or /proc/mstat_sites beside the live /proc/mstat) that
+ * answer's snapshot also reads it once, for mstat memory's raw pages by
+ * caller (mstat_memory_sites()).
  *
  * The leak verdict is over the last MSTAT_SERVE_LEAK_READS snapshots the
  * scrapes took (a window that slides: at a 15 s scrape interval, the
@@ -247,6 +250,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 {
 	unsigned int status = MHD_HTTP_OK;
 	const char *type = "text/plain; version=0.0.4; charset=utf-8";
+	struct mstat_sites *ss = NULL;
 	struct mstat_snap *s;
 	struct MHD_Response *r;
 	char *body = NULL;
@@ -257,11 +261,19 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	srv->why[0] = '\0';
 	mstat_err_keep(srv->why, sizeof(srv->why));
 	s = mstat_snap_read(srv->o->file[0]);
+	/*
+	 * The raw pages' series read the sites file too, once a snapshot:
+	 * at most once in --min-interval, as the snapshot.
+	 */
+	if (s && mstat_memory_sites(srv->o, &ss)) {
+		mstat_snap_free(s);
+		s = NULL;
+	}
 	if (s) {
 		f = open_memstream(&body, &len);
 		if (f) {
 			mstat_prom(f, s, &srv->filter,
-				   mstat_memory_meminfo(srv->o));
+				   mstat_memory_meminfo(srv->o), ss);
 			mstat_leak_window_add(srv->leaks, s,
 					      mstat_snap_taken(s));
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
@@ -270,6 +282,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 		}
 		mstat_snap_free(s);
 	}
+	mstat_sites_free(ss);
 	mstat_err_keep(NULL, 0);
 	if (err) {
 		free(body);
