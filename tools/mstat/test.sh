@@ -1908,6 +1908,141 @@ memory_prom() {
 	! build/mstat prom -f testdata/mstat-1.2.txt | grep -q '^mstat_memory_bytes'
 }
 
+# mstat memory with the heap profile's page samples (format 2.3:
+# testdata/mstat_sites-2.3.txt, made by testdata/pages-gen.awk; README):
+# each page row goes to the kind its stack names, and only the raw ones
+# are "of which raw pages, sampled", by caller, largest first. The
+# figures, by hand from the file's est_bytes and sampled_calls: raw
+# 540843 + 270421 (e1000_alloc_rx_buffers's two stacks, 8 and 4 pages) +
+# 473237 (__rb_allocate_pages, 7) = 1284501 from 19 samples, one s.e.
+# floor(1284501 / sqrt(19)) = 294684; by caller 811264 (12 samples, +-
+# floor(811264 / sqrt(12)) = 234191), then 473237 (7, +- floor(473237 /
+# sqrt(7)) = 178866); slab 608448 (allocate_slab), vmalloc 338027
+# (vm_area_alloc_pages), page tables 202816 (pte_alloc_one, nearer than
+# the fault's frames), anon 270421 + 135211 = 405632 (do_anonymous_page,
+# wp_page_copy under do_wp_page); 42 page samples. The kmalloc row of
+# e1000_alloc_rx_buffers (est_bytes 1969922) and the cache row are no
+# pages: counted, either would show.
+pages_args=(-f testdata/mstat-1.6.txt --meminfo testdata/meminfo-1.6.txt)
+pages_want_kinds='"pages_sampled": { "rate": 65536, "samples": 42, "raw": 1284501, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },'
+
+# pages_raw JSON: mstat memory --json's raw page lines, "NAME|BYTES|SE|N".
+pages_raw() {
+	sed -n 's/.*"name": "\([^"]*\)", "bytes": \(-*[0-9]*\), "line": "unexplained\.raw_sampled[^"]*", "source": "mstat", "from": "mstat: [^"]*+-\([0-9]*\) (1 s\.e\.), \([0-9]*\) samples".*/\1|\2|\3|\4/p' "$1"
+}
+
+# pages_check SITES KINDS RAW: mstat memory --json with SITES has the
+# page kinds KINDS and the raw lines RAW (pages_raw's), in that order.
+pages_check() {
+	local j=$tmp/pages.json
+
+	build/mstat memory --json "${pages_args[@]}" --sites "$1" >"$j" ||
+		return 1
+	grep -F "\"pages_sampled\"" "$j"
+	pages_raw "$j" | tee "$tmp/pages.raw"
+	grep -qxF "  $2" "$j" && diff -u <(printf '%s\n' "$3") "$tmp/pages.raw"
+}
+
+memory_pages_text() {
+	same testdata/expected/memory-pages-2.3.txt 0 build/mstat memory \
+		"${pages_args[@]}" --sites testdata/mstat_sites-2.3.txt
+}
+
+# The hand's figures; and the rest of the account is the same lines as
+# without the profile (the samples only add "of which" lines).
+memory_pages() {
+	pages_check testdata/mstat_sites-2.3.txt "$pages_want_kinds" \
+		'of which raw pages, sampled|1284501|294684|19
+e1000_alloc_rx_buffers [e1000]|811264|234191|12
+__rb_allocate_pages|473237|178866|7' || return 1
+	build/mstat memory --json "${pages_args[@]}" | grep '"depth"' \
+		>"$tmp/pages-none.lines" &&
+	build/mstat memory --json "${pages_args[@]}" \
+		--sites testdata/mstat_sites-2.3.txt |
+		grep '"depth"' | grep -v '"line": "unexplained\.raw_sampled' |
+		sed 's/ },$/ }/' >"$tmp/pages-with.lines" &&
+	diff -u <(sed 's/ },$/ }/' "$tmp/pages-none.lines") "$tmp/pages-with.lines"
+}
+
+# Tampered copies move the figures as the hand says, so the test above
+# can fail. __rb_allocate_pages's stack with new_slab for
+# ring_buffer_resize: its 473237 are slab (608448 + 473237 = 1081685),
+# one raw caller is left, 811264 from 12 samples (+-234191). The 8-page
+# e1000 row's source made kmalloc: 34 page samples, raw 270421 + 473237
+# = 743658 from 11 (+- floor(743658 / sqrt(11)) = 224221), and
+# __rb_allocate_pages (473237) now comes first, e1000_alloc_rx_buffers
+# 270421 from 4 (+-135210) second.
+memory_pages_tamper() {
+	local f=testdata/mstat_sites-2.3.txt
+
+	sed 's/^\tring_buffer_resize+/\tnew_slab+/' "$f" >"$tmp/pages-slab.txt" &&
+	sed 's/^\(540843 132 32768 8 10 .* \)page \(e1000_alloc_rx_buffers+\)/\1kmalloc \2/' \
+		"$f" >"$tmp/pages-src.txt" &&
+	! cmp -s "$f" "$tmp/pages-slab.txt" && ! cmp -s "$f" "$tmp/pages-src.txt" &&
+	pages_check "$tmp/pages-slab.txt" \
+		'"pages_sampled": { "rate": 65536, "samples": 42, "raw": 811264, "slab": 1081685, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },' \
+		'of which raw pages, sampled|811264|234191|12
+e1000_alloc_rx_buffers [e1000]|811264|234191|12' &&
+	pages_check "$tmp/pages-src.txt" \
+		'"pages_sampled": { "rate": 65536, "samples": 34, "raw": 743658, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },' \
+		'of which raw pages, sampled|743658|224221|11
+__rb_allocate_pages|473237|178866|7
+e1000_alloc_rx_buffers [e1000]|270421|135210|4' &&
+	! pages_check "$tmp/pages-src.txt" "$pages_want_kinds" \
+		'of which raw pages, sampled|1284501|294684|19
+e1000_alloc_rx_buffers [e1000]|811264|234191|12
+__rb_allocate_pages|473237|178866|7' >/dev/null
+}
+
+# The raw pages by caller as Prometheus series (mstat prom --sites): a
+# caller's bytes and standard error are mstat memory --json's; every
+# other series is as without --sites, in the same order (guests parse
+# them); no raw series without page samples (a 2.2 file) or --sites.
+memory_pages_prom() {
+	local p=$tmp/pages.prom
+
+	build/mstat prom "${pages_args[@]}" --sites testdata/mstat_sites-2.3.txt \
+		>"$p" &&
+	build/mstat memory --json "${pages_args[@]}" \
+		--sites testdata/mstat_sites-2.3.txt >"$tmp/pages.json" || return 1
+	pages_raw "$tmp/pages.json" | sed 1d | awk -F'|' '
+		{ b = b sprintf("mstat_memory_raw_pages_bytes{caller=\"%s\"} %s\n", $1, $2)
+		  e = e sprintf("mstat_memory_raw_pages_stderr_bytes{caller=\"%s\"} %s\n", $1, $3) }
+		END { printf "%s%s", b, e }' >"$tmp/pages-prom.want" &&
+	grep '^mstat_memory_raw_pages' "$p" | tee "$tmp/pages-prom.got" &&
+	[ "$(wc -l <"$tmp/pages-prom.got")" = 4 ] &&
+	diff -u "$tmp/pages-prom.want" "$tmp/pages-prom.got" &&
+	build/mstat prom "${pages_args[@]}" >"$tmp/pages-none.prom" &&
+	grep -v '^\(# [A-Z]* \)\?mstat_memory_raw_pages' "$p" |
+		grep -v '^mstat_snapshot_wait_seconds ' >"$tmp/pages-rest.prom" &&
+	grep -v '^mstat_snapshot_wait_seconds ' "$tmp/pages-none.prom" |
+		diff -u - "$tmp/pages-rest.prom" &&
+	{ ! command -v promtool >/dev/null || promtool check metrics <"$p"; } &&
+	! build/mstat prom "${pages_args[@]}" --sites testdata/mstat_sites-2.2.txt |
+		grep -q raw_pages &&
+	expect_err 1 'nope' build/mstat prom "${pages_args[@]}" --sites "$tmp/nope"
+}
+
+# The same series from mstat serve's /metrics (--sites beside -f).
+memory_pages_serve() {
+	local port=$((20000 + ($$ + 13) % 20000)) pid ok=1
+
+	build/mstat-serve serve --listen "127.0.0.1:$port" --min-interval 0 \
+		-f testdata/mstat-1.6.txt --sites testdata/mstat_sites-2.3.txt \
+		2>"$tmp/serve-p.err" &
+	pid=$!
+	curl -sS --retry 5 --retry-connrefused --max-time 5 \
+		"http://127.0.0.1:$port/metrics" >"$tmp/pages-serve.prom" || ok=0
+	kill "$pid"
+	wait "$pid"
+	build/mstat prom -f testdata/mstat-1.6.txt \
+		--sites testdata/mstat_sites-2.3.txt | grep '^mstat_memory_raw' \
+		>"$tmp/pages-serve.want"
+	grep '^mstat_memory_raw' "$tmp/pages-serve.prom" | tee "$tmp/pages-serve.got"
+	[ "$ok" = 1 ] && [ -s "$tmp/pages-serve.want" ] &&
+		diff -u "$tmp/pages-serve.want" "$tmp/pages-serve.got"
+}
+
 t build build
 [ -x build/mstat ] || summary
 make_bad_inputs
@@ -1948,6 +2083,11 @@ t memory_check memory_check
 t memory_errors memory_errors
 t memory_sources memory_sources
 t memory_prom memory_prom
+t memory_pages_text memory_pages_text
+t memory_pages memory_pages
+t memory_pages_tamper memory_pages_tamper
+t memory_pages_prom memory_pages_prom
+maybe memory_pages_serve curl "HTTP client" memory_pages_serve
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
