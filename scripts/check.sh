@@ -512,6 +512,16 @@ relay "$logs/layers.log"
 scripts/layers.sh --selftest >"$logs/layers-selftest.log" 2>&1
 relay "$logs/layers-selftest.log"
 
+# 4a'. compat/'s compile tests in batches (compat/conftest.sh) judge as
+# they do one at a time, on 6.12's headers with build-6.12-W1's command,
+# and a test made to fail is caught (scripts/conftest-test.sh).
+if [ -f build/6.12/.mstat_conftest.h.cmd ]; then
+	scripts/conftest-test.sh "$K612_KDIR" build/6.12 >"$logs/conftest-test.log" 2>&1
+	relay "$logs/conftest-test.log"
+else
+	not_ok "conftest-batch-same: no build-6.12-W1 to take the command of"
+fi
+
 # 4b. The guest queue itself (scripts/queue-test.sh, with a stand-in
 # for guest.sh): slots kept, priorities, collection in order; and a
 # dispatcher that ignores its slots, which it must catch.
@@ -766,9 +776,10 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 fi
 
 # 6e. The kernel's own style checks: checkpatch, sparse (C=2) against
-# 6.12 and the debug kernel, kernel-doc.
+# 6.12 and the debug kernel (in build-6.12-W1's and build-debug-W1's
+# directories: sparse alone, no second build), kernel-doc.
 phase lint
-scripts/lint.sh "$KSRC" "$K612_KDIR" ${kb_debug:+"$kb_debug"} \
+scripts/lint.sh "$KSRC" "$K612_KDIR:build/6.12" ${kb_debug:+"$kb_debug:build/debug"} \
 	>"$logs/lint.log" 2>&1
 relay "$logs/lint.log"
 

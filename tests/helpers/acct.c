@@ -8,7 +8,7 @@
  *	64 KiB, one mapping at a 2 MiB boundary, without transparent huge
  *	pages (MADV_NOHUGEPAGE), writes a byte in each of its pages, and
  *	starts THREADS threads on those stacks, which wait; then prints
- *	"ready PAGES PT ONE ALL" and waits for its standard input to end
+ *	"ready PAGES PT ONE ALL BG" and waits for its standard input to end
  *	before it exits. PAGES: the pages of page-table entries the
  *	mapping takes (one each 2 MiB: x86_64 and arm64 with 4 KiB pages),
  *	the truth; the rest as /proc/mstat read them, each read after the
@@ -16,7 +16,11 @@
  *	change of kernel_page_tables_bytes from before the mapping to after
  *	the last thread; ONE, of kernel_kernel_stack_bytes from before the
  *	first thread to after it; ALL, from before the first to after the
- *	last.
+ *	last; BG, the background: the threads of the whole machine that
+ *	came (or, negative, went) beside its own between those two reads
+ *	(/proc/loadavg's count of threads), each with a kernel stack of
+ *	its own, a kernel worker's among them. A run whose first thread
+ *	had a background is done again, up to three times.
  *
  * The reads are this process's own, so that no other task of the test
  * comes or goes between them (a shell's command substitution would).
@@ -40,8 +44,25 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done = PTHREAD_COND_INITIALIZER;
 static int stop;
 
-/* Fold the kernel's counters, then read two lines of /proc/mstat. */
-static void counters(long long *pt, long long *stack)
+/* The threads of the whole machine: /proc/loadavg's fourth field's. */
+static long long nr_threads(void)
+{
+	long long running, all = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (!f || fscanf(f, "%*s %*s %*s %lld/%lld", &running, &all) != 2) {
+		fprintf(stderr, "acct: /proc/loadavg gives no count of threads\n");
+		exit(1);
+	}
+	fclose(f);
+	return all;
+}
+
+/*
+ * Fold the kernel's counters, then read two lines of /proc/mstat, and
+ * the count of threads after them.
+ */
+static void counters(long long *pt, long long *stack, long long *nr)
 {
 	char line[256], name[128];
 	long long v;
@@ -71,6 +92,7 @@ static void counters(long long *pt, long long *stack)
 		fprintf(stderr, "acct: /proc/mstat gives no page tables or kernel stacks\n");
 		exit(1);
 	}
+	*nr = nr_threads();
 }
 
 static void *waiter(void *arg)
@@ -84,8 +106,8 @@ static void *waiter(void *arg)
 
 int main(int argc, char **argv)
 {
-	unsigned long mib, threads, i, pages = 0;
-	long long pt0, pt1, st0, st1, st_one = 0, x;
+	unsigned long mib, threads, i, pages = 0, tries = 0;
+	long long pt0, pt1, st0, st1, st_one = 0, x, nr0, nr1;
 	long page = sysconf(_SC_PAGESIZE);
 	pthread_attr_t attr;
 	char *p = NULL, buf[64];
@@ -102,7 +124,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "acct: at most 4096 MiB and 4096 threads\n");
 		return 1;
 	}
-	counters(&pt0, &st0);
+	counters(&pt0, &st0, &nr0);
 	len = (mib << 20) + threads * STACK_SIZE;
 	if (len) {
 		p = mmap(NULL, len + PMD_SPAN, PROT_READ | PROT_WRITE,
@@ -133,8 +155,21 @@ int main(int argc, char **argv)
 			err = pthread_create(&t[i], &attr, waiter, NULL);
 		pthread_attr_destroy(&attr);
 		if (!err && !i) {
-			counters(&x, &st1);
+			counters(&x, &st1, &nr1);
 			st_one = st1 - st0;
+			/* A thread came or went beside the first: again. */
+			if (nr1 - nr0 != 1 && ++tries < 3) {
+				pthread_mutex_lock(&lock);
+				stop = 1;
+				pthread_cond_broadcast(&done);
+				pthread_mutex_unlock(&lock);
+				pthread_join(t[0], NULL);
+				stop = 0;
+				sleep(1);
+				counters(&x, &st0, &nr0);
+				i = -1UL;
+				continue;
+			}
 		}
 		if (err) {
 			fprintf(stderr, "acct: thread %lu: %s\n", i,
@@ -142,9 +177,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	counters(&pt1, &st1);
-	printf("ready %lu %lld %lld %lld\n", pages, pt1 - pt0, st_one,
-	       st1 - st0);
+	counters(&pt1, &st1, &nr1);
+	printf("ready %lu %lld %lld %lld %lld\n", pages, pt1 - pt0, st_one,
+	       st1 - st0, nr1 - nr0 - (long long)threads);
 	fflush(stdout);
 	while (fgets(buf, sizeof(buf), stdin))
 		;
