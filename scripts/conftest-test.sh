@@ -43,6 +43,7 @@ run() {
 
 # Their CPU time (mstat_cpu: this shell's reaped children's), which
 # does not grow when other work shares the CPUs.
+c0=0 c1=0 c2=0
 mstat_cpu c0
 run "$tmp/batch.h"
 mstat_cpu c1
