@@ -275,7 +275,12 @@ mstat_acct_check() {
 		mkfifo /tmp/acct.in /tmp/acct.out
 		./acct 256 64 </tmp/acct.in >/tmp/acct.out 2>&1 &
 		exec 4>/tmp/acct.in 5</tmp/acct.out
-		read -r line <&5 || line=''
+		# Its "ready" line, after any line of its standard error.
+		while read -r line <&5; do
+			case $line in 'ready '*) break ;; esac
+			diag "acct: $line"
+			line=''
+		done
 		exec 4>&- 5<&-
 		wait
 		diag "acct 256 64: $line"
