@@ -27,7 +27,11 @@
 # (loop=percpu), each with no mstat, with mstat (profile off) and the
 # pair's own source off, and with it on: the difference of the last two
 # is that source's cost, format 1.6's vm area and percpu tables
-# included; and, if a baseline build of mstat is
+# included; an alloc_pages()+__free_pages() of one page (loop=page) with
+# no mstat, with mstat (profile off) and the page source off, and on,
+# and by default with profile_pages=0 and 1 (the page profile's cost at
+# the default rate, stacks from the page allocator's caller out); and,
+# if a baseline build of mstat is
 # copied in as mstat_base.ko (make bench with MSTAT_BENCH_BASE=REF), its
 # kmalloc-only, default and cache-source-only variants, measured in the
 # same rounds. A warm-up round first, discarded; then RUNS rounds,
@@ -146,6 +150,17 @@ variant() {
 	mstat-percpu-off)
 		x=$(bench=loop=percpu with ./mstat.ko profile_rate=0 \
 			enable_percpu=0) ;;
+	page-none)
+		x=$(b mode=none loop=page) ;;
+	mstat-page-off)
+		x=$(bench=loop=page with ./mstat.ko profile_rate=0 \
+			enable_page=0) ;;
+	mstat-page)
+		x=$(bench=loop=page with ./mstat.ko profile_rate=0) ;;
+	mstat-page-profile)
+		x=$(bench=loop=page with ./mstat.ko profile_pages=1) ;;
+	mstat-page-profile-off)
+		x=$(bench=loop=page with ./mstat.ko) ;;
 	mstat-default-stream)
 		insmod ./mstat.ko || exit 1
 		echo 1 >$D/events_sources
@@ -161,7 +176,9 @@ variants="none empty floor ftrace-hist ebpf-counters ebpf-sized
 	  mstat-kmalloc-noprofile mstat-default mstat-default-noprofile
 	  mstat-every-site mstat-every-stack mstat-default-stream cache-none mstat-cache-nopercache
 	  mstat-cache-percache vmalloc-none mstat-vmalloc-off mstat-vmalloc
-	  percpu-none mstat-percpu-off mstat-percpu"
+	  percpu-none mstat-percpu-off mstat-percpu
+	  page-none mstat-page-off mstat-page mstat-page-profile-off
+	  mstat-page-profile"
 [ -f ./mstat_base.ko ] &&
 	variants="$variants base-kmalloc-noprofile base-default base-cache"
 # ICOUNT_VARIANTS="V..." on the kernel command line: only those.

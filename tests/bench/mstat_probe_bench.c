@@ -17,13 +17,16 @@
  * Sizes cycle through 8..240 bytes, on one CPU with migration off. With
  * loop=cache the pairs are kmem_cache_alloc() and kmem_cache_free() of a
  * cache of its own instead (mode=none only): the cost of the cache
- * source, and of its per-cache rows, over the same loop. Under
+ * source, and of its per-cache rows, over the same loop; loop=vmalloc,
+ * loop=percpu and loop=page (alloc_pages() and __free_pages() of one
+ * page: the page source's cost, and the page profile's) likewise. Under
  * qemu -icount shift=0 a guest ns is one instruction: X is then the
  * instructions per pair, loop and interrupts included.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
+#include <linux/gfp.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -47,7 +50,7 @@ MODULE_PARM_DESC(pairs, "kmalloc/kfree pairs to time (1000 to 10000000)");
 
 static char *loop = "kmalloc";
 module_param(loop, charp, 0444);
-MODULE_PARM_DESC(loop, "kmalloc (kmalloc/kfree pairs), cache (kmem_cache_alloc/free pairs), vmalloc (vmalloc/vfree of a page) or percpu (alloc/free_percpu of 8 bytes)");
+MODULE_PARM_DESC(loop, "kmalloc (kmalloc/kfree pairs), cache (kmem_cache_alloc/free pairs), vmalloc (vmalloc/vfree of a page), percpu (alloc/free_percpu of 8 bytes) or page (alloc_pages/__free_pages of order 0)");
 
 static void bench_probe_kmalloc(void *data, MSTAT_TP_KMALLOC_PARAMS)
 {
@@ -112,6 +115,13 @@ static u64 bench_loop(struct kmem_cache *cache)
 	} else if (!strcmp(loop, "percpu")) {
 		for (i = 0; i < pairs; i++)
 			free_percpu(__alloc_percpu(8, 8));
+	} else if (!strcmp(loop, "page")) {
+		for (i = 0; i < pairs; i++) {
+			struct page *page = alloc_pages(GFP_KERNEL, 0);
+
+			if (page)
+				__free_pages(page, 0);
+		}
 	} else if (cache) {
 		for (i = 0; i < pairs; i++)
 			kmem_cache_free(cache, kmem_cache_alloc(cache, GFP_KERNEL));
@@ -136,7 +146,8 @@ static int __init bench_init(void)
 	bool floor = !strcmp(mode, "floor");
 	bool empty = !strcmp(mode, "empty");
 	bool on_cache = !strcmp(loop, "cache");
-	bool other = !strcmp(loop, "vmalloc") || !strcmp(loop, "percpu");
+	bool other = !strcmp(loop, "vmalloc") || !strcmp(loop, "percpu") ||
+		     !strcmp(loop, "page");
 	struct kmem_cache *cache = NULL;
 	kmalloc_probe_t pk = floor ? floor_probe_kmalloc : bench_probe_kmalloc;
 	kfree_probe_t pf = floor ? floor_probe_kfree : bench_probe_kfree;
@@ -151,7 +162,7 @@ static int __init bench_init(void)
 	}
 	if ((!on_cache && !other && strcmp(loop, "kmalloc")) ||
 	    ((on_cache || other) && strcmp(mode, "none"))) {
-		pr_err("loop=%s mode=%s: want loop kmalloc, or cache, vmalloc or percpu with mode none\n",
+		pr_err("loop=%s mode=%s: want loop kmalloc, or cache, vmalloc, percpu or page with mode none\n",
 		       loop, mode);
 		return -EINVAL;
 	}
