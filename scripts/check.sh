@@ -753,7 +753,7 @@ fi
 # injected into reads and control writes under load, failures counted
 # against the truth, the OOM killer at work; and the broken build, whose
 # bug each part must catch (the parts with nothing of it to catch run on
-# it in make soak). The load part fails every third point of mstat's
+# it in make soak). The load part fails every fifth point of mstat's
 # init here (the broken build's, its last points only), every point in
 # make soak. 384 MiB, not 1 GiB: the OOM part's hog fills
 # what is free three times, which took 229 s of a 530 s run on 1 GiB
@@ -771,7 +771,7 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/debug/mstat.ko \
 		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
-		'--append=nokaslr FAULTS_STRIDE=3'
+		'--append=nokaslr FAULTS_STRIDE=5'
 	[ -f build/debug-broken/mstat.ko ] &&
 	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/debug-broken/mstat.ko \
