@@ -556,19 +556,31 @@ const char *mstat_memory_meminfo(const struct mstat_opts *o)
 }
 
 /*
- * The sites file beside @o's snapshot, for the raw pages' series: --sites',
- * or /proc/mstat_sites beside the machine's own /proc/mstat when it can
- * be read (a module without it, or a reader without the right, gives the
- * account alone, as before). Return: 0, @ss the file's rows or NULL; -1
- * if --sites' cannot be read (it said why), as mstat memory fails then.
+ * The sites file beside @o's snapshot: --sites', or /proc/mstat_sites
+ * beside the machine's own /proc/mstat; NULL beside a saved snapshot.
+ */
+static const char *sites_path(const struct mstat_opts *o)
+{
+	if (o->sites)
+		return o->sites;
+	return strcmp(o->file[0], MSTAT_PROC) ? NULL : MSTAT_SITES_PROC;
+}
+
+/*
+ * The sites file beside @o's snapshot (sites_path()), for the raw pages'
+ * series: the live one only when it can be read (a module without it, or
+ * a reader without the right, gives the account alone, as before).
+ * Return: 0, @ss the file's rows or NULL; -1 if --sites' cannot be read
+ * (it said why), as mstat memory fails then.
  */
 int mstat_memory_sites(const struct mstat_opts *o, struct mstat_sites **ss)
 {
+	const char *sites = sites_path(o);
+
 	*ss = NULL;
-	if (!o->sites && (strcmp(o->file[0], MSTAT_PROC) ||
-			  access(MSTAT_SITES_PROC, R_OK)))
+	if (!sites || (!o->sites && access(sites, R_OK)))
 		return 0;
-	*ss = mstat_sites_read(o->sites ? o->sites : MSTAT_SITES_PROC);
+	*ss = mstat_sites_read(sites);
 	return *ss || !o->sites ? 0 : -1;
 }
 
@@ -646,7 +658,7 @@ int do_memory(const struct mstat_opts *o)
 {
 	struct account *a = mstat_alloc(NULL, sizeof(*a));
 	struct page_samples *ps = mstat_alloc(NULL, sizeof(*ps));
-	const char *sites = o->sites;
+	const char *sites = sites_path(o);
 	struct mstat_sites *ss = NULL;
 	long long mi[MI_NR];
 	struct mstat_snap *s;
@@ -660,8 +672,6 @@ int do_memory(const struct mstat_opts *o)
 	if (read_meminfo(o->meminfo ? o->meminfo : "/proc/meminfo", mi))
 		goto out;
 	/* The profile beside the machine's own /proc/mstat, or --sites'. */
-	if (!sites && !strcmp(o->file[0], MSTAT_PROC))
-		sites = MSTAT_SITES_PROC;
 	if (sites) {
 		ss = mstat_sites_read(sites);
 		if (!ss)
