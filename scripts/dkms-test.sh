@@ -5,8 +5,8 @@
 # headers as scripts/setup.sh extracts them (nothing installed, nothing
 # loaded: --kernelsourcedir names the tree, which is nowhere under
 # /lib/modules), and "make install" into a scratch root (the last
-# tree's): each builds and installs mstat.ko alone. "ok"/"not ok" lines, named by each tree's
-# release.
+# tree's): each builds and installs mstat.ko alone. "ok"/"not ok" lines,
+# named by each tree's release.
 #
 #   scripts/dkms-test.sh KDIR...
 set -uo pipefail

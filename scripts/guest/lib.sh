@@ -250,9 +250,9 @@ mstat_bootopts() {
 # page tables must have grown by its pages and at most 3 more (the upper
 # levels'), the kernel stacks by the first thread's times 64 and the
 # background's threads: acct counts the machine's threads beside its
-# own (kernel workers that a truth guest's patterns woke exit after five
-# minutes idle, as the truth guests of 7.2 and 7.3-rt met in the cold
-# run at 38b1b6b: every try one stack short). A run off all the same is
+# own, a kernel worker come or gone among them (7.2's truth guest failed
+# this check once, in the cold run at 38b1b6b, its log lost: such a
+# worker is a guess at why, not a finding). A run off all the same is
 # tried again, twice at most. A false truth (65 threads, or 8
 # page-table pages more) must fail the same judge.
 mstat_acct_check() {
