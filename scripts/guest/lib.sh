@@ -250,10 +250,12 @@ mstat_bootopts() {
 # page tables must have grown by its pages and at most 3 more (the upper
 # levels'), the kernel stacks by the first thread's times 64 and the
 # background's threads: acct counts the machine's threads beside its
-# own, a kernel worker come or gone among them (7.2's truth guest failed
-# this check once, in the cold run at 38b1b6b, its log lost: such a
-# worker is a guess at why, not a finding). A run off all the same is
-# tried again, twice at most. A false truth (65 threads, or 8
+# own, a kernel worker come or gone among them. acct first waits for
+# the page tables of processes gone before it to be counted out (7.2 and
+# later free them after an RCU grace period: 7.3's guest read 11 to 20
+# pages short, three runs in three, in CI at d94c911; 7.2's one failure
+# in the cold run at 38b1b6b, its log lost, was likely the same). A run
+# off all the same is tried again, twice at most. A false truth (65 threads, or 8
 # page-table pages more) must fail the same judge.
 mstat_acct_check() {
 	pg=$(getconf PAGESIZE 2>/dev/null || echo 4096)

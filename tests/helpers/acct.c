@@ -22,6 +22,16 @@
  *	its own, a kernel worker's among them. A run whose first thread
  *	had one reads a false ONE; the judge tries it again.
  *
+ * Before its first read it waits for the page tables of processes that
+ * have exited (an earlier run's, the shell's commands') to be counted
+ * out: since x86 frees user page tables through RCU (7.2 and later:
+ * CONFIG_MMU_GATHER_RCU_TABLE_FREE, __tlb_remove_table() in an RCU
+ * callback, which is where NR_PAGETABLE goes down), they leave the
+ * counter a grace period after the process is gone; 7.3's truth guest
+ * read 11 to 20 pages fewer than its own without this wait. It asks for
+ * grace periods (membarrier(MEMBARRIER_CMD_GLOBAL) is synchronize_rcu()
+ * on a machine of more than one CPU) until two reads 100 ms apart agree.
+ *
  * The reads are this process's own, so that no other task of the test
  * comes or goes between them (a shell's command substitution would).
  * The threads' stacks are in the mapping, not mmap()ed by the C library
@@ -35,7 +45,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PMD_SPAN	(2UL << 20)
@@ -96,6 +108,30 @@ static void counters(long long *pt, long long *stack, long long *nr)
 	*nr = nr_threads();
 }
 
+/*
+ * Wait until the counters hold still: the page tables and stacks of tasks
+ * gone before this one counted out (see above). At most 50 rounds (5 s);
+ * a machine still moving then is the judge's to find.
+ */
+static void settle(void)
+{
+	long long pt0, st0, nr0, pt1, st1, nr1;
+	int i;
+
+	counters(&pt0, &st0, &nr0);
+	for (i = 1; i <= 50; i++) {
+		syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+		usleep(100000);
+		counters(&pt1, &st1, &nr1);
+		if (pt1 == pt0 && st1 == st0)
+			return;
+		fprintf(stderr, "acct: settling, round %d: page tables %+lld, stacks %+lld bytes\n",
+			i, pt1 - pt0, st1 - st0);
+		pt0 = pt1;
+		st0 = st1;
+	}
+}
+
 static void *waiter(void *arg)
 {
 	pthread_mutex_lock(&lock);
@@ -125,6 +161,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "acct: at most 4096 MiB and 4096 threads\n");
 		return 1;
 	}
+	settle();
 	counters(&pt0, &st0, &nr0);
 	len = (mib << 20) + threads * STACK_SIZE;
 	if (len) {
