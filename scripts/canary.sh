@@ -6,7 +6,7 @@
 # (scripts/matrix.sh canary: image and headers extracted, a sid root with
 # the compiler its headers name), mstat built W=1 in that root, and the
 # tests make check runs on every kernel of its matrix booted on it
-# (mstat_guests_kernel: smoke, truth, caches, survive, params). Not part
+# (mstat_guests_kernel: truth, caches, survive, params). Not part
 # of make check: a release candidate may break what no released kernel
 # does, and says so early. One line per test, then
 # "N passed, N failed" (scripts/lib.sh).

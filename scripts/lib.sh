@@ -832,19 +832,21 @@ mstat_guests_counts() {
 		'--append=CACHES_ARGS="-a"'
 }
 
-# mstat_guests_kernel ID VMLINUZ ON: queue what every kernel of the matrix
-# runs (make check, make canary), on the build in build/ID: the smoke
-# test, the counts (mstat_guests_counts), the survival test with the
-# probes ON that must be on, and the load parameters' limits.
+# mstat_guests_kernel ID VMLINUZ ON [noparams]: queue what every kernel of
+# the matrix runs (make check, make canary), on the build in build/ID:
+# the counts (mstat_guests_counts), the survival test with the probes ON
+# that must be on (it loads, reads and unloads as the smoke test did,
+# /proc/mstat gone after: no smoke guest of its own), and, unless
+# "noparams", the load parameters' limits.
 mstat_guests_kernel() {
-	guest "guest-$1-smoke" "$2" scripts/guest/smoke.sh "build/$1/mstat.ko"
 	mstat_guests_counts "$1" "$2"
 	guest "guest-$1-survive" "$2" scripts/guest/survive.sh \
 		"build/$1/mstat.ko" "build/$1/tests/truth/mstat_truth.ko" \
 		"build/$1/tests/caches/mstat_cachetest.ko" \
 		--file=build/tools/mstat:/mstat/mstat "--append=SURVIVE_ON=\"$3\""
-	guest "guest-$1-params" "$2" scripts/guest/params.sh \
-		"build/$1/mstat.ko"
+	[ "${4:-}" = noparams ] ||
+		guest "guest-$1-params" "$2" scripts/guest/params.sh \
+			"build/$1/mstat.ko"
 }
 
 # collect NAME: the guest's exit status and times (boot and run, under

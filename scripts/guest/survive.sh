@@ -92,4 +92,5 @@ else
 	not_ok mstat-check-under-load
 fi
 check rmmod-mstat rmmod mstat
+check proc-mstat-gone [ ! -e /proc/mstat ]
 finish
