@@ -497,7 +497,113 @@ if [ -f build/6.12/mstat.ko ]; then
 		--append=CYCLES=10
 fi
 
-## Host tests, in the foreground, while the stock guests run
+## The kernel matrix: its builds, then its guests queued
+
+# 5. Each kernel of the matrix set up, then a W=1 build against it in
+# build/ID, in its suite's root (scripts/build.sh --root) with the
+# compiler its headers name. 6.1, 6.12, 6.12rt and 6.12cloud are the
+# trees built above. A kernel of MATRIX_XFAIL whose build fails is skipped.
+# Before the host tests, so that the matrix's guests are queued early:
+# after them, the queue had run dry while the matrix built, one build at
+# a time, and the CPUs were 20 to 56% idle for some 400 s (the cold run
+# at 8152d56, vmstat beside it).
+phase matrix
+# matrix_build ID CMD...: as t build-ID-W1 CMD..., but for MATRIX_XFAIL;
+# the IDs built are in matrix_built.
+matrix_built=''
+matrix_build() {
+	local id=$1 name=build-$1-W1 start=$SECONDS rc=0 first
+	shift
+	"$@" >"$logs/$name.log" 2>&1 || rc=$?
+	first=$(grep -m 1 -E 'error:|warning:|Error [0-9]' "$logs/$name.log")
+	if [ "$rc" -eq 0 ]; then
+		ok "$name ($((SECONDS - start)) s)"
+		matrix_built+=" $id"
+		[[ " $MATRIX_XFAIL " != *" $id "* ]] ||
+			echo "# $id builds now: take it out of MATRIX_XFAIL"
+	elif [[ " $MATRIX_XFAIL " == *" $id "* ]]; then
+		skip "$name" "expected to fail (MATRIX_XFAIL): ${first:-exit $rc}, log: build/logs/$name.log"
+	else
+		not_ok "$name ($((SECONDS - start)) s, exit $rc), log: build/logs/$name.log: $first"
+		tail -n 20 "$logs/$name.log" | show
+	fi
+}
+
+wait "$matrix_pid"
+if ! grep -q '^KM_IDS=' "$logs/matrix.env"; then
+	not_ok "matrix-setup, log: build/logs/matrix-setup.log"
+	tail -n 20 "$logs/matrix-setup.log" | show
+else
+	set -a
+	# shellcheck source=/dev/null
+	. "$logs/matrix.env"
+	set +a
+fi
+for id in ${KM_IDS:-}; do
+	err=$(mstat_km "$id" ERROR)
+	if [ -n "$err" ]; then
+		not_ok "matrix-$id: $err, log: build/logs/matrix-setup.log"
+		continue
+	fi
+	ok "matrix-$id ($(mstat_km "$id" REL), $(mstat_km "$id" VERSION) from $(mstat_km "$id" SUITE), $(mstat_km "$id" GCC))"
+	case $id in 6.1|6.12|6.12rt|6.12cloud) continue ;; esac
+	a=() r=$(mstat_km "$id" ROOT)
+	[ "$(mstat_km "$id" ARCH)" = arm64 ] && a=(--arch arm64)
+	matrix_build "$id" scripts/build.sh ${r:+--root "$r"} ${a[@]+"${a[@]}"} \
+		"$(mstat_km "$id" KDIR)" "build/$id"
+done
+# A build whose expected prototypes are all wrong (compat/'s
+# -DMSTAT_CONFTEST_WRONG), against the newest kernel: it must build, and
+# its guest must leave those probes out and survive (5b).
+if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
+	r=$(mstat_km 7.3 ROOT)
+	matrix_build 7.3-wrongproto env KCFLAGS=-DMSTAT_CONFTEST_WRONG \
+		scripts/build.sh ${r:+--root "$r"} "$(mstat_km 7.3 KDIR)" \
+		build/7.3-wrongproto
+fi
+
+# 5a. The heap profile's and labels' guests on the newest kernel
+# (3e).
+vmlinuz=$(mstat_km 7.3 VMLINUZ)
+[ -z "$vmlinuz" ] || profile_guests 7.3 "$vmlinuz" noleaks
+[ -z "$vmlinuz" ] || [ ! -f build/7.3/mstat.ko ] ||
+	guest guest-7.3-memory "$vmlinuz" scripts/guest/memory.sh \
+		build/7.3/mstat.ko --file=build/tools/mstat:/mstat/mstat
+
+# 5b. The kernel matrix (scripts/matrix.sh) beyond 6.1 and 6.12, amd64:
+# the ground truth, the per-cache test, the survival test (module loads,
+# vmalloc and kvmalloc under mstat, mstat check on the snapshots; it
+# stands for the smoke test, which the matrix no longer boots alone) and
+# the load parameters' limits. Those limits are the module's own code
+# and the kernel's moduleparam, the same from 5.10 to 7.3: judged on the
+# oldest, 5.10, the newest, 7.3, and its PREEMPT_RT (and 6.12, 3f; arm64's
+# on 7.3), not on 7.2 (each params guest some 35 s of CPU in a cold
+# run). 5.10 has no alloc_pages_bulk(). Then the wrong-prototype build
+# on the newest.
+for id in ${KM_IDS:-}; do
+	case $id in 6.1|6.12|6.12rt|6.12cloud|arm64-*) continue ;; esac
+	vmlinuz=$(mstat_km "$id" VMLINUZ)
+	if [ ! -f "build/$id/mstat.ko" ] || [ ! -f "$vmlinuz" ]; then
+		continue
+	fi
+	on='alloc_pages_bulk alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk'
+	# 5.10: no alloc_pages_bulk(); kmem_cache_free() counted at its entry.
+	[ "$id" = 5.10 ] &&
+		on='alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
+	params=''
+	[ "$id" = 7.2 ] && params=noparams
+	mstat_guests_kernel "$id" "$vmlinuz" "$on" $params
+done
+if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
+	guest guest-7.3-wrongproto "$(mstat_km 7.3 VMLINUZ)" \
+		scripts/guest/survive.sh build/7.3-wrongproto/mstat.ko \
+		build/7.3/tests/truth/mstat_truth.ko \
+		build/7.3/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/mstat:/mstat/mstat \
+		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu vmalloc"'
+fi
+
+## Host tests, in the foreground, while the stock and matrix guests run
 
 phase host-tests
 # 4. The reader's ordering argument under the kernel memory model: the
@@ -596,108 +702,8 @@ relay "$logs/prom-test-tampered.log" prom-test-tampered
 scripts/serve-test.sh >"$logs/serve-test.log" 2>&1
 relay "$logs/serve-test.log"
 
-## The kernel matrix: its builds, then its guests queued
-
-# 5. Each kernel of the matrix set up, then a W=1 build against it in
-# build/ID, in its suite's root (scripts/build.sh --root) with the
-# compiler its headers name. 6.1, 6.12, 6.12rt and 6.12cloud are the
-# trees built above. A kernel of MATRIX_XFAIL whose build fails is skipped.
-phase matrix
+# All the queue's slots from here: the foreground's work is lighter.
 mstat_queue_slots "$slots"
-# matrix_build ID CMD...: as t build-ID-W1 CMD..., but for MATRIX_XFAIL;
-# the IDs built are in matrix_built.
-matrix_built=''
-matrix_build() {
-	local id=$1 name=build-$1-W1 start=$SECONDS rc=0 first
-	shift
-	"$@" >"$logs/$name.log" 2>&1 || rc=$?
-	first=$(grep -m 1 -E 'error:|warning:|Error [0-9]' "$logs/$name.log")
-	if [ "$rc" -eq 0 ]; then
-		ok "$name ($((SECONDS - start)) s)"
-		matrix_built+=" $id"
-		[[ " $MATRIX_XFAIL " != *" $id "* ]] ||
-			echo "# $id builds now: take it out of MATRIX_XFAIL"
-	elif [[ " $MATRIX_XFAIL " == *" $id "* ]]; then
-		skip "$name" "expected to fail (MATRIX_XFAIL): ${first:-exit $rc}, log: build/logs/$name.log"
-	else
-		not_ok "$name ($((SECONDS - start)) s, exit $rc), log: build/logs/$name.log: $first"
-		tail -n 20 "$logs/$name.log" | show
-	fi
-}
-
-wait "$matrix_pid"
-if ! grep -q '^KM_IDS=' "$logs/matrix.env"; then
-	not_ok "matrix-setup, log: build/logs/matrix-setup.log"
-	tail -n 20 "$logs/matrix-setup.log" | show
-else
-	set -a
-	# shellcheck source=/dev/null
-	. "$logs/matrix.env"
-	set +a
-fi
-for id in ${KM_IDS:-}; do
-	err=$(mstat_km "$id" ERROR)
-	if [ -n "$err" ]; then
-		not_ok "matrix-$id: $err, log: build/logs/matrix-setup.log"
-		continue
-	fi
-	ok "matrix-$id ($(mstat_km "$id" REL), $(mstat_km "$id" VERSION) from $(mstat_km "$id" SUITE), $(mstat_km "$id" GCC))"
-	case $id in 6.1|6.12|6.12rt|6.12cloud) continue ;; esac
-	a=() r=$(mstat_km "$id" ROOT)
-	[ "$(mstat_km "$id" ARCH)" = arm64 ] && a=(--arch arm64)
-	matrix_build "$id" scripts/build.sh ${r:+--root "$r"} ${a[@]+"${a[@]}"} \
-		"$(mstat_km "$id" KDIR)" "build/$id"
-done
-# A build whose expected prototypes are all wrong (compat/'s
-# -DMSTAT_CONFTEST_WRONG), against the newest kernel: it must build, and
-# its guest must leave those probes out and survive (5b).
-if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
-	r=$(mstat_km 7.3 ROOT)
-	matrix_build 7.3-wrongproto env KCFLAGS=-DMSTAT_CONFTEST_WRONG \
-		scripts/build.sh ${r:+--root "$r"} "$(mstat_km 7.3 KDIR)" \
-		build/7.3-wrongproto
-fi
-
-# 5a. The heap profile's and labels' guests on the newest kernel
-# (3e).
-vmlinuz=$(mstat_km 7.3 VMLINUZ)
-[ -z "$vmlinuz" ] || profile_guests 7.3 "$vmlinuz" noleaks
-[ -z "$vmlinuz" ] || [ ! -f build/7.3/mstat.ko ] ||
-	guest guest-7.3-memory "$vmlinuz" scripts/guest/memory.sh \
-		build/7.3/mstat.ko --file=build/tools/mstat:/mstat/mstat
-
-# 5b. The kernel matrix (scripts/matrix.sh) beyond 6.1 and 6.12, amd64:
-# the ground truth, the per-cache test, the survival test (module loads,
-# vmalloc and kvmalloc under mstat, mstat check on the snapshots; it
-# stands for the smoke test, which the matrix no longer boots alone) and
-# the load parameters' limits. Those limits are the module's own code
-# and the kernel's moduleparam, the same from 5.10 to 7.3: judged on the
-# oldest, 5.10, the newest, 7.3, and its PREEMPT_RT (and 6.12, 3f; arm64's
-# on 7.3), not on 7.2 (each params guest some 35 s of CPU in a cold
-# run). 5.10 has no alloc_pages_bulk(). Then the wrong-prototype build
-# on the newest.
-for id in ${KM_IDS:-}; do
-	case $id in 6.1|6.12|6.12rt|6.12cloud|arm64-*) continue ;; esac
-	vmlinuz=$(mstat_km "$id" VMLINUZ)
-	if [ ! -f "build/$id/mstat.ko" ] || [ ! -f "$vmlinuz" ]; then
-		continue
-	fi
-	on='alloc_pages_bulk alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk'
-	# 5.10: no alloc_pages_bulk(); kmem_cache_free() counted at its entry.
-	[ "$id" = 5.10 ] &&
-		on='alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
-	params=''
-	[ "$id" = 7.2 ] && params=noparams
-	mstat_guests_kernel "$id" "$vmlinuz" "$on" $params
-done
-if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
-	guest guest-7.3-wrongproto "$(mstat_km 7.3 VMLINUZ)" \
-		scripts/guest/survive.sh build/7.3-wrongproto/mstat.ko \
-		build/7.3/tests/truth/mstat_truth.ko \
-		build/7.3/tests/caches/mstat_cachetest.ko \
-		--file=build/tools/mstat:/mstat/mstat \
-		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu vmalloc"'
-fi
 
 ## The test kernels: their builds, the style checks, their guests queued
 
