@@ -171,9 +171,9 @@ for spec in ${files[@]+"${files[@]}"}; do
 done
 
 # Not compressed: the kernel's inflate of a gzip'd one is instrumented on
-# the debug kernel (KASAN), and its smoke guest took 24.1 s of CPU with
-# gzip -1 against 14.2 s without, one after the other alone; a stock
-# 6.12 guest's, 6.3 and 6.0 against 5.3 and 6.2 s: no difference
+# the debug kernel (KASAN), and its smoke guest took 26.1 s of CPU with
+# gzip -1 against 14.7 s without, one after the other alone; a stock
+# 6.12 guest's, 6.9 and 6.5 against 5.8 and 6.9 s: no difference
 # (scripts/guest.sh by hand, this machine, 2026-11-29).
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$tmp/initrd"
 
