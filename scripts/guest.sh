@@ -203,8 +203,37 @@ done
 # kernel, 67 s into a boot of a cold make check at 21a65cd, reported the
 # grace-period kthread "starved for 16009 jiffies" as it did, a splat
 # with nothing of mstat's loaded yet. Stalls after boot are still caught.
+#
+# x86: qemu's pc machine, or its microvm for a kernel built without ACPI
+# (the .config of the build tree the image lies in says so: the debug
+# test kernel, kunit/.kunitconfig). On pc, SeaBIOS gives such a kernel an
+# MP table of one CPU; microvm's qboot lists every vCPU. Such a kernel
+# has no HPET or PM timer to calibrate the TSC against, and its PIT
+# calibration fails on a loaded host: it then hung in boot on the
+# jiffies clocksource. The TSC under TCG is the host's: its frequency,
+# measured here (scripts/tsc-khz.c), is given as tsc_early_khz, and
+# tsc=reliable keeps the clocksource watchdog, itself on jiffies, from
+# throwing it out. reboot=t: a triple fault, which -no-reboot turns into
+# qemu's exit (the kernel's default reboot restarted the guest instead).
+# microvm has no PCI and no NUMA, and -icount
+# changes the TSC: --hostfwd, --numa and --icount want pc, and ACPI.
+machine=pc
+kconfig=$(dirname "$kernel")/../../../.config
+if [ "$arch" = x86_64 ] && [ -f "$kconfig" ] &&
+   grep -qx '# CONFIG_ACPI is not set' "$kconfig"; then
+	machine=microvm,acpi=off
+	if [ "$numa" -gt 1 ] || [ -n "$fwds" ] || [ ${#icount[@]} -gt 0 ]; then
+		die "$kernel has no ACPI (microvm): no --numa, --hostfwd or --icount"
+	fi
+	if ! gcc -O2 -Wall -o "$tmp/tsc-khz" "$MSTAT_TOP/scripts/tsc-khz.c" ||
+	   ! khz=$("$tmp/tsc-khz"); then
+		die "no TSC frequency for $kernel (scripts/tsc-khz.c)"
+	fi
+	append="tsc_early_khz=$khz tsc=reliable reboot=t $append"
+fi
 case $arch in
-x86_64)	qemu=(qemu-system-x86_64 -cpu "max,la57=off$cpuflags") console=ttyS0 ;;
+x86_64)	qemu=(qemu-system-x86_64 -M "$machine" -cpu "max,la57=off$cpuflags")
+	console=ttyS0 ;;
 arm64)	qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on")
 	console=ttyAMA0 ;;
 esac

@@ -4,8 +4,8 @@
 # The kernel's own checks on mstat's sources, one "ok NAME"/"not ok NAME"
 # line each:
 #   checkpatch.pl --strict --no-tree -f on every kernel source file (the
-#   programs under tools/ and tests/{userspace,helpers,fuzz}/ are libc
-#   programs, not kernel code),
+#   programs under tools/, scripts/ and tests/{userspace,helpers,fuzz}/
+#   are libc programs, not kernel code),
 #   sparse (C=2) with W=1 against the 6.12 and debug kernels, in their
 #   builds' directories,
 #   kernel-doc -none -Wall on every file with kernel-doc comments,
@@ -35,7 +35,8 @@ shift
 cd "$MSTAT_TOP" || exit 1
 
 mapfile -t srcs < <(git ls-files '*.c' '*.h' | grep -v -e '^tools/' \
-	-e '^tests/userspace/' -e '^tests/helpers/' -e '^tests/fuzz/')
+	-e '^tests/userspace/' -e '^tests/helpers/' -e '^tests/fuzz/' \
+	-e '^scripts/')
 mapfile -t shs < <(git ls-files '*.sh' .ci/run)
 # No file to look at is a failure, not a pass (git missing, say).
 if [ ${#srcs[@]} -lt 10 ] || [ ${#shs[@]} -lt 10 ]; then
