@@ -427,8 +427,10 @@ slab_guests() {
 		--file=build/tools/mstat:/mstat/mstat \
 		"--append=${5:+$5 }CACHES_ARGS=\"$4\""
 }
+# No guest with slub_debug=- (it had one until 2026-11-29): Debian's
+# 6.12 has CONFIG_SLUB_DEBUG_ON off, so that is how the plain 6.12 truth
+# and per-cache guests boot.
 slab_guests 6.12-slub-debug 6.12 "$K612_VMLINUZ" -a slub_debug=FZPU
-slab_guests 6.12-slub-nodebug 6.12 "$K612_VMLINUZ" -a slub_debug=-
 slab_guests 6.12-slab-opts 6.12 "$K612_VMLINUZ" '' \
 	'slab_nomerge init_on_free=1 kfence.sample_interval=1'
 slab_guests 6.12cloud 6.12cloud "$K612CLOUD_VMLINUZ" -a
@@ -671,8 +673,10 @@ relay "$logs/doc-check-broken.log" doc-check-broken
 
 # 4d. DKMS builds, the Debian packages, the mstat tool (its parsers,
 # promtool, protoc, and a guest of its own). The kernel's own style
-# checks need the debug kernel: after it (6e).
-scripts/dkms-test.sh "$K61_KDIR" "$K612_KDIR" >"$logs/dkms.log" 2>&1
+# checks need the debug kernel: after it (6e). DKMS on this host
+# against 6.12's headers alone: the package's test below has DKMS build
+# for 6.1 and 6.12 (71 s and 77 s here in the cold run at 52068f1).
+scripts/dkms-test.sh "$K612_KDIR" >"$logs/dkms.log" 2>&1
 relay "$logs/dkms.log"
 # The Debian packages: make deb, lintian, apt-get install into a clean
 # Debian 12 root (cached) where DKMS builds for 6.1 and 6.12, then purge.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dkms add/build/remove of this tree against Debian's 6.1 and 6.12
-# headers as scripts/setup.sh extracts them (nothing installed, nothing
+# dkms add/build/remove of this tree against Debian's headers as
+# scripts/setup.sh extracts them (make check: 6.12's) (nothing installed, nothing
 # loaded: --kernelsourcedir names the tree, which is nowhere under
 # /lib/modules), and "make install" into a scratch root (the last
 # tree's): each builds and installs mstat.ko alone. "ok"/"not ok" lines,
