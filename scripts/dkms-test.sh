@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # dkms add/build/remove of this tree against Debian's headers as
-# scripts/setup.sh extracts them (make check: 6.12's) (nothing installed, nothing
-# loaded: --kernelsourcedir names the tree, which is nowhere under
-# /lib/modules), and "make install" into a scratch root (the last
+# scripts/setup.sh extracts them, make check's 6.12 (nothing installed,
+# nothing loaded: --kernelsourcedir names the tree, which is nowhere
+# under /lib/modules), and "make install" into a scratch root (the last
 # tree's): each builds and installs mstat.ko alone. "ok"/"not ok" lines,
 # named by each tree's release.
 #

@@ -215,8 +215,8 @@ done
 # tsc=reliable keeps the clocksource watchdog, itself on jiffies, from
 # throwing it out. reboot=t: a triple fault, which -no-reboot turns into
 # qemu's exit (the kernel's default reboot restarted the guest instead).
-# microvm has no PCI and no NUMA, and -icount
-# changes the TSC: --hostfwd, --numa and --icount want pc, and ACPI.
+# microvm has no PCI and no NUMA, and -icount changes the TSC: --hostfwd,
+# --numa and --icount want pc, and a kernel with ACPI.
 machine=pc
 kconfig=$(dirname "$kernel")/../../../.config
 if [ "$arch" = x86_64 ] && [ -f "$kconfig" ] &&
