@@ -6,12 +6,18 @@
 # in a copy of the tree of its own so that builds for several kernels do
 # not mix objects.
 #
-#   scripts/build.sh [--root ROOT] [--arch arm64] [--module] KDIR OUTDIR
+#   scripts/build.sh [--root ROOT] [--arch arm64] [--module]
+#	[--tests "DIR..."] KDIR OUTDIR
 #
 # Fails if the build fails or prints a warning. The log is OUTDIR/build.log.
 #
 # --module builds mstat.ko alone, for a variant whose guests take the
 # test modules of the plain build (make check's 7.3-wrongproto).
+# --tests "truth caches" builds mstat.ko and only the test modules of
+# those directories of tests/ (no KUnit suites), for a kernel whose
+# guests load no other (make check's matrix: each test module is built
+# W=1 against 6.12 and the debug kernel, and by make soak and make
+# canary where they load it).
 #
 # --arch arm64 cross-builds (ARCH=arm64, CROSS_COMPILE from the
 # environment, default aarch64-linux-gnu-) against an arm64 kernel tree,
@@ -30,11 +36,18 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-cross=() root='' only=''
+cross=() root='' only='' tests=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--module) only=1
 		shift ;;
+	--tests) [[ ${2:-} =~ ^[a-z0-9]+( [a-z0-9]+)*$ ]] ||
+			die "--tests: directories of tests/, as \"truth caches\""
+		for t in $2; do
+			[ -d "$MSTAT_TOP/tests/$t" ] || die "--tests: no tests/$t"
+		done
+		tests=$2
+		shift 2 ;;
 	--arch)	[ "${2:-}" = arm64 ] ||
 			die "--arch: only arm64 (x86_64 is the default)"
 		cross=(ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}")
@@ -45,7 +58,7 @@ while [ $# -gt 0 ]; do
 	*)	break ;;
 	esac
 done
-[ $# -eq 2 ] || die "usage: $0 [--root ROOT] [--arch arm64] [--module] KDIR OUTDIR"
+[ $# -eq 2 ] || die "usage: $0 [--root ROOT] [--arch arm64] [--module] [--tests \"DIR...\"] KDIR OUTDIR"
 kdir=$1
 if [ -n "$root" ] && [[ $kdir == "$root"/* ]]; then
 	kdir=/${kdir#"$root"/}
@@ -85,7 +98,9 @@ syms=KBUILD_EXTRA_SYMBOLS=$m/Module.symvers
 rc=0
 {
 	kbuild M="$m" &&
-	if [ -z "$only" ]; then
+	if [ -n "$tests" ] && [ -z "$only" ]; then
+		kbuild M="$m/tests" "$syms" MSTAT_TESTS="$tests"
+	elif [ -z "$only" ]; then
 		kbuild M="$m/tests" "$syms" && kbuild M="$m/kunit" "$syms"
 	fi
 } >"$out/build.log" 2>&1 || rc=$?

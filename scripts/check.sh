@@ -207,18 +207,25 @@ kb_debug=''
 
 ## The stock kernels: builds, then their guests queued
 
-# 2. W=1 builds, no warnings allowed, against every stock kernel.
+# 2. W=1 builds, no warnings allowed, against every stock kernel. Every
+# test module against 6.12 (and the debug kernel, 6); against another
+# kernel, those its guests load (build.sh --tests; the matrix's too, 5:
+# they took some 25 s of CPU a kernel, 7.3-wrongproto's build of mstat.ko
+# alone against 7.3's of everything in the cold run at 9176e69).
 phase builds
-t build-6.1-W1 scripts/build.sh "$K61_KDIR" build/6.1
+t build-6.1-W1 scripts/build.sh --tests "truth caches" "$K61_KDIR" build/6.1
 t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
-t build-6.12rt-W1 scripts/build.sh "$K612RT_KDIR" build/6.12rt
-t build-6.12cloud-W1 scripts/build.sh "$K612CLOUD_KDIR" build/6.12cloud
+t build-6.12rt-W1 scripts/build.sh --tests "truth caches torture" \
+	"$K612RT_KDIR" build/6.12rt
+t build-6.12cloud-W1 scripts/build.sh --tests "truth caches" \
+	"$K612CLOUD_KDIR" build/6.12cloud
 # A build that must fail the ground-truth test: it counts both events of
 # a large kmalloc the kernel traces twice, ignores bulk frees, never
 # uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset,
 # and does not count alloc_pages_exact()'s split.
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
-	scripts/build.sh "$K612_KDIR" build/6.12-broken
+	scripts/build.sh --tests "truth caches irqload" "$K612_KDIR" \
+	build/6.12-broken
 # The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
 # compat path of a 6.1 KUnit kernel compiles and links.
 t build-6.1-kunit-compat scripts/compat-build.sh "$K61_KDIR" build/6.1-kunit
@@ -551,8 +558,14 @@ for id in ${KM_IDS:-}; do
 	case $id in 6.1|6.12|6.12rt|6.12cloud) continue ;; esac
 	a=() r=$(mstat_km "$id" ROOT)
 	[ "$(mstat_km "$id" ARCH)" = arm64 ] && a=(--arch arm64)
+	# The test modules its guests load (5a, 5b; scripts/arm64.sh).
+	case $id in
+	7.3)		tests='truth caches chains labels' ;;
+	arm64-6.12)	tests='truth caches torture' ;;
+	*)		tests='truth caches' ;;
+	esac
 	matrix_build "$id" scripts/build.sh ${r:+--root "$r"} ${a[@]+"${a[@]}"} \
-		"$(mstat_km "$id" KDIR)" "build/$id"
+		--tests "$tests" "$(mstat_km "$id" KDIR)" "build/$id"
 done
 # A build whose expected prototypes are all wrong (compat/'s
 # -DMSTAT_CONFTEST_WRONG), against the newest kernel: it must build, and
@@ -578,11 +591,12 @@ vmlinuz=$(mstat_km 7.3 VMLINUZ)
 # vmalloc and kvmalloc under mstat, mstat check on the snapshots; it
 # stands for the smoke test, which the matrix no longer boots alone) and
 # the load parameters' limits. Those limits are the module's own code
-# and the kernel's moduleparam, the same from 5.10 to 7.3: judged on the
-# oldest, 5.10, the newest, 7.3, and its PREEMPT_RT (and 6.12, 3f; arm64's
-# on 7.3), not on 7.2 (each params guest some 35 s of CPU in a cold
-# run). 5.10 has no alloc_pages_bulk(). Then the wrong-prototype build
-# on the newest.
+# and the kernel's moduleparam, the same from 5.10 to 7.3 and on either
+# architecture: judged on the oldest, 5.10, here, on 6.12 (3f) and on
+# the newest, arm64's 7.3 (scripts/arm64.sh); not on x86's 7.2, 7.3 and
+# 7.3-rt, whose params guests took 43 and 45 s of CPU in the cold run at
+# 9176e69. 5.10 has no alloc_pages_bulk(). Then the wrong-prototype
+# build on the newest.
 for id in ${KM_IDS:-}; do
 	case $id in 6.1|6.12|6.12rt|6.12cloud|arm64-*) continue ;; esac
 	vmlinuz=$(mstat_km "$id" VMLINUZ)
@@ -593,8 +607,8 @@ for id in ${KM_IDS:-}; do
 	# 5.10: no alloc_pages_bulk(); kmem_cache_free() counted at its entry.
 	[ "$id" = 5.10 ] &&
 		on='alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
-	params=''
-	[ "$id" = 7.2 ] && params=noparams
+	params=noparams
+	[ "$id" = 5.10 ] && params=''
 	mstat_guests_kernel "$id" "$vmlinuz" "$on" $params
 done
 if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
@@ -774,15 +788,20 @@ fi
 # injected into reads and control writes under load, failures counted
 # against the truth, the OOM killer at work; and the broken build, whose
 # bug each part must catch (the parts with nothing of it to catch run on
-# it in make soak). The load part fails every fifth point of mstat's
-# init here (the broken build's, its last points only), every point in
-# make soak. 384 MiB, not 1 GiB: the OOM part's hog fills
-# what is free three times, which took 229 s of a 530 s run on 1 GiB
-# and 49 s of 358 s on 384 MiB (scripts/guest.sh by hand, this machine
-# beside a kernel build, 2026-11-28), and 288 s of 820 s in the cold
-# run at 8152d56: here once (FAULTS_HOGS=1), three times in make soak. These guests and the truth and
-# per-cache ones below run on single-threaded TCG: the broken build's
-# fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
+# it in make soak). The load part fails every eighth point of mstat's
+# init here, from a start drawn each run, so that eight runs between
+# them fail every point (the broken build's, its last points only),
+# every point in make soak; the reads under injection 80 of each file,
+# the control writes 40 of each, against 150 and 60 in make soak (the
+# good build's guest took 365 s of CPU at stride 5 with 150 and 60 in
+# the cold run at 9176e69, its load part 288 s of 608 s).
+# 384 MiB, not 1 GiB: the OOM part's hog fills what is free three
+# times, which took 229 s of a 530 s run on 1 GiB and 49 s of 358 s on
+# 384 MiB (scripts/guest.sh by hand, this machine beside a kernel build,
+# 2026-11-28), and 288 s of 820 s in the cold run at 8152d56: here once
+# (FAULTS_HOGS=1), three times in make soak. These guests and the truth
+# and per-cache ones below run on single-threaded TCG: the broken
+# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
 # multi-threaded (scripts/guest.sh by hand, this machine alone,
 # 2026-11-28): the same time, less CPU.
 if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
@@ -793,7 +812,7 @@ if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
 	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/debug/mstat.ko \
 		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
-		'--append=nokaslr FAULTS_STRIDE=5 FAULTS_HOGS=1'
+		"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1"
 	[ -f build/debug-broken/mstat.ko ] &&
 	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/debug-broken/mstat.ko \
