@@ -171,7 +171,8 @@ matrix_pid=$!
 	2>"$logs/testkernel-$k.log" || rc=$?
   mstat_cpu c1
   echo "testkernel-$k(bg) $b $SECONDS" >>"$logs/phases"
-  echo "$rc $((SECONDS - b)) $(((c1 - c0) / 100))" >"$logs/testkernel-$k.rc"
+  echo "$rc $((SECONDS - b)) $(((c1 - c0) / 100))" >"$logs/testkernel-$k.rc.tmp"
+  mv "$logs/testkernel-$k.rc.tmp" "$logs/testkernel-$k.rc"
 ) &
 tk_pid=$!
 
@@ -620,6 +621,118 @@ if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
 		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu vmalloc"'
 fi
 
+## The test kernel: its builds, then its guests queued
+
+# 6. The test kernel, as soon as its build in the background has ended:
+# W=1 builds against it, then its guests. The debug kernel's also the
+# broken build, for the fault tests: it also leaks on an init failure
+# path, reports a failed control write as done, and does not count
+# fail_page_alloc's failures. debug_kernel_poll, between the host tests
+# (4), queues them if the kernel is there; debug_kernel_queue, after
+# them, waits for it. Before, they waited for the host tests to end:
+# in the cold run at fe5ea55 the kernel was built at 1584 s and its
+# guests queued at 2605 s, while the queue ran dry and the CPUs stood
+# 22 to 48% idle (vmstat beside it).
+debug_queued=''
+debug_kernel_queue() {
+	local faults
+	[ -z "$debug_queued" ] || return 0
+	debug_queued=1
+	tk_wait debug
+	[ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
+	[ -n "$kb_debug" ] && t build-debug-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
+		scripts/build.sh "$kb_debug" build/debug-broken
+
+	# 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
+	# torture on four vCPUs; both on multi-threaded TCG, for true
+	# parallelism (they toggle no tracepoint under load, see guest.sh).
+	# The torture's main run 10 s here, 20 s in make soak.
+	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+		MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
+			"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2
+	fi
+
+	# 6b. The ground-truth test on the debug kernel (KASAN, lockdep,
+	# kmemleak). kmemleak allocates an object of its own cache beside every
+	# allocation, and KASAN shadow pages beside every vmalloc. KASAN's
+	# quarantine holds freed slab objects back and frees them when a later
+	# allocation drains it: a pattern's own allocations then free the
+	# earlier patterns' empty slabs, pages of orders 0 to 2 here (CI met 53
+	# order-2 frees in one kvfree_rcu_large run, none in its idle windows).
+	# So the cache and page sources' totals and orders 0 to 2 are printed,
+	# not judged, there; every other row is (kmalloc, its classes, the large
+	# class, order 4). 1000 allocations and frees a pattern, not 4000: each
+	# pattern's run and its three idle windows are a quarter as long, the
+	# same rows judged exactly.
+	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+		guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
+			scripts/guest/truth.sh build/debug/mstat.ko \
+			build/debug/tests/truth/mstat_truth.ko \
+			--file=build/tools/truth:/mstat/truth --timeout=900 \
+			'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
+		# Every row exact here too (kmemleak's own objects are its cache's
+		# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
+		# the re-created cache's address is not required to be the same.
+		guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
+			scripts/guest/caches.sh build/debug/mstat.ko \
+			build/debug/tests/caches/mstat_cachetest.ko \
+			--file=build/tools/caches:/mstat/caches \
+			--file=build/tools/mstat:/mstat/mstat
+	fi
+
+	# 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
+	# with a reader that does not wait must fail, cleanly.
+	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+		guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
+			scripts/guest/kunit-busted.sh build/debug/mstat.ko \
+			build/debug/kunit/mstat_core_kunit.ko --tcg=multi
+	fi
+
+	# 6d. Faults (scripts/guest/faults.sh), on the debug kernel's fault
+	# injection: every allocation of mstat's init failed in turn, failures
+	# injected into reads and control writes under load, failures counted
+	# against the truth, the OOM killer at work; and the broken build, whose
+	# bug each part must catch (the parts with nothing of it to catch run on
+	# it in make soak). The load part fails every eighth point of mstat's
+	# init here, from a start drawn each run, so that eight runs between
+	# them fail every point (the broken build's, its last points only),
+	# every point in make soak; the reads under injection 80 of each file,
+	# the control writes 40 of each, against 150 and 60 in make soak (the
+	# good build's guest took 365 s of CPU at stride 5 with 150 and 60 in
+	# the cold run at 9176e69, its load part 288 s of 608 s).
+	# 384 MiB, not 1 GiB: the OOM part's hog fills what is free three
+	# times, which took 229 s of a 530 s run on 1 GiB and 49 s of 358 s on
+	# 384 MiB (scripts/guest.sh by hand, this machine beside a kernel build,
+	# 2026-11-28), and 288 s of 820 s in the cold run at 8152d56: here once
+	# (FAULTS_HOGS=1), three times in make soak. These guests and the truth
+	# and per-cache ones (6b) run on single-threaded TCG: the broken
+	# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
+	# multi-threaded (scripts/guest.sh by hand, this machine alone,
+	# 2026-11-28): the same time, less CPU.
+	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
+		faults=(--file=build/tools/faultio:/mstat/faultio
+			--file=build/tools/truth:/mstat/truth
+			--file=build/tools/mstat:/mstat/mstat --timeout=1500
+			--mem=384M --prio=2)
+		guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
+			scripts/guest/faults.sh build/debug/mstat.ko \
+			build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
+			"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1"
+		[ -f build/debug-broken/mstat.ko ] &&
+		guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
+			scripts/guest/faults.sh build/debug-broken/mstat.ko \
+			build/debug-broken/tests/truth/mstat_truth.ko "${faults[@]}" \
+			'--append=nokaslr FAULTS="broken"'
+	fi
+}
+
+# debug_kernel_poll: debug_kernel_queue, if the test kernel's build has
+# ended.
+debug_kernel_poll() {
+	[ -n "$debug_queued" ] || [ ! -f "$logs/testkernel-debug.rc" ] ||
+		debug_kernel_queue
+}
+
 ## Host tests, in the foreground, while the stock and matrix guests run
 
 phase host-tests
@@ -627,6 +740,7 @@ phase host-tests
 # litmus tests of mstat_core/litmus/ through herd7.
 LITMUS_PAIRS=4 scripts/litmus.sh "$KSRC" >"$logs/litmus.log" 2>&1
 relay "$logs/litmus.log"
+debug_kernel_poll
 
 # 4a. The module's layering as docs/ARCHITECTURE.md states it, and the
 # check's own test (a climbing include, an unplaced file, a cycle).
@@ -693,12 +807,15 @@ relay "$logs/doc-check-broken.log" doc-check-broken
 # 66 s of CPU, by hand on this machine, 2026-11-29).
 scripts/dkms-test.sh "$K612_KDIR" >"$logs/dkms.log" 2>&1
 relay "$logs/dkms.log"
+debug_kernel_poll
 # The Debian packages: make deb, lintian, apt-get install into a clean
 # Debian 12 root (cached) where DKMS builds for 6.1 and 6.12, then purge.
 scripts/deb-test.sh "$K61_REL" "$K612_REL" >"$logs/deb.log" 2>&1
 relay "$logs/deb.log"
+debug_kernel_poll
 make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1
 relay "$logs/tools-mstat.log" tools/mstat
+debug_kernel_poll
 
 # 4e. The exporter with the real servers (scripts/prom-test.sh): a 6.12
 # guest's `mstat prom -o` textfiles, one after another, through Debian's
@@ -710,6 +827,7 @@ relay "$logs/prom-test.log"
 MSTAT_PROM_TAMPER=1 scripts/prom-test.sh --from build/logs/prom-test \
 	>"$logs/prom-test-tampered.log" 2>&1
 relay "$logs/prom-test-tampered.log" prom-test-tampered
+debug_kernel_poll
 
 # 4f. mstat serve with the real clients (scripts/serve-test.sh): a 6.12
 # guest under load serves /metrics and the heap profiles as an
@@ -725,100 +843,10 @@ relay "$logs/serve-test.log"
 # All the queue's slots from here: the foreground's work is lighter.
 mstat_queue_slots "$slots"
 
-## The test kernels: their builds, the style checks, their guests queued
+## The test kernel's guests, if not yet queued; the style checks
 
-# 6. Each test kernel as its build in the background ends: W=1 builds
-# against it, then its guests. The debug kernel's also the broken build,
-# for the fault tests: it also leaks on an init failure path, reports a
-# failed control write as done, and does not count fail_page_alloc's
-# failures.
 phase test-kernels
-tk_wait debug
-[ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
-[ -n "$kb_debug" ] && t build-debug-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
-	scripts/build.sh "$kb_debug" build/debug-broken
-
-# 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
-# torture on four vCPUs; both on multi-threaded TCG, for true
-# parallelism (they toggle no tracepoint under load, see guest.sh).
-# The torture's main run 10 s here, 20 s in make soak.
-if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-	MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
-		"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2
-fi
-
-# 6b. The ground-truth test on the debug kernel (KASAN, lockdep,
-# kmemleak). kmemleak allocates an object of its own cache beside every
-# allocation, and KASAN shadow pages beside every vmalloc. KASAN's
-# quarantine holds freed slab objects back and frees them when a later
-# allocation drains it: a pattern's own allocations then free the
-# earlier patterns' empty slabs, pages of orders 0 to 2 here (CI met 53
-# order-2 frees in one kvfree_rcu_large run, none in its idle windows).
-# So the cache and page sources' totals and orders 0 to 2 are printed,
-# not judged, there; every other row is (kmalloc, its classes, the large
-# class, order 4). 1000 allocations and frees a pattern, not 4000: each
-# pattern's run and its three idle windows are a quarter as long, the
-# same rows judged exactly.
-if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-	guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/truth.sh build/debug/mstat.ko \
-		build/debug/tests/truth/mstat_truth.ko \
-		--file=build/tools/truth:/mstat/truth --timeout=900 \
-		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
-	# Every row exact here too (kmemleak's own objects are its cache's
-	# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
-	# the re-created cache's address is not required to be the same.
-	guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/caches.sh build/debug/mstat.ko \
-		build/debug/tests/caches/mstat_cachetest.ko \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat
-fi
-
-# 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
-# with a reader that does not wait must fail, cleanly.
-if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
-		build/debug/kunit/mstat_core_kunit.ko --tcg=multi
-fi
-
-# 6d. Faults (scripts/guest/faults.sh), on the debug kernel's fault
-# injection: every allocation of mstat's init failed in turn, failures
-# injected into reads and control writes under load, failures counted
-# against the truth, the OOM killer at work; and the broken build, whose
-# bug each part must catch (the parts with nothing of it to catch run on
-# it in make soak). The load part fails every eighth point of mstat's
-# init here, from a start drawn each run, so that eight runs between
-# them fail every point (the broken build's, its last points only),
-# every point in make soak; the reads under injection 80 of each file,
-# the control writes 40 of each, against 150 and 60 in make soak (the
-# good build's guest took 365 s of CPU at stride 5 with 150 and 60 in
-# the cold run at 9176e69, its load part 288 s of 608 s).
-# 384 MiB, not 1 GiB: the OOM part's hog fills what is free three
-# times, which took 229 s of a 530 s run on 1 GiB and 49 s of 358 s on
-# 384 MiB (scripts/guest.sh by hand, this machine beside a kernel build,
-# 2026-11-28), and 288 s of 820 s in the cold run at 8152d56: here once
-# (FAULTS_HOGS=1), three times in make soak. These guests and the truth
-# and per-cache ones below run on single-threaded TCG: the broken
-# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
-# multi-threaded (scripts/guest.sh by hand, this machine alone,
-# 2026-11-28): the same time, less CPU.
-if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-	faults=(--file=build/tools/faultio:/mstat/faultio
-		--file=build/tools/truth:/mstat/truth
-		--file=build/tools/mstat:/mstat/mstat --timeout=1500
-		--mem=384M --prio=2)
-	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/faults.sh build/debug/mstat.ko \
-		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
-		"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1"
-	[ -f build/debug-broken/mstat.ko ] &&
-	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/faults.sh build/debug-broken/mstat.ko \
-		build/debug-broken/tests/truth/mstat_truth.ko "${faults[@]}" \
-		'--append=nokaslr FAULTS="broken"'
-fi
+debug_kernel_queue
 
 # 6e. The kernel's own style checks: checkpatch, sparse (C=2) against
 # 6.12 and the debug kernel (in build-6.12-W1's and build-debug-W1's
