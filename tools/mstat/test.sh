@@ -1254,19 +1254,24 @@ leaks_unjudged() {
 # verdict is over the scrapes' own times, as on a live machine: a read a
 # second, so that a scrape delayed by a loaded machine moves its point
 # little (0.1 s apart, a late half slowed by such delays read as a leak
-# slowing down, no suspect, in the cold run at 2dfe51b).
+# slowing down, no suspect, in the cold run at 2dfe51b), each at its own
+# second from the first, not a second after the one before: a delay then
+# moved every later point, the late half again slowed (the cold run at
+# fe5ea55).
 leaks_serve() {
-	local port=$((20000 + $$ % 20000)) pid i ok=1
+	local port=$((20000 + $$ % 20000)) pid i ok=1 t0
 
 	[ -d "$tmp/lk-all" ] || return
 	cp "$tmp/lk-all/0000.mstat" "$tmp/cur.mstat"
 	build/mstat-serve serve --listen "127.0.0.1:$port" --min-interval 0 \
 		-f "$tmp/cur.mstat" 2>"$tmp/serve.err" &
 	pid=$!
+	t0=$(date +%s.%N)
 	for i in $(seq 0 20); do
 		cp "$tmp/lk-all/$(printf %04d "$i").mstat" "$tmp/cur.mstat.new" &&
 			mv "$tmp/cur.mstat.new" "$tmp/cur.mstat"
-		sleep 1
+		sleep "$(awk -v t0="$t0" -v i="$i" -v now="$(date +%s.%N)" \
+			'BEGIN { d = t0 + i + 1 - now; printf "%.3f", (d > 0 ? d : 0) }')"
 		curl -sS --retry 5 --retry-connrefused --max-time 5 \
 			"http://127.0.0.1:$port/metrics" >"$tmp/lk-metrics" || ok=0
 	done
