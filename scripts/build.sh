@@ -59,6 +59,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -eq 2 ] || die "usage: $0 [--root ROOT] [--arch arm64] [--module] [--tests \"DIR...\"] KDIR OUTDIR"
+[ -z "$only" ] || [ -z "$tests" ] || die "--module and --tests: one or the other"
 kdir=$1
 if [ -n "$root" ] && [[ $kdir == "$root"/* ]]; then
 	kdir=/${kdir#"$root"/}
@@ -98,7 +99,7 @@ syms=KBUILD_EXTRA_SYMBOLS=$m/Module.symvers
 rc=0
 {
 	kbuild M="$m" &&
-	if [ -n "$tests" ] && [ -z "$only" ]; then
+	if [ -n "$tests" ]; then
 		kbuild M="$m/tests" "$syms" MSTAT_TESTS="$tests"
 	elif [ -z "$only" ]; then
 		kbuild M="$m/tests" "$syms" && kbuild M="$m/kunit" "$syms"

@@ -639,18 +639,18 @@ debug_kernel_queue() {
 	[ -z "$debug_queued" ] || return 0
 	debug_queued=1
 	tk_wait debug
-	[ -n "$kb_debug" ] && t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
-	[ -n "$kb_debug" ] && t build-debug-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
+	[ -n "$kb_debug" ] || return 0
+	t build-debug-W1 scripts/build.sh "$kb_debug" build/debug
+	t build-debug-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
 		scripts/build.sh "$kb_debug" build/debug-broken
+	[ -f build/debug/mstat.ko ] || return 0
 
 	# 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
 	# torture on four vCPUs; both on multi-threaded TCG, for true
 	# parallelism (they toggle no tracepoint under load, see guest.sh).
 	# The torture's main run 10 s here, 20 s in make soak.
-	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-		MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
-			"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2
-	fi
+	MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
+		"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2
 
 	# 6b. The ground-truth test on the debug kernel (KASAN, lockdep,
 	# kmemleak). kmemleak allocates an object of its own cache beside every
@@ -664,29 +664,25 @@ debug_kernel_queue() {
 	# class, order 4). 1000 allocations and frees a pattern, not 4000: each
 	# pattern's run and its three idle windows are a quarter as long, the
 	# same rows judged exactly.
-	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-		guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
-			scripts/guest/truth.sh build/debug/mstat.ko \
-			build/debug/tests/truth/mstat_truth.ko \
-			--file=build/tools/truth:/mstat/truth --timeout=900 \
-			'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
-		# Every row exact here too (kmemleak's own objects are its cache's
-		# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
-		# the re-created cache's address is not required to be the same.
-		guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
-			scripts/guest/caches.sh build/debug/mstat.ko \
-			build/debug/tests/caches/mstat_cachetest.ko \
-			--file=build/tools/caches:/mstat/caches \
-			--file=build/tools/mstat:/mstat/mstat
-	fi
+	guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/truth.sh build/debug/mstat.ko \
+		build/debug/tests/truth/mstat_truth.ko \
+		--file=build/tools/truth:/mstat/truth --timeout=900 \
+		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
+	# Every row exact here too (kmemleak's own objects are its cache's
+	# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
+	# the re-created cache's address is not required to be the same.
+	guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/caches.sh build/debug/mstat.ko \
+		build/debug/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/caches:/mstat/caches \
+		--file=build/tools/mstat:/mstat/mstat
 
 	# 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
 	# with a reader that does not wait must fail, cleanly.
-	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-		guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
-			scripts/guest/kunit-busted.sh build/debug/mstat.ko \
-			build/debug/kunit/mstat_core_kunit.ko --tcg=multi
-	fi
+	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
+		build/debug/kunit/mstat_core_kunit.ko --tcg=multi
 
 	# 6d. Faults (scripts/guest/faults.sh), on the debug kernel's fault
 	# injection: every allocation of mstat's init failed in turn, failures
@@ -709,21 +705,19 @@ debug_kernel_queue() {
 	# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
 	# multi-threaded (scripts/guest.sh by hand, this machine alone,
 	# 2026-11-28): the same time, less CPU.
-	if [ -n "$kb_debug" ] && [ -f build/debug/mstat.ko ]; then
-		faults=(--file=build/tools/faultio:/mstat/faultio
-			--file=build/tools/truth:/mstat/truth
-			--file=build/tools/mstat:/mstat/mstat --timeout=1500
-			--mem=384M --prio=2)
-		guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
-			scripts/guest/faults.sh build/debug/mstat.ko \
-			build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
-			"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1"
-		[ -f build/debug-broken/mstat.ko ] &&
-		guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
-			scripts/guest/faults.sh build/debug-broken/mstat.ko \
-			build/debug-broken/tests/truth/mstat_truth.ko "${faults[@]}" \
-			'--append=nokaslr FAULTS="broken"'
-	fi
+	faults=(--file=build/tools/faultio:/mstat/faultio
+		--file=build/tools/truth:/mstat/truth
+		--file=build/tools/mstat:/mstat/mstat --timeout=1500
+		--mem=384M --prio=2)
+	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/faults.sh build/debug/mstat.ko \
+		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
+		"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1"
+	[ -f build/debug-broken/mstat.ko ] &&
+	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
+		scripts/guest/faults.sh build/debug-broken/mstat.ko \
+		build/debug-broken/tests/truth/mstat_truth.ko "${faults[@]}" \
+		'--append=nokaslr FAULTS="broken"'
 }
 
 # debug_kernel_poll: debug_kernel_queue, if the test kernel's build has
