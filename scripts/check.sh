@@ -13,7 +13,7 @@
 # The run is a pipeline on the machine's CPUs (docs/TESTING.md, "Where
 # make check's time goes"). After the set-up, two things run in the
 # background from the start: the kernel matrix's set-up
-# (scripts/matrix.sh: downloads and debootstrap) and the test kernel's
+# (scripts/matrix.sh: downloads and mmdebstrap) and the test kernel's
 # build (x86 debug, with KASAN; at the priority of the rest: what boots
 # it is the run's longest chain). Each guest
 # is queued as soon as what it boots and loads is built (guest, in
@@ -147,7 +147,7 @@ relay "$logs/userspace.log"
 # 1b. The kernel matrix (scripts/matrix.sh): Debian's kernels from 5.10 to
 # 7.x, amd64 and arm64, images and headers extracted, the build roots of
 # bullseye, trixie and sid made (cached). In the background: a cold
-# set-up is mostly debootstrap and downloads.
+# set-up is mostly its build roots (mmdebstrap) and downloads.
 ( b=$SECONDS
   scripts/matrix.sh >"$logs/matrix.env" 2>"$logs/matrix-setup.log"
   echo "matrix-set-up(bg) $b $SECONDS" >>"$logs/phases" ) &
@@ -663,10 +663,21 @@ debug_kernel_queue() {
 	# not judged, there; every other row is (kmalloc, its classes, the large
 	# class, order 4). 1000 allocations and frees a pattern, not 4000: each
 	# pattern's run and its three idle windows are a quarter as long, the
-	# same rows judged exactly.
+	# same rows judged exactly. On one vCPU, as the per-cache guest: the
+	# debug kernel's counting paths under KASAN, lockdep and kmemleak are
+	# what they judge; its torture (four vCPUs), KUnit and fault guests
+	# (two) run mstat across CPUs. Side by side, beside a CPU hog and
+	# another guest (scripts/guest.sh by hand, this machine, 2026-11-29),
+	# the truth guest took 61.9 s of CPU on one vCPU against 72.8 s on
+	# two, the per-cache guest 27.6 s against 35.4 s, the same checks
+	# passing; a debug guest's CPU time grows with the host's load on two
+	# vCPUs (the truth guest's 146 s in the cold run at fe5ea55, 61 s
+	# alone), little on one. The fault guests stay on two: side by side,
+	# the good build's OOM part on one vCPU had taken 158 s of CPU,
+	# unfinished, when the guest on two had ended it and the rest in 130 s.
 	guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/truth.sh build/debug/mstat.ko \
-		build/debug/tests/truth/mstat_truth.ko \
+		build/debug/tests/truth/mstat_truth.ko --smp=1 \
 		--file=build/tools/truth:/mstat/truth --timeout=900 \
 		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
 	# Every row exact here too (kmemleak's own objects are its cache's
@@ -674,7 +685,7 @@ debug_kernel_queue() {
 	# the re-created cache's address is not required to be the same.
 	guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/caches.sh build/debug/mstat.ko \
-		build/debug/tests/caches/mstat_cachetest.ko \
+		build/debug/tests/caches/mstat_cachetest.ko --smp=1 \
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat
 

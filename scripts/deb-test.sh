@@ -12,8 +12,9 @@
 #
 # The releases are those scripts/setup.sh installed on the host (make
 # check passes K61_REL and K612_REL; with none given, set-up is run for
-# them). The root is debootstrap's bookworm from this host's mirror (its
-# apt set up as fresh.sh sets it up, scripts/lib.sh), with those
+# them). The root is debootstrap's bookworm (its important packages, made
+# by mmdebstrap: scripts/lib.sh) from this host's mirror (its apt set up
+# as fresh.sh sets it up, mstat_root_sources), with those
 # releases' kernels and headers, dkms and openssl (with which DKMS signs
 # what it builds) installed. It is cached as a tarball in
 # $MSTAT_CACHE/deb-root/, keyed by the suite, the mirror and the packages,
@@ -32,7 +33,7 @@ root=${MSTAT_DEB_ROOT:-/var/tmp/mstat-deb-root}
 MSTAT_LOGS=$MSTAT_TOP/build/logs/deb
 deb=$MSTAT_TOP/build/deb
 
-[ "$(id -u)" -eq 0 ] || die "deb-test.sh: run as root (debootstrap, chroot)"
+[ "$(id -u)" -eq 0 ] || die "deb-test.sh: run as root (mmdebstrap, chroot)"
 mstat_root_remakable "$root" || die "MSTAT_DEB_ROOT=$root: not a root to remake"
 if [ $# -eq 0 ]; then
 	mstat_setup_env || die "set-up failed, log: $mstat_setup_log"
@@ -75,7 +76,7 @@ for rel; do
 	pkgs+=("$img" "linux-headers-$rel")
 done
 mirror=$(mstat_host_mirror "$suite")
-key=$(printf '%s\n' "$suite" "$mirror" "${pkgs[@]}" no-initramfs |
+key=$(printf '%s\n' "$suite" "$mirror" "${pkgs[@]}" no-initramfs mmdebstrap |
 	sha256sum | cut -c1-16)
 tarball=$MSTAT_CACHE/deb-root/$suite-$key.tar.zst
 
@@ -91,8 +92,8 @@ make_root() {
 		echo "could not unpack it: made again"
 		rm -f "$tarball"
 	fi
-	mstat_debootstrap "$suite" "$root" "$mirror" &&
-		mstat_root_mount "$root" || return
+	mstat_mmdebstrap important "$suite" "$root" "$mirror" &&
+		mstat_root_sources "$root" && mstat_root_mount "$root" || return
 	# The root is never booted: no initramfs. The images' postinst and
 	# initramfs-tools' trigger made three, gzip of all of each kernel's
 	# modules (the cold run at 0c2eb82: this step took 218 s of CPU).

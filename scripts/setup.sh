@@ -46,14 +46,15 @@ set -euo pipefail
 # help2man generates mstat(8) from mstat --help (tools/mstat/man.sh);
 # groff-base (groff) and man-db (lexgrog) read it back (scripts/doc-check.sh).
 # debhelper, dh-dkms and lintian build and check the Debian packages
-# (make deb); debootstrap and zstd make and cache the clean root they are
-# installed in (scripts/deb-test.sh).
+# (make deb); mmdebstrap and zstd make and cache the clean root they are
+# installed in (scripts/deb-test.sh), and mmdebstrap the kernel matrix's
+# build roots (scripts/matrix.sh); debootstrap makes make fresh's root.
 need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   kmod cpio gzip busybox-static qemu-system-x86 python3 sparse
 	   valgrind xz-utils rsync dkms prometheus protobuf-compiler
 	   golang-go libgmp10 zlib1g-dev shellcheck git
 	   clang libbpf-dev prometheus-node-exporter curl iproute2
-	   debhelper dh-dkms lintian debootstrap zstd libmicrohttpd-dev
+	   debhelper dh-dkms lintian debootstrap mmdebstrap zstd libmicrohttpd-dev
 	   graphviz help2man groff-base man-db)
 
 apt_updated=
