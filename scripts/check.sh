@@ -711,7 +711,10 @@ debug_kernel_queue() {
 	# times, which took 229 s of a 530 s run on 1 GiB and 49 s of 358 s on
 	# 384 MiB (scripts/guest.sh by hand, this machine beside a kernel build,
 	# 2026-11-28), and 288 s of 820 s in the cold run at 8152d56: here once
-	# (FAULTS_HOGS=1), three times in make soak. These guests and the truth
+	# (FAULTS_HOGS=1), three times in make soak, and with no walk of /proc
+	# and /sys beside it (FAULTS_OOM_LOAD=0: the part alone took 38 s of
+	# the guest's CPU against 83 s with it, by hand, 2026-11-29; make soak
+	# keeps it). These guests and the truth
 	# and per-cache ones (6b) run on single-threaded TCG: the broken
 	# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
 	# multi-threaded (scripts/guest.sh by hand, this machine alone,
@@ -723,7 +726,7 @@ debug_kernel_queue() {
 	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/debug/mstat.ko \
 		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
-		"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1"
+		"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1 FAULTS_OOM_LOAD=0"
 	[ -f build/debug-broken/mstat.ko ] &&
 	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/faults.sh build/debug-broken/mstat.ko \
