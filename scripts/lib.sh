@@ -221,10 +221,33 @@ mstat_root_remakable() {
 	esac
 }
 
+# mstat_need_cmd CMD [PKG]: CMD, installed from Debian's PKG (default
+# CMD) if this host lacks it.
+mstat_need_cmd() {
+	command -v "$1" >/dev/null && return
+	if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${2:-$1}" \
+	       >/dev/null; }; then
+		log "cannot install ${2:-$1}"
+		return 1
+	fi
+}
+
+# mstat_apt_acquire: this host's apt configuration files with the
+# Acquire settings that reach the registry (proxy, validity of a
+# snapshot's Release), one a line.
+mstat_apt_acquire() {
+	local f
+	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
+		if [ -f "$f" ] && grep -qE 'Proxy|Check-Valid-Until|Check-Date' "$f"; then
+			echo "$f"
+		fi
+	done
+}
+
 # mstat_root_sources ROOT: ROOT's apt reaches the registry this host's
-# apt does: the host's sources, the Acquire settings that reach the
-# registry (proxy, validity of a snapshot's Release) and resolv.conf are
-# copied in, nothing else.
+# apt does: the host's sources, mstat_apt_acquire's files and
+# resolv.conf are copied in, nothing else.
 mstat_root_sources() {
 	local root=$1 f
 	rm -f "$root"/etc/apt/sources.list "$root"/etc/apt/sources.list.d/*
@@ -232,10 +255,7 @@ mstat_root_sources() {
 		 /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] && cp "$f" "$root$f"
 	done
-	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
-		[ -f "$f" ] && grep -qE 'Proxy|Check-Valid-Until|Check-Date' "$f" &&
-			cp "$f" "$root$f"
-	done
+	mstat_apt_acquire | while read -r f; do cp "$f" "$root$f"; done
 	cp /etc/resolv.conf "$root/etc/resolv.conf"
 }
 
@@ -245,11 +265,7 @@ mstat_root_sources() {
 mstat_debootstrap() {
 	local suite=$1 root=$2 mirror=$3
 	mstat_root_remakable "$root" || { log "$root: not a root to remake"; return 1; }
-	if ! command -v debootstrap >/dev/null; then
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
-			debootstrap >/dev/null || return
-	fi
+	mstat_need_cmd debootstrap || return
 	mstat_root_umount "$root" || return
 	rm -rf --one-file-system "$root"
 	mkdir -p "$root"
@@ -273,26 +289,22 @@ mstat_mmdebstrap() {
 	local variant=$1 suite=$2 root=$3 mirror=$4 opts=() f
 	shift 4
 	mstat_root_remakable "$root" || { log "$root: not a root to remake"; return 1; }
-	if ! command -v mmdebstrap >/dev/null; then
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
-			mmdebstrap >/dev/null || return
-	fi
+	mstat_need_cmd mmdebstrap || return
 	[ "$suite" != bookworm ] ||
 		opts+=(--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr)
 	# Its apt does not read the host's configuration: the settings that
-	# reach the registry given, as mstat_root_sources copies them (a
-	# snapshot's sid, its Release expired, is refused without them).
-	for f in /etc/apt/apt.conf /etc/apt/apt.conf.d/*; do
-		[ -f "$f" ] && grep -qE 'Proxy|Check-Valid-Until|Check-Date' "$f" &&
-			opts+=("--aptopt=$f")
-	done
+	# reach the registry given (a snapshot's sid, its Release expired, is
+	# refused without them).
+	while read -r f; do
+		opts+=("--aptopt=$f")
+	done < <(mstat_apt_acquire)
+	[ $# -eq 0 ] || opts+=("--include=$(IFS=,; echo "$*")")
 	mstat_root_umount "$root" || return
 	rm -rf --one-file-system "$root"
 	mkdir -p "$root"
-	log "mmdebstrap --variant=$variant${1:+ --include=$(IFS=,; echo "$*")} $suite $root $mirror"
+	log "mmdebstrap --variant=$variant ${opts[*]} $suite $root $mirror"
 	mmdebstrap --mode=root --variant="$variant" ${opts[@]+"${opts[@]}"} \
-		${1:+"--include=$(IFS=,; echo "$*")"} "$suite" "$root" "$mirror"
+		"$suite" "$root" "$mirror"
 }
 
 # mstat_root_mount ROOT: /proc, and /sys and /dev bound, for a chroot.

@@ -437,11 +437,7 @@ log "picks: ${#picked[@]} kernels ($((SECONDS - start)) s)"
 
 # The roots, in the background, while the host-side work goes on.
 # mmdebstrap installed here, once, not by each root's job at once.
-if ! command -v mmdebstrap >/dev/null; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		-o DPkg::Lock::Timeout=600 mmdebstrap >/dev/null ||
-		log "cannot install mmdebstrap"
-fi
+mstat_need_cmd mmdebstrap
 mkdir -p "$MSTAT_CACHE/roots"
 declare -A root_dir root_pid
 for id in "${ids[@]}"; do
