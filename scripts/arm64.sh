@@ -125,17 +125,14 @@ if [ -f "$stock/mstat.ko" ] && [ -x build/arm64-tools/mstat ]; then
 	guest arm64-stock-module "$KA64_VMLINUZ" scripts/guest/module.sh \
 		"$stock"/mstat.ko "${helpers[@]}" \
 		--arch=arm64 --timeout=600
-	guest arm64-stock-truth "$KA64_VMLINUZ" scripts/guest/truth.sh \
-		"$stock"/mstat.ko \
-		"$stock"/tests/truth/mstat_truth.ko \
-		--file=build/arm64-tools/truth:/mstat/truth \
-		--arch=arm64 --timeout=600
-	guest arm64-stock-caches "$KA64_VMLINUZ" scripts/guest/caches.sh \
-		"$stock"/mstat.ko \
+	# The ground truth and the per-cache test in one boot.
+	mstat_guests_parts arm64-stock-counts "$KA64_VMLINUZ" 'truth caches' \
+		"$stock"/mstat.ko "$stock"/tests/truth/mstat_truth.ko \
 		"$stock"/tests/caches/mstat_cachetest.ko \
+		--file=build/arm64-tools/truth:/mstat/truth \
 		--file=build/arm64-tools/caches:/mstat/caches \
 		--file=build/arm64-tools/mstat:/mstat/mstat \
-		'--append=CACHES_ARGS="-a"' --arch=arm64 --timeout=600
+		'--append=CACHES_ARGS="-a"' --arch=arm64 --timeout=1200
 fi
 
 # The kernel matrix's other arm64 kernels (5.10, 7.3), built by make
@@ -155,23 +152,17 @@ if [ -x build/arm64-tools/mstat ]; then
 		on='alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk'
 		[ "$id" = arm64-5.10 ] &&
 			on='kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
-		guest "$id-truth" "$img" scripts/guest/truth.sh "$d/mstat.ko" \
+		parts='truth caches survive'
+		[ "$id" != arm64-7.3 ] || parts+=' params'
+		# All in one boot.
+		mstat_guests_parts "$id-counts" "$img" "$parts" "$d/mstat.ko" \
 			"$d/tests/truth/mstat_truth.ko" \
-			--file=build/arm64-tools/truth:/mstat/truth \
-			--arch=arm64 --timeout=900
-		guest "$id-caches" "$img" scripts/guest/caches.sh "$d/mstat.ko" \
 			"$d/tests/caches/mstat_cachetest.ko" \
+			--file=build/arm64-tools/truth:/mstat/truth \
 			--file=build/arm64-tools/caches:/mstat/caches \
 			--file=build/arm64-tools/mstat:/mstat/mstat \
-			'--append=CACHES_ARGS="-a"' --arch=arm64 --timeout=600
-		guest "$id-survive" "$img" scripts/guest/survive.sh "$d/mstat.ko" \
-			"$d/tests/truth/mstat_truth.ko" \
-			"$d/tests/caches/mstat_cachetest.ko" \
-			--file=build/arm64-tools/mstat:/mstat/mstat \
-			"--append=SURVIVE_ON=\"$on\"" --arch=arm64 --timeout=900
-		[ "$id" = arm64-7.3 ] &&
-		guest "$id-params" "$img" scripts/guest/params.sh "$d/mstat.ko" \
-			--arch=arm64 --timeout=600
+			'--append=CACHES_ARGS="-a"' "--append=SURVIVE_ON=\"$on\"" \
+			--arch=arm64 --timeout=2400
 	done
 fi
 

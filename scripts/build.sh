@@ -83,11 +83,11 @@ rsync -a --delete --delete-excluded --exclude .git --exclude /build --exclude '*
 	--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' \
 	--exclude build.log "$MSTAT_TOP/" "$src/"
 m=${src#"$root"}
-# kbuild ARGS...: one W=1 modules build against $kdir. kunit/ builds
-# nothing on a kernel without KUnit.
+# kbuild ARGS...: one W=1 modules build against $kdir, lean
+# (mstat_kbuild_lean). kunit/ builds nothing on a kernel without KUnit.
 kbuild() {
-	local cmd=(make -j"$(nproc)" -C "$kdir" ${cross[@]+"${cross[@]}"} W=1 "$@"
-		   modules)
+	local cmd=(make -j"$(nproc)" -C "$kdir" ${cross[@]+"${cross[@]}"} W=1
+		   "${mstat_kbuild_lean[@]}" "$@" modules)
 	if [ -z "$root" ]; then
 		"${cmd[@]}"
 	else

@@ -249,14 +249,17 @@ done
 # 3a. Stock kernels: the smoke test (6.12's: make run's), then the module
 # test (invariants under load, bad input, permissions, events, rmmod
 # under load), which loads, reads and unloads as the smoke test does.
+# These boot the bzImage, its decompressor and KASLR, as a machine does;
+# the other x86 guests of Debian's kernels boot its ELF kernel at the
+# PVH entry point (scripts/guest.sh --boot).
 [ -f build/6.12/mstat.ko ] &&
 	guest guest-6.12-smoke "$K612_VMLINUZ" scripts/guest/smoke.sh \
-		build/6.12/mstat.ko
+		build/6.12/mstat.ko --boot=bzimage
 for v in 6.1 6.12; do
 	vmlinuz=K${v/./}_VMLINUZ
 	[ -f "build/$v/mstat.ko" ] || continue
 	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
-		"build/$v/mstat.ko" "${helpers[@]}"
+		"build/$v/mstat.ko" "${helpers[@]}" --boot=bzimage
 	mstat_guests_counts "$v" "${!vmlinuz}"
 done
 
@@ -267,18 +270,16 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user msg_msg
 		bulk_fallback pages_exact vmalloc_areas vmap_areas kvmalloc_vmalloc
 		percpu)
-	guest guest-6.12-truth-broken "$K612_VMLINUZ" scripts/guest/truth.sh \
-		build/6.12-broken/mstat.ko \
-		build/6.12-broken/tests/truth/mstat_truth.ko \
-		--file=build/tools/truth:/mstat/truth \
-		"--append=TRUTH_MEMCG=1 TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\""
 	# Its names' offset is off by a word: validation must refuse it, and
-	# every row count on, by id, with no name.
-	guest guest-6.12-caches-broken "$K612_VMLINUZ" scripts/guest/caches.sh \
-		build/6.12-broken/mstat.ko \
+	# every row count on, by id, with no name (the per-cache part, -n).
+	mstat_guests_parts guest-6.12-counts-broken "$K612_VMLINUZ" \
+		'truth caches' build/6.12-broken/mstat.ko \
+		build/6.12-broken/tests/truth/mstat_truth.ko \
 		build/6.12-broken/tests/caches/mstat_cachetest.ko \
+		--file=build/tools/truth:/mstat/truth \
 		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
+		--file=build/tools/mstat:/mstat/mstat --timeout=900 \
+		"--append=TRUTH_MEMCG=1 TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\"" \
 		'--append=CACHES_ARGS="-n -a"'
 fi
 
@@ -390,15 +391,7 @@ profile_guests 6.12 "$K612_VMLINUZ"
 if [ -f build/6.12rt/mstat.ko ]; then
 	guest guest-6.12rt-module "$K612RT_VMLINUZ" scripts/guest/module.sh \
 		build/6.12rt/mstat.ko "${helpers[@]}"
-	guest guest-6.12rt-truth "$K612RT_VMLINUZ" scripts/guest/truth.sh \
-		build/6.12rt/mstat.ko build/6.12rt/tests/truth/mstat_truth.ko \
-		--file=build/tools/truth:/mstat/truth
-	guest guest-6.12rt-caches "$K612RT_VMLINUZ" scripts/guest/caches.sh \
-		build/6.12rt/mstat.ko \
-		build/6.12rt/tests/caches/mstat_cachetest.ko \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
-		'--append=CACHES_ARGS="-a"'
+	mstat_guests_counts 6.12rt "$K612RT_VMLINUZ"
 	# Single-threaded TCG: the torture loads and unloads mstat while
 	# its threads allocate on every vCPU, and under multi-threaded TCG
 	# the 6.12-rt kernel met "Oops: int3" in kfree() as mstat's
@@ -422,17 +415,17 @@ fi
 # not conflict share a guest. Under KFENCE a re-created cache's struct
 # may come from KFENCE's pool, so that guest does not require its
 # address reused (no "-a").
-# slab_guests NAME BUILD VMLINUZ CACHES_ARGS [BOOT_OPTIONS]
+# slab_guests NAME BUILD VMLINUZ CACHES_ARGS [BOOT_OPTIONS]: both in one
+# boot, guest-NAME-counts.
 slab_guests() {
 	local b=build/$2
 	[ -f "$b/mstat.ko" ] || return 0
-	guest "guest-$1-truth" "$3" scripts/guest/truth.sh "$b/mstat.ko" \
-		"$b/tests/truth/mstat_truth.ko" \
-		--file=build/tools/truth:/mstat/truth ${5:+"--append=$5"}
-	guest "guest-$1-caches" "$3" scripts/guest/caches.sh "$b/mstat.ko" \
+	mstat_guests_parts "guest-$1-counts" "$3" 'truth caches' \
+		"$b/mstat.ko" "$b/tests/truth/mstat_truth.ko" \
 		"$b/tests/caches/mstat_cachetest.ko" \
+		--file=build/tools/truth:/mstat/truth \
 		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
+		--file=build/tools/mstat:/mstat/mstat --timeout=900 \
 		"--append=${5:+$5 }CACHES_ARGS=\"$4\""
 }
 # No guest with slub_debug=- (it had one until 2026-11-29): Debian's
@@ -675,19 +668,18 @@ debug_kernel_queue() {
 	# alone), little on one. The fault guests stay on two: side by side,
 	# the good build's OOM part on one vCPU had taken 158 s of CPU,
 	# unfinished, when the guest on two had ended it and the rest in 130 s.
-	guest guest-debug-truth "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/truth.sh build/debug/mstat.ko \
-		build/debug/tests/truth/mstat_truth.ko --smp=1 \
-		--file=build/tools/truth:/mstat/truth --timeout=900 \
-		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
-	# Every row exact here too (kmemleak's own objects are its cache's
-	# rows); KASAN's quarantine holds a freed struct kmem_cache back, so
-	# the re-created cache's address is not required to be the same.
-	guest guest-debug-caches "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/caches.sh build/debug/mstat.ko \
+	# Then the per-cache test, in the same boot: every row exact here too
+	# (kmemleak's own objects are its cache's rows); KASAN's quarantine
+	# holds a freed struct kmem_cache back, so the re-created cache's
+	# address is not required to be the same (no "-a").
+	mstat_guests_parts guest-debug-counts "$kb_debug/arch/x86/boot/bzImage" \
+		'truth caches' build/debug/mstat.ko \
+		build/debug/tests/truth/mstat_truth.ko \
 		build/debug/tests/caches/mstat_cachetest.ko --smp=1 \
+		--file=build/tools/truth:/mstat/truth \
 		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat
+		--file=build/tools/mstat:/mstat/mstat --timeout=1200 \
+		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
 
 	# 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
 	# with a reader that does not wait must fail, cleanly.

@@ -19,7 +19,7 @@ kdir=$1
 mkdir -p "$2"
 out=$(realpath "$2")
 rsync -a --delete --exclude .git --exclude /build "$MSTAT_TOP/" "$out/"
-kunit=(CONFIG_KUNIT=y KCFLAGS=-DCONFIG_KUNIT=1)
+kunit=(CONFIG_KUNIT=y KCFLAGS=-DCONFIG_KUNIT=1 "${mstat_kbuild_lean[@]}")
 if ! { make -C "$kdir" M="$out" W=1 "${kunit[@]}" modules &&
 	make -C "$kdir" M="$out/kunit" W=1 "${kunit[@]}" \
 		KBUILD_EXTRA_SYMBOLS="$out/Module.symvers" \

@@ -96,8 +96,9 @@ for arg; do
 		dir=$tmp/src
 		rsync -a --exclude .git --exclude /build ./ "$dir/"
 	fi
-	{ make -j"$n" -C "$kdir" M="$dir" C=2 W=1 modules &&
-	  make -j"$n" -C "$kdir" M="$dir/tests" C=2 W=1 \
+	{ make -j"$n" -C "$kdir" M="$dir" C=2 W=1 "${mstat_kbuild_lean[@]}" \
+		modules &&
+	  make -j"$n" -C "$kdir" M="$dir/tests" C=2 W=1 "${mstat_kbuild_lean[@]}" \
 		KBUILD_EXTRA_SYMBOLS="$dir/Module.symvers" modules; } \
 		>"$tmp/lint.log" 2>&1
 	rc=$?

@@ -247,9 +247,12 @@ fetch_image() {
 	local id=$1 dir=$MSTAT_CACHE/kernels/${rel[$1]} tmp deb m='' f=vmlinuz
 	[ "${arch[$id]}" = arm64 ] && f=Image
 	vmlinuz[$id]=$dir/$f
-	[ "$(cat "$dir/.package" 2>/dev/null)" = "${image[$id]}" ] &&
-		[ -s "$dir/$f" ] && return
-	rm -f "$dir/.package" "$dir/vmlinuz" "$dir/Image"
+	if [ "$(cat "$dir/.package" 2>/dev/null)" = "${image[$id]}" ] &&
+	   [ -s "$dir/$f" ]; then
+		pvh_image "$id"
+		return
+	fi
+	rm -f "$dir/.package" "$dir/vmlinuz" "$dir/Image" "$dir/vmlinux.pvh"
 	mkdir -p "$dir" "$MSTAT_APT_DIR/archives" || return
 	tmp=$(mktemp -d "$MSTAT_APT_DIR/archives/get.XXXXXX") || return
 	log "download ${image[$id]}"
@@ -274,6 +277,56 @@ fetch_image() {
 		mv "$dir/Image.tmp" "$dir/Image"
 	fi
 	echo "${image[$id]}" >"$dir/.package"
+	pvh_image "$id"
+}
+
+# pvh_image ID: for an x86 kernel, vmlinux.pvh beside its vmlinuz: the
+# ELF kernel its decompressor unpacks, which qemu boots at its PVH entry
+# point (the note XEN_ELFNOTE_PHYS32_ENTRY, CONFIG_PVH: Debian's x86
+# kernels have it), and scripts/guest.sh boots in its place: the same
+# kernel, without the decompressor's work under TCG. Where the image is
+# not as expected, nothing is made (log says why) and guests boot the
+# bzImage.
+pvh_image() {
+	local dir=$MSTAT_CACHE/kernels/${rel[$1]} z sects off len size magic
+	local out
+	[ "${arch[$1]}" = amd64 ] && [ ! -s "$dir/vmlinux.pvh" ] || return 0
+	z=$dir/vmlinuz out=$dir/vmlinux.pvh
+	# The boot protocol's header (Documentation/arch/x86/boot.rst):
+	# "HdrS" at 0x202, its version at 0x206 (the payload's fields since
+	# 2.08); setup_sects at 0x1f1 (0 means 4), then the protected-mode
+	# code, from which payload_offset (0x248) counts; payload_length at
+	# 0x24c. The payload is the compressed ELF kernel, then its size,
+	# 4 bytes little-endian (the kernel's "size_append").
+	if [ "$(dd if="$z" bs=1 skip=514 count=4 status=none)" != HdrS ] ||
+	   [ "$(od -An -t u2 -j 518 -N 2 "$z" | tr -d ' ')" -lt 520 ]; then
+		log "$z: not a bzImage of boot protocol 2.08 or later: no PVH image"
+		return 0
+	fi
+	sects=$(od -An -t u1 -j 497 -N 1 "$z" | tr -d ' ')
+	[ "$sects" -ne 0 ] || sects=4
+	off=$(( (sects + 1) * 512 + $(od -An -t u4 -j 584 -N 4 "$z" | tr -d ' ') ))
+	len=$(od -An -t u4 -j 588 -N 4 "$z" | tr -d ' ')
+	size=$(od -An -t u4 -j $((off + len - 4)) -N 4 "$z" | tr -d ' ')
+	magic=$(od -An -t x1 -j "$off" -N 4 "$z" | tr -d ' ')
+	case $magic in
+	1f8b*)		magic=gzip ;;
+	fd377a58)	magic=xz ;;
+	28b52ffd)	magic=zstd ;;
+	*)	log "$z: payload compressed as $magic, not gzip, xz or zstd: no PVH image"
+		return 0 ;;
+	esac
+	tail -c +$((off + 1)) "$z" | head -c $((len - 4)) |
+		"$magic" -dc >"$out.tmp" 2>/dev/null
+	if [ "$(stat -c %s "$out.tmp")" != "$size" ] ||
+	   [ "$(head -c 4 "$out.tmp" | od -An -t x1 | tr -d ' ')" != 7f454c46 ] ||
+	   ! readelf -n "$out.tmp" 2>/dev/null |
+	     grep -Eq '^[[:space:]]*Xen[[:space:]]+0x[0-9a-f]+[[:space:]].*(0x00000012|PHYS32_ENTRY)'; then
+		rm -f "$out.tmp"
+		log "$z: its payload ($magic) is not an ELF kernel of $size bytes with a PVH entry: no PVH image"
+		return 0
+	fi
+	mv "$out.tmp" "$out"
 }
 
 # plain_image VMLINUZ OUT: an arm64 kernel as qemu -kernel boots it.
