@@ -21,8 +21,9 @@
 # the number of CPUs: a guest waits much of its time, and took half a CPU
 # on average) at a time, one fewer while host tests run in the
 # foreground, the long ones first. Host tests run one at a time in the
-# foreground. Then arm64 (scripts/arm64.sh), whose guests join the same
-# queue, and every guest's result is counted in the order queued. Last,
+# foreground; arm64 (scripts/arm64.sh), whose guests join the same
+# queue, in the background from the end of the matrix's builds. Then
+# every guest's result is counted in the order queued. Last,
 # host-untouched: /boot and the kernel packages dpkg has installed are as
 # they were at the start (nothing here installs a kernel), and the time
 # of each phase against the budget (MSTAT_BUDGET, 2700 s).
@@ -614,6 +615,25 @@ if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
 		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu vmalloc"'
 fi
 
+# 5c. arm64: mstat cross-built, then the torture, the module test and
+# the counts in qemu-system-aarch64 guests of Debian's kernels
+# (scripts/arm64.sh; its test kernel, KCSAN's, is make soak's), its
+# guests in the same queue as the x86 ones. In the background from
+# here, once the matrix has built for arm64, its lines relayed at the
+# end (7): run after the host tests and lint, its guests were the run's
+# tail, and a CPU stood idle for much of its last 200 s (the cold run at
+# f90b7b7, vmstat beside it). Debian's arm64 6.12 is the matrix's
+# arm64-6.12: one build of it.
+stock=''
+[[ " $matrix_built " != *" arm64-6.12 "* ]] ||
+	[ "$(mstat_km arm64-6.12 KDIR)" != "${KA64_KDIR:-}" ] ||
+	stock=build/arm64-6.12
+( b=$SECONDS
+  MSTAT_ARM64_TESTKERNEL=0 MSTAT_ARM64_STOCK=$stock scripts/arm64.sh \
+	>"$logs/arm64.log" 2>&1
+  echo "arm64(bg) $b $SECONDS" >>"$logs/phases" ) &
+arm64_pid=$!
+
 ## The test kernel: its builds, then its guests queued
 
 # 6. The test kernel, as soon as its build in the background has ended:
@@ -875,18 +895,9 @@ else
 	relay "$logs/exports.log"
 fi
 
-# 7. arm64: mstat cross-built, then the torture, the module test and
-# the counts in qemu-system-aarch64 guests of Debian's kernels
-# (scripts/arm64.sh; its test kernel, KCSAN's, is make soak's), its
-# guests in the same queue as the x86 ones still running.
+# 7. arm64 (started in 5c): its lines.
 phase arm64
-# Debian's arm64 6.12 is the matrix's arm64-6.12: one build of it.
-stock=''
-[[ " $matrix_built " != *" arm64-6.12 "* ]] ||
-	[ "$(mstat_km arm64-6.12 KDIR)" != "${KA64_KDIR:-}" ] ||
-	stock=build/arm64-6.12
-MSTAT_ARM64_TESTKERNEL=0 MSTAT_ARM64_STOCK=$stock scripts/arm64.sh \
-	>"$logs/arm64.log" 2>&1
+wait "$arm64_pid"
 relay "$logs/arm64.log"
 
 phase guests
