@@ -220,9 +220,9 @@ done
 # with nothing of mstat's loaded yet. Stalls after boot are still caught.
 # cryptomgr.notests: no self-test of each crypto algorithm as it
 # registers (Debian's kernels run them), which mstat and its tests do
-# not use: a 6.12 guest's boot to a one-line script took 6.3 s of CPU
-# against 7.4 s, three boots each, alternating, beside a kernel build
-# (scripts/guest.sh by hand, this machine, 2026-12-01).
+# not use: a 6.12 guest's boot to a one-line script took 5.5 s of CPU
+# against 6.4 s, three boots each, alternating, alone, the same 6.6 s of
+# wall-clock time (scripts/guest.sh by hand, this machine, 2026-12-01).
 #
 # x86: qemu's pc machine, or its microvm for a kernel built without ACPI
 # (the .config of the build tree the image lies in says so: the debug

@@ -645,7 +645,7 @@ mstat_check() { "$MSTAT_TOP/build/tools/mstat" check "$@"; }
 # pahole's "BTF [M]" step), no test reads them (a guest's oops is
 # decoded by kallsyms; the eBPF tests attach to raw tracepoints), and
 # they took 11% of a build's CPU: everything against 6.12, 51.4 s of CPU
-# against 58.3 and 59.2 s (scripts/build.sh by hand, this machine,
+# against 56.4 and 59.2 s (scripts/build.sh by hand, this machine,
 # 2026-12-01). DKMS, make install and make deb build as the kernel's
 # config says.
 # shellcheck disable=SC2034 # used by the scripts that source this
