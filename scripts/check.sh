@@ -186,7 +186,7 @@ tk_done() {
 				echo "1 0 0" >"$logs/testkernel-$1.rc"
 			break
 		fi
-		sleep 2
+		mstat_nap 2
 	done
 }
 
@@ -343,8 +343,9 @@ fi
 # profile_rate=16384 (docs/TESTING.md), mostly waiting: it goes first.
 # The leak guest runs on 6.12 only; 7.3's is in make soak (it took 132 s
 # of CPU in the cold run of 768cf86, issue 42).
-# profile_guests ID VMLINUZ [noleaks]: those guests on the build in
-# build/ID; with noleaks, not the leak guest.
+# profile_guests ID VMLINUZ [noleaks]: the leak and labels guests on the
+# build in build/ID; with noleaks, not the leak guest. (The chains
+# guest: on 6.12 a part of guest-6.12-parts, on 7.3 one of its own.)
 profile_guests() {
 	local id=$1 vmlinuz=$2
 	[ -f "$vmlinuz" ] || return 0
@@ -355,10 +356,6 @@ profile_guests() {
 			"build/$id/tests/leaks/mstat_leaktest.ko" \
 			--file=build/tools/mstat:/mstat/mstat \
 			--file=build/tools/leaks:/mstat/leaks --prio=1
-	fi
-	if [ -f "build/$id/tests/chains/mstat_chains.ko" ]; then
-		guest "guest-$id-chains" "$vmlinuz" scripts/guest/chains.sh \
-			"build/$id/mstat.ko" "build/$id/tests/chains/mstat_chains.ko"
 	fi
 	if [ -f "build/$id/tests/labels/mstat_labeltest.ko" ]; then
 		guest "guest-$id-labels" "$vmlinuz" scripts/guest/labels.sh \
@@ -373,19 +370,33 @@ profile_guests 6.12 "$K612_VMLINUZ"
 # given, raw pages are named by caller, and what no line and no sample
 # names is printed and judged; on 6.12 here, on the newest kernel of the
 # matrix in 5a.
-[ -f build/6.12/mstat.ko ] &&
-	guest guest-6.12-memory "$K612_VMLINUZ" scripts/guest/memory.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat
+#
+# On 6.12 it is the first part of guest-6.12-parts, one boot for the
+# guests of a stock 6.12 that need no command line, CPU option or
+# memory of their own (scripts/guest/parts.sh), each as in a boot of its
+# own: the account (mstat loaded first thing, as at boot), the
+# reconciliation against slabinfo and the cache of known live objects
+# (3j), the known call chains (3e), every load parameter at its limits
+# (3f), and, last, the controls under a lockdown raised at runtime
+# (3l), which no part after it could lift: six boots in the cold run at
+# 927f971, some 5.5 s of CPU each.
+if [ -f build/6.12/tests/chains/mstat_chains.ko ] &&
+   [ -f build/6.12/tests/slabinfo/mstat_slabtest.ko ]; then
+	mstat_guests_parts guest-6.12-parts "$K612_VMLINUZ" \
+		'memory reconcile slabinfo chains params lockdown' \
+		build/6.12/mstat.ko build/6.12/tests/slabinfo/mstat_slabtest.ko \
+		build/6.12/tests/chains/mstat_chains.ko \
+		--file=build/tools/mstat:/mstat/mstat \
+		--file=build/tools/reconcile:/mstat/reconcile --timeout=1200
+fi
 [ -f build/6.12/tests/chains/mstat_chains.ko ] &&
 	guest guest-6.12-chains-tamper "$K612_VMLINUZ" scripts/guest/chains.sh \
 		build/6.12/mstat.ko build/6.12/tests/chains/mstat_chains.ko \
 		--append=CHAINS_TAMPER=1
 
 # 3f. Every load parameter at its limits, on 6.12 (and on the oldest
-# and newest kernels of the matrix, 5b): no WARNING on the console.
-[ -f build/6.12/mstat.ko ] &&
-	guest guest-6.12-params "$K612_VMLINUZ" scripts/guest/params.sh \
-		build/6.12/mstat.ko
+# and newest kernels of the matrix, 5b): no WARNING on the console. A
+# part of guest-6.12-parts (3e).
 
 # 3g. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the
 # kernel torture, on four vCPUs.
@@ -450,16 +461,10 @@ if [ -f build/6.12/mstat.ko ]; then
 fi
 
 # 3j. mstat against the allocator's own counts: per kmalloc class, the
-# change in live objects against /proc/slabinfo's, under a mixed workload.
-if [ -f build/6.12/mstat.ko ]; then
-	guest guest-6.12-reconcile "$K612_VMLINUZ" scripts/guest/reconcile.sh \
-		build/6.12/mstat.ko --file=build/tools/reconcile:/mstat/reconcile
-	# And one cache of known live objects, step by step (make bench
-	# reports slabinfo's figures beside it).
-	guest guest-6.12-slabinfo "$K612_VMLINUZ" scripts/guest/slabinfo.sh \
-		build/6.12/mstat.ko build/6.12/tests/slabinfo/mstat_slabtest.ko \
-		--file=build/tools/mstat:/mstat/mstat
-fi
+# change in live objects against /proc/slabinfo's, under a mixed
+# workload; and one cache of known live objects, step by step (make
+# bench reports slabinfo's figures beside it). Parts of guest-6.12-parts
+# (3e).
 
 # 3k. The eBPF comparison's programs and loader (tests/bpf/, built by
 # build-tools), so that they cannot rot: the JIT on; each set loads,
@@ -486,14 +491,12 @@ fi
 # 768cf86, issue 42, and 81 s and 100 s with 4,000 and 20 in the cold run
 # at 8152d56); the controls under lockdown
 # (raised to integrity at runtime: an unsigned module cannot load once it
-# is up), and a guest booted with lockdown=integrity, which must refuse
-# the unsigned module.
+# is up; the last part of guest-6.12-parts, 3e), and a guest booted with
+# lockdown=integrity, which must refuse the unsigned module.
 if [ -f build/6.12/mstat.ko ]; then
 	guest guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
 		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz \
 		--append=FUZZ_WRITES=2000
-	guest guest-6.12-lockdown "$K612_VMLINUZ" scripts/guest/lockdown.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat
 	guest guest-6.12-lockdown-boot "$K612_VMLINUZ" scripts/guest/lockdown.sh \
 		build/6.12/mstat.ko --append=lockdown=integrity
 	guest guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
@@ -577,9 +580,11 @@ fi
 # (3e).
 vmlinuz=$(mstat_km 7.3 VMLINUZ)
 [ -z "$vmlinuz" ] || profile_guests 7.3 "$vmlinuz" noleaks
-[ -z "$vmlinuz" ] || [ ! -f build/7.3/mstat.ko ] ||
-	guest guest-7.3-memory "$vmlinuz" scripts/guest/memory.sh \
-		build/7.3/mstat.ko --file=build/tools/mstat:/mstat/mstat
+# The account first, then the known chains, in one boot (3e).
+[ -z "$vmlinuz" ] || [ ! -f build/7.3/tests/chains/mstat_chains.ko ] ||
+	mstat_guests_parts guest-7.3-parts "$vmlinuz" 'memory chains' \
+		build/7.3/mstat.ko build/7.3/tests/chains/mstat_chains.ko \
+		--file=build/tools/mstat:/mstat/mstat
 
 # 5b. The kernel matrix (scripts/matrix.sh) beyond 6.1 and 6.12, amd64:
 # the ground truth, the per-cache test, the survival test (module loads,
@@ -661,9 +666,14 @@ debug_kernel_queue() {
 	# 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
 	# torture on four vCPUs; both on multi-threaded TCG, for true
 	# parallelism (they toggle no tracepoint under load, see guest.sh).
-	# The torture's main run 10 s here, 20 s in make soak.
+	# The torture's main run 10 s here, 20 s in make soak. On 512 MiB:
+	# kmemleak's two scans after the suites walk every page's struct,
+	# and took 20 s of the KUnit guest's 62 s against 27 of 70 s on 1
+	# GiB, 73.7 s of CPU against 82.4 s; the torture's was the same,
+	# 136.5 s and 137.3 s (scripts/guest.sh by hand, one after the
+	# other, this machine alone, 2026-12-02).
 	MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
-		"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2
+		"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2 --mem=512M
 
 	# 6b. The ground-truth test on the debug kernel (KASAN, lockdep,
 	# kmemleak). kmemleak allocates an object of its own cache beside every
@@ -819,13 +829,15 @@ relay "$logs/doc-check.log"
 MSTAT_DOC_BROKEN=1 scripts/doc-check.sh >"$logs/doc-check-broken.log" 2>&1
 relay "$logs/doc-check-broken.log" doc-check-broken
 
-# 4d. DKMS builds, the Debian packages, the mstat tool (its parsers,
+# 4d. make install, the Debian packages, the mstat tool (its parsers,
 # promtool, protoc, and a guest of its own). The kernel's own style
-# checks need the debug kernel: after it (6e). DKMS on this host
-# against 6.12's headers alone: the package's test below has DKMS build
-# for 6.1 and 6.12 (against one kernel, scripts/dkms-test.sh took 57 s,
-# 66 s of CPU, by hand on this machine, 2026-11-29).
-scripts/dkms-test.sh "$K612_KDIR" >"$logs/dkms.log" 2>&1
+# checks need the debug kernel: after it (6e). make install against
+# 6.12's headers; not DKMS on this host as well (make soak: against one
+# kernel, scripts/dkms-test.sh took 57 s, 66 s of CPU, by hand on this
+# machine, 2026-11-29, half of it DKMS's build): the package's test
+# below has DKMS build the package for 6.1 and 6.12, and checks each
+# build as dkms-test.sh did.
+scripts/dkms-test.sh --install-only "$K612_KDIR" >"$logs/dkms.log" 2>&1
 relay "$logs/dkms.log"
 debug_kernel_poll
 # The Debian packages: make deb, lintian, apt-get install into a clean

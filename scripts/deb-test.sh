@@ -162,6 +162,16 @@ for rel; do
 	# (DKMS 3.0.10's readelf warns of 6.12's .comment: its log.)
 	st=$(in_root "dkms status -m mstat -v $ver -k $rel" 2>>"$MSTAT_LOGS/dkms-status.log")
 	check "deb-dkms-status-$rel" grep -q ': installed' <<<"$st"
+	# The package builds the product only: no test or bench module.
+	# DKMS cleans its build area, but keeps the build's log.
+	kos=$(sed -n 's|^ *LD \[M\] *.*/build/\(.*\.ko\)$|\1|p' \
+		"$root/var/lib/dkms/mstat/$ver/$rel/"*/log/make.log 2>/dev/null |
+	      sort | tr '\n' ' ')
+	if [ "$kos" = "mstat.ko " ]; then
+		ok "deb-dkms-builds-mstat-only-$rel"
+	else
+		not_ok "deb-dkms-builds-mstat-only-$rel: built ${kos:-nothing}"
+	fi
 done
 
 # A kernel installed later: its postinst runs /etc/kernel/postinst.d/dkms,

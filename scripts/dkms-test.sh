@@ -8,21 +8,32 @@
 # tree's): each builds and installs mstat.ko alone. "ok"/"not ok" lines,
 # named by each tree's release.
 #
-#   scripts/dkms-test.sh KDIR...
+#   scripts/dkms-test.sh [--install-only] KDIR...
+#
+# --install-only: "make install" alone, no DKMS (make check: the
+# packages' test, scripts/deb-test.sh, has DKMS build the package for
+# 6.1 and 6.12 in a root where the headers are installed as a user's
+# are, and checks the same of each build).
 set -uo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+dkms=1
+if [ "${1:-}" = --install-only ]; then
+	dkms=
+	shift
+fi
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MSTAT_TOP/dkms.conf")
 src=/usr/src/mstat-$ver
-
-dkms remove "mstat/$ver" --all >/dev/null 2>&1
-rm -rf "$src"
-mkdir -p "$src"
-rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$src/"
-(cd "$src" && make clean KDIR=/nonexistent >/dev/null 2>&1)
-dkms add "mstat/$ver" >/dev/null || die "dkms add failed"
+if [ -n "$dkms" ]; then
+	dkms remove "mstat/$ver" --all >/dev/null 2>&1
+	rm -rf "$src"
+	mkdir -p "$src"
+	rsync -a --exclude .git --exclude /build "$MSTAT_TOP/" "$src/"
+	(cd "$src" && make clean KDIR=/nonexistent >/dev/null 2>&1)
+	dkms add "mstat/$ver" >/dev/null || die "dkms add failed"
+fi
 for kdir; do
 	k=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
@@ -30,22 +41,25 @@ for kdir; do
 		not_ok "dkms-build-$kdir: no kernel headers there"
 		continue
 	fi
-	if dkms build "mstat/$ver" -k "$k" --kernelsourcedir "$kdir" \
-		>"$MSTAT_TOP/build/logs/dkms-$k.log" 2>&1 &&
-	   ls /var/lib/dkms/mstat/"$ver"/"$k"/*/module/mstat.ko* >/dev/null 2>&1; then
-		ok "dkms-build-$k"
-	else
-		not_ok "dkms-build-$k (build/logs/dkms-$k.log)"
-	fi
-	# The package builds the product only: no test or bench module. DKMS
-	# cleans its build area, but keeps the build's log.
-	kos=$(sed -n 's|^ *LD \[M\] *.*/build/\(.*\.ko\)$|\1|p' \
-		/var/lib/dkms/mstat/"$ver"/"$k"/*/log/make.log 2>/dev/null |
-	      sort | tr '\n' ' ')
-	if [ "$kos" = "mstat.ko " ]; then
-		ok "dkms-builds-mstat-only-$k"
-	else
-		not_ok "dkms-builds-mstat-only-$k: built ${kos:-nothing}"
+	if [ -n "$dkms" ]; then
+		if dkms build "mstat/$ver" -k "$k" --kernelsourcedir "$kdir" \
+			>"$MSTAT_TOP/build/logs/dkms-$k.log" 2>&1 &&
+		   ls /var/lib/dkms/mstat/"$ver"/"$k"/*/module/mstat.ko* >/dev/null 2>&1; then
+			ok "dkms-build-$k"
+		else
+			not_ok "dkms-build-$k (build/logs/dkms-$k.log)"
+		fi
+		# The package builds the product only: no test or bench
+		# module. DKMS cleans its build area, but keeps the build's
+		# log.
+		kos=$(sed -n 's|^ *LD \[M\] *.*/build/\(.*\.ko\)$|\1|p' \
+			/var/lib/dkms/mstat/"$ver"/"$k"/*/log/make.log 2>/dev/null |
+		      sort | tr '\n' ' ')
+		if [ "$kos" = "mstat.ko " ]; then
+			ok "dkms-builds-mstat-only-$k"
+		else
+			not_ok "dkms-builds-mstat-only-$k: built ${kos:-nothing}"
+		fi
 	fi
 	# make install, into a scratch root: mstat.ko alone, under updates/.
 	# Against the last tree only: the same Makefile with another KDIR,
@@ -71,6 +85,8 @@ for kdir; do
 	esac
 	rm -rf "$tmp"
 done
-dkms remove "mstat/$ver" --all >/dev/null 2>&1
-rm -rf "$src"
+if [ -n "$dkms" ]; then
+	dkms remove "mstat/$ver" --all >/dev/null 2>&1
+	rm -rf "$src"
+fi
 finish

@@ -143,11 +143,20 @@ chmod 1777 "$root/tmp"
 
 # busybox --list names busybox itself: linking it would replace the binary.
 # The host's busybox names the applets: an arm64 one does not run here,
-# and setup.sh takes both from the same Debian release.
+# and setup.sh takes both from the same Debian release. One process
+# makes the 268 links: an ln each took 0.45 s of CPU a guest, Debian's
+# python3 0.06 s (by hand, this machine, 2026-12-02; Debian's, not
+# whatever python3 PATH finds first: a pyenv shim took 0.3 s).
 cp "$busybox" "$root/bin/busybox"
-for applet in $(busybox --list); do
-	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
-done
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+# shellcheck disable=SC2046 # the applets' names, split
+"$py" -c '
+import os, sys
+for a in sys.argv[2:]:
+    if a != "busybox":
+        os.symlink("busybox", os.path.join(sys.argv[1], a))
+' "$root/bin" $(busybox --list) || die "cannot link busybox's applets"
 
 cat >"$root/init" <<'EOF'
 #!/bin/sh

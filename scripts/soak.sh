@@ -28,6 +28,8 @@
 #   soak-7.3-leaks       the leak guest on 7.3 (make check: on 6.12)
 #   soak-debug-faults-broken-full  the broken build's fault guest with
 #                        the parts that have nothing of it to catch
+#   soak: dkms-*         DKMS on this host against 6.12's unpacked
+#                        headers (make check: make install alone)
 # Lines as make check's, then "N passed, N failed". Guests are
 # TCG-emulated.
 #
@@ -95,6 +97,11 @@ fi
 LITMUS_PAIRS=all scripts/litmus.sh "${KSRC:-$MSTAT_CACHE/linux-source-6.12}" \
 	>"$logs/litmus.log" 2>&1
 relay "$logs/litmus.log"
+
+# DKMS on this host against 6.12's unpacked headers, --kernelsourcedir
+# (make check: make install alone; the packages' test has DKMS build).
+scripts/dkms-test.sh "$K612_KDIR" >"$logs/dkms.log" 2>&1
+relay "$logs/dkms.log" soak
 
 if t soak-build-6.12 scripts/build.sh "$K612_KDIR" build/soak-6.12; then
 	guest soak-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
