@@ -193,3 +193,219 @@ const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
 	snprintf(buf, len, "id:%lld", id);
 	return buf;
 }
+
+/* Whether @s, @n bytes, is all lowercase hex digits. */
+static bool mstat_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return n > 0;
+}
+
+/* Whether @s, @n bytes, ends with @suffix. */
+static bool mstat_ends(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+static void mstat_copy(char *dst, size_t size, const char *s, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/*
+ * A pod UID in @s, @n bytes: 8-4-4-4-12 hex digits, their separator @sep
+ * ('-' under cgroupfs, '_' in a systemd slice's name); into @uid with
+ * dashes.
+ */
+static bool mstat_pod_uid(const char *s, size_t n, char sep, char uid[37])
+{
+	static const size_t group[] = { 8, 4, 4, 4, 12 };
+	size_t i, at = 0;
+
+	if (n != 36)
+		return false;
+	for (i = 0; i < 5; i++) {
+		if (!mstat_hex(s + at, group[i]))
+			return false;
+		at += group[i];
+		if (i < 4 && s[at++] != sep)
+			return false;
+	}
+	memcpy(uid, s, 36);
+	uid[36] = '\0';
+	for (i = 0; i < 36; i++)
+		if (uid[i] == sep)
+			uid[i] = '-';
+	return true;
+}
+
+/*
+ * A container's directory: PREFIX-ID[.scope] or, with @bare, ID; its id
+ * and runtime into @t.
+ */
+static bool mstat_container(const char *c, size_t n, bool bare,
+			    struct mstat_cgroup_tags *t)
+{
+	static const struct {
+		const char *prefix, *runtime;
+	} rt[] = {
+		{ "cri-containerd-", "containerd" },
+		{ "crio-", "cri-o" },
+		{ "docker-", "docker" },
+		{ "libpod-", "podman" },
+	};
+	size_t i, k;
+
+	if (mstat_ends(c, n, ".scope"))
+		n -= strlen(".scope");
+	if (bare && n == 64 && mstat_hex(c, 64)) {
+		mstat_copy(t->container_id, sizeof(t->container_id), c, 64);
+		t->runtime[0] = '\0';
+		return true;
+	}
+	for (i = 0; i < sizeof(rt) / sizeof(rt[0]); i++) {
+		k = strlen(rt[i].prefix);
+		if (n == k + 64 && !memcmp(c, rt[i].prefix, k) &&
+		    mstat_hex(c + k, 64)) {
+			mstat_copy(t->container_id, sizeof(t->container_id),
+				   c + k, 64);
+			mstat_copy(t->runtime, sizeof(t->runtime),
+				   rt[i].runtime, strlen(rt[i].runtime));
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A systemd slice of the kubelet's (its name a dash-joined chain, as
+ * kubepods-burstable-podUID.slice): its pod and QoS class into @t.
+ */
+static void mstat_kube_slice(const char *c, size_t n, bool *kube,
+			     struct mstat_cgroup_tags *t)
+{
+	const char *last, *prev;
+	size_t ln;
+
+	n -= strlen(".slice");
+	last = c + n;
+	while (last > c && last[-1] != '-')
+		last--;
+	ln = (size_t)(c + n - last);
+	/* kubepods.slice, or kubepods the last link (kind's kubelet-...). */
+	if (ln == 8 && !memcmp(last, "kubepods", 8)) {
+		*kube = true;
+		return;
+	}
+	if (!*kube)
+		return;
+	if ((ln == 9 && !memcmp(last, "burstable", 9)) ||
+	    (ln == 10 && !memcmp(last, "besteffort", 10))) {
+		mstat_copy(t->pod_qos, sizeof(t->pod_qos), last, ln);
+		return;
+	}
+	if (ln > 3 && !memcmp(last, "pod", 3) &&
+	    mstat_pod_uid(last + 3, ln - 3, '_', t->pod_uid)) {
+		/* The link before it: the QoS class, or kubepods itself. */
+		prev = last - 1;
+		while (prev > c && prev[-1] != '-')
+			prev--;
+		if ((size_t)(last - 1 - prev) == 8 && !memcmp(prev, "kubepods", 8))
+			mstat_copy(t->pod_qos, sizeof(t->pod_qos),
+				   "guaranteed", strlen("guaranteed"));
+	}
+}
+
+bool mstat_cgroup_tags(const char *path, struct mstat_cgroup_tags *t)
+{
+	const char *c = path, *e;
+	const char *slice = NULL;
+	size_t slice_n = 0, n;
+	bool kube = false, cgfs_kube = false, docker = false;
+	/* Under cgroupfs: right under kubepods 0, its QoS class 1, a pod 2. */
+	int since_kube = -1;
+
+	memset(t, 0, sizeof(*t));
+	if (!path || path[0] != '/')
+		return false;
+	for (; *c; c = e) {
+		while (*c == '/')
+			c++;
+		for (e = c; *e && *e != '/'; e++)
+			;
+		n = (size_t)(e - c);
+		if (!n)
+			break;
+		if (mstat_ends(c, n, ".slice") && n > strlen(".slice")) {
+			slice = c;
+			slice_n = n;
+			mstat_kube_slice(c, n, &kube, t);
+			since_kube = -1;
+			continue;
+		}
+		if (mstat_ends(c, n, ".service") || mstat_ends(c, n, ".scope")) {
+			mstat_copy(t->unit, sizeof(t->unit), c, n);
+			if (slice)
+				mstat_copy(t->slice, sizeof(t->slice), slice,
+					   slice_n);
+			else
+				mstat_copy(t->slice, sizeof(t->slice), "-.slice",
+					   strlen("-.slice"));
+			mstat_container(c, n, false, t);
+			/*
+			 * Below a unit, a manager of its own (user@UID.service,
+			 * a container's systemd) starts again from its root.
+			 */
+			slice = NULL;
+			since_kube = -1;
+			continue;
+		}
+		/* The cgroupfs driver's directories. */
+		if (n == 8 && !memcmp(c, "kubepods", 8)) {
+			cgfs_kube = true;
+			since_kube = 0;
+			continue;
+		}
+		if (n == 6 && !memcmp(c, "docker", 6)) {
+			docker = true;
+			continue;
+		}
+		if (cgfs_kube && since_kube == 0 &&
+		    ((n == 9 && !memcmp(c, "burstable", 9)) ||
+		     (n == 10 && !memcmp(c, "besteffort", 10)))) {
+			mstat_copy(t->pod_qos, sizeof(t->pod_qos), c, n);
+			since_kube = 1;
+			continue;
+		}
+		if (cgfs_kube && (since_kube == 0 || since_kube == 1) && n > 3 &&
+		    !memcmp(c, "pod", 3) &&
+		    mstat_pod_uid(c + 3, n - 3, '-', t->pod_uid)) {
+			if (since_kube == 0)
+				mstat_copy(t->pod_qos, sizeof(t->pod_qos),
+					   "guaranteed", strlen("guaranteed"));
+			since_kube = 2;
+			continue;
+		}
+		/*
+		 * A container: a bare ID right under a pod (kubepods) or
+		 * /docker, or a runtime's PREFIX-ID anywhere.
+		 */
+		if (mstat_container(c, n, since_kube == 2 || docker, t) &&
+		    docker && !t->runtime[0] && since_kube != 2)
+			mstat_copy(t->runtime, sizeof(t->runtime), "docker",
+				   strlen("docker"));
+		since_kube = -1;
+		docker = false;
+	}
+	return t->container_id[0] || t->pod_uid[0] || t->pod_qos[0] ||
+	       t->unit[0];
+}

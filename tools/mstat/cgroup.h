@@ -8,6 +8,7 @@
 #ifndef MSTAT_CGROUP_H
 #define MSTAT_CGROUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* MSTAT_CGROUP_ROOT, when set, is the tree to walk instead of the mount. */
@@ -46,5 +47,45 @@ const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
 const char *mstat_cgroup_special(long long id);
 
 void mstat_cgroups_free(struct mstat_cgroups *cg);
+
+/*
+ * What a fleet labels a cgroup by, read from its path alone, on the
+ * machine that took the sample (the path is that machine's): each field
+ * "" when the path does not say.
+ *
+ * @container_id: the runtime's id of the container (64 hex digits), of
+ *	the innermost container the path names: a systemd scope
+ *	cri-containerd-ID.scope (containerd), crio-ID.scope (CRI-O),
+ *	docker-ID.scope (Docker), libpod-ID.scope (Podman); under the
+ *	cgroupfs driver a directory ID (containerd under kubepods, Docker
+ *	under /docker), crio-ID, libpod-ID. The runtimes' monitors'
+ *	scopes (crio-conmon-ID, libpod-conmon-ID) are not containers.
+ * @runtime: "containerd", "cri-o", "docker" or "podman", when the path
+ *	says which; "" for a bare ID under kubepods (containerd's under
+ *	cgroupfs, or another runtime's).
+ * @pod_uid: a Kubernetes pod's UID (8-4-4-4-12 hex digits), from
+ *	kubepods' podUID (cgroupfs) or ...-podUID.slice, its dashes
+ *	written as underscores (systemd).
+ * @pod_qos: its QoS class, "guaranteed" (the pod right under kubepods),
+ *	"burstable" or "besteffort".
+ * @unit: the innermost systemd unit the path names (NAME.service or
+ *	NAME.scope), as systemctl names it.
+ * @slice: the slice that unit is in (the last NAME.slice before it,
+ *	"-.slice" for a unit right under the root).
+ *
+ * A path of no layout known (not systemd's, not kubepods', not a
+ * runtime's) gives nothing: no label is invented. Returns whether any
+ * field was found.
+ */
+struct mstat_cgroup_tags {
+	char container_id[65];
+	char runtime[16];
+	char pod_uid[37];
+	char pod_qos[16];
+	char unit[256];
+	char slice[256];
+};
+
+bool mstat_cgroup_tags(const char *path, struct mstat_cgroup_tags *t);
 
 #endif /* MSTAT_CGROUP_H */

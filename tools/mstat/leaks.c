@@ -1395,14 +1395,53 @@ static bool mstat_leak_row_counts(const struct mstat_leaks *lk,
 	return false;
 }
 
+/* What mstat_leak_labels() lists. */
+enum {
+	MSTAT_LEAK_CGROUPS,
+	MSTAT_LEAK_NODES,
+	MSTAT_LEAK_CACHES,
+	/* What a fleet knows the cgroups by (mstat_cgroup_tags()). */
+	MSTAT_LEAK_CONTAINERS,	/* RUNTIME:ID, or ID; in words, 12 digits */
+	MSTAT_LEAK_PODS,	/* pod UIDs */
+	MSTAT_LEAK_UNITS,	/* systemd units */
+};
+
+/*
+ * A fleet's label of cgroup @path, @which of MSTAT_LEAK_CONTAINERS, _PODS
+ * and _UNITS, into @buf; NULL if its path does not say.
+ */
+static const char *mstat_leak_tag(const char *path, int which, bool json,
+				  char *buf, size_t len)
+{
+	struct mstat_cgroup_tags t;
+
+	if (!path || !mstat_cgroup_tags(path, &t))
+		return NULL;
+	switch (which) {
+	case MSTAT_LEAK_CONTAINERS:
+		if (!t.container_id[0])
+			return NULL;
+		snprintf(buf, len, "%s%s%.*s", t.runtime, t.runtime[0] ? ":" : "",
+			 json ? 64 : 12, t.container_id);
+		return buf;
+	case MSTAT_LEAK_PODS:
+		snprintf(buf, len, "%s", t.pod_uid);
+		break;
+	default:
+		snprintf(buf, len, "%s", t.unit);
+		break;
+	}
+	return buf[0] ? buf : NULL;
+}
+
 /*
  * The labels of stack @si's leak-like samples, each once, as a JSON
- * list (@json) or words: which 0 cgroups, 1 nodes, 2 caches.
+ * list (@json) or words, "-" for none: @which MSTAT_LEAK_*.
  */
 static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 			      int which, bool json)
 {
-	char buf[32], names[MSTAT_SLAB_LABEL_MAX], *seen[64];
+	char buf[32], tag[300], names[MSTAT_SLAB_LABEL_MAX], *seen[64];
 	const char *v;
 	int r, i, n = 0;
 
@@ -1412,10 +1451,14 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 
 		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
 			continue;
-		if (which == 0) {
+		if (which == MSTAT_LEAK_CGROUPS) {
 			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
 						sizeof(buf));
-		} else if (which == 1) {
+		} else if (which >= MSTAT_LEAK_CONTAINERS) {
+			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
+						sizeof(buf));
+			v = mstat_leak_tag(v, which, json, tag, sizeof(tag));
+		} else if (which == MSTAT_LEAK_NODES) {
 			if (rw->node == MSTAT_NODE_UNKNOWN)
 				continue;
 			snprintf(buf, sizeof(buf), "%lld", rw->node);
@@ -1434,7 +1477,7 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 		if (n)
 			fputs(json ? ", " : " ", f);
 		n++;
-		if (json && which != 1)
+		if (json && which != MSTAT_LEAK_NODES)
 			mstat_json_str(f, v);
 		else
 			fputs(v, f);
@@ -1444,6 +1487,37 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 	fputs(json ? "]" : "", f);
 	for (i = 0; i < n; i++)
 		free(seen[i]);
+}
+
+/*
+ * In words, after a stack's cgroups: its containers, pods and units,
+ * those its cgroups' paths give; nothing on a machine whose paths give
+ * none.
+ */
+static void mstat_leak_fleet_words(struct mstat_leaks *lk, int si)
+{
+	static const char *const word[] = { "containers", "pods", "units" };
+	char buf[32], tag[300];
+	const char *v;
+	bool any = false;
+	int r, w;
+
+	for (r = 0; r < lk->nrow && !any; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
+			continue;
+		v = mstat_leak_cg_label(lk, rw->cgroup, buf, sizeof(buf));
+		for (w = MSTAT_LEAK_CONTAINERS; w <= MSTAT_LEAK_UNITS; w++)
+			any |= mstat_leak_tag(v, w, false, tag, sizeof(tag)) != NULL;
+	}
+	if (!any)
+		return;
+	for (w = 0; w < 3; w++) {
+		printf("; %s ", word[w]);
+		mstat_leak_labels(stdout, lk, si, MSTAT_LEAK_CONTAINERS + w,
+				  false);
+	}
 }
 
 static int mstat_leak_order_cmp(const void *a, const void *b);
@@ -1524,11 +1598,18 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 			mstat_json_str(stdout, s->frame[j]);
 		}
 		printf("],\n     \"cgroups\": ");
-		mstat_leak_labels(stdout, lk, ord[i], 0, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CGROUPS, true);
 		printf(", \"nodes\": ");
-		mstat_leak_labels(stdout, lk, ord[i], 1, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_NODES, true);
 		printf(", \"caches\": ");
-		mstat_leak_labels(stdout, lk, ord[i], 2, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CACHES, true);
+		printf(",\n     \"containers\": ");
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CONTAINERS,
+				  true);
+		printf(", \"pods\": ");
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_PODS, true);
+		printf(", \"units\": ");
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_UNITS, true);
 		printf(",\n     \"rate_bps\": ");
 		mstat_json_num(stdout, s->rate);
 		printf(", \"rate_low_bps\": ");
@@ -1649,11 +1730,12 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			printf(", usual lifetime %.1f s (%zu frees)\n", s->usual,
 			       s->nlife);
 		printf("  cgroups ");
-		mstat_leak_labels(stdout, lk, ord[i], 0, false);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CGROUPS, false);
 		printf("; caches ");
-		mstat_leak_labels(stdout, lk, ord[i], 2, false);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CACHES, false);
 		printf("; nodes ");
-		mstat_leak_labels(stdout, lk, ord[i], 1, false);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_NODES, false);
+		mstat_leak_fleet_words(lk, ord[i]);
 		printf("\n");
 		for (j = 0; j < s->nframe; j++)
 			printf("    %s\n", s->frame[j]);

@@ -355,9 +355,42 @@ static void mstat_pprof_label_num(struct mstat_pprof *pp, const char *key,
 	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
 }
 
+static void mstat_pprof_label_str(struct mstat_pprof *pp, const char *key,
+				  const char *str)
+{
+	pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, key));
+	pb_int(&pp->sub, LABEL_STR, mstat_str(&pp->strs, str));
+	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+}
+
 /*
- * A row's labels cgroup, node and cache, those it has (format 2.2), and
- * its source (2.3).
+ * The labels a fleet knows a cgroup by, those its path gives
+ * (mstat_cgroup_tags()): container_id, container_runtime, pod_uid,
+ * pod_qos, systemd_unit, systemd_slice.
+ */
+static void mstat_pprof_cgroup_tags(struct mstat_pprof *pp, const char *path)
+{
+	struct mstat_cgroup_tags t;
+
+	if (!mstat_cgroup_tags(path, &t))
+		return;
+	if (t.container_id[0])
+		mstat_pprof_label_str(pp, "container_id", t.container_id);
+	if (t.runtime[0])
+		mstat_pprof_label_str(pp, "container_runtime", t.runtime);
+	if (t.pod_uid[0])
+		mstat_pprof_label_str(pp, "pod_uid", t.pod_uid);
+	if (t.pod_qos[0])
+		mstat_pprof_label_str(pp, "pod_qos", t.pod_qos);
+	if (t.unit[0])
+		mstat_pprof_label_str(pp, "systemd_unit", t.unit);
+	if (t.slice[0])
+		mstat_pprof_label_str(pp, "systemd_slice", t.slice);
+}
+
+/*
+ * A row's labels cgroup (and what its path gives a fleet), node and
+ * cache, those it has (format 2.2), and its source (2.3).
  */
 static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 				   const struct mstat_site *st)
@@ -367,9 +400,8 @@ static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 						 sizeof(buf));
 
 	if (cg) {
-		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cgroup"));
-		pb_int(&pp->sub, LABEL_STR, mstat_str(&pp->strs, cg));
-		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+		mstat_pprof_label_str(pp, "cgroup", cg);
+		mstat_pprof_cgroup_tags(pp, cg);
 	}
 	if (st->node != MSTAT_NODE_UNKNOWN)
 		mstat_pprof_label_num(pp, "node", st->node, "node");

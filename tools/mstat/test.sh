@@ -876,6 +876,101 @@ pprof_labels() {
 	[ "$got" -eq "$n" ]
 }
 
+# The labels a fleet knows a cgroup by (mstat_cgroup_tags(), cgroup.c),
+# from real layouts: each runtime's systemd scope and cgroupfs directory,
+# the kubelet's systemd and cgroupfs drivers (pod UID, QoS class), kind's
+# nested kubelet, systemd units and slices (a user manager's, a
+# container's own systemd, a delegated subtree), and paths of no known
+# layout, which get no label. A line: PATH|container_id|container_runtime
+# |pod_uid|pod_qos|systemd_unit|systemd_slice.
+C1=d0f631ca1ddba8db3bcfcb9e057cdc98d0379f1bee00e75a545147a27dadd982
+C2=9c0abe51c6e6655d81de2d044d4fb194931f058c0426c67c7285d8f5657ed64a
+C3=7c1c97df17c066924822b0af09a65251554962c61e23329aed04cd19020dc3b8
+C4=0012a3fa000c5dc26ee658c3c58e12cecd58d6455cec3d5621f0c787675b38aa
+C5=d0bf3e6ee1d668de18c9ca200a4f152062f345283ee68cadfe41204f215d75e9
+C6=6db53c9d5a2ca72a85ddf3a681c0d9567899f4c48632a2e9b0beeba0d6938485
+C7=f28d5b0d6f8be0da8446dabe79044cb9ed0ffa3150a003936155409fe778b885
+C8=7ed6a8377b92b49472195f1201af304341daf4abb3643f837eafb38066111f6d
+C9=95144b44f2a5ff5aa796af152bc61f599db54b2d1b7ecbc5c593ed4aeb47ba13
+P1=e6ad2b47-524d-5472-b6fd-cd5deeb0e561
+P2=f4e2b41a-8589-5dac-abeb-5439ed42d10a
+P3=8683adea-a445-598d-89db-04bc27c8debe
+P4=4aa9792e-831e-5eab-aa1d-72eaff8de30e
+fleet_table() {
+	local u1=${P1//-/_} u2=${P2//-/_} u3=${P3//-/_}
+	cat <<EOT
+/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$u1.slice/cri-containerd-$C1.scope|$C1|containerd|$P1|burstable|cri-containerd-$C1.scope|kubepods-burstable-pod$u1.slice
+/kubepods.slice/kubepods-pod$u2.slice/crio-$C2.scope|$C2|cri-o|$P2|guaranteed|crio-$C2.scope|kubepods-pod$u2.slice
+/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod$u3.slice/crio-conmon-$C3.scope|||$P3|besteffort|crio-conmon-$C3.scope|kubepods-besteffort-pod$u3.slice
+/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod$u3.slice|||$P3|besteffort||
+/kubepods/burstable/pod$P1/$C3|$C3||$P1|burstable||
+/kubepods/pod$P2/crio-$C4|$C4|cri-o|$P2|guaranteed||
+/kubepods/besteffort/pod$P4|||$P4|besteffort||
+/kubepods/burstable/podnot-a-pod-uid/$C4||||burstable||
+/system.slice/docker-$C5.scope|$C5|docker|||docker-$C5.scope|system.slice
+/docker/$C6|$C6|docker||||
+/machine.slice/libpod-$C7.scope|$C7|podman|||libpod-$C7.scope|machine.slice
+/machine.slice/libpod-conmon-$C7.scope|||||libpod-conmon-$C7.scope|machine.slice
+/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-$C8.scope|$C8|podman|||libpod-$C8.scope|user.slice
+/system.slice/nginx.service|||||nginx.service|system.slice
+/system.slice/system-getty.slice/getty@tty1.service|||||getty@tty1.service|system-getty.slice
+/user.slice/user-1000.slice/session-3.scope|||||session-3.scope|user-1000.slice
+/user.slice/user-1000.slice/user@1000.service/app.slice/app-firefox-1234.scope|||||app-firefox-1234.scope|app.slice
+/init.scope|||||init.scope|-.slice
+/system.slice/docker-$C9.scope/init.scope|$C9|docker|||init.scope|-.slice
+/system.slice/foo.service/sub/leaf|||||foo.service|system.slice
+/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/kubelet-kubepods-besteffort-pod$u1.slice/cri-containerd-$C2.scope|$C2|containerd|$P1|besteffort|cri-containerd-$C2.scope|kubelet-kubepods-besteffort-pod$u1.slice
+/docker/$C6/kubepods/burstable/pod$P4/$C1|$C1||$P4|burstable||
+/system.slice/docker-abc.scope|||||docker-abc.scope|system.slice
+/a/b||||||
+/leaks/$C1||||||
+EOT
+}
+
+# fleet_labels: each path of fleet_table as a cgroup of a tree of our
+# own (MSTAT_CGROUP_ROOT), on the rows of testdata/mstat_sites-2.2.txt
+# that have a cgroup id (14 a profile), through mstat pprof and go tool
+# pprof -raw: every sample of the path has the table's labels, and no
+# others. MSTAT_FLEET_TAMPER=1: the table's first runtime made another,
+# which must fail.
+fleet_labels() {
+	local tab=$tmp/fleet-table paths=() ids=() i j k n=14 p
+	fleet_table >"$tab"
+	[ "${MSTAT_FLEET_TAMPER:-0}" != 1 ] || sed -i '1s/|containerd|/|cri-o|/' "$tab"
+	mapfile -t paths < <(cut -d'|' -f1 "$tab")
+	rm -rf "$tmp/cgf"
+	for p in "${paths[@]}"; do
+		mkdir -p "$tmp/cgf$p" && ids+=("$(stat -c %i "$tmp/cgf$p")") || return
+	done
+	: >"$tmp/fleet-got"
+	for ((i = 0; i < ${#paths[@]}; i += n)); do
+		# Row k of those with a cgroup id: the table's i + k.
+		awk -v ids="${ids[*]:i:n}" '
+			BEGIN { m = split(ids, id, " ") }
+			NR > 3 && /^[0-9]/ && $9 ~ /^[0-9]+$/ { k++; $9 = id[(k - 1) % m + 1] }
+			{ print }' testdata/mstat_sites-2.2.txt >"$tmp/fleet-$i.txt" &&
+		MSTAT_CGROUP_ROOT=$tmp/cgf build/mstat pprof -f "$tmp/fleet-$i.txt" \
+			-o "$tmp/fleet-$i.pb.gz" || return
+		go tool pprof -raw "$tmp/fleet-$i.pb.gz" 2>/dev/null | awk '
+			function tag(k,   r) {
+				if (match($0, " " k ":\\[[^]]*\\]"))
+					return substr($0, RSTART + length(k) + 3,
+						      RLENGTH - length(k) - 4)
+				return ""
+			}
+			/ cgroup:\[\// {
+				print tag("cgroup") "|" tag("container_id") "|" \
+				      tag("container_runtime") "|" tag("pod_uid") "|" \
+				      tag("pod_qos") "|" tag("systemd_unit") "|" \
+				      tag("systemd_slice")
+			}' >>"$tmp/fleet-got" || return
+	done
+	j=$(sort -u "$tmp/fleet-got" | wc -l)
+	k=$(wc -l <"$tab")
+	echo "table: $k paths; profiles: $j labelled cgroups"
+	diff -u <(sort -u "$tab") <(sort -u "$tmp/fleet-got")
+}
+
 # labels_total FILTER...: the inuse_space total go tool pprof shows of
 # $tmp/pl.pb.gz; labels_sum [CGROUP [NODE]]: the est_bytes of the rows of
 # $tmp/labels.txt with those labels ("" for any).
@@ -1403,6 +1498,34 @@ leaks_cgroups_from() {
 		build/mstat leaks --from "$tmp/lk-cg"
 }
 
+# A fleet's labels of a verdict's stack (mstat_cgroup_tags()), from the
+# path DIR/cgroups saved on the machine that watched, not from the
+# judging host: the lost pointer's rows of id I (as leaks_cgroups_from)
+# saved as a containerd container of a burstable pod (systemd driver):
+# the JSON's containers, pods and units, and the words after its cgroups;
+# with the plain path /leaks, none.
+leaks_fleet_from() {
+	local id u1=${P1//-/_} path
+
+	[ -d "$tmp/lk-cg" ] || return
+	id=$(stat -c %i "$tmp/cgo/other") || return
+	path=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$u1.slice/cri-containerd-$C1.scope
+	echo "$id $path" >"$tmp/lk-cg/cgroups"
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-fl.json"
+	[ $? -eq 1 ] && grep '"containers": ' "$tmp/lk-fl.json" &&
+		grep -qF "\"containers\": [\"containerd:$C1\"], \"pods\": [\"$P1\"], \"units\": [\"cri-containerd-$C1.scope\"]" \
+			"$tmp/lk-fl.json" || return
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --from "$tmp/lk-cg" >"$tmp/lk-fl.txt"
+	[ $? -eq 1 ] && grep -F '; containers ' "$tmp/lk-fl.txt" &&
+		grep -qF "; containers containerd:${C1:0:12}; pods $P1; units cri-containerd-$C1.scope" \
+			"$tmp/lk-fl.txt" || return
+	echo "$id /leaks" >"$tmp/lk-cg/cgroups"
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-fl2.json"
+	[ $? -eq 1 ] && grep -qF '"containers": [], "pods": [], "units": []' "$tmp/lk-fl2.json" &&
+		MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --from "$tmp/lk-cg" >"$tmp/lk-fl2.txt"
+	[ $? -eq 1 ] && ! grep -F '; containers ' "$tmp/lk-fl2.txt"
+}
+
 # SLUB's merged caches (slab.h): a cache is named by every name linked
 # to its directory, its own first. In a tree of the test's
 # (MSTAT_SLAB_ROOT), dentry, mstat_host_192 and mstat_leak_merged are
@@ -1787,6 +1910,7 @@ leaks_tests() {
 		skip leaks_watch "needs root and unshare -m (a tmpfs over /proc)"
 	fi
 	t leaks_cgroups_from leaks_cgroups_from
+	t leaks_fleet_from leaks_fleet_from
 	t slab_merged_names slab_merged_names
 	t leaks_lazy_vmap_area leaks_lazy_vmap_area
 }
@@ -2075,10 +2199,17 @@ if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
 	t pprof_go pprof_go
 	t pprof_go_traces pprof_go_traces
 	t pprof_go_labels pprof_go_labels
+	t fleet_labels fleet_labels
+	if MSTAT_FLEET_TAMPER=1 fleet_labels >"$MSTAT_LOGS/fleet-tamper.log" 2>&1; then
+		not_ok "fleet_labels_tamper_caught: a runtime changed in the table, and the profile still matched it"
+	else
+		ok fleet_labels_tamper_caught
+	fi
 else
 	skip pprof_go "no go tool pprof (optional; Debian: golang-go)"
 	skip pprof_go_traces "no go tool pprof (optional; Debian: golang-go)"
 	skip pprof_go_labels "no go tool pprof (optional; Debian: golang-go)"
+	skip fleet_labels "no go tool pprof (optional; Debian: golang-go)"
 fi
 check_tests
 caches_tests
