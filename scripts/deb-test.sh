@@ -192,6 +192,7 @@ files_missing() {
 		 /lib/systemd/system/mstat-serve.service \
 		 /usr/libexec/mstat/mstat-serve /usr/lib/sysusers.d/mstat.conf \
 		 /etc/modprobe.d/mstat.conf /etc/modules-load.d/mstat.conf \
+		 /usr/share/mstat/prometheus/mstat.rules.yml \
 		 "/usr/src/mstat-$ver/dkms.conf" "/usr/src/mstat-$ver/Kbuild"; do
 		[ -e "$root$f" ] || [ -L "$root$f" ] || echo "$f"
 	done

@@ -876,6 +876,33 @@ pprof_labels() {
 	[ "$got" -eq "$n" ]
 }
 
+# The rules the package ships (prometheus/mstat.rules.yml): promtool's
+# check, and its unit tests (prometheus/mstat.rules.test.yml: a leak, a
+# decoy, a module unloaded and loaded again, a scrape gap, a fleet);
+# then the rules tampered, each of which the tests must catch: the leak
+# alert without its 10 minutes held (the gap's alert back at once), and
+# on any verdict, not a suspect's (the decoy's alert).
+prom_rules() {
+	local d=prometheus t=$tmp/rules bad
+
+	promtool check rules "$d/mstat.rules.yml" &&
+		promtool test rules "$d/mstat.rules.test.yml" || return
+	mkdir -p "$t" && cp "$d/mstat.rules.test.yml" "$t/" || return
+	for bad in '0,/^        for: 10m$/{/^        for: 10m$/d}' \
+		   's/mstat_leak_suspect == 1$/mstat_leak_suspect >= 0/'; do
+		sed "$bad" "$d/mstat.rules.yml" >"$t/mstat.rules.yml" || return
+		if cmp -s "$d/mstat.rules.yml" "$t/mstat.rules.yml"; then
+			echo "tamper '$bad' changed nothing"
+			return 1
+		fi
+		if promtool test rules "$t/mstat.rules.test.yml" >"$t/out" 2>&1; then
+			echo "tamper '$bad' passed the tests"
+			return 1
+		fi
+		echo "caught: $bad"
+	done
+}
+
 # The labels a fleet knows a cgroup by (mstat_cgroup_tags(), cgroup.c),
 # from real layouts: each runtime's systemd scope and cgroupfs directory,
 # the kubelet's systemd and cgroupfs drivers (pod UID, QoS class), kind's
@@ -2183,6 +2210,7 @@ t show show_text
 maybe json_valid python3 "JSON syntax" json_valid
 t json_values json_values
 maybe prom_promtool promtool "Debian: prometheus" prom_promtool
+maybe prom_rules promtool "Debian: prometheus" prom_rules
 t prom_values prom_values
 t values_edit values_edit
 t top_rates top_rates
