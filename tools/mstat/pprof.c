@@ -365,27 +365,32 @@ static void mstat_pprof_label_str(struct mstat_pprof *pp, const char *key,
 
 /*
  * The labels a fleet knows a cgroup by, those its path gives
- * (mstat_cgroup_tags()): container_id, container_runtime, pod_uid,
- * pod_qos, systemd_unit, systemd_slice.
+ * (mstat_cgroup_tags()).
  */
 static void mstat_pprof_cgroup_tags(struct mstat_pprof *pp, const char *path)
 {
+	static const struct {
+		const char *key;
+		size_t off;
+	} tag[] = {
+		{ "container_id", offsetof(struct mstat_cgroup_tags, container_id) },
+		{ "container_runtime", offsetof(struct mstat_cgroup_tags, runtime) },
+		{ "pod_uid", offsetof(struct mstat_cgroup_tags, pod_uid) },
+		{ "pod_qos", offsetof(struct mstat_cgroup_tags, pod_qos) },
+		{ "systemd_unit", offsetof(struct mstat_cgroup_tags, unit) },
+		{ "systemd_slice", offsetof(struct mstat_cgroup_tags, slice) },
+	};
 	struct mstat_cgroup_tags t;
+	const char *v;
+	size_t i;
 
 	if (!mstat_cgroup_tags(path, &t))
 		return;
-	if (t.container_id[0])
-		mstat_pprof_label_str(pp, "container_id", t.container_id);
-	if (t.runtime[0])
-		mstat_pprof_label_str(pp, "container_runtime", t.runtime);
-	if (t.pod_uid[0])
-		mstat_pprof_label_str(pp, "pod_uid", t.pod_uid);
-	if (t.pod_qos[0])
-		mstat_pprof_label_str(pp, "pod_qos", t.pod_qos);
-	if (t.unit[0])
-		mstat_pprof_label_str(pp, "systemd_unit", t.unit);
-	if (t.slice[0])
-		mstat_pprof_label_str(pp, "systemd_slice", t.slice);
+	for (i = 0; i < ARRAY_SIZE(tag); i++) {
+		v = (const char *)&t + tag[i].off;
+		if (*v)
+			mstat_pprof_label_str(pp, tag[i].key, v);
+	}
 }
 
 /*
