@@ -760,8 +760,10 @@ mstat_queue_slots() {
 # times out on a FIFO nobody writes, opened once per shell (a subshell
 # shares its parent's: nobody writes it either). The pollers below nap
 # so: sleep(1), cat and find, forked twice a second by the dispatcher
-# through a whole make check, took 1.26 s of CPU in 30 s idle, some 120
-# s of a cold run's (`time` on an idle queue, this machine, 2026-12-02).
+# through a whole make check, took 1.26 s of CPU in 30 s idle (`time`
+# on an idle queue, this machine, 2026-12-02): some 125 s of a 3000 s
+# run at that rate; the guests' phase took 138 s less in the next cold
+# run (docs/TESTING.md).
 mstat_nap_fd=
 mstat_nap() {
 	local f

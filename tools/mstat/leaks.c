@@ -1451,13 +1451,13 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 
 		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
 			continue;
-		if (which == MSTAT_LEAK_CGROUPS) {
+		if (which == MSTAT_LEAK_CGROUPS ||
+		    which >= MSTAT_LEAK_CONTAINERS) {
 			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
 						sizeof(buf));
-		} else if (which >= MSTAT_LEAK_CONTAINERS) {
-			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
-						sizeof(buf));
-			v = mstat_leak_tag(v, which, json, tag, sizeof(tag));
+			if (which >= MSTAT_LEAK_CONTAINERS)
+				v = mstat_leak_tag(v, which, json, tag,
+						   sizeof(tag));
 		} else if (which == MSTAT_LEAK_NODES) {
 			if (rw->node == MSTAT_NODE_UNKNOWN)
 				continue;
@@ -1497,7 +1497,8 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 static void mstat_leak_fleet_words(struct mstat_leaks *lk, int si)
 {
 	static const char *const word[] = { "containers", "pods", "units" };
-	char buf[32], tag[300];
+	struct mstat_cgroup_tags t;
+	char buf[32];
 	const char *v;
 	bool any = false;
 	int r, w;
@@ -1508,8 +1509,8 @@ static void mstat_leak_fleet_words(struct mstat_leaks *lk, int si)
 		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
 			continue;
 		v = mstat_leak_cg_label(lk, rw->cgroup, buf, sizeof(buf));
-		for (w = MSTAT_LEAK_CONTAINERS; w <= MSTAT_LEAK_UNITS; w++)
-			any |= mstat_leak_tag(v, w, false, tag, sizeof(tag)) != NULL;
+		any = v && mstat_cgroup_tags(v, &t) &&
+		      (t.container_id[0] || t.pod_uid[0] || t.unit[0]);
 	}
 	if (!any)
 		return;
