@@ -6,9 +6,17 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bsearch.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 #include "mstat_caches.h"
 #include "mstat_compat.h"
@@ -150,6 +158,317 @@ void mstat_cache_gone(const void *cache)
 	}
 }
 
+/*
+ * The objects the caches held when counting began (format 1.8).
+ *
+ * A row counts its cache's events since then, so an object allocated
+ * before and freed after would take its live count below zero. The only
+ * interface that counts a cache's objects, on every kernel mstat loads
+ * into, is /proc/slabinfo: mstat reads it right after the sources went
+ * on at load and again after each reset (mstat_caches_mark()), through
+ * the file's own seq_file (its proc_ops give no read_iter, so
+ * kernel_read() refuses it), and a row's live objects are that count of
+ * its cache plus its allocations minus its frees since; kmalloc's caches
+ * are counted per size class, as the kmalloc_class rows.
+ *
+ * What slabinfo calls active includes the free objects on the per-CPU
+ * slabs (and per-CPU partial slabs): the figure is at least the truth,
+ * and above it by at most those, until the cache is shrunk. The
+ * allocations and frees between the sources' switch and the read (a
+ * read of every cache's node lists, well under a millisecond) may fall
+ * on both sides or on neither.
+ *
+ * A row takes the count of the cache with its name: the first row
+ * claimed with that name, and never one that two caches share (which of
+ * them held what is not known), nor a kmalloc cache's. A cache made
+ * since counting began has none, so a cache destroyed and made again
+ * under its old name before any event of its own is the one case that
+ * would take the old one's.
+ */
+
+/* Of /proc/slabinfo; enough for thousands of caches, and a bound. */
+#define MSTAT_SLABINFO_MAX	SZ_4M
+#define MSTAT_BASE_NONE		U64_MAX	/* a row's count not looked up yet */
+
+struct mstat_cache_base_ent {
+	char name[MSTAT_CACHE_NAME_LEN];
+	u64 objs;
+	bool dup;
+	bool kmalloc;
+	bool taken;
+};
+
+/**
+ * struct mstat_cache_base - the caches' objects when counting began
+ * @why: where they came from (or, if @n is 0, why not known)
+ * @ok: known
+ * @kcls: per size class, the objects of kmalloc's caches
+ * @row: per row of the table, its count, or %MSTAT_BASE_NONE while
+ *	not yet looked up (by the reader, under mstat_cache_base_lock)
+ * @n: entries in @ent
+ * @ent: one per cache /proc/slabinfo named, sorted by name
+ */
+struct mstat_cache_base {
+	char why[MSTAT_CACHE_BASE_WHY];
+	bool ok;
+	u64 kcls[MSTAT_NR_CLASSES];
+	u64 *row;
+	unsigned int n;
+	struct mstat_cache_base_ent ent[];
+};
+
+static DEFINE_MUTEX(mstat_cache_base_lock);
+static struct mstat_cache_base *mstat_cache_base;
+
+/* /proc/slabinfo whole, NUL-terminated, or an ERR_PTR(). */
+static char *mstat_slabinfo_read(size_t *len)
+{
+	size_t cap = SZ_64K, n = 0;
+	struct file *f;
+	char *buf = NULL, *p;
+	ssize_t r = 0;
+	loff_t pos = 0;
+
+	f = filp_open("/proc/slabinfo", O_RDONLY, 0);
+	if (IS_ERR(f))
+		return ERR_CAST(f);
+	for (;;) {
+		struct kvec kv;
+		struct iov_iter it;
+		struct kiocb kio;
+
+		if (!buf || n + 1 == cap) {
+			if (buf && cap == MSTAT_SLABINFO_MAX) {
+				r = -EFBIG;
+				break;
+			}
+			if (buf)
+				cap *= 2;
+			p = kvmalloc(cap, GFP_KERNEL);
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			if (buf)
+				memcpy(p, buf, n);
+			kvfree(buf);
+			buf = p;
+		}
+		kv.iov_base = buf + n;
+		kv.iov_len = cap - n - 1;
+		iov_iter_kvec(&it, READ, &kv, 1, kv.iov_len);
+		init_sync_kiocb(&kio, f);
+		kio.ki_pos = pos;
+		/* The file is a seq_file of its own (slabinfo_open()). */
+		r = seq_read_iter(&kio, &it);
+		if (r <= 0)
+			break;
+		n += r;
+		pos = kio.ki_pos;
+	}
+	filp_close(f, NULL);
+	if (r < 0) {
+		kvfree(buf);
+		return ERR_PTR(r);
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int mstat_base_cmp(const void *a, const void *b)
+{
+	const struct mstat_cache_base_ent *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static struct mstat_cache_base_ent *
+mstat_base_find(struct mstat_cache_base *b, const char *name)
+{
+	struct mstat_cache_base_ent key;
+
+	strscpy(key.name, name, sizeof(key.name));
+	return bsearch(&key, b->ent, b->n, sizeof(key), mstat_base_cmp);
+}
+
+/*
+ * Into @b, the caches /proc/slabinfo's lines in @text name ("name
+ * active_objs num_objs ..." after its two header lines): -EINVAL if its
+ * header is not version 2.x's, or a line is malformed.
+ */
+static int mstat_base_parse(struct mstat_cache_base *b, char *text,
+			    unsigned int max)
+{
+	char *line, *name, *objs;
+	unsigned long long v;
+	unsigned int i;
+
+	line = strsep(&text, "\n");
+	if (!line || !str_has_prefix(line, "slabinfo - version: 2."))
+		return -EINVAL;
+	while ((line = strsep(&text, "\n"))) {
+		if (!*line || *line == '#')
+			continue;
+		name = strsep(&line, " ");
+		if (!line)
+			return -EINVAL;
+		line = skip_spaces(line);
+		objs = strsep(&line, " ");
+		if (!*name || kstrtoull(objs, 10, &v) || b->n == max)
+			return -EINVAL;
+		strscpy(b->ent[b->n].name, name, MSTAT_CACHE_NAME_LEN);
+		b->ent[b->n].objs = v;
+		b->n++;
+	}
+	sort(b->ent, b->n, sizeof(b->ent[0]), mstat_base_cmp, NULL);
+	/* Two caches of one name (or of one cut name): neither is known. */
+	for (i = 1; i < b->n; i++)
+		if (!strcmp(b->ent[i].name, b->ent[i - 1].name)) {
+			b->ent[i].dup = true;
+			b->ent[i - 1].dup = true;
+		}
+	return 0;
+}
+
+/* Adds a kmalloc cache's objects to its class; marks its entry. */
+static void mstat_base_kmalloc(struct mstat_cache_base *b,
+			       struct kmem_cache *s)
+{
+	struct mstat_cache_base_ent *e;
+	char name[MSTAT_CACHE_NAME_LEN];
+
+	mstat_cache_name(s, name);
+	e = name[0] ? mstat_base_find(b, name) : NULL;
+	if (!e || e->kmalloc)	/* not found, or seen: an alias */
+		return;
+	e->kmalloc = true;
+	if (!e->dup)
+		b->kcls[mstat_size_class(kmem_cache_size(s))] += e->objs;
+}
+
+/**
+ * mstat_caches_mark() - read what the caches hold, as counting begins
+ *
+ * Right after the sources went on at load, and after each reset (as
+ * mstat_kernel_mark()). The rows look their count up at the next
+ * snapshot. If /proc/slabinfo cannot be read (a kernel without
+ * CONFIG_SLUB_DEBUG, an LSM's refusal, no /proc in the loading task's
+ * namespace), the counts are not known and rows count from zero, as
+ * before 1.8: the log and the "# caches at load:" line say why.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_caches_mark(void)
+{
+	struct mstat_cache_base *b, *old;
+	unsigned int t, i, lines;
+	size_t len;
+	char *text;
+	int err;
+	u64 t0 = ktime_get_ns();
+
+	text = mstat_slabinfo_read(&len);
+	if (IS_ERR(text)) {
+		err = PTR_ERR(text);
+		text = NULL;
+		lines = 0;
+	} else {
+		lines = 0;
+		for (i = 0; i < len; i++)
+			lines += text[i] == '\n';
+		err = 0;
+	}
+	b = kvzalloc(struct_size(b, ent, lines), GFP_KERNEL);
+	if (!b) {
+		kvfree(text);
+		pr_warn("caches at load: not known: %pe\n", ERR_PTR(-ENOMEM));
+		b = NULL;
+		goto swap;
+	}
+	if (!err)
+		err = mstat_base_parse(b, text, lines);
+	kvfree(text);
+	if (!err && mstat_caches.nr_rows) {
+		b->row = kvmalloc_array(mstat_caches.nr_rows, sizeof(*b->row),
+					GFP_KERNEL);
+		if (!b->row)
+			err = -ENOMEM;
+		else
+			for (i = 0; i < mstat_caches.nr_rows; i++)
+				b->row[i] = MSTAT_BASE_NONE;
+	}
+	if (!err && READ_ONCE(mstat_caches.name_off) < 0)
+		err = -ENOENT;	/* no names: nothing to match */
+	if (err) {
+		b->n = 0;
+		snprintf(b->why, sizeof(b->why), "not known: /proc/slabinfo: %pe",
+			 ERR_PTR(err));
+		pr_warn("caches at load: %s\n", b->why);
+		goto swap;
+	}
+	for (t = 0; t < NR_KMALLOC_TYPES; t++)
+		for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+			if (kmalloc_caches[t][i])
+				mstat_base_kmalloc(b, kmalloc_caches[t][i]);
+	b->ok = true;
+	snprintf(b->why, sizeof(b->why),
+		 "/proc/slabinfo's active objects, %u caches, read in %llu us",
+		 b->n, div_u64(ktime_get_ns() - t0, NSEC_PER_USEC));
+	pr_info("caches at load: %s\n", b->why);
+swap:
+	mutex_lock(&mstat_cache_base_lock);
+	old = mstat_cache_base;
+	mstat_cache_base = b;
+	mutex_unlock(&mstat_cache_base_lock);
+	if (old)
+		kvfree(old->row);
+	kvfree(old);
+}
+
+/* A row's objects at load: looked up once, by its name. */
+static u64 mstat_base_row(struct mstat_cache_base *b, unsigned int r,
+			  const char *name)
+{
+	struct mstat_cache_base_ent *e;
+
+	if (b->row[r] != MSTAT_BASE_NONE)
+		return b->row[r];
+	e = name[0] ? mstat_base_find(b, name) : NULL;
+	b->row[r] = 0;
+	if (e && !e->dup && !e->kmalloc && !e->taken) {
+		e->taken = true;
+		b->row[r] = e->objs;
+	}
+	return b->row[r];
+}
+
+/* Into @cs: the classes' counts, and whether they are known. */
+static void mstat_base_snap(struct mstat_caches_snap *cs)
+{
+	struct mstat_cache_base *b = mstat_cache_base;
+	unsigned int i;
+
+	cs->at_load = b && b->ok;
+	strscpy(cs->at_load_why, b ? b->why : "not read yet",
+		sizeof(cs->at_load_why));
+	if (!cs->at_load)
+		return;
+	for (i = 0; i < MSTAT_NR_CLASSES; i++)
+		cs->kcls_at_load[i] = b->kcls[i];
+}
+
+/* Frees the counts at unload. */
+static void mstat_base_free(void)
+{
+	mutex_lock(&mstat_cache_base_lock);
+	if (mstat_cache_base)
+		kvfree(mstat_cache_base->row);
+	kvfree(mstat_cache_base);
+	mstat_cache_base = NULL;
+	mutex_unlock(&mstat_cache_base_lock);
+}
+
 /**
  * mstat_caches_init() - allocate the table
  * @rows: its rows, 0 to %MSTAT_CACHE_ROWS_MAX; 0: every cache event
@@ -187,6 +506,7 @@ int mstat_caches_init(unsigned int rows, bool enabled)
 void mstat_caches_exit(void)
 {
 	static_branch_disable(&mstat_caches_key);
+	mstat_base_free();
 	kvfree(mstat_caches.row);
 	mstat_caches.row = NULL;
 	mstat_caches.nr_rows = 0;
@@ -294,6 +614,7 @@ void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg)
 	struct mstat_caches_snap *cs = arg;
 	unsigned int r, c, used = atomic_read(&mstat_caches.used);
 	struct mstat_cell *cache = cells->cell[MSTAT_SRC_CACHE];
+	struct mstat_cache_base *b;
 	unsigned long key;
 
 	cs->nr_rows = mstat_caches.nr_rows;
@@ -309,6 +630,9 @@ void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg)
 		cs->over.bytes_alloc += cache[c].bytes_alloc;
 		cs->over.bytes_freed += cache[c].bytes_freed;
 	}
+	mutex_lock(&mstat_cache_base_lock);
+	b = mstat_cache_base;
+	mstat_base_snap(cs);
 	cs->n = 0;
 	for (r = 0; r < cs->used; r++) {
 		const struct mstat_cache_cell *e = &t->row[r];
@@ -329,6 +653,7 @@ void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg)
 		o->frees = e->frees;
 		o->failures = e->failures;
 		memcpy(o->name, row->name, sizeof(o->name));
+		o->at_load = cs->at_load ? mstat_base_row(b, r, o->name) : 0;
 		cs->n++;
 		/* Its events, into the cells as the hot path would have. */
 		c = mstat_size_class(o->size);
@@ -338,6 +663,6 @@ void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg)
 		cache[c].bytes_freed += o->frees * o->size;
 		cache[0].failures += o->failures;
 	}
+	mutex_unlock(&mstat_cache_base_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_add);
-

@@ -216,6 +216,9 @@ static __always_inline int mstat_cache_row_of(const void *cache)
  * @allocs: allocations
  * @frees: frees
  * @failures: failed allocations
+ * @at_load: the objects its cache held when counting began, as
+ *	/proc/slabinfo counted them (mstat_caches_mark()); 0 for a cache
+ *	made since, or none known
  * @name: the name, "" if unknown
  */
 struct mstat_cache_stat {
@@ -225,8 +228,12 @@ struct mstat_cache_stat {
 	u64 allocs;
 	u64 frees;
 	u64 failures;
+	u64 at_load;
 	char name[MSTAT_CACHE_NAME_LEN];
 };
+
+/* A line that says where the objects at load came from, or why none. */
+#define MSTAT_CACHE_BASE_WHY	96
 
 /**
  * struct mstat_caches_snap - the table as of one snapshot
@@ -237,6 +244,11 @@ struct mstat_cache_stat {
  * @over: the overflow row (allocs, frees, failures, bytes_alloc and
  *	bytes_freed)
  * @cells: room for mstat_snapshot_read()'s cells, the rows added in
+ * @at_load: the objects the caches held when counting began are known
+ *	(then in each row's @at_load, and per class in @kcls_at_load)
+ * @at_load_why: where they came from, or why they are not known
+ * @kcls_at_load: per size class, the objects kmalloc's caches held when
+ *	counting began
  * @n: rows with any count (rows without are left out)
  * @row: those rows, by id
  */
@@ -246,6 +258,9 @@ struct mstat_caches_snap {
 	bool enabled;
 	bool named;
 	struct mstat_cell over;
+	bool at_load;
+	char at_load_why[MSTAT_CACHE_BASE_WHY];
+	u64 kcls_at_load[MSTAT_NR_CLASSES];
 	struct mstat_cells cells;
 	unsigned int n;
 	struct mstat_cache_stat row[];
@@ -260,6 +275,7 @@ void mstat_caches_set_kmem_cache(const void *kmem_cache);
 const char *mstat_caches_names_why(void);
 int mstat_caches_enable(bool on);
 struct mstat_caches_snap *mstat_caches_alloc(void);
+void mstat_caches_mark(void);
 void mstat_caches_add(const u64 *total, struct mstat_cells *cells, void *arg);
 
 #endif /* _MSTAT_CACHES_H */

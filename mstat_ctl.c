@@ -61,8 +61,10 @@ static int mstat_reset_set(int arg, u64 val)
 		return -EINVAL;
 	}
 	err = mstat_reset(&mstat_core);
-	if (!err)
+	if (!err) {
 		mstat_kernel_mark();
+		mstat_caches_mark();
+	}
 	return err;
 }
 
@@ -337,6 +339,7 @@ int mstat_ctl_start(void)
 	}
 	if (!err) {
 		mstat_kernel_mark();
+		mstat_caches_mark();
 		mstat_ctl_state = MSTAT_CTL_LIVE;
 	}
 	kernel_param_unlock(THIS_MODULE);

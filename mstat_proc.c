@@ -50,7 +50,7 @@
 #include "mstat_vmem.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.7"
+#define MSTAT_FORMAT_VERSION	"1.8"
 #define MSTAT_SITES_FORMAT_VERSION	"2.3"
 
 /* Readers' snapshots */
@@ -321,23 +321,34 @@ static void mstat_show_classes(struct seq_file *m,
 	}
 }
 
-/* Format 1.1: the kmalloc source alone, per size class. */
+/*
+ * Format 1.1: the kmalloc source alone, per size class; from 1.8 with the
+ * objects its caches held when counting began, in its live counts and
+ * as a column of their own (0 for "large", or where they are not known).
+ */
 static void mstat_show_kmalloc_classes(struct seq_file *m,
-				       const struct mstat_stats *st)
+				       const struct mstat_stats *st,
+				       const struct mstat_caches_snap *cs)
 {
 	int i;
 
-	seq_puts(m, "# kmalloc_class size allocs frees live_objects live_bytes\n");
+	seq_puts(m, "# kmalloc_class size allocs frees live_objects live_bytes at_load_objects\n");
 	for (i = 0; i < MSTAT_NR_CLASSES; i++) {
 		const struct mstat_kclass_stats *c = &st->kcls[i];
+		u64 then = 0, size = 0;
 
-		if (i == MSTAT_CLASS_LARGE)
+		if (i == MSTAT_CLASS_LARGE) {
 			seq_puts(m, "kmalloc_class large");
-		else
-			seq_printf(m, "kmalloc_class %u", mstat_class_size[i]);
-		seq_printf(m, " %llu %llu %lld %lld\n", c->allocs, c->frees,
-			   (s64)(c->allocs - c->frees),
-			   (s64)(c->bytes_alloc - c->bytes_freed));
+		} else {
+			size = mstat_class_size[i];
+			then = cs->at_load ? cs->kcls_at_load[i] : 0;
+			seq_printf(m, "kmalloc_class %llu", size);
+		}
+		/* The counters' arithmetic, modulo 2^64 (mstat_stats.h). */
+		seq_printf(m, " %llu %llu %lld %lld %llu\n", c->allocs, c->frees,
+			   (s64)(then + c->allocs - c->frees),
+			   (s64)(then * size + c->bytes_alloc - c->bytes_freed),
+			   then);
 	}
 }
 
@@ -442,10 +453,13 @@ static void mstat_show_caches(struct seq_file *m,
 	seq_printf(m, "caches_used %u\n", cs->used);
 	seq_printf(m, "caches_named %d\n", cs->named);
 	seq_printf(m, "# caches: %s\n", why);
-	seq_puts(m, "# cache id object_size allocs frees failures live_objects live_bytes state name\n");
+	/* 1.8: the objects at load, in the rows' live counts and after NAME. */
+	seq_printf(m, "caches_at_load %d\n", cs->at_load);
+	seq_printf(m, "# caches at load: %s\n", cs->at_load_why);
+	seq_puts(m, "# cache id object_size allocs frees failures live_objects live_bytes state name at_load_objects\n");
 	for (i = 0; i < cs->n; i++) {
 		const struct mstat_cache_stat *c = &cs->row[i];
-		s64 live = c->allocs - c->frees;
+		s64 live = c->at_load + c->allocs - c->frees;
 
 		/* live_bytes modulo 2^64, as the counters (mstat_stats.h). */
 		seq_printf(m, "cache %u %u %llu %llu %llu %lld %lld %s ", c->id,
@@ -453,7 +467,7 @@ static void mstat_show_caches(struct seq_file *m,
 			   (s64)((u64)live * c->size),
 			   c->gone ? "gone" : "live");
 		mstat_show_cache_name(m, c->name);
-		seq_putc(m, '\n');
+		seq_printf(m, " %llu\n", c->at_load);
 	}
 	seq_printf(m, "cache_overflow %llu %llu %llu %lld %lld\n", o->allocs,
 		   o->frees, o->failures, (s64)(o->allocs - o->frees),
@@ -493,7 +507,7 @@ static int mstat_proc_show(struct seq_file *m, void *v)
 	mstat_show_probes(m, ps);
 	mstat_show_classes(m, st);
 	mstat_show_orders(m, st);
-	mstat_show_kmalloc_classes(m, st);
+	mstat_show_kmalloc_classes(m, st, ps->cs);
 	mstat_show_caches(m, ps->cs, ps->caches_why);
 	mstat_show_vmem(m, ps);
 	return 0;

@@ -144,3 +144,53 @@ END {
 			g, am, bm, ar, br
 	}
 }' "$lines"
+
+# The snapshot's walk of the per-CPU free lists (mstat_pcp_free_pages(),
+# in mstat_kernel_read(), once a snapshot): every populated zone of every
+# online node, every online CPU. On 6.12, with P vCPUs online in N NUMA
+# nodes (scripts/guest/pcp-cost.sh: the function's instructions on the
+# guest clock, ftrace's function_graph), SCALE_PCP (default "1:1 4:1
+# 16:1 16:2", P:N) to change; the fit is least squares over the lists
+# walked, online CPUs x populated zones.
+case " $kernels " in *" 6.12 "*)
+	pcp=$out/pcp
+	: >"$pcp"
+	for pn in ${SCALE_PCP:-1:1 4:1 16:1 16:2}; do
+		p=${pn%:*} n=${pn#*:} log=$out/pcp-$p-$n.console
+		scripts/guest.sh --kernel "$K612_VMLINUZ" \
+			--script scripts/guest/pcp-cost.sh --ko build/6.12/mstat.ko \
+			--smp "$p" --numa "$n" --mem 2G --icount on --timeout 1800 \
+			--log "$log" >"$log.out" 2>&1 ||
+			die "guest pcp P=$p N=$n failed: $log"
+		tr -d '\r' <"$log" | sed -n 's/^pcp: //p' >>"$pcp"
+	done
+	echo
+	awk '
+	function kv(k,   i, n, a) {
+		for (i = 1; i <= NF; i++) {
+			n = split($i, a, "=")
+			if (a[1] == k)
+				return a[2]
+		}
+		return ""
+	}
+	BEGIN {
+		print "| online CPUs | nodes | populated zones | lists walked | mstat_kernel_read() (insns, median of 21) |"
+		print "|---|---|---|---|---|"
+	}
+	{
+		x = kv("online") * kv("zones"); y = kv("median")
+		printf "| %s | %s | %s | %d | %s |\n", kv("online"), kv("nodes"),
+			kv("zones"), x, y
+		n++; sx += x; sy += y; sxx += x * x; sxy += x * y
+	}
+	END {
+		d = n * sxx - sx * sx
+		if (d == 0) exit
+		b = (n * sxy - sx * sy) / d
+		a = (sy - b * sx) / n
+		printf "\n- mstat_kernel_read() = %.0f + %.1f x lists instructions; at 384 CPUs online in 8 nodes (10 populated zones: DMA, DMA32 and 8 Normal), %.0f instructions a snapshot\n",
+			a, b, a + b * 3840
+	}' "$pcp"
+	;;
+esac

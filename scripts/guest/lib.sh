@@ -138,11 +138,12 @@ mstat_objsize_judge() {
 		return v
 	}
 	FILENAME == again {
-		if ($1 == "cache" && NF == 10 && $9 == "gone")
+		if ($1 == "cache" && NF >= 10 && $9 == "gone")
 			gone_now[$2] = 1
 		next
 	}
-	$1 != "cache" || NF != 10 { next }
+	# From format 1.8 a row ends in its objects at load, after NAME.
+	$1 != "cache" || NF < 10 { next }
 	$9 == "gone" { gone++; next }
 	$10 == "-" { unnamed++; next }
 	{

@@ -17,6 +17,18 @@
 #  - memory-unexplained-named: the unexplained rest less the raw pages
 #    the samples name, as a share of MemTotal, printed; at most
 #    MEMORY_MAX_PERMILLE (default 10: 1%) of it, unless MEMORY_JUDGE=0.
+#
+# Then live means live (format 1.8): mstat loaded again, after that work,
+# and the kernel's caches dropped (drop_caches: dentries, inodes, pages
+# of files, all allocated before this load). A row's live count starts
+# from what its cache held at load, so:
+#
+#  - live-means-live-caches, live-means-live-kmalloc: no cache row and no
+#    kmalloc_class row below "large" reads below zero, where their counts
+#    since load alone (1.7's live counts) do; both figures are printed,
+#    with the bytes the rows held at load. "large" (kmalloc's pages) and
+#    the page orders have no count at load: how far they read below zero
+#    is printed, not judged.
 set -u
 . ./lib.sh
 
@@ -46,4 +58,25 @@ if [ "${judge:-1}" = 1 ]; then
 	check memory-unexplained-named [ "$permille" -le "${max:-10}" ]
 fi
 check rmmod-mstat rmmod mstat
+
+check insmod-mstat-late insmod ./mstat.ko
+ls -R /sys >/dev/null 2>&1
+check drop-caches sh -c 'echo 3 >/proc/sys/vm/drop_caches'
+cat /proc/mstat >/tmp/late
+check mstat-check-late ./mstat check /tmp/late
+# cache id object_size allocs frees failures live_objects live_bytes state name at_load
+awk '$1 == "cache" { n++; if ($7 < 0) neg++; if ($7 - $11 < 0) old++; b += $11 * $3 }
+	END { printf "%d %d %d %d\n", n, neg, old, b }' /tmp/late >/tmp/late.caches
+# kmalloc_class size allocs frees live_objects live_bytes at_load
+awk '$1 == "kmalloc_class" && $2 != "large" { if ($5 < 0) neg++; if ($5 - $7 < 0) old++; b += $7 * $2 }
+	$1 == "kmalloc_class" && $2 == "large" { large = $5 }
+	$1 == "order" && $6 < 0 { op += $6 }
+	END { printf "%d %d %d %d %d\n", neg, old, b, large, op }' /tmp/late >/tmp/late.kmalloc
+read -r n neg old b </tmp/late.caches
+diag "cache rows: $n; below zero: $neg, counted since load alone: $old; held at load: $b bytes"
+check live-means-live-caches [ "$((n > 0 && neg == 0))" = 1 ]
+read -r neg old b large op </tmp/late.kmalloc
+diag "kmalloc_class rows below zero: $neg, counted since load alone: $old; held at load: $b bytes; large: $large objects; page orders below zero: $op pages"
+check live-means-live-kmalloc [ "$neg" = 0 ]
+check rmmod-mstat-late rmmod mstat
 finish

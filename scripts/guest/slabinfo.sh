@@ -11,6 +11,17 @@
 # (/sys/kernel/slab/NAME/shrink, what `slabinfo -s` does); all freed;
 # shrunk again. mstat's row must equal the truth at every step (checked,
 # with `mstat check` on every read); slabinfo's figures are reported.
+#
+# Then objects from before mstat's load (format 1.8: a row's live count
+# starts from the objects its cache held at load, its at_load_objects,
+# read from /proc/slabinfo): the cache filled and half emptied first,
+# mstat loaded after. Unshrunk, slabinfo counts the free objects of the
+# per-CPU slabs as active, so the row's count at load may exceed the
+# truth, by at most their capacity (CPUs x (cpu_partial +
+# objs_per_slab)); one line:
+#	slabinfo: step=preload-unshrunk truth_at_load=N at_load=A error=E bound=B
+# Shrunk before the load, the count is the truth, and the row follows it
+# exactly through frees down to none.
 set -u
 . ./lib.sh
 
@@ -53,4 +64,55 @@ check shrink-again sh -c "echo 1 >/sys/kernel/slab/$c/shrink"
 step shrink-again
 check rmmod-slabtest rmmod mstat_slabtest
 check rmmod-mstat rmmod mstat
+
+# row: the row's live objects and objects at load ("" if no row).
+row() {
+	awk -v c=$c '$1 == "cache" && $10 == c && $9 == "live" { print $7, $11 }' /proc/mstat
+}
+# preload NAME TRUTH: the row's live count against the truth, exact.
+preload() {
+	local live
+	live=$(row | cut -d' ' -f1)
+	echo "slabinfo: step=$1 truth=$2 mstat_live=$live at_load=$(row | cut -d' ' -f2)"
+	if [ "$live" = "$2" ]; then
+		ok "slabinfo-mstat-$1 ($live)"
+	else
+		not_ok "slabinfo-mstat-$1: mstat ${live:-no row}, truth $2"
+	fi
+}
+check insmod-slabtest-first insmod ./mstat_slabtest.ko
+check pre-alloc sh -c "echo 'alloc 20000' >$ctl"
+check pre-free sh -c "echo 'free 10000' >$ctl"
+check insmod-mstat-after insmod ./mstat.ko
+if grep -q '^caches_at_load 1$' /proc/mstat; then
+	ok "caches-at-load-known ($(sed -n 's/^# caches at load: //p' /proc/mstat))"
+else
+	not_ok "caches-at-load: $(grep -A1 '^caches_at_load' /proc/mstat | tr '\n' ' ')"
+fi
+# An event of the cache since the load: its row.
+check post-alloc sh -c "echo 'alloc 100' >$ctl"
+# shellcheck disable=SC2046 # its two words, split on purpose
+set -- $(row)
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+cp=$(cat /sys/kernel/slab/$c/cpu_partial 2>/dev/null || echo 0)
+ops=$(cat /sys/kernel/slab/$c/objs_per_slab)
+bound=$((ncpu * (cp + ops)))
+echo "slabinfo: step=preload-unshrunk truth_at_load=10000 at_load=${2:-} error=$((${2:-0} - 10000)) bound=$bound"
+if [ -n "${2:-}" ] && [ "$2" -ge 10000 ] && [ "$2" -le $((10000 + bound)) ] &&
+   [ "$1" = $(($2 + 100)) ]; then
+	ok "slabinfo-at-load-unshrunk-bounded ($2 - 10000 <= $bound)"
+else
+	not_ok "slabinfo-at-load-unshrunk: live ${1:-none}, at load ${2:-none}, truth 10000, bound $bound"
+fi
+check rmmod-mstat-again rmmod mstat
+check shrink-before-load sh -c "echo 1 >/sys/kernel/slab/$c/shrink"
+check insmod-mstat-shrunk insmod ./mstat.ko
+check post-free sh -c "echo 'free 5000' >$ctl"
+preload preload-shrunk-free-5000 "$(sed -n 's/^live //p' $ctl)"
+cat /proc/mstat >/tmp/snap
+mstat_check /tmp/snap >/dev/null || not_ok "slabinfo-check-preload"
+check post-free-all sh -c "echo free_all >$ctl"
+preload preload-shrunk-free-all 0
+check rmmod-slabtest-last rmmod mstat_slabtest
+check rmmod-mstat-last rmmod mstat
 finish

@@ -30,18 +30,20 @@
  *    need the true values); the rows sum to slab_allocs, slab_frees,
  *    slab_bytes_requested, slab_bytes_allocated and slab_bytes_freed;
  *  - from format 1.1, per kmalloc_class row (the kmalloc source alone,
- *    the same labels as the class rows): live_objects = allocs - frees,
- *    allocs and frees no more than the class row's, live_bytes =
- *    live_objects * size below "large"; the rows sum to kmalloc_allocs,
- *    kmalloc_frees and kmalloc_live_bytes;
+ *    the same labels as the class rows): live_objects = at_load_objects
+ *    (from 1.8; "large" has none) + allocs - frees, allocs and frees no
+ *    more than the class row's, live_bytes = live_objects * size below
+ *    "large"; the rows sum to kmalloc_allocs, kmalloc_frees and, without
+ *    their objects at load, kmalloc_live_bytes;
  *  - from format 1.2, the per-cache table: per cache row, live_objects =
- *    allocs - frees, live_bytes = live_objects * object_size; for the
- *    overflow row, live_objects = allocs - frees; the rows and the
- *    overflow sum to cache_allocs, cache_frees, cache_failures,
+ *    at_load_objects (from 1.8) + allocs - frees, live_bytes =
+ *    live_objects * object_size; for the overflow row, live_objects =
+ *    allocs - frees; the rows and the overflow sum to cache_allocs,
+ *    cache_frees, cache_failures and, without the rows' objects at load,
  *    cache_live_objects and cache_live_bytes; rows <= caches_used <=
- *    caches_rows; ids unique; across reads, a row keeps its name and
- *    size, its allocs, frees and failures never decrease, a gone row
- *    never lives again, and caches_used never decreases;
+ *    caches_rows; ids unique; across reads, a row keeps its name, size
+ *    and objects at load, its allocs, frees and failures never decrease,
+ *    a gone row never lives again, and caches_used never decreases;
  *  - per order row: live_pages = (allocs - frees) << order; the rows sum
  *    to page_allocs, page_frees, page_failures, page_live_pages, and,
  *    in pages of PAGE_SIZE, to page_bytes_allocated and page_bytes_freed;
@@ -348,7 +350,11 @@ static void check_kclasses(struct checker *c)
 					j, r->name, cl->name);
 		snprintf(what, sizeof(what), "kmalloc_class %s live_objects",
 			 r->name);
-		expect(c, what, v[KCLS_LIVE_OBJ], v[KCLS_ALLOCS] - v[KCLS_FREES]);
+		expect(c, what, v[KCLS_LIVE_OBJ],
+		       v[KCLS_AT_LOAD] + v[KCLS_ALLOCS] - v[KCLS_FREES]);
+		if (!r->size && v[KCLS_AT_LOAD])
+			check_violation(c, "kmalloc_class large has %" PRIu64 " objects at load",
+					v[KCLS_AT_LOAD]);
 		if (r->size) {
 			snprintf(what, sizeof(what),
 				 "kmalloc_class %s live_bytes", r->name);
@@ -361,7 +367,8 @@ static void check_kclasses(struct checker *c)
 					r->name, cl->name);
 		a += v[KCLS_ALLOCS];
 		f += v[KCLS_FREES];
-		lb += v[KCLS_LIVE_BYTES];
+		/* The source counts since load: without what was there. */
+		lb += v[KCLS_LIVE_BYTES] - v[KCLS_AT_LOAD] * r->size;
 	}
 	expect(c, "sum of kmalloc_class allocs", a, get(c, "kmalloc_allocs"));
 	expect(c, "sum of kmalloc_class frees", f, get(c, "kmalloc_frees"));
@@ -394,14 +401,18 @@ static void check_caches(struct checker *c)
 	for (j = 0; j < s->ncache; j++) {
 		const struct mstat_cache *r = &s->cache[j];
 
-		for (k = 0; k < CACHE_NR; k++) {
+		for (k = 0; k < CACHE_NR; k++)
 			v[k] = r->v[k];
-			sum[k] += v[k];
-		}
 		snprintf(what, sizeof(what), "cache %llu live_objects", r->id);
-		expect(c, what, v[CACHE_LIVE_OBJ], v[CACHE_ALLOCS] - v[CACHE_FREES]);
+		expect(c, what, v[CACHE_LIVE_OBJ],
+		       r->at_load + v[CACHE_ALLOCS] - v[CACHE_FREES]);
 		snprintf(what, sizeof(what), "cache %llu live_bytes", r->id);
 		expect(c, what, v[CACHE_LIVE_BYTES], v[CACHE_LIVE_OBJ] * r->size);
+		/* The source counts since load: without what was there. */
+		v[CACHE_LIVE_OBJ] -= r->at_load;
+		v[CACHE_LIVE_BYTES] -= r->at_load * r->size;
+		for (k = 0; k < CACHE_NR; k++)
+			sum[k] += v[k];
 	}
 	for (k = 0; k < CACHE_NR; k++) {
 		snprintf(what, sizeof(what), "sum of cache rows %s",
@@ -573,6 +584,9 @@ static void check_caches_monotonic(struct checker *c)
 			if (a->gone && !b->gone)
 				check_violation(c, "cache %llu was gone, is live",
 						a->id);
+			if (a->at_load != b->at_load)
+				check_violation(c, "cache %llu held %llu objects at load, now %llu",
+						a->id, a->at_load, b->at_load);
 			for (k = CACHE_ALLOCS; k <= CACHE_FAILURES; k++) {
 				snprintf(what, sizeof(what), "cache %llu %s",
 					 b->id, mstat_cache_fields[k]);

@@ -51,7 +51,7 @@ const char *const mstat_cls_fields[CLS_NR] = {
 };
 
 const char *const mstat_kcls_fields[KCLS_NR] = {
-	"allocs", "frees", "live_objects", "live_bytes",
+	"allocs", "frees", "live_objects", "live_bytes", "at_load_objects",
 };
 
 const char *const mstat_cache_fields[CACHE_NR] = {
@@ -368,10 +368,14 @@ static bool add_class(struct snap_parser *p, char **w, int n)
 			     MSTAT_DUP_CLASS);
 }
 
-/* "kmalloc_class SIZE|large" and KCLS_NR numbers: format 1.1 on. */
+/*
+ * "kmalloc_class SIZE|large" and KCLS_NR numbers: format 1.1 on, the last
+ * (at load) from 1.8.
+ */
 static bool add_kclass(struct snap_parser *p, char **w, int n)
 {
-	return add_class_row(p, w, n, p->s->kcls, &p->s->nkcls, KCLS_NR,
+	return add_class_row(p, w, n, p->s->kcls, &p->s->nkcls,
+			     p->s->minor >= 8 ? KCLS_NR : KCLS_AT_LOAD,
 			     MSTAT_DUP_KCLASS);
 }
 
@@ -411,15 +415,22 @@ static bool decode_cache_name(const char *w, struct mstat_cache *c)
 	return n > 0;
 }
 
-/* "cache ID SIZE", CACHE_NR numbers, "live"|"gone" and NAME: format 1.2. */
+/*
+ * "cache ID SIZE", CACHE_NR numbers, "live"|"gone" and NAME: format 1.2;
+ * from 1.8, then the objects at load.
+ */
 static bool add_cache(struct snap_parser *p, char **w, int n)
 {
 	struct mstat_snap *s = p->s;
 	struct mstat_cache *c = &s->cache[s->ncache];
+	bool at_load = s->minor >= 8;
 	char what[24];
 	int i;
 
-	if (n != 5 + CACHE_NR)
+	if (n != 5 + CACHE_NR + at_load)
+		return stop(p, MSTAT_E_CACHE);
+	c->at_load = 0;
+	if (at_load && !mstat_parse_u64(w[5 + CACHE_NR], &c->at_load))
 		return stop(p, MSTAT_E_CACHE);
 	if (s->ncache == MSTAT_MAX_CACHES)
 		return stop(p, MSTAT_E_TOO_MANY);

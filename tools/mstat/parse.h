@@ -84,8 +84,14 @@ enum {
 
 extern const char *const mstat_cls_fields[CLS_NR];
 
-/* Columns of a "kmalloc_class SIZE ..." row after SIZE (format 1.1). */
-enum { KCLS_ALLOCS, KCLS_FREES, KCLS_LIVE_OBJ, KCLS_LIVE_BYTES, KCLS_NR };
+/*
+ * Columns of a "kmalloc_class SIZE ..." row after SIZE (format 1.1); from
+ * 1.8 the objects its caches held at load (0 before), in its live counts.
+ */
+enum {
+	KCLS_ALLOCS, KCLS_FREES, KCLS_LIVE_OBJ, KCLS_LIVE_BYTES, KCLS_AT_LOAD,
+	KCLS_NR
+};
 
 extern const char *const mstat_kcls_fields[KCLS_NR];
 
@@ -143,6 +149,8 @@ struct mstat_order {
  * @id: the row's id, unique for the module's life
  * @size: the cache's object size
  * @v: CACHE_NR columns
+ * @at_load: from format 1.8, the objects the cache held when counting
+ *	began, in its live counts (0 before 1.8)
  * @gone: the cache was destroyed
  * @named: the module knew its name (the row's name was not "-")
  * @name: the name, decoded; "" if not @named
@@ -152,6 +160,7 @@ struct mstat_cache {
 	unsigned long long id;
 	unsigned long long size;
 	long long v[CACHE_NR];
+	unsigned long long at_load;
 	bool gone;
 	bool named;
 	char name[MSTAT_CACHE_NAME_MAX];

@@ -2021,6 +2021,33 @@ memory_check() {
 		grep -q 'vm ioremap missing' "$tmp/chk16/kind.out"
 }
 
+# Format 1.8: rows count from what their caches held at load
+# (testdata/mstat-1.8.txt: mstat loaded after boot, the caches dropped,
+# rows that read below zero counted since load alone). The checker
+# takes it; a cache row's or a kmalloc class's objects at load that do
+# not match its live count, a row without the column, and objects at
+# load for "large", are each caught.
+live_at_load() {
+	local f=testdata/mstat-1.8.txt d=$tmp/chk18
+
+	build/mstat check "$f" || return 1
+	# Its rows below zero without their objects at load: the case for 1.8.
+	awk '$1 == "cache" && $7 - $11 < 0 { n++ } $1 == "cache" && $7 < 0 { z++ }
+		END { print n + 0 " rows below zero since load, " z + 0 " with their objects at load"; exit !(n > 0 && z == 0) }' "$f" || return 1
+	mkdir -p "$d"
+	awk '$1 == "cache" && !done { $11++; done = 1 } { print }' "$f" >"$d/row.txt"
+	awk '$1 == "kmalloc_class" && $2 == 64 { $7++ } { print }' "$f" >"$d/kcls.txt"
+	awk '$1 == "cache" && !done { NF--; done = 1 } { print }' "$f" >"$d/col.txt"
+	awk '$1 == "kmalloc_class" && $2 == "large" { $7 = 1; $5++ } { print }' "$f" >"$d/large.txt"
+	! build/mstat check "$d/row.txt" >"$d/row.out" &&
+		grep -q 'live_objects' "$d/row.out" &&
+		! build/mstat check "$d/kcls.txt" >"$d/kcls.out" &&
+		grep -q 'kmalloc_class 64 live_objects' "$d/kcls.out" &&
+		! build/mstat check "$d/col.txt" >"$d/col.out" 2>&1 &&
+		! build/mstat check "$d/large.txt" >"$d/large.out" &&
+		grep -q 'kmalloc_class large has 1 objects at load' "$d/large.out"
+}
+
 # Older formats have no account to give; a missing meminfo is an error.
 memory_errors() {
 	expect_err 1 'format 1\.2 has no kernel counters \(1\.6 on\)' \
@@ -2248,6 +2275,7 @@ t memory_json memory_json
 maybe memory_sums python3 "JSON" memory_sums
 t memory_moves memory_moves
 t memory_check memory_check
+t live_at_load live_at_load
 t memory_errors memory_errors
 t memory_sources memory_sources
 t memory_prom memory_prom
