@@ -21,7 +21,8 @@
 # objs_per_slab)); one line:
 #	slabinfo: step=preload-unshrunk truth_at_load=N at_load=A error=E bound=B
 # Shrunk before the load, the count is the truth, and the row follows it
-# exactly through frees down to none.
+# exactly through frees down to none, and, after a reset (the cache
+# shrunk first), from what it held at the reset.
 set -u
 . ./lib.sh
 
@@ -111,8 +112,19 @@ check post-free sh -c "echo 'free 5000' >$ctl"
 preload preload-shrunk-free-5000 "$(sed -n 's/^live //p' $ctl)"
 cat /proc/mstat >/tmp/snap
 mstat_check /tmp/snap >/dev/null || not_ok "slabinfo-check-preload"
+# A reset counts from zero again, and from what the caches hold then:
+# the cache shrunk first, so that slabinfo's count is the truth.
+check shrink-before-reset sh -c "echo 1 >/sys/kernel/slab/$c/shrink"
+check reset sh -c 'echo 1 >/sys/module/mstat/parameters/reset'
 check post-free-all sh -c "echo free_all >$ctl"
-preload preload-shrunk-free-all 0
+preload preload-reset-free-all 0
+# shellcheck disable=SC2046 # its two words, split on purpose
+set -- $(row)
+if [ "${2:-}" = 5100 ]; then
+	ok "slabinfo-at-reset (5100)"
+else
+	not_ok "slabinfo-at-reset: the row held ${2:-no row} at the reset, truth 5100"
+fi
 check rmmod-slabtest-last rmmod mstat_slabtest
 check rmmod-mstat-last rmmod mstat
 finish
