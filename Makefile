@@ -71,4 +71,7 @@ deb:
 canary:
 	scripts/canary.sh
 
-.PHONY: all modules install clean run check bench stress soak fresh deb canary
+fleet:
+	scripts/fleet-test.sh
+
+.PHONY: all modules install clean run check bench stress soak fresh deb canary fleet

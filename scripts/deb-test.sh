@@ -189,6 +189,9 @@ files_missing() {
 		 /lib/systemd/system/mstat-textfile.service \
 		 /lib/systemd/system/mstat-textfile.timer \
 		 /etc/systemd/system/timers.target.wants/mstat-textfile.timer \
+		 /lib/systemd/system/mstat-leaks.service \
+		 /lib/systemd/system/mstat-leaks.timer \
+		 /etc/systemd/system/timers.target.wants/mstat-leaks.timer \
 		 /lib/systemd/system/mstat-serve.service \
 		 /usr/libexec/mstat/mstat-serve /usr/lib/sysusers.d/mstat.conf \
 		 /etc/modprobe.d/mstat.conf /etc/modules-load.d/mstat.conf \
@@ -222,6 +225,8 @@ check deb-dkms-sources-only [ -z "$extra" ]
 t deb-units-verify in_root "out=\$(systemd-analyze verify --man=no \
 	/lib/systemd/system/mstat-textfile.service \
 	/lib/systemd/system/mstat-textfile.timer \
+	/lib/systemd/system/mstat-leaks.service \
+	/lib/systemd/system/mstat-leaks.timer \
 	/lib/systemd/system/mstat-serve.service 2>&1) && echo \"\$out\" &&
 	[ -z \"\$out\" ]"
 # mstat-serve.service's group, made by the package (sysusers.d); the

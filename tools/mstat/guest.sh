@@ -99,6 +99,35 @@ out=$(./mstat pprof -o /tmp/x.pb.gz 2>&1)
 check not_loaded_sites is "$out" $? \
 	"mstat: /proc/mstat_sites not found: is the mstat module loaded?" 1
 
+# A fleet's hierarchy (the labels of mstat_cgroup_tags(), cgroup.c): a
+# containerd container of a burstable pod under the systemd driver, and
+# a systemd service; each cgroup walks /sys and writes files on tmpfs,
+# sampled at 4 KiB, then the profile, base64 between markers, which the
+# host reads with go tool pprof -tagfocus (test.sh, guest_live).
+pod=0a1b2c3d_4e5f_6789_abcd_ef0123456789
+ctr=3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a
+cg=/sys/fs/cgroup
+kube=$cg/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$pod.slice
+mkdir -p $cg
+mount -t cgroup2 none $cg
+check fleet_cgroups mkdir -p "$kube/cri-containerd-$ctr.scope" \
+	$cg/system.slice/nginx.service
+insmod ./mstat.ko profile_rate=4096 || exit 1
+for d in "$kube/cri-containerd-$ctr.scope" $cg/system.slice/nginx.service; do
+	sh -c "echo \$\$ >$d/cgroup.procs
+		mkdir -p /tmp/w\$\$
+		for i in 1 2 3 4 5 6 7 8; do
+			ls -R /sys >/dev/null 2>&1
+			dd if=/dev/zero of=/tmp/w\$\$/f\$i bs=4k count=8 2>/dev/null
+		done"
+done
+./mstat pprof -o /tmp/fleet.pb.gz
+check fleet_pprof [ $? -eq 0 ]
+begin fleet-labels.b64
+base64 /tmp/fleet.pb.gz
+end
+rmmod mstat
+
 # proc_mode=0444 opens /proc/mstat to everyone; /proc/mstat_sites stays 0400.
 insmod ./mstat.ko proc_mode=0444 || exit 1
 out=$(su -s /bin/sh nobody -c ./mstat 2>&1)

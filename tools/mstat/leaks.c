@@ -1434,14 +1434,19 @@ static const char *mstat_leak_tag(const char *path, int which, bool json,
 	return buf[0] ? buf : NULL;
 }
 
+/* How mstat_leak_labels() writes: words ("-" for none), JSON, or words
+ * with whole container ids and nothing for none (a Prometheus label). */
+enum { MSTAT_LEAK_FMT_TEXT, MSTAT_LEAK_FMT_JSON, MSTAT_LEAK_FMT_WORDS };
+
 /*
- * The labels of stack @si's leak-like samples, each once, as a JSON
- * list (@json) or words, "-" for none: @which MSTAT_LEAK_*.
+ * The labels of stack @si's leak-like samples, each once, as @fmt
+ * gives: @which MSTAT_LEAK_*.
  */
 static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
-			      int which, bool json)
+			      int which, int fmt)
 {
 	char buf[32], tag[300], names[MSTAT_SLAB_LABEL_MAX], *seen[64];
+	bool json = fmt == MSTAT_LEAK_FMT_JSON;
 	const char *v;
 	int r, i, n = 0;
 
@@ -1456,8 +1461,9 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
 						sizeof(buf));
 			if (which >= MSTAT_LEAK_CONTAINERS)
-				v = mstat_leak_tag(v, which, json, tag,
-						   sizeof(tag));
+				v = mstat_leak_tag(v, which,
+						   fmt != MSTAT_LEAK_FMT_TEXT,
+						   tag, sizeof(tag));
 		} else if (which == MSTAT_LEAK_NODES) {
 			if (rw->node == MSTAT_NODE_UNKNOWN)
 				continue;
@@ -1482,7 +1488,7 @@ static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
 		else
 			fputs(v, f);
 	}
-	if (!n && !json)
+	if (!n && fmt == MSTAT_LEAK_FMT_TEXT)
 		fputs("-", f);
 	fputs(json ? "]" : "", f);
 	for (i = 0; i < n; i++)
@@ -1516,8 +1522,7 @@ static void mstat_leak_fleet_words(struct mstat_leaks *lk, int si)
 		return;
 	for (w = 0; w < 3; w++) {
 		printf("; %s ", word[w]);
-		mstat_leak_labels(stdout, lk, si, MSTAT_LEAK_CONTAINERS + w,
-				  false);
+		mstat_leak_labels(stdout, lk, si, MSTAT_LEAK_CONTAINERS + w, MSTAT_LEAK_FMT_TEXT);
 	}
 }
 
@@ -1599,18 +1604,17 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 			mstat_json_str(stdout, s->frame[j]);
 		}
 		printf("],\n     \"cgroups\": ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CGROUPS, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CGROUPS, MSTAT_LEAK_FMT_JSON);
 		printf(", \"nodes\": ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_NODES, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_NODES, MSTAT_LEAK_FMT_JSON);
 		printf(", \"caches\": ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CACHES, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CACHES, MSTAT_LEAK_FMT_JSON);
 		printf(",\n     \"containers\": ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CONTAINERS,
-				  true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CONTAINERS, MSTAT_LEAK_FMT_JSON);
 		printf(", \"pods\": ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_PODS, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_PODS, MSTAT_LEAK_FMT_JSON);
 		printf(", \"units\": ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_UNITS, true);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_UNITS, MSTAT_LEAK_FMT_JSON);
 		printf(",\n     \"rate_bps\": ");
 		mstat_json_num(stdout, s->rate);
 		printf(", \"rate_low_bps\": ");
@@ -1694,6 +1698,110 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	printf("%s]\n}\n", first ? "" : "\n  ");
 }
 
+static void mstat_leak_prom_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf" : "-Inf", f);
+	else
+		fprintf(f, "%.3f", v);
+}
+
+/* Stack @si's labels of @which as one Prometheus label value. */
+static void mstat_leak_prom_words(FILE *f, struct mstat_leaks *lk, int si,
+				  int which)
+{
+	char *v = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&v, &len);
+
+	if (m) {
+		mstat_leak_labels(m, lk, si, which, MSTAT_LEAK_FMT_WORDS);
+		if (fclose(m))
+			len = 0;
+	}
+	mstat_prom_label(f, len ? v : "");
+	free(v);
+}
+
+/* Stack @si's label set, without the closing brace. */
+static void mstat_leak_prom_stack(FILE *f, struct mstat_leaks *lk, int si,
+				  const char *name)
+{
+	static const struct { const char *label; int which; } l[] = {
+		{ "cache", MSTAT_LEAK_CACHES },
+		{ "cgroup", MSTAT_LEAK_CGROUPS },
+		{ "container_id", MSTAT_LEAK_CONTAINERS },
+		{ "pod_uid", MSTAT_LEAK_PODS },
+		{ "systemd_unit", MSTAT_LEAK_UNITS },
+	};
+	size_t k;
+
+	fprintf(f, "%s{site=\"", name);
+	mstat_prom_label(f, lk->st[si].site);
+	for (k = 0; k < ARRAY_SIZE(l); k++) {
+		fprintf(f, "\",%s=\"", l[k].label);
+		mstat_leak_prom_words(f, lk, si, l[k].which);
+	}
+	fputc('"', f);
+}
+
+/*
+ * The verdict as Prometheus text (--prom), for the node exporter's
+ * textfile collector: what it was judged over, then a series a suspect
+ * stack (its caller, and the caches, cgroups, containers, pods and
+ * units of its samples, each a label of words, "" for none) and a
+ * series a suspect cache, with their growth and its interval. A stack
+ * that is no suspect has no series: the label sets stay as few as the
+ * suspects.
+ */
+static void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk,
+				    const int *ord, int ns,
+				    struct mstat_leak_cache **cs, int ncs)
+{
+	static const char *const bound[] = { "low", "est", "high" };
+	char names[MSTAT_SLAB_LABEL_MAX];
+	const struct mstat_leak_stack *s;
+	int i, b;
+
+	mstat_prom_head(f, "mstat_leaks_reads", "gauge",
+			"Reads of /proc/mstat and /proc/mstat_sites mstat leaks judged.");
+	fprintf(f, "mstat_leaks_reads %d\n", lk->reads);
+	mstat_prom_head(f, "mstat_leaks_seconds", "gauge",
+			"Time from the first read mstat leaks judged to the last.");
+	fprintf(f, "mstat_leaks_seconds %.1f\n", lk->t1 - lk->t0);
+	mstat_prom_head(f, "mstat_leaks_judged", "gauge",
+			"1 if the reads were enough for a verdict, else 0.");
+	fprintf(f, "mstat_leaks_judged %d\n", lk->judged);
+	mstat_prom_head(f, "mstat_leak_stack_suspect", "gauge",
+			"1 for each stack whose sampled objects mstat leaks calls a leak.");
+	for (i = 0; i < ns; i++) {
+		mstat_leak_prom_stack(f, lk, ord[i], "mstat_leak_stack_suspect");
+		fputs("} 1\n", f);
+	}
+	mstat_prom_head(f, "mstat_leak_stack_rate_bytes_per_second", "gauge",
+			"Growth of a suspect stack's estimated live bytes: the estimate (est) and its confidence interval (low, high).");
+	for (i = 0; i < ns; i++) {
+		s = &lk->st[ord[i]];
+		for (b = 0; b < 3; b++) {
+			mstat_leak_prom_stack(f, lk, ord[i],
+					      "mstat_leak_stack_rate_bytes_per_second");
+			fprintf(f, ",bound=\"%s\"} ", bound[b]);
+			mstat_leak_prom_num(f, b == 0 ? s->low : b == 1 ? s->rate : s->high);
+			fputc('\n', f);
+		}
+	}
+	mstat_prom_head(f, "mstat_leaks_cache_suspect", "gauge",
+			"1 for each cache whose live bytes mstat leaks calls a leak over its reads.");
+	for (i = 0; i < ncs; i++) {
+		fputs("mstat_leaks_cache_suspect{cache=\"", f);
+		mstat_prom_label(f, mstat_slab_label(cs[i]->name, names,
+						     sizeof(names)));
+		fputs("\"} 1\n", f);
+	}
+}
+
 static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			    struct mstat_leak_cache **cs, int ncs)
 {
@@ -1731,11 +1839,11 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			printf(", usual lifetime %.1f s (%zu frees)\n", s->usual,
 			       s->nlife);
 		printf("  cgroups ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CGROUPS, false);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CGROUPS, MSTAT_LEAK_FMT_TEXT);
 		printf("; caches ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CACHES, false);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_CACHES, MSTAT_LEAK_FMT_TEXT);
 		printf("; nodes ");
-		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_NODES, false);
+		mstat_leak_labels(stdout, lk, ord[i], MSTAT_LEAK_NODES, MSTAT_LEAK_FMT_TEXT);
 		mstat_leak_fleet_words(lk, ord[i]);
 		printf("\n");
 		for (j = 0; j < s->nframe; j++)
@@ -2094,6 +2202,8 @@ int do_leaks(const struct mstat_opts *o)
 	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
 	struct mstat_leak_cache **cs;
 	int err, i, ns = 0, ncs = 0, *ord;
+	char tmp[4096];
+	FILE *f = NULL;
 	bool judged;
 
 	/* 1 is a suspect: running out of memory is an error like any other. */
@@ -2120,14 +2230,24 @@ int do_leaks(const struct mstat_opts *o)
 		if (lk.w->c[i].tr.suspect)
 			cs[ncs++] = &lk.w->c[i];
 	qsort(cs, ncs, sizeof(*cs), mstat_leak_cache_cmp);
-	if (o->json)
+	if (o->prom_out) {
+		f = mstat_out_open(o->out, tmp, sizeof(tmp));
+		if (f) {
+			mstat_leak_prom_verdict(f, &lk, ord, ns, cs, ncs);
+			err = mstat_out_close(f, o->out, tmp);
+		}
+	} else if (o->json) {
 		mstat_leak_json(&lk, ord, ns, cs, ncs);
-	else
+	} else {
 		mstat_leak_text(&lk, ord, ns, cs, ncs);
+	}
 	free(ord);
 	free(cs);
 	judged = lk.judged;
 	mstat_leaks_free(&lk);
+	/* A file for the textfile collector: the verdict is in it. */
+	if (o->prom_out)
+		return f && !err ? MSTAT_LEAKS_NONE : MSTAT_LEAKS_ERROR;
 	if (fflush(stdout) || ferror(stdout)) {
 		mstat_err("standard output: %s", strerror(errno));
 		return MSTAT_LEAKS_ERROR;
@@ -2139,15 +2259,6 @@ int do_leaks(const struct mstat_opts *o)
 
 /* mstat serve's series */
 
-static void mstat_leak_prom_num(FILE *f, double v)
-{
-	if (isnan(v))
-		fputs("NaN", f);
-	else if (isinf(v))
-		fputs(v > 0 ? "+Inf" : "-Inf", f);
-	else
-		fprintf(f, "%.3f", v);
-}
 
 void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 		     double min_rate)

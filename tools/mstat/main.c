@@ -22,8 +22,8 @@
  *	[--cache-max N]		/metrics and /debug/pprof/{heap,allocs}
  *					over HTTP (serve.c; serve_exec.c in
  *					the static build)
- *   mstat leaks [-d SECS] [-i SECS] [--json] [--from DIR] [--save DIR]
- *	[--min-rate B] [--confidence C]
+ *   mstat leaks [-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]
+ *	[--save DIR] [--min-rate B] [--confidence C]
  *					what grows without bound: caches
  *					and stacks (leaks.c)
  *
@@ -103,8 +103,8 @@ static void mstat_usage(FILE *f)
 	      "                   [--sites FILE] [--cache-include RE] [--cache-exclude RE]\n"
 	      "                   [--cache-max N] [--meminfo FILE]\n"
 	      "                                         /metrics and /debug/pprof/ over HTTP\n"
-	      "       mstat leaks [-d SECS] [-i SECS] [--json] [--from DIR] [--save DIR]\n"
-	      "                   [--min-rate BYTES] [--confidence C]\n"
+	      "       mstat leaks [-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]\n"
+	      "                   [--save DIR] [--min-rate BYTES] [--confidence C]\n"
 	      "                                         what grows without bound: a verdict\n"
 	      "       mstat memory [-f FILE] [--meminfo FILE] [--sites FILE] [--json]\n"
 	      "                                         where the memory is: one account\n"
@@ -116,9 +116,11 @@ static void mstat_usage(FILE *f)
 	      "           top takes several and reads them in turn, the last repeating\n"
 	      "  -d SECS  top: seconds between snapshots (default 2; decimals allowed)\n"
 	      "  -n ITER  top: print ITER frames and exit (default: until interrupted)\n"
-	      "  -o FILE  prom, pprof: write FILE (atomically, by rename) instead of\n"
-	      "           standard output\n"
+	      "  -o FILE  prom, pprof, leaks --prom: write FILE (atomically, by rename)\n"
+	      "           instead of standard output\n"
 	      "  --json   print the snapshot as one JSON object\n"
+	      "  --prom   leaks: the verdict as Prometheus text, for the node exporter's\n"
+	      "           textfile collector (exit 0 with suspects: they are in it)\n"
 	      "  -c, --caches  top: per slab cache (format 1.2)\n"
 	      "  --cache-include RE, --cache-exclude RE  prom, serve: only the caches\n"
 	      "           whose names match (do not match) the POSIX extended regex RE:\n"
@@ -166,11 +168,13 @@ static void mstat_usage(FILE *f)
 	      "  mstat leaks --save /var/tmp/leaks -d 3600 -i 30 && mstat leaks --from /var/tmp/leaks\n"
 	      "  go tool pprof -top http://127.0.0.1:9754/debug/pprof/heap\n"
 	      "  systemctl enable --now mstat-textfile.timer\n"
+	      "  mstat leaks --prom -o /var/lib/prometheus/node-exporter/mstat-leaks.prom\n"
 	      "\n"
 	      "Exit status: 0; 1 on missing, unreadable or bad input; 2 on usage errors.\n"
 	      "mstat check: 0 if every invariant holds; 1 on a violation or bad input;\n"
 	      "2 on usage, open or read errors.\n"
-	      "mstat leaks: 0 if nothing is a suspect; 1 if something is; 2 on any error.\n",
+	      "mstat leaks: 0 if nothing is a suspect; 1 if something is; 2 on any error;\n"
+	      "with --prom, 0 unless an error.\n",
 	      f);
 }
 
@@ -183,7 +187,7 @@ static int mstat_bad_usage(const char *what, const char *arg)
 
 /* The long options' values past every short option's character. */
 enum {
-	OPT_JSON = 256, OPT_SORT, OPT_CACHE_INCLUDE, OPT_CACHE_EXCLUDE,
+	OPT_JSON = 256, OPT_PROM_OUT, OPT_SORT, OPT_CACHE_INCLUDE, OPT_CACHE_EXCLUDE,
 	OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL, OPT_SITES, OPT_DURATION,
 	OPT_FROM, OPT_SAVE, OPT_MIN_RATE, OPT_CONFIDENCE, OPT_MEMINFO,
 };
@@ -198,6 +202,7 @@ static const char mstat_shortopts[] = "-:hcf:o:d:n:i:";
 static const struct option mstat_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "prom", no_argument, NULL, OPT_PROM_OUT },
 	{ "caches", no_argument, NULL, 'c' },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "cache-include", required_argument, NULL, OPT_CACHE_INCLUDE },
@@ -449,7 +454,13 @@ static int mstat_check_opts(struct mstat_opts *o)
 	if (o->meminfo && o->cmd != CMD_MEMORY && o->cmd != CMD_PROM &&
 	    o->cmd != CMD_SERVE)
 		return mstat_bad_usage("--meminfo goes with mstat memory, prom and serve only", NULL);
+	if (o->prom_out && o->cmd != CMD_LEAKS)
+		return mstat_bad_usage("--prom goes with mstat leaks only (see mstat prom)", NULL);
 	if (o->cmd == CMD_LEAKS) {
+		if (o->prom_out && o->json)
+			return mstat_bad_usage("--json and --prom go apart", NULL);
+		if (o->out && !o->prom_out)
+			return mstat_bad_usage("-o goes with mstat leaks --prom", NULL);
 		if (o->iters_set)
 			return mstat_bad_usage("-n goes with mstat top only", NULL);
 		if (o->nfile)
@@ -507,6 +518,9 @@ static int mstat_parse_args(struct mstat_opts *o, int argc, char **argv)
 			return -1;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_PROM_OUT:
+			o->prom_out = true;
 			break;
 		case 'c':
 			o->caches = true;

@@ -19,6 +19,7 @@ struct mstat_opts {
 	enum mstat_cmd cmd;
 	bool cmd_set;
 	bool json;
+	bool prom_out;			/* leaks --prom */
 	const char *file[MSTAT_MAX_FILES];
 	int nfile;
 	const char *out;

@@ -1553,6 +1553,38 @@ leaks_fleet_from() {
 	[ $? -eq 1 ] && ! grep -F '; containers ' "$tmp/lk-fl2.txt"
 }
 
+# The verdict as Prometheus text (--prom, -o FILE for the textfile
+# collector): the same suspects as --json, one series each, the stack's
+# container, pod and unit whole as labels; exit 0 with suspects (the
+# verdict is in the file); promtool takes it; --json beside it, and -o
+# without it, are usage errors.
+leaks_prom() {
+	local id u1=${P1//-/_} path f=$tmp/lk-prom/mstat-leaks.prom n
+
+	[ -d "$tmp/lk-cg" ] || return
+	id=$(stat -c %i "$tmp/cgo/other") || return
+	path=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$u1.slice/cri-containerd-$C1.scope
+	echo "$id $path" >"$tmp/lk-cg/cgroups"
+	mkdir -p "$tmp/lk-prom"
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --prom --from "$tmp/lk-cg" -o "$f" ||
+		return
+	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-prom/v.json"
+	n=$(grep -c '"kind": "stack"' "$tmp/lk-prom/v.json")
+	grep '^mstat_leak_stack_suspect{' "$f" | head -n 2
+	[ "$n" -gt 0 ] &&
+		[ "$(grep -c '^mstat_leak_stack_suspect{.*} 1$' "$f")" = "$n" ] &&
+		[ "$(grep -c '^mstat_leak_stack_rate_bytes_per_second{' "$f")" = $((3 * n)) ] &&
+		grep -qF "container_id=\"containerd:$C1\",pod_uid=\"$P1\",systemd_unit=\"cri-containerd-$C1.scope\"" "$f" &&
+		grep -q '^mstat_leaks_judged 1$' "$f" &&
+		[ "$(grep -c '^mstat_leaks_cache_suspect{' "$f")" = "$(grep -c '"kind": "cache"' "$tmp/lk-prom/v.json")" ] &&
+		{ ! command -v promtool >/dev/null || promtool check metrics <"$f"; } &&
+		expect_err 2 'json and --prom go apart' \
+			build/mstat leaks --prom --json --from "$tmp/lk-cg" &&
+		expect_err 2 'goes with mstat leaks --prom' \
+			build/mstat leaks -o "$f" --from "$tmp/lk-cg" &&
+		expect_err 2 'prom goes with mstat leaks only' build/mstat --prom
+}
+
 # SLUB's merged caches (slab.h): a cache is named by every name linked
 # to its directory, its own first. In a tree of the test's
 # (MSTAT_SLAB_ROOT), dentry, mstat_host_192 and mstat_leak_merged are
@@ -1938,6 +1970,7 @@ leaks_tests() {
 	fi
 	t leaks_cgroups_from leaks_cgroups_from
 	t leaks_fleet_from leaks_fleet_from
+	t leaks_prom leaks_prom
 	t slab_merged_names slab_merged_names
 	t leaks_lazy_vmap_area leaks_lazy_vmap_area
 }
@@ -1947,7 +1980,48 @@ guest_live() {
 	local rc=$?
 
 	[ $rc -eq 77 ] && return 77
-	return $rc
+	[ $rc -eq 0 ] || return $rc
+	guest_fleet_labels "$tmp/capture" || return
+	if MSTAT_FLEET_TAMPER=1 guest_fleet_labels "$tmp/capture" >/dev/null; then
+		echo "guest_fleet_labels: the tampered judge passed"
+		return 1
+	fi
+	echo "ok guest_fleet_labels (its tampered judge failed, as it must)"
+}
+
+# guest_fleet_labels DIR: the guest's real hierarchy (guest.sh: a
+# containerd container of a burstable pod, systemd driver, and the
+# service nginx.service), its profile (DIR/fleet-labels.b64) through go
+# tool pprof: -tagfocus on the container's id keeps samples, all of
+# them of that container, runtime, pod and QoS class; on the unit, all
+# of nginx.service in system.slice; each cgroup's samples are the
+# other's complement; an id of no container keeps none
+# (MSTAT_FLEET_TAMPER=1: the id looked for is another's: guest_live
+# checks that this fails).
+guest_fleet_labels() {
+	local d=$1 pod=0a1b2c3d-4e5f-6789-abcd-ef0123456789 ctr
+	ctr=3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a
+	[ "${MSTAT_FLEET_TAMPER:-0}" != 1 ] || ctr=${ctr/3f2a/4f2a}
+	base64 -d "$d/fleet-labels.b64" >"$d/fleet.pb.gz" || return
+	# raw TAGFOCUS: one line a sample, its labels as "key:[value]" words.
+	raw() {
+		go tool pprof -raw -tagfocus "$1" "$d/fleet.pb.gz" 2>/dev/null |
+			awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 }
+			     s && /^ *[0-9]/ { n++ } s && / cgroup:\[/ { print }
+			     END { if (!n) exit 1 }'
+	}
+	raw "container_id=^$ctr\$" >"$d/ctr.txt" || { echo "no sample of container $ctr"; return 1; }
+	raw 'systemd_unit=^nginx\.service$' >"$d/unit.txt" || { echo "no sample of nginx.service"; return 1; }
+	echo "container $ctr: $(wc -l <"$d/ctr.txt") samples; nginx.service: $(wc -l <"$d/unit.txt")"
+	grep -v "container_id:\[$ctr\]" "$d/ctr.txt" | head -n 3
+	! grep -qv -e "container_id:\[$ctr\]" "$d/ctr.txt" &&
+	! grep -qv -e 'container_runtime:\[containerd\]' "$d/ctr.txt" &&
+	! grep -qv -e "pod_uid:\[$pod\]" "$d/ctr.txt" &&
+	! grep -qv -e 'pod_qos:\[burstable\]' "$d/ctr.txt" &&
+	! grep -qv -e 'systemd_unit:\[nginx\.service\]' "$d/unit.txt" &&
+	! grep -qv -e 'systemd_slice:\[system\.slice\]' "$d/unit.txt" &&
+	! grep -q container_id "$d/unit.txt" &&
+	! raw "container_id=^${ctr/3f/00}\$" >/dev/null
 }
 
 # Format 1.6: the vmalloc and percpu sources, the vm rows, the kernel's

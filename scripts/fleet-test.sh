@@ -1,0 +1,315 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fleet test (make fleet): three machines, one Prometheus, one
+# Alertmanager, the package's rules, and the alert that must page for
+# the leaking machine alone.
+#
+# Three stock 6.12 guests (software emulation; scripts/guest/fleet.sh),
+# each with mstat.ko, tests/leaks/'s mstat_leaktest.ko and `mstat serve`,
+# forwarded to 127.0.0.1 here: "leak" runs the test module's leaks (a
+# lost pointer's kmalloc(256), a list in cache mstat_leak_list, a softirq
+# kmalloc(128), a merged cache), "decoy-a" and "decoy-b" its decoys (a
+# plateau, a sawtooth, objects that live 40 s, a wave). On this host:
+# Debian's prometheus scrapes the three every FLEET_SCRAPE (default 2 s)
+# and evaluates tools/mstat/prometheus/mstat.rules.yml, as the package
+# installs it but for its holding time (`for: 10m` made FLEET_FOR,
+# default 30s, so that the test takes minutes, not an hour); Debian's
+# prometheus-alertmanager (installed here if missing) delivers to a
+# webhook receiver (a small python3 server writing each notification
+# to a file). The checks:
+#
+#  - fleet-leak-fires: MstatKernelCacheLeak reaches the webhook, firing,
+#    for the leaking machine, with the cache mstat_leak_list among its
+#    alerts' caches and its summary and next step (the command to run on
+#    that machine) filled in;
+#  - fleet-decoys-quiet: in FLEET_QUIET (default 240) seconds from the
+#    first read, no alert fires for either decoy machine (the webhook's
+#    notifications, and Prometheus's ALERTS series);
+#  - fleet-decoy-leak-caught, the test's own test: decoy-a then starts
+#    the leaks too, and an alert for it must reach the webhook, so that
+#    the quiet check above could fail;
+#  - fleet-resolves: mstat unloaded on the leaking machine (its /metrics
+#    then answers 503, its series end), its alerts reach the webhook
+#    resolved.
+#
+# What it took (wall time, and the CPU time of the guests and of the
+# servers) is printed at the end.
+#
+#   scripts/fleet-test.sh
+#
+# One "ok NAME" or "not ok NAME: WHY" line per check (scripts/lib.sh);
+# exits 1 if one failed. Builds what it needs if missing (never if
+# stale): build/6.12 (scripts/build.sh), build/tools/{mstat,mstat-serve}.
+# Logs: build/logs/fleet/.
+set -uo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cd "$MSTAT_TOP" || exit 1
+out=$MSTAT_TOP/build/logs/fleet
+rm -rf "$out"
+mkdir -p "$out"
+MSTAT_LOGS=$out
+# The three machines at once.
+GUEST_SLOTS=3
+tmp=$(mktemp -d)
+pids=()
+start=$SECONDS
+# busy CPU seconds of this machine (user, nice, system), from /proc/stat.
+busy() { awk '/^cpu / { printf "%d", ($2 + $3 + $4) / 100 }' /proc/stat; }
+busy0=$(busy)
+scrape=${FLEET_SCRAPE:-2s}
+hold=${FLEET_FOR:-30s}
+quiet=${FLEET_QUIET:-240}
+machines=(leak decoy-a decoy-b)
+declare -A p_serve p_ctl groups=([leak]=leaks [decoy-a]=decoys [decoy-b]=decoys)
+
+# tell MACHINE WORDS: one command to the machine's control port.
+tell() {
+	[ -n "${p_ctl[$1]:-}" ] || return 0
+	echo "$2" 2>/dev/null >/dev/tcp/127.0.0.1/"${p_ctl[$1]}"
+}
+release() {
+	local m
+	for m in "${machines[@]}"; do
+		tell "$m" "done"
+		p_ctl[$m]=
+	done
+}
+trap 'release; stop_servers; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+## Set-up
+
+if [ -z "${K612_VMLINUZ:-}" ] && ! mstat_setup_env; then
+	not_ok "fleet-setup, log: $mstat_setup_log"
+	finish
+fi
+if ! command -v prometheus-alertmanager >/dev/null; then
+	t fleet-install-alertmanager env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y --no-install-recommends prometheus-alertmanager
+fi
+for c in prometheus prometheus-alertmanager curl python3; do
+	command -v $c >/dev/null || {
+		not_ok "fleet-setup: no $c"
+		finish
+	}
+done
+b=build/6.12
+if [ ! -f $b/mstat.ko ] || [ ! -f $b/tests/leaks/mstat_leaktest.ko ]; then
+	t fleet-build-6.12 scripts/build.sh "$K612_KDIR" $b
+fi
+if [ ! -x build/tools/mstat ] || [ ! -x build/tools/mstat-serve ]; then
+	t fleet-build-tools mstat_build_tools mstat
+fi
+if ! mapfile -t netmods < <(mstat_guest_netmods "$K612_REL") ||
+   [ "${#netmods[@]}" -ne 3 ]; then
+	not_ok "fleet-setup: no virtio_net.ko for $K612_REL"
+	finish
+fi
+# mstat-serve's libraries and its loader, at their paths in the guest.
+files=()
+while read -r l; do
+	files+=("--file=$l:$l")
+done < <(ldd build/tools/mstat-serve |
+	 awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+for f in mstat mstat-serve; do
+	files+=("--file=build/tools/$f:/mstat/$f")
+done
+
+## The machines
+
+for m in "${machines[@]}"; do
+	mstat_free_port "p_serve[$m]"
+	mstat_free_port "p_ctl[$m]"
+	guest "guest-fleet-$m" "$K612_VMLINUZ" scripts/guest/fleet.sh \
+		$b/mstat.ko $b/tests/leaks/mstat_leaktest.ko "${netmods[@]}" \
+		"${files[@]}" --timeout=2400 \
+		"--hostfwd=${p_serve[$m]}:9754" "--hostfwd=${p_ctl[$m]}:9799" \
+		"--append=FLEET_GROUPS=${groups[$m]}"
+done
+t0=$SECONDS
+for m in "${machines[@]}"; do
+	console=$out/guest-fleet-$m.console
+	until grep -q '^FLEET-READY' "$console" 2>/dev/null; do
+		if [ -f "$out/guest-fleet-$m.rc" ] || [ $((SECONDS - t0)) -gt 600 ]; then
+			not_ok "fleet-ready-$m: no FLEET-READY in $((SECONDS - t0)) s, console: ${console#"$MSTAT_TOP"/}"
+			tail -n 20 "$console" | show
+			release
+			collect_guests
+			finish
+		fi
+		sleep 1
+	done
+done
+ok "fleet-ready ($((SECONDS - t0)) s, TCG, three guests)"
+
+## The servers: the webhook, Alertmanager, Prometheus
+
+p_hook="" p_am=""
+mstat_free_port p_hook
+mstat_free_port p_am
+mstat_free_port mstat_prom_port
+hooks=$out/webhook.jsonl
+: >"$hooks"
+/usr/bin/python3 -c '
+import http.server, sys
+out = sys.argv[2]
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(out, "ab") as f:
+            f.write(body.replace(b"\n", b" ") + b"\n")
+        self.send_response(200)
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+' "$p_hook" "$hooks" >"$out/webhook.log" 2>&1 &
+pids+=($!)
+
+mkdir -p "$tmp/am" "$tmp/prom/data"
+cat >"$tmp/am/alertmanager.yml" <<EOF
+route:
+  receiver: hook
+  group_by: [alertname, instance, cache]
+  group_wait: 1s
+  group_interval: 2s
+  repeat_interval: 1h
+receivers:
+  - name: hook
+    webhook_configs:
+      - url: http://127.0.0.1:$p_hook/
+        send_resolved: true
+EOF
+prometheus-alertmanager --config.file="$tmp/am/alertmanager.yml" \
+	--storage.path="$tmp/am" --web.listen-address="127.0.0.1:$p_am" \
+	--cluster.listen-address= >"$out/alertmanager.log" 2>&1 &
+pids+=($!)
+
+# The shipped rules, their holding time shortened (and nothing else).
+sed "s/^\(        for: \)10m$/\1$hold/" tools/mstat/prometheus/mstat.rules.yml \
+	>"$tmp/prom/mstat.rules.yml"
+diff tools/mstat/prometheus/mstat.rules.yml "$tmp/prom/mstat.rules.yml" |
+	sed 's/^/# rules as tested: /'
+{
+	cat <<EOF
+global:
+  scrape_interval: $scrape
+  scrape_timeout: $scrape
+  evaluation_interval: 1s
+rule_files: [$tmp/prom/mstat.rules.yml]
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ['127.0.0.1:$p_am']
+scrape_configs:
+  - job_name: mstat
+    static_configs:
+EOF
+	for m in "${machines[@]}"; do
+		echo "      - targets: ['127.0.0.1:${p_serve[$m]}']"
+		echo "        labels: {machine: $m}"
+	done
+} >"$tmp/prom/prometheus.yml"
+promtool check config "$tmp/prom/prometheus.yml" >"$out/promtool.log" 2>&1 ||
+	not_ok "fleet-prometheus-config: $(tail -n 3 "$out/promtool.log" | tr '\n' ' ')"
+prometheus --config.file="$tmp/prom/prometheus.yml" \
+	--storage.tsdb.path="$tmp/prom/data" \
+	--web.listen-address="127.0.0.1:$mstat_prom_port" \
+	>"$out/prometheus.log" 2>&1 &
+pids+=($!)
+mstat_prom_api=http://127.0.0.1:$mstat_prom_port/api/v1
+if mstat_prometheus_ready 60; then
+	ok "fleet-servers-started (prometheus, alertmanager, webhook)"
+else
+	not_ok "fleet-servers-started: prometheus not ready, log: ${out#"$MSTAT_TOP"/}/prometheus.log"
+	release
+	collect_guests
+	finish
+fi
+scrape_t0=$SECONDS
+
+## The judge
+
+# alerts STATUS: the webhook's alerts of that status ("firing",
+# "resolved"), one line each: "ALERTNAME MACHINE INSTANCE CACHE".
+alerts() {
+	/usr/bin/python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    try:
+        n = json.loads(line)
+    except ValueError:
+        continue
+    for a in n.get("alerts", []):
+        if a.get("status") != sys.argv[2]:
+            continue
+        l = a.get("labels", {})
+        ann = a.get("annotations", {})
+        print(l.get("alertname", "-"), l.get("machine", "-"),
+              l.get("instance", "-"), l.get("cache", "-"),
+              "summary" if ann.get("summary") else "-",
+              "next" if "mstat leaks" in ann.get("next", "") else "-")
+' "$hooks" "$1" | sort -u
+}
+
+# wait_for SECONDS CMD...: CMD succeeds within SECONDS.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 2
+	done
+}
+
+leak_fired() {
+	alerts firing | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list summary next$'
+}
+# decoys_fired: an alert of a decoy machine, at the webhook or in ALERTS.
+decoys_fired() {
+	alerts firing | grep -q '^[A-Za-z]* decoy-' && return 0
+	curl -fsS --max-time 10 -G "$mstat_prom_api/query" \
+		--data-urlencode 'query=count(ALERTS{alertstate="firing",machine=~"decoy-.*"})' |
+		grep -q '"result":\[{'
+}
+
+if wait_for 900 leak_fired; then
+	ok "fleet-leak-fires ($((SECONDS - scrape_t0)) s after the first scrape; $(alerts firing | awk '$2 == "leak" { printf "%s%s", s, $4; s = ", " }'))"
+else
+	not_ok "fleet-leak-fires: nothing for mstat_leak_list from the leaking machine in $((SECONDS - scrape_t0)) s; the webhook had: $(alerts firing | tr '\n' ';')"
+fi
+left=$((quiet - (SECONDS - scrape_t0)))
+[ "$left" -le 0 ] || sleep "$left"
+if decoys_fired; then
+	not_ok "fleet-decoys-quiet: an alert for a decoy machine: $(alerts firing | grep ' decoy-' | tr '\n' ';')"
+else
+	ok "fleet-decoys-quiet ($((SECONDS - scrape_t0)) s of reads; the webhook's firing alerts: $(alerts firing | awk '{ printf "%s%s %s %s", s, $1, $2, $4; s = "; " }'))"
+fi
+
+# The judge's own test: the same leaks on a decoy machine must page too.
+tell decoy-a "start leaks,decoys"
+if wait_for 900 decoys_fired; then
+	ok "fleet-decoy-leak-caught (decoy-a leaking: the quiet check fails, $((SECONDS - scrape_t0)) s)"
+else
+	not_ok "fleet-decoy-leak-caught: decoy-a leaks and nothing fired for it"
+fi
+
+# The module unloaded on the leaking machine: its alerts end.
+tell leak unload
+resolved() { alerts resolved | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list '; }
+if wait_for 300 resolved; then
+	ok "fleet-resolves ($((SECONDS - scrape_t0)) s)"
+else
+	not_ok "fleet-resolves: no resolved notification for the leaking machine"
+fi
+
+alerts firing | show
+release
+collect_guests
+stop_servers
+echo "# fleet: $((SECONDS - start)) s wall, $(($(busy) - busy0)) s of CPU on this machine (three TCG guests, prometheus, alertmanager; nothing else ran), $(wc -l <"$hooks") notifications at the webhook (${hooks#"$MSTAT_TOP"/})"
+finish

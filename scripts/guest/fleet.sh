@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Guest side of the fleet test (scripts/fleet-test.sh, make fleet): one
+# machine of the fleet. The network driver (Debian's virtio_net.ko and
+# its two helpers) and eth0 as 10.0.2.15; mstat.ko; mstat_leaktest.ko
+# started with FLEET_GROUPS from the command line ("leaks" on the
+# leaking machine, "decoys" on the others: tests/leaks/); then `mstat
+# serve` on :9754, which qemu forwards to the host's Prometheus, and
+# "FLEET-READY". Then the host's commands, one a connection to :9799:
+#	start GROUPS	the test module's patterns, anew (the tampered
+#			phase starts leaks on a decoy machine)
+#	unload		mstat unloaded: /metrics answers 503, the host's
+#			scrapes fail and the series end ("FLEET-UNLOADED")
+#	done		stop the patterns, check and exit
+set -u
+. ./lib.sh
+
+for m in failover net_failover virtio_net; do
+	check "insmod-$m" insmod ./$m.ko
+done
+ip link set lo up
+ip link set eth0 up
+ip addr add 10.0.2.15/24 dev eth0
+groups=$(sed -n 's/.*FLEET_GROUPS=\([a-z,]*\).*/\1/p' /proc/cmdline)
+ctl=/sys/kernel/debug/mstat_leaktest/control
+check insmod-mstat insmod ./mstat.ko
+check insmod-leaktest insmod ./mstat_leaktest.ko
+check "start-${groups:-none}" sh -c "echo 'start $groups' >$ctl"
+./mstat serve --listen 10.0.2.15:9754 --min-interval 1000 >/tmp/serve.log 2>&1 &
+serve=$!
+n=0
+until wget -q -O /dev/null http://10.0.2.15:9754/metrics 2>/dev/null; do
+	n=$((n + 1))
+	[ $n -lt 60 ] || break
+	sleep 1
+done
+check serve-started wget -q -O /dev/null http://10.0.2.15:9754/metrics
+echo FLEET-READY
+while :; do
+	cmd=$(timeout 1800 nc -l -p 9799 2>/dev/null)
+	diag "host: ${cmd:-nothing}"
+	case $cmd in
+	"start "*)
+		check "${cmd% *}-${cmd#* }" sh -c "echo '$cmd' >$ctl" ;;
+	unload)
+		n=0
+		until rmmod mstat 2>/dev/null; do
+			n=$((n + 1))
+			[ $n -lt 20 ] || break
+			sleep 0.5
+		done
+		check mstat-unloaded sh -c '! grep -q "^mstat " /proc/modules'
+		echo FLEET-UNLOADED ;;
+	*)
+		break ;;
+	esac
+done
+check leaktest-stopped sh -c "echo stop >$ctl"
+check rmmod-leaktest rmmod mstat_leaktest
+kill "$serve" 2>/dev/null
+show /tmp/serve.log
+finish
