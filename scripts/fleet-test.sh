@@ -109,15 +109,8 @@ if ! mapfile -t netmods < <(mstat_guest_netmods "$K612_REL") ||
 	not_ok "fleet-setup: no virtio_net.ko for $K612_REL"
 	finish
 fi
-# mstat-serve's libraries and its loader, at their paths in the guest.
-files=()
-while read -r l; do
-	files+=("--file=$l:$l")
-done < <(ldd build/tools/mstat-serve |
-	 awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
-for f in mstat mstat-serve; do
-	files+=("--file=build/tools/$f:/mstat/$f")
-done
+# mstat-serve's libraries and its loader, and the tools, in the guest.
+mapfile -t files < <(mstat_serve_files mstat mstat-serve)
 
 ## The machines
 

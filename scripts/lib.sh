@@ -545,6 +545,22 @@ mstat_bench_root() {
 	mv "$d/root.new" "$d/root" && echo "$d/root"
 }
 
+# mstat_serve_files TOOL...: guest.sh --file arguments, one a line, for a
+# guest that runs mstat serve: mstat-serve's libraries and its loader at
+# their paths in the guest, and each of build/tools/TOOL in /mstat.
+# (serve-test.sh, fleet-test.sh)
+mstat_serve_files() {
+	local l f
+	ldd "$MSTAT_TOP/build/tools/mstat-serve" |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+		while read -r l; do
+			echo "--file=$l:$l"
+		done
+	for f; do
+		echo "--file=build/tools/$f:/mstat/$f"
+	done
+}
+
 # mstat_guest_netmods REL: the virtio-net driver of Debian's amd64
 # kernel REL and the modules it needs, in load order (failover,
 # net_failover, virtio_net), decompressed, for a guest with a network

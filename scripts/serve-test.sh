@@ -104,15 +104,8 @@ if ! mapfile -t netmods < <(mstat_guest_netmods "$K612_REL") ||
 	not_ok "serve-setup: no virtio_net.ko for $K612_REL"
 	finish
 fi
-# mstat-serve's libraries and its loader, at their paths in the guest.
-files=()
-while read -r l; do
-	files+=("--file=$l:$l")
-done < <(ldd build/tools/mstat-serve |
-	 awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
-for f in mstat mstat-serve runas; do
-	files+=("--file=build/tools/$f:/mstat/$f")
-done
+# mstat-serve's libraries and its loader, and the tools, in the guest.
+mapfile -t files < <(mstat_serve_files mstat mstat-serve runas)
 
 p_serve='' p_nogroup='' p_root='' p_ctl=''
 for v in p_serve p_nogroup p_root p_ctl; do

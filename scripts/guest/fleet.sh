@@ -15,12 +15,7 @@
 set -u
 . ./lib.sh
 
-for m in failover net_failover virtio_net; do
-	check "insmod-$m" insmod ./$m.ko
-done
-ip link set lo up
-ip link set eth0 up
-ip addr add 10.0.2.15/24 dev eth0
+mstat_guest_net
 groups=$(sed -n 's/.*FLEET_GROUPS=\([a-z,]*\).*/\1/p' /proc/cmdline)
 ctl=/sys/kernel/debug/mstat_leaktest/control
 check insmod-mstat insmod ./mstat.ko

@@ -357,3 +357,17 @@ mstat_memory_check() {
 	# check at 0c2eb82, 2026-11-28): why is issue 44's to find.
 	check memory-account-unexplained [ -n "$rest" ]
 }
+
+# mstat_guest_net: Debian's virtio_net.ko and its two helpers (copied in
+# by the host: mstat_guest_netmods) loaded, and eth0 up as 10.0.2.15, the
+# address qemu's user network forwards the host's ports to; a check each.
+mstat_guest_net() {
+	local m
+	for m in failover net_failover virtio_net; do
+		check "insmod-$m" insmod ./$m.ko
+	done
+	ip link set lo up
+	ip link set eth0 up
+	ip addr add 10.0.2.15/24 dev eth0
+	check eth0-up ip addr show eth0
+}

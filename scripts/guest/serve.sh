@@ -30,13 +30,7 @@ uid=4242 gid=4242 nogroup=4243
 # fails CMD...: CMD fails.
 fails() { ! "$@"; }
 
-for m in failover net_failover virtio_net; do
-	check "insmod-$m" insmod ./$m.ko
-done
-ip link set lo up
-ip link set eth0 up
-ip addr add 10.0.2.15/24 dev eth0
-check eth0-up ip addr show eth0
+mstat_guest_net
 
 # Bad values: refused, the module not loaded, a line in the log.
 check proc-gid-bad-refused fails insmod ./mstat.ko proc_gid=4294967295
