@@ -175,8 +175,9 @@ void mstat_cache_gone(const void *cache)
  * slabs (and per-CPU partial slabs): the figure is at least the truth,
  * and above it by at most those, until the cache is shrunk. The
  * allocations and frees between the sources' switch and the read (a
- * read of every cache's node lists, well under a millisecond) may fall
- * on both sides or on neither.
+ * walk of every cache's node lists: 5 to 16 ms for 178 caches in a
+ * 2-vCPU guest under TCG, and the log says how long) may fall on both
+ * sides or on neither.
  *
  * A row takes the count of the cache with its name: the first row
  * claimed with that name, and never one that two caches share (which of
@@ -398,12 +399,18 @@ void mstat_caches_mark(void)
 			for (i = 0; i < mstat_caches.nr_rows; i++)
 				b->row[i] = MSTAT_BASE_NONE;
 	}
-	if (!err && READ_ONCE(mstat_caches.name_off) < 0)
-		err = -ENOENT;	/* no names: nothing to match */
 	if (err) {
 		b->n = 0;
 		snprintf(b->why, sizeof(b->why), "not known: /proc/slabinfo: %pe",
 			 ERR_PTR(err));
+		pr_warn("caches at load: %s\n", b->why);
+		goto swap;
+	}
+	if (READ_ONCE(mstat_caches.name_off) < 0) {
+		/* No names: nothing to look a count up by. */
+		b->n = 0;
+		strscpy(b->why, "not known: the caches' names are not known",
+			sizeof(b->why));
 		pr_warn("caches at load: %s\n", b->why);
 		goto swap;
 	}

@@ -6,15 +6,18 @@
 # the leaking machine alone.
 #
 # Three stock 6.12 guests (software emulation; scripts/guest/fleet.sh),
-# each with mstat.ko, tests/leaks/'s mstat_leaktest.ko and `mstat serve`,
-# forwarded to 127.0.0.1 here: "leak" runs the test module's leaks (a
+# each with mstat.ko, tests/leaks/'s mstat_leaktest.ko, `mstat serve`,
+# and Debian's node exporter serving what `mstat leaks --prom` writes
+# after each watch of FLEET_WATCH (default 60) seconds, both forwarded to
+# 127.0.0.1 here: "leak" runs the test module's leaks (a
 # lost pointer's kmalloc(256), a list in cache mstat_leak_list, a softirq
 # kmalloc(128), a merged cache), "decoy-a" and "decoy-b" its decoys (a
 # plateau, a sawtooth, objects that live 40 s, a wave). On this host:
-# Debian's prometheus scrapes the three every FLEET_SCRAPE (default 2 s)
+# Debian's prometheus scrapes the six every FLEET_SCRAPE (default 2 s)
 # and evaluates tools/mstat/prometheus/mstat.rules.yml, as the package
-# installs it but for its holding time (`for: 10m` made FLEET_FOR,
-# default 30s, so that the test takes minutes, not an hour); Debian's
+# installs it but for its times (each `for:` made FLEET_FOR, default
+# 30s, and a stack verdict's 30 minutes of life 90 s, so that the test
+# takes minutes, not hours: the script prints the difference); Debian's
 # prometheus-alertmanager (installed here if missing) delivers to a
 # webhook receiver (a small python3 server writing each notification
 # to a file). The checks:
@@ -22,7 +25,9 @@
 #  - fleet-leak-fires: MstatKernelCacheLeak reaches the webhook, firing,
 #    for the leaking machine, with the cache mstat_leak_list among its
 #    alerts' caches and its summary and next step (the command to run on
-#    that machine) filled in;
+#    that machine) filled in; and MstatKernelStackLeak, for the same
+#    machine, with the function mstat_leak_list_alloc of the module
+#    mstat_leaktest among its stacks;
 #  - fleet-decoys-quiet: in FLEET_QUIET (default 240) seconds from the
 #    first read, no alert fires for either decoy machine (the webhook's
 #    notifications, and Prometheus's ALERTS series);
@@ -30,8 +35,8 @@
 #    the leaks too, and an alert for it must reach the webhook, so that
 #    the quiet check above could fail;
 #  - fleet-resolves: mstat unloaded on the leaking machine (its /metrics
-#    then answers 503, its series end), its alerts reach the webhook
-#    resolved.
+#    then answers 503, its series end; its last verdict file stays, and
+#    ages out), its alerts, of both kinds, reach the webhook resolved.
 #
 # What it took (wall time, and the CPU time of the guests and of the
 # servers) is printed at the end.
@@ -62,9 +67,10 @@ busy() { awk '/^cpu / { printf "%d", ($2 + $3 + $4) / 100 }' /proc/stat; }
 busy0=$(busy)
 scrape=${FLEET_SCRAPE:-2s}
 hold=${FLEET_FOR:-30s}
+watch=${FLEET_WATCH:-60}
 quiet=${FLEET_QUIET:-240}
 machines=(leak decoy-a decoy-b)
-declare -A p_serve p_ctl groups=([leak]=leaks [decoy-a]=decoys [decoy-b]=decoys)
+declare -A p_serve p_node p_ctl groups=([leak]=leaks [decoy-a]=decoys [decoy-b]=decoys)
 
 # tell MACHINE WORDS: one command to the machine's control port.
 tell() {
@@ -91,7 +97,7 @@ if ! command -v prometheus-alertmanager >/dev/null; then
 	t fleet-install-alertmanager env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y --no-install-recommends prometheus-alertmanager
 fi
-for c in prometheus prometheus-alertmanager curl python3; do
+for c in prometheus prometheus-alertmanager prometheus-node-exporter curl python3; do
 	command -v $c >/dev/null || {
 		not_ok "fleet-setup: no $c"
 		finish
@@ -111,17 +117,21 @@ if ! mapfile -t netmods < <(mstat_guest_netmods "$K612_REL") ||
 fi
 # mstat-serve's libraries and its loader, and the tools, in the guest.
 mapfile -t files < <(mstat_serve_files mstat mstat-serve)
+# The node exporter, and its libraries (libc: the same as mstat-serve's).
+files+=("--file=$(command -v prometheus-node-exporter):/mstat/prometheus-node-exporter")
 
 ## The machines
 
 for m in "${machines[@]}"; do
 	mstat_free_port "p_serve[$m]"
+	mstat_free_port "p_node[$m]"
 	mstat_free_port "p_ctl[$m]"
 	guest "guest-fleet-$m" "$K612_VMLINUZ" scripts/guest/fleet.sh \
 		$b/mstat.ko $b/tests/leaks/mstat_leaktest.ko "${netmods[@]}" \
 		"${files[@]}" --timeout=2400 \
-		"--hostfwd=${p_serve[$m]}:9754" "--hostfwd=${p_ctl[$m]}:9799" \
-		"--append=FLEET_GROUPS=${groups[$m]}"
+		"--hostfwd=${p_serve[$m]}:9754" "--hostfwd=${p_node[$m]}:9100" \
+		"--hostfwd=${p_ctl[$m]}:9799" \
+		"--append=FLEET_GROUPS=${groups[$m]} FLEET_WATCH=$watch"
 done
 t0=$SECONDS
 for m in "${machines[@]}"; do
@@ -182,9 +192,10 @@ prometheus-alertmanager --config.file="$tmp/am/alertmanager.yml" \
 	--cluster.listen-address= >"$out/alertmanager.log" 2>&1 &
 pids+=($!)
 
-# The shipped rules, their holding time shortened (and nothing else).
-sed "s/^\(        for: \)10m$/\1$hold/" tools/mstat/prometheus/mstat.rules.yml \
-	>"$tmp/prom/mstat.rules.yml"
+# The shipped rules, their times shortened (and nothing else).
+sed -e "s/^\(        for: \)[0-9]*m$/\1$hold/" \
+	-e 's/(time() - mstat_leaks_time_seconds < 1800)/(time() - mstat_leaks_time_seconds < 90)/' \
+	tools/mstat/prometheus/mstat.rules.yml >"$tmp/prom/mstat.rules.yml"
 diff tools/mstat/prometheus/mstat.rules.yml "$tmp/prom/mstat.rules.yml" |
 	sed 's/^/# rules as tested: /'
 {
@@ -204,6 +215,12 @@ scrape_configs:
 EOF
 	for m in "${machines[@]}"; do
 		echo "      - targets: ['127.0.0.1:${p_serve[$m]}']"
+		echo "        labels: {machine: $m}"
+	done
+	echo "  - job_name: node"
+	echo "    static_configs:"
+	for m in "${machines[@]}"; do
+		echo "      - targets: ['127.0.0.1:${p_node[$m]}']"
 		echo "        labels: {machine: $m}"
 	done
 } >"$tmp/prom/prometheus.yml"
@@ -243,7 +260,9 @@ for line in open(sys.argv[1]):
         l = a.get("labels", {})
         ann = a.get("annotations", {})
         print(l.get("alertname", "-"), l.get("machine", "-"),
-              l.get("instance", "-"), l.get("cache", "-"),
+              l.get("instance", "-"), l.get("cache", "-") if
+              l.get("alertname") != "MstatKernelStackLeak" else
+              l.get("site", "-") + "[" + l.get("module", "") + "]",
               "summary" if ann.get("summary") else "-",
               "next" if "mstat leaks" in ann.get("next", "") else "-")
 ' "$hooks" "$1" | sort -u
@@ -260,7 +279,8 @@ wait_for() {
 }
 
 leak_fired() {
-	alerts firing | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list summary next$'
+	alerts firing | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list summary next$' &&
+		alerts firing | grep -q '^MstatKernelStackLeak leak .* mstat_leak_list_alloc\[mstat_leaktest\] summary next$'
 }
 # decoys_fired: an alert of a decoy machine, at the webhook or in ALERTS.
 decoys_fired() {
@@ -273,7 +293,7 @@ decoys_fired() {
 if wait_for 900 leak_fired; then
 	ok "fleet-leak-fires ($((SECONDS - scrape_t0)) s after the first scrape; $(alerts firing | awk '$2 == "leak" { printf "%s%s", s, $4; s = ", " }'))"
 else
-	not_ok "fleet-leak-fires: nothing for mstat_leak_list from the leaking machine in $((SECONDS - scrape_t0)) s; the webhook had: $(alerts firing | tr '\n' ';')"
+	not_ok "fleet-leak-fires: not both alerts for mstat_leak_list from the leaking machine in $((SECONDS - scrape_t0)) s; the webhook had: $(alerts firing | tr '\n' ';')"
 fi
 left=$((quiet - (SECONDS - scrape_t0)))
 [ "$left" -le 0 ] || sleep "$left"
@@ -293,16 +313,19 @@ fi
 
 # The module unloaded on the leaking machine: its alerts end.
 tell leak unload
-resolved() { alerts resolved | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list '; }
+resolved() {
+	alerts resolved | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list ' &&
+		alerts resolved | grep -q '^MstatKernelStackLeak leak .* mstat_leak_list_alloc\[mstat_leaktest\] '
+}
 if wait_for 300 resolved; then
 	ok "fleet-resolves ($((SECONDS - scrape_t0)) s)"
 else
-	not_ok "fleet-resolves: no resolved notification for the leaking machine"
+	not_ok "fleet-resolves: not both alerts of the leaking machine resolved; the webhook had: $(alerts resolved | tr '\n' ';')"
 fi
 
 alerts firing | show
 release
 collect_guests
 stop_servers
-echo "# fleet: $((SECONDS - start)) s wall, $(($(busy) - busy0)) s of CPU on this machine (three TCG guests, prometheus, alertmanager; nothing else ran), $(wc -l <"$hooks") notifications at the webhook (${hooks#"$MSTAT_TOP"/})"
+echo "# fleet: $((SECONDS - start)) s wall, $(($(busy) - busy0)) s of CPU on this machine (three TCG guests, prometheus, alertmanager), $(wc -l <"$hooks") notifications at the webhook (${hooks#"$MSTAT_TOP"/})"
 finish

@@ -2,15 +2,21 @@
 # shellcheck shell=sh
 # Guest side of the fleet test (scripts/fleet-test.sh, make fleet): one
 # machine of the fleet. The network driver (Debian's virtio_net.ko and
-# its two helpers) and eth0 as 10.0.2.15; mstat.ko; mstat_leaktest.ko
-# started with FLEET_GROUPS from the command line ("leaks" on the
-# leaking machine, "decoys" on the others: tests/leaks/); then `mstat
-# serve` on :9754, which qemu forwards to the host's Prometheus, and
-# "FLEET-READY". Then the host's commands, one a connection to :9799:
+# its two helpers) and eth0 as 10.0.2.15; mstat.ko, its heap profile at
+# one sample per 16 KiB; mstat_leaktest.ko started with FLEET_GROUPS
+# from the command line ("leaks" on the leaking machine, "decoys" on the
+# others: tests/leaks/); then `mstat serve` on :9754, and Debian's node
+# exporter on :9100 with its textfile collector alone, reading what
+# `mstat leaks --prom -o` writes after each watch of FLEET_WATCH seconds
+# (default 60), one after another, as mstat-leaks.timer does; qemu
+# forwards both to the host's Prometheus. "FLEET-READY". Then the host's
+# commands, one a connection to :9799:
 #	start GROUPS	the test module's patterns, anew (the tampered
 #			phase starts leaks on a decoy machine)
-#	unload		mstat unloaded: /metrics answers 503, the host's
-#			scrapes fail and the series end ("FLEET-UNLOADED")
+#	unload		the watches stopped (their last file stays, as the
+#			timer's does when the module is gone) and mstat
+#			unloaded: /metrics answers 503, the host's scrapes
+#			fail and the series end ("FLEET-UNLOADED")
 #	done		stop the patterns, check and exit
 set -u
 . ./lib.sh
@@ -18,11 +24,23 @@ set -u
 mstat_guest_net
 groups=$(sed -n 's/.*FLEET_GROUPS=\([a-z,]*\).*/\1/p' /proc/cmdline)
 ctl=/sys/kernel/debug/mstat_leaktest/control
-check insmod-mstat insmod ./mstat.ko
+watch=$(sed -n 's/.*FLEET_WATCH=\([0-9]*\).*/\1/p' /proc/cmdline)
+check insmod-mstat insmod ./mstat.ko profile_rate=16384
 check insmod-leaktest insmod ./mstat_leaktest.ko
 check "start-${groups:-none}" sh -c "echo 'start $groups' >$ctl"
 ./mstat serve --listen 10.0.2.15:9754 --min-interval 1000 >/tmp/serve.log 2>&1 &
 serve=$!
+mkdir -p /tmp/tf
+./prometheus-node-exporter --collector.disable-defaults --collector.textfile \
+	--collector.textfile.directory=/tmp/tf \
+	--web.listen-address=10.0.2.15:9100 >/tmp/node.log 2>&1 &
+node=$!
+(
+	while :; do
+		./mstat leaks -d "${watch:-60}" -i 4 --prom -o /tmp/tf/mstat-leaks.prom
+	done
+) >/tmp/watch.log 2>&1 &
+watcher=$!
 n=0
 until wget -q -O /dev/null http://10.0.2.15:9754/metrics 2>/dev/null; do
 	n=$((n + 1))
@@ -30,6 +48,7 @@ until wget -q -O /dev/null http://10.0.2.15:9754/metrics 2>/dev/null; do
 	sleep 1
 done
 check serve-started wget -q -O /dev/null http://10.0.2.15:9754/metrics
+check node-exporter-started wget -q -O /dev/null http://10.0.2.15:9100/metrics
 echo FLEET-READY
 while :; do
 	cmd=$(timeout 1800 nc -l -p 9799 2>/dev/null)
@@ -38,6 +57,10 @@ while :; do
 	"start "*)
 		check "${cmd% *}-${cmd#* }" sh -c "echo '$cmd' >$ctl" ;;
 	unload)
+		# The loop, then its watch (mstat serve is mstat-serve by now).
+		kill "$watcher"
+		killall mstat 2>/dev/null
+		wait "$watcher" 2>/dev/null
 		n=0
 		until rmmod mstat 2>/dev/null; do
 			n=$((n + 1))
@@ -52,6 +75,8 @@ while :; do
 done
 check leaktest-stopped sh -c "echo stop >$ctl"
 check rmmod-leaktest rmmod mstat_leaktest
-kill "$serve" 2>/dev/null
+kill "$serve" "$node" 2>/dev/null
+kill "$watcher" 2>/dev/null
 show /tmp/serve.log
+show /tmp/watch.log
 finish

@@ -1736,10 +1736,17 @@ static void mstat_leak_prom_stack(FILE *f, struct mstat_leaks *lk, int si,
 		{ "pod_uid", MSTAT_LEAK_PODS },
 		{ "systemd_unit", MSTAT_LEAK_UNITS },
 	};
-	size_t k;
+	const char *site = lk->st[si].site, *mod;
+	size_t k, n;
 
+	/* "fn+0x1a/0x40 [mod]": the function, and the module apart. */
+	n = strcspn(site, "+ ");
 	fprintf(f, "%s{site=\"", name);
-	mstat_prom_label(f, lk->st[si].site);
+	mstat_prom_label_n(f, site, n);
+	fputs("\",module=\"", f);
+	mod = strchr(site + n, '[');
+	if (mod && strchr(mod, ']'))
+		mstat_prom_label_n(f, mod + 1, strcspn(mod + 1, "]"));
 	for (k = 0; k < ARRAY_SIZE(l); k++) {
 		fprintf(f, "\",%s=\"", l[k].label);
 		mstat_leak_prom_words(f, lk, si, l[k].which);
@@ -1750,7 +1757,8 @@ static void mstat_leak_prom_stack(FILE *f, struct mstat_leaks *lk, int si,
 /*
  * The verdict as Prometheus text (--prom), for the node exporter's
  * textfile collector: what it was judged over, then a series a suspect
- * stack (its caller, and the caches, cgroups, containers, pods and
+ * stack (its caller's function and module, so that a series outlives a
+ * rebuild that moves an offset, and the caches, cgroups, containers, pods and
  * units of its samples, each a label of words, "" for none) and a
  * series a suspect cache, with their growth and its interval. A stack
  * that is no suspect has no series: the label sets stay as few as the
@@ -1774,6 +1782,10 @@ static void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk,
 	mstat_prom_head(f, "mstat_leaks_judged", "gauge",
 			"1 if the reads were enough for a verdict, else 0.");
 	fprintf(f, "mstat_leaks_judged %d\n", lk->judged);
+	/* So that a verdict nobody renews (the module gone) can be aged out. */
+	mstat_prom_head(f, "mstat_leaks_time_seconds", "gauge",
+			"When the verdict was written, seconds since the epoch.");
+	fprintf(f, "mstat_leaks_time_seconds %lld\n", (long long)time(NULL));
 	mstat_prom_head(f, "mstat_leak_stack_suspect", "gauge",
 			"1 for each stack whose sampled objects mstat leaks calls a leak.");
 	for (i = 0; i < ns; i++) {

@@ -205,7 +205,13 @@ void mstat_prom_head(FILE *f, const char *name, const char *type,
 
 void mstat_prom_label(FILE *f, const char *v)
 {
-	for (; *v; v++) {
+	mstat_prom_label_n(f, v, strlen(v));
+}
+
+/* The first @n bytes of @v (or to its end), escaped as mstat_prom_label(). */
+void mstat_prom_label_n(FILE *f, const char *v, size_t n)
+{
+	for (; n && *v; v++, n--) {
 		if (*v == '\\' || *v == '"')
 			fprintf(f, "\\%c", *v);
 		else if (*v == '\n')

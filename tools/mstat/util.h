@@ -61,6 +61,7 @@ void mstat_prom_head(FILE *f, const char *name, const char *type,
 		     const char *help);
 /* A label value as the exposition format wants it: \\, \" and \n. */
 void mstat_prom_label(FILE *f, const char *v);
+void mstat_prom_label_n(FILE *f, const char *v, size_t n);
 
 /* Standard output if @path is NULL, else @tmp, renamed to @path. */
 FILE *mstat_out_open(const char *path, char *tmp, size_t len);
