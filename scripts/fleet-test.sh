@@ -8,7 +8,7 @@
 # Three stock 6.12 guests (software emulation; scripts/guest/fleet.sh),
 # each with mstat.ko, tests/leaks/'s mstat_leaktest.ko, `mstat serve`,
 # and Debian's node exporter serving what `mstat leaks --prom` writes
-# after each watch of FLEET_WATCH (default 60) seconds, both forwarded to
+# after each watch of FLEET_WATCH (default 120) seconds, both forwarded to
 # 127.0.0.1 here: "leak" runs the test module's leaks (a
 # lost pointer's kmalloc(256), a list in cache mstat_leak_list, a softirq
 # kmalloc(128), a merged cache), "decoy-a" and "decoy-b" its decoys (a
@@ -16,7 +16,7 @@
 # Debian's prometheus scrapes the six every FLEET_SCRAPE (default 2 s)
 # and evaluates tools/mstat/prometheus/mstat.rules.yml, as the package
 # installs it but for its times (each `for:` made FLEET_FOR, default
-# 30s, and a stack verdict's 30 minutes of life 90 s, so that the test
+# 30s, and a stack verdict's 30 minutes of life a watch and 60 s, so that the test
 # takes minutes, not hours: the script prints the difference); Debian's
 # prometheus-alertmanager (installed here if missing) delivers to a
 # webhook receiver (a small python3 server writing each notification
@@ -28,7 +28,7 @@
 #    that machine) filled in; and MstatKernelStackLeak, for the same
 #    machine, with the function mstat_leak_list_alloc of the module
 #    mstat_leaktest among its stacks;
-#  - fleet-decoys-quiet: in FLEET_QUIET (default 240) seconds from the
+#  - fleet-decoys-quiet: in FLEET_QUIET (default 360) seconds from the
 #    first read, no alert fires for either decoy machine (the webhook's
 #    notifications, and Prometheus's ALERTS series);
 #  - fleet-decoy-leak-caught, the test's own test: decoy-a then starts
@@ -67,8 +67,8 @@ busy() { awk '/^cpu / { printf "%d", ($2 + $3 + $4) / 100 }' /proc/stat; }
 busy0=$(busy)
 scrape=${FLEET_SCRAPE:-2s}
 hold=${FLEET_FOR:-30s}
-watch=${FLEET_WATCH:-60}
-quiet=${FLEET_QUIET:-240}
+watch=${FLEET_WATCH:-120}
+quiet=${FLEET_QUIET:-360}
 machines=(leak decoy-a decoy-b)
 declare -A p_serve p_node p_ctl groups=([leak]=leaks [decoy-a]=decoys [decoy-b]=decoys)
 
@@ -194,7 +194,7 @@ pids+=($!)
 
 # The shipped rules, their times shortened (and nothing else).
 sed -e "s/^\(        for: \)[0-9]*m$/\1$hold/" \
-	-e 's/(time() - mstat_leaks_time_seconds < 1800)/(time() - mstat_leaks_time_seconds < 90)/' \
+	-e "s/(time() - mstat_leaks_time_seconds < 1800)/(time() - mstat_leaks_time_seconds < $((watch + 60)))/" \
 	tools/mstat/prometheus/mstat.rules.yml >"$tmp/prom/mstat.rules.yml"
 diff tools/mstat/prometheus/mstat.rules.yml "$tmp/prom/mstat.rules.yml" |
 	sed 's/^/# rules as tested: /'
@@ -317,7 +317,7 @@ resolved() {
 	alerts resolved | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list ' &&
 		alerts resolved | grep -q '^MstatKernelStackLeak leak .* mstat_leak_list_alloc\[mstat_leaktest\] '
 }
-if wait_for 300 resolved; then
+if wait_for 480 resolved; then
 	ok "fleet-resolves ($((SECONDS - scrape_t0)) s)"
 else
 	not_ok "fleet-resolves: not both alerts of the leaking machine resolved; the webhook had: $(alerts resolved | tr '\n' ';')"
