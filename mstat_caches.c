@@ -175,8 +175,8 @@ void mstat_cache_gone(const void *cache)
  * slabs (and per-CPU partial slabs): the figure is at least the truth,
  * and above it by at most those, until the cache is shrunk. The
  * allocations and frees between the sources' switch and the read (a
- * walk of every cache's node lists: 5 to 16 ms for 178 caches in a
- * 2-vCPU guest under TCG, and the log says how long) may fall on both
+ * walk of every cache's node lists: 5 to 47 ms for 178 caches in
+ * 2-vCPU guests under TCG, and the log says how long) may fall on both
  * sides or on neither.
  *
  * A row takes the count of the cache with its name: the first row

@@ -52,6 +52,17 @@ static int mstat_enable_set(int src, u64 val)
 	return mstat_mutant(MSTAT_MUT_SWITCH_LIES) ? 0 : err;
 }
 
+/*
+ * What the kernel held when counting began, at load and at each reset:
+ * its counters (kernel_*_bytes_at_load) and the caches' objects (the
+ * cache and kmalloc_class rows' at_load_objects).
+ */
+static void mstat_ctl_mark(void)
+{
+	mstat_kernel_mark();
+	mstat_caches_mark();
+}
+
 static int mstat_reset_set(int arg, u64 val)
 {
 	int err;
@@ -61,10 +72,8 @@ static int mstat_reset_set(int arg, u64 val)
 		return -EINVAL;
 	}
 	err = mstat_reset(&mstat_core);
-	if (!err) {
-		mstat_kernel_mark();
-		mstat_caches_mark();
-	}
+	if (!err)
+		mstat_ctl_mark();
 	return err;
 }
 
@@ -338,8 +347,7 @@ int mstat_ctl_start(void)
 			err = -EIO;
 	}
 	if (!err) {
-		mstat_kernel_mark();
-		mstat_caches_mark();
+		mstat_ctl_mark();
 		mstat_ctl_state = MSTAT_CTL_LIVE;
 	}
 	kernel_param_unlock(THIS_MODULE);

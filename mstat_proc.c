@@ -341,7 +341,7 @@ static void mstat_show_kmalloc_classes(struct seq_file *m,
 			seq_puts(m, "kmalloc_class large");
 		} else {
 			size = mstat_class_size[i];
-			then = cs->at_load ? cs->kcls_at_load[i] : 0;
+			then = cs->kcls_at_load[i];	/* 0 where unknown */
 			seq_printf(m, "kmalloc_class %llu", size);
 		}
 		/* The counters' arithmetic, modulo 2^64 (mstat_stats.h). */

@@ -56,7 +56,7 @@ static struct expect exp_rows[MAX_EXPECT];
 static int nexp, nfailed;
 static long long merged = -1, same_addr = -1, many = -1;
 
-static void ok(const char *name)
+static void pass(const char *name)
 {
 	printf("ok caches-%s\n", name);
 }
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 				 hit->id, hit->name);
 			not_ok(what, why);
 		} else {
-			ok(what);
+			pass(what);
 		}
 	}
 
@@ -265,12 +265,12 @@ int main(int argc, char **argv)
 		if (found)
 			not_ok("merged", "a row for mstat_ct_merge_b, which SLUB merged into mstat_ct_merge_a");
 		else
-			ok("merged");
+			pass("merged");
 	}
 	if (want_reuse && same_addr != 1)
 		not_ok("reused", "the re-created cache did not get the destroyed one's address: the hazard was not tested");
 	else if (want_reuse)
-		ok("reused");
+		pass("reused");
 
 	/* Names: all known, or (-n) none. */
 	if (after.named != !by_size) {
@@ -284,7 +284,7 @@ int main(int argc, char **argv)
 				 after.row[j].id, after.row[j].name);
 			not_ok("names", why);
 		} else {
-			ok("names");
+			pass("names");
 		}
 	}
 
@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 			 d_over, many - many_rows, bg);
 		not_ok("overflow", why);
 	} else {
-		ok("overflow");
+		pass("overflow");
 	}
 	return nfailed ? 1 : 0;
 }
