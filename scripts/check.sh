@@ -730,10 +730,16 @@ debug_kernel_queue() {
 		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
 
 	# 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
-	# with a reader that does not wait must fail, cleanly.
+	# with a reader that does not wait must fail, cleanly. And KASAN's: it
+	# must report mstat_truth's kasan_probe, a module's access and
+	# vsnprintf()'s one byte past an object (kunit/.kunitconfig keeps
+	# those instrumented, not the rest of the kernel); kasan_multi_shot,
+	# for KASAN reports only its first without.
 	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
 		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
-		build/debug/kunit/mstat_core_kunit.ko --tcg=multi
+		build/debug/kunit/mstat_core_kunit.ko \
+		build/debug/tests/truth/mstat_truth.ko --tcg=multi \
+		--append=kasan_multi_shot
 
 	# 6d. Faults (scripts/guest/faults.sh), on the debug kernel's fault
 	# injection: every allocation of mstat's init failed in turn, failures

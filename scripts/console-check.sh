@@ -36,7 +36,10 @@
 #    "vmalloc error: size" or "kmem_cache_create(NAME) failed with
 #    error" (6.12: "__kmem_cache_create_args(NAME)"), to the end of its
 #    stack dump;
-#  - kmemleak: kmemleak's reports (a broken build's test must leak).
+#  - kmemleak: kmemleak's reports (a broken build's test must leak);
+#  - kasan-probe: KASAN's reports (from "BUG: KASAN:" to its closing
+#    "=====" line) of mstat_truth's kasan_probe, those that name its
+#    truth_kasan_* functions (scripts/guest/kunit-busted.sh).
 # Each report dropped is counted on stderr. Anything else in those
 # blocks (a BUG, a KASAN report) still fails.
 set -euo pipefail
@@ -114,6 +117,30 @@ filter_kcsan() {
 	END { flush() }'
 }
 
+# Drop the KASAN reports of mstat_truth's kasan_probe, if the guest
+# allows them; say how many on stderr.
+filter_kasan_probe() {
+	awk -v allows=" $allows " '
+	function flush() {
+		if (buf == "") return
+		if (buf ~ /truth_kasan_(read|vsprintf)/) probes++
+		else printf "%s", buf
+		buf = ""
+	}
+	index(allows, " kasan-probe ") && /BUG: KASAN:/ { flush(); buf = $0 "\n"; n = 0; next }
+	buf != "" {
+		buf = buf $0 "\n"
+		if (/^=+$/ || /\] =+$/ || ++n > 120) flush()
+		next
+	}
+	{ print }
+	END {
+		flush()
+		if (probes)
+			printf "console-check: allowed by the guest: %d KASAN reports of kasan_probe\n", probes > "/dev/stderr"
+	}'
+}
+
 # Drop soft lockup reports (to the end of their stack, "</TASK>") whose
 # "Modules linked in:" is empty; say which on stderr.
 filter_early_lockup() {
@@ -136,7 +163,7 @@ filter_early_lockup() {
 	END { flush() }'
 }
 
-bad=$(tr -d '\r' <"$1" | filter_allowed | filter_kcsan | filter_early_lockup | grep -n -E "$(join "${splats[@]}")" |
+bad=$(tr -d '\r' <"$1" | filter_allowed | filter_kasan_probe | filter_kcsan | filter_early_lockup | grep -n -E "$(join "${splats[@]}")" |
       grep -v -E "$(join "${benign[@]}")" || true)
 if [ -n "$bad" ]; then
 	log "kernel splat in $1:"

@@ -5,8 +5,10 @@
 # cases with a reader that does not wait) and prints "ok"/"not ok" lines:
 # the cases that hunt torn snapshots must fail, every other case must
 # pass, the failing cases must leave the module unloadable (no writer
-# left running), and a bad busted= must be refused. Exits non-zero if a
-# line is "not ok".
+# left running), and a bad busted= must be refused; on a kernel with
+# KASAN, KASAN must have reported both accesses of mstat_truth's
+# kasan_probe (scripts/guest/kunit-busted.sh). Exits non-zero if a line
+# is "not ok".
 #
 #   scripts/kunit-busted-check.sh CONSOLE
 set -uo pipefail
@@ -44,4 +46,26 @@ check kunit-busted-unloads-cleanly \
 	grep -q 'kunit-busted: unloaded, guest alive' "$con"
 check kunit-busted-bad-param-refused \
 	grep -q 'busted=3: must be 0, 1 or 2' "$con"
+
+# kasan_report FUNCTION ACCESS: a KASAN report (its "BUG: KASAN:" line to
+# its closing "=====" line) of a slab-out-of-bounds ACCESS ("Read of
+# size 1") with FUNCTION among its lines.
+kasan_report() {
+	tr -d '\r' <"$con" | sed 's/^\[[ 0-9.]*\] //' | awk -v fn="$1" -v acc="$2" '
+	/BUG: KASAN: slab-out-of-bounds/ { on = 1; a = 0; f = 0; next }
+	on && index($0, acc " at addr") { a = 1 }
+	on && index($0, fn "+0x") { f = 1 }
+	on && /^=+$/ { on = 0; if (a && f) found = 1 }
+	END { exit !found }'
+}
+# On a KASAN kernel, the probe's two reports: KASAN instruments the
+# modules' code, and vsnprintf() (kunit/.kunitconfig).
+if grep -q 'KernelAddressSanitizer initialized' "$con"; then
+	check kunit-busted-kasan-probe-loaded \
+		grep -q 'kunit-busted: kasan_probe loaded and unloaded' "$con"
+	check kunit-busted-kasan-module-read \
+		kasan_report truth_kasan_read 'Read of size 1'
+	check kunit-busted-kasan-vsprintf-write \
+		kasan_report truth_kasan_vsprintf 'Write of size 1'
+fi
 finish

@@ -17,6 +17,11 @@
 # keeps the name and key it had before there was an arch, so existing
 # caches stay valid. Prints that directory on stdout; the kernel image is
 # DIR/arch/x86/boot/bzImage or DIR/arch/arm64/boot/Image.gz.
+#
+# A fragment's lines "#make ARCH VAR=VALUE" (comments to kunit.py) are
+# make's variables for its build for ARCH (kunit.py's --make_options),
+# such as the x86 debug kernel's KASAN_SANITIZE=n; being in the
+# fragment, they are in its key.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -40,6 +45,12 @@ ksrc=${KSRC:-$MSTAT_CACHE/linux-source-6.12}
 [ -f "$ksrc/Makefile" ] || die "no kernel source in $ksrc: run scripts/setup.sh"
 
 name=$(basename "$frag" | tr -d .)
+make_opts=()
+while read -r v; do
+	[[ $v =~ ^[A-Za-z_][A-Za-z0-9_.]*=[^[:space:]]*$ ]] ||
+		die "$frag: \"#make $arch $v\": not a make variable (#make ARCH VAR=VALUE)"
+	make_opts+=("--make_options=$v")
+done < <(sed -n "s/^#make $arch //p" "$frag")
 if [ "$arch" = x86_64 ]; then
 	key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile") | sha256sum | cut -c1-16)
 else
@@ -66,7 +77,8 @@ start=$(date +%s)
 mstat_cpu cpu0
 (cd "$ksrc" && python3 tools/testing/kunit/kunit.py build \
 	--arch="$arch" ${cross[@]+"${cross[@]}"} --build_dir="$dir" \
-	--kunitconfig="$frag" --jobs="$(nproc)") >"$dir/build.log" 2>&1 ||
+	--kunitconfig="$frag" ${make_opts[@]+"${make_opts[@]}"} \
+	--jobs="$(nproc)") >"$dir/build.log" 2>&1 ||
 	{ tail -n 30 "$dir/build.log" >&2; die "test kernel build failed"; }
 mstat_cpu cpu1
 log "$arch test kernel built in $(( $(date +%s) - start )) s, $(((cpu1 - cpu0) / 100)) s of CPU"

@@ -1334,8 +1334,57 @@ static void truth_ctor(void *obj)
 {
 }
 
+/*
+ * kasan_probe=1 (make check's KUnit busted-mode guest, on the debug
+ * kernel): at load, two accesses one byte past a 7-byte kmalloc()
+ * object, inside its 8-byte slot, that KASAN must report: a read by this
+ * module's own code (built as mstat.ko is) and a write by vsnprintf()
+ * (lib/vsprintf.c, which kunit/.kunitconfig keeps instrumented though
+ * the rest of that kernel is not). A kernel without KASAN refuses it.
+ */
+static bool kasan_probe;
+module_param(kasan_probe, bool, 0444);
+MODULE_PARM_DESC(kasan_probe, "At load, two out-of-bounds accesses KASAN must report (a KASAN kernel only)");
+
+/* The object's size, out of the compiler's sight. */
+static size_t truth_kasan_size = 7;
+
+static noinline void truth_kasan_read(void)
+{
+	size_t n = READ_ONCE(truth_kasan_size);
+	char *p = kmalloc(n, GFP_KERNEL);
+
+	if (!p)
+		return;
+	pr_info("kasan_probe: reading byte %zu of a %zu-byte object\n",
+		n, n);
+	(void)READ_ONCE(p[n]);
+	kfree(p);
+}
+
+static noinline void truth_kasan_vsprintf(void)
+{
+	size_t n = READ_ONCE(truth_kasan_size);
+	char *p = kmalloc(n, GFP_KERNEL);
+
+	if (!p)
+		return;
+	pr_info("kasan_probe: vsnprintf() of %zu bytes into a %zu-byte object\n",
+		n + 1, n);
+	snprintf(p, n + 1, "%0*d", (int)n, 0);
+	kfree(p);
+}
+
 static int __init truth_init(void)
 {
+	if (kasan_probe) {
+		if (!IS_ENABLED(CONFIG_KASAN)) {
+			pr_err("kasan_probe=1: this kernel has no KASAN\n");
+			return -EINVAL;
+		}
+		truth_kasan_read();
+		truth_kasan_vsprintf();
+	}
 	truth_cache = kmem_cache_create("mstat_truth", TRUTH_CACHE_OBJ, 0, 0,
 					truth_ctor);
 	if (!truth_cache)
