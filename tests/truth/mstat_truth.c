@@ -1379,7 +1379,7 @@ static int __init truth_init(void)
 {
 	if (kasan_probe) {
 		if (!IS_ENABLED(CONFIG_KASAN)) {
-			pr_err("kasan_probe=1: this kernel has no KASAN\n");
+			pr_err("kasan_probe=1 refused: no address sanitizer in this kernel\n");
 			return -EINVAL;
 		}
 		truth_kasan_read();
