@@ -1349,30 +1349,30 @@ MODULE_PARM_DESC(kasan_probe, "At load, two out-of-bounds accesses KASAN must re
 /* The object's size, out of the compiler's sight. */
 static size_t truth_kasan_size = 7;
 
-static noinline void truth_kasan_read(void)
+static noinline void truth_kasan_read(char *p, size_t n)
 {
-	size_t n = READ_ONCE(truth_kasan_size);
-	char *p = kmalloc(n, GFP_KERNEL);
-
-	if (!p)
-		return;
-	pr_info("kasan_probe: reading byte %zu of a %zu-byte object\n",
-		n, n);
 	(void)READ_ONCE(p[n]);
-	kfree(p);
 }
 
-static noinline void truth_kasan_vsprintf(void)
+static noinline void truth_kasan_vsprintf(char *p, size_t n)
+{
+	snprintf(p, n + 1, "%0*d", (int)n, 0);
+	barrier();	/* a call, not a tail call: this frame in the report */
+}
+
+static int truth_kasan_probe(void)
 {
 	size_t n = READ_ONCE(truth_kasan_size);
 	char *p = kmalloc(n, GFP_KERNEL);
 
 	if (!p)
-		return;
-	pr_info("kasan_probe: vsnprintf() of %zu bytes into a %zu-byte object\n",
-		n + 1, n);
-	snprintf(p, n + 1, "%0*d", (int)n, 0);
+		return -ENOMEM;
+	pr_info("kasan_probe: byte %zu of a %zu-byte object read, then written by vsnprintf()\n",
+		n, n);
+	truth_kasan_read(p, n);
+	truth_kasan_vsprintf(p, n);
 	kfree(p);
+	return 0;
 }
 
 static int __init truth_init(void)
@@ -1382,8 +1382,8 @@ static int __init truth_init(void)
 			pr_err("kasan_probe=1 refused: no address sanitizer in this kernel\n");
 			return -EINVAL;
 		}
-		truth_kasan_read();
-		truth_kasan_vsprintf();
+		if (truth_kasan_probe())
+			return -ENOMEM;
 	}
 	truth_cache = kmem_cache_create("mstat_truth", TRUTH_CACHE_OBJ, 0, 0,
 					truth_ctor);
