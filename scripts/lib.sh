@@ -822,9 +822,14 @@ mstat_queue_dispatch() {
 			used=$((used + w))
 		done
 		# Globs sort (LC_COLLATE=C): the lowest priority first, then
-		# the first queued.
-		waiting=("$q"/wait/*)
-		next=${waiting[0]:+${waiting[0]##*/}}
+		# the first queued. Listed only once the hold is seen gone:
+		# listed before it, a guest queued just before the hold's
+		# end could be missed.
+		next=''
+		if [ ! -f "$q/hold" ]; then
+			waiting=("$q"/wait/*)
+			next=${waiting[0]:+${waiting[0]##*/}}
+		fi
 		if [ -f "$q/hold" ]; then
 			:
 		elif [ -n "$next" ]; then

@@ -107,8 +107,14 @@ if [ -n "$broken" ]; then
 	finish
 fi
 check "queue-slots-kept (weight $m at once in 2 slots)" [ "$m" -eq 2 ]
-first=$(sort -k3,3n "$EVENTS" | awk '$1 == "start" { print $2; exit }')
-check "queue-prio-first ($first)" [ "$first" = first1 ]
+# The first slots' guests: those started before any ended. first1 must be
+# one (queued last; by the order queued it would start last). Not "the
+# first start": two guests dispatched together log their starts in
+# either order (g1 logged before first1, 1 ms apart, in 1 of 13 runs).
+first=$(sort -k3,3n "$EVENTS" | awk '$1 == "end" { exit } $1 == "start" { print $2 }' |
+	tr '\n' ' ')
+check "queue-prio-first (started first: $first)" \
+	[ "${first/first1/}" != "$first" ]
 alone=$(sort -k3,3n "$EVENTS" | awk '
 	$1 == "start" && $2 == "multi1" { on = 1; next }
 	$1 == "end" && $2 == "multi1" { on = 0 }
