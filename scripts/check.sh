@@ -829,6 +829,12 @@ relay "$logs/queue-test.log"
 scripts/queue-test.sh --broken >"$logs/queue-test-broken.log" 2>&1
 relay "$logs/queue-test-broken.log"
 
+# 4b''. The console check itself (scripts/console-check-test.sh): the
+# reports it must fail on, and those it lets through, each alone and
+# with a splat after them.
+scripts/console-check-test.sh >"$logs/console-check-test.log" 2>&1
+relay "$logs/console-check-test.log"
+
 # 4b'. The boot watchdog (scripts/guest.sh): a guest whose console goes
 # silent before its script starts (here a shell waiting for input as
 # init, the kernel's messages off) is stopped after MSTAT_BOOT_SILENCE

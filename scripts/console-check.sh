@@ -97,70 +97,55 @@ filter_allowed() {
 	}'
 }
 
-# Drop KCSAN reports (from "BUG: KCSAN" to the closing "=====" line)
-# that do not mention mstat; say which on stderr.
+# filter_reports WHY OPEN END_RE MAX HOW PATTERN: drop each report that
+# opens with a line matching OPEN and runs to one matching END_RE (or for
+# MAX lines more), if HOW holds: "title!~", its first line does not
+# match PATTERN; "any~", one of its lines does. Each dropped report's
+# first line goes to stderr with WHY.
+filter_reports() {
+	awk -v why="$1" -v open="$2" -v end_re="$3" -v max="$4" -v how="$5" \
+	    -v pat="$6" '
+	function flush() {
+		if (buf == "") return
+		if ((how == "title!~") ? first !~ pat : hit)
+			print "console-check: not counted, " why ": " first > "/dev/stderr"
+		else
+			printf "%s", buf
+		buf = ""
+	}
+	$0 ~ open { flush(); first = $0; buf = $0 "\n"; hit = (how == "any~" && $0 ~ pat); n = 0; next }
+	buf != "" {
+		buf = buf $0 "\n"
+		if (how == "any~" && $0 ~ pat) hit = 1
+		if ($0 ~ end_re || ++n > max) flush()
+		next
+	}
+	{ print }
+	END { flush() }'
+}
+
+# The report filters (see the top): a KCSAN report whose title does not
+# name mstat; a soft lockup with no module loaded (its "Modules linked
+# in:" empty, to the end of its stack); kasan_probe's KASAN reports
+# where the guest allows them (KASAN's and KCSAN's reports end with a
+# line of "=").
 filter_kcsan() {
-	awk '
-	function flush() {
-		if (buf == "") return
-		if (first ~ /mstat/) printf "%s", buf
-		else print "console-check: kernel-internal KCSAN report, not mstat: " first > "/dev/stderr"
-		buf = ""
-	}
-	/BUG: KCSAN:/ { flush(); first = $0; buf = $0 "\n"; n = 0; next }
-	buf != "" {
-		buf = buf $0 "\n"
-		if (/^=+$/ || /\] =+$/ || ++n > 60) flush()
-		next
-	}
-	{ print }
-	END { flush() }'
+	filter_reports "a KCSAN report of the kernel's own code" \
+		'BUG: KCSAN:' '^=+$|\] =+$' 60 'title!~' mstat
 }
-
-# Drop the KASAN reports of mstat_truth's kasan_probe, if the guest
-# allows them; say how many on stderr.
-filter_kasan_probe() {
-	awk -v allows=" $allows " '
-	function flush() {
-		if (buf == "") return
-		if (buf ~ /truth_kasan_(read|vsprintf)/) probes++
-		else printf "%s", buf
-		buf = ""
-	}
-	index(allows, " kasan-probe ") && /BUG: KASAN:/ { flush(); buf = $0 "\n"; n = 0; next }
-	buf != "" {
-		buf = buf $0 "\n"
-		if (/^=+$/ || /\] =+$/ || ++n > 120) flush()
-		next
-	}
-	{ print }
-	END {
-		flush()
-		if (probes)
-			printf "console-check: allowed by the guest: %d KASAN reports of kasan_probe\n", probes > "/dev/stderr"
-	}'
-}
-
-# Drop soft lockup reports (to the end of their stack, "</TASK>") whose
-# "Modules linked in:" is empty; say which on stderr.
 filter_early_lockup() {
-	awk '
-	function flush() {
-		if (buf == "") return
-		if (mods) printf "%s", buf
-		else print "console-check: soft lockup with no module loaded, not mstat: " first > "/dev/stderr"
-		buf = ""
-	}
-	/watchdog: BUG: soft lockup/ { flush(); first = $0; buf = $0 "\n"; mods = 1; n = 0; next }
-	buf != "" {
-		buf = buf $0 "\n"
-		if (/Modules linked in:/)
-			mods = $0 !~ /Modules linked in:[[:space:]]*$/
-		if (/<\/TASK>/ || ++n > 80) flush()
-		next
-	}
-	{ print }
-	END { flush() }'
+	filter_reports "a soft lockup with no module loaded" \
+		'watchdog: BUG: soft lockup' '</TASK>' 80 'any~' \
+		'Modules linked in:[[:space:]]*$'
+}
+filter_kasan_probe() {
+	if [[ " $allows " == *" kasan-probe "* ]]; then
+		filter_reports "mstat_truth's kasan_probe, allowed by the guest" \
+			'BUG: KASAN:' '^=+$|\] =+$' 120 'any~' \
+			'truth_kasan_(read|vsprintf)'
+	else
+		cat
+	fi
 }
 
 bad=$(tr -d '\r' <"$1" | filter_allowed | filter_kasan_probe | filter_kcsan | filter_early_lockup | grep -n -E "$(join "${splats[@]}")" |
