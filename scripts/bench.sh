@@ -363,4 +363,20 @@ EOT
 	echo
 	scripts/sidebyside.sh
 } | tee -a "$res"
+cat >>"$res" <<EOT
+
+## 12. The debug kernel: KASAN on mstat's code against KASAN everywhere (TCG)
+
+make check's x86 debug kernel instruments mstat's modules and the
+kernel files that take their buffers (kunit/.kunitconfig's "#make
+x86_64" lines), not the rest of the kernel: what that saves, its build
+and its guests, against the same fragment with KASAN on every object,
+and the verdicts of the same checks on both (scripts/kasan-cost.sh).
+EOT
+{
+	echo
+	echo "\$ scripts/kasan-cost.sh"
+	echo
+	scripts/kasan-cost.sh
+} | tee -a "$res"
 log "results: $res"

@@ -670,7 +670,6 @@ lint_start() {
 }
 
 debug_kernel_queue() {
-	local faults
 	[ -z "$debug_queued" ] || return 0
 	debug_queued=1
 	tk_wait debug
@@ -681,103 +680,13 @@ debug_kernel_queue() {
 	lint_start
 	[ -f build/debug/mstat.ko ] || return 0
 
-	# 6a. The debug kernel: KUnit suites (then kmemleak), and the kernel
-	# torture on four vCPUs; both on multi-threaded TCG, for true
-	# parallelism (they toggle no tracepoint under load, see guest.sh).
-	# The torture's main run 10 s here, 20 s in make soak. On 512 MiB:
-	# kmemleak's two scans after the suites walk every page's struct,
-	# and took 20 s of the KUnit guest's 62 s against 27 of 70 s on 1
-	# GiB, 73.7 s of CPU against 82.4 s; the torture's was the same,
-	# 136.5 s and 137.3 s (scripts/guest.sh by hand, one after the
-	# other, this machine alone, 2026-12-02).
-	MSTAT_TORTURE_SECONDS=10 mstat_suite_guests guest-debug \
-		"$kb_debug/arch/x86/boot/bzImage" build/debug --prio=2 --mem=512M
-
-	# 6b. The ground-truth test on the debug kernel (KASAN, lockdep,
-	# kmemleak). kmemleak allocates an object of its own cache beside every
-	# allocation, and KASAN shadow pages beside every vmalloc. KASAN's
-	# quarantine holds freed slab objects back and frees them when a later
-	# allocation drains it: a pattern's own allocations then free the
-	# earlier patterns' empty slabs, pages of orders 0 to 2 here (CI met 53
-	# order-2 frees in one kvfree_rcu_large run, none in its idle windows).
-	# So the cache and page sources' totals and orders 0 to 2 are printed,
-	# not judged, there; every other row is (kmalloc, its classes, the large
-	# class, order 4). 1000 allocations and frees a pattern, not 4000: each
-	# pattern's run and its three idle windows are a quarter as long, the
-	# same rows judged exactly. On one vCPU, as the per-cache guest: the
-	# debug kernel's counting paths under KASAN, lockdep and kmemleak are
-	# what they judge; its torture (four vCPUs), KUnit and fault guests
-	# (two) run mstat across CPUs. Side by side, beside a CPU hog and
-	# another guest (scripts/guest.sh by hand, this machine, 2026-11-29),
-	# the truth guest took 61.9 s of CPU on one vCPU against 72.8 s on
-	# two, the per-cache guest 27.6 s against 35.4 s, the same checks
-	# passing; a debug guest's CPU time grows with the host's load on two
-	# vCPUs (the truth guest's 146 s in the cold run at fe5ea55, 61 s
-	# alone), little on one. The fault guests stay on two: side by side,
-	# the good build's OOM part on one vCPU had taken 158 s of CPU,
-	# unfinished, when the guest on two had ended it and the rest in 130 s.
-	# Then the per-cache test, in the same boot: every row exact here too
-	# (kmemleak's own objects are its cache's rows); KASAN's quarantine
-	# holds a freed struct kmem_cache back, so the re-created cache's
-	# address is not required to be the same (no "-a").
-	mstat_guests_parts guest-debug-counts "$kb_debug/arch/x86/boot/bzImage" \
-		'truth caches' build/debug/mstat.ko \
-		build/debug/tests/truth/mstat_truth.ko \
-		build/debug/tests/caches/mstat_cachetest.ko --smp=1 \
-		--file=build/tools/truth:/mstat/truth \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat --timeout=1200 \
-		'--append=TRUTH_ARGS="-n 1000 -r cache -r page -r order:0 -r order:1 -r order:2"'
-
-	# 6c. The KUnit suites' own test, on the debug kernel: mstat_core's cases
-	# with a reader that does not wait must fail, cleanly. And KASAN's: it
-	# must report mstat_truth's kasan_probe, a module's access and
-	# vsnprintf()'s one byte past an object (kunit/.kunitconfig keeps
-	# those instrumented, not the rest of the kernel); kasan_multi_shot,
-	# for KASAN reports only its first without.
-	guest guest-debug-kunit-busted "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/kunit-busted.sh build/debug/mstat.ko \
-		build/debug/kunit/mstat_core_kunit.ko \
-		build/debug/tests/truth/mstat_truth.ko --tcg=multi \
-		--append=kasan_multi_shot
-
-	# 6d. Faults (scripts/guest/faults.sh), on the debug kernel's fault
-	# injection: every allocation of mstat's init failed in turn, failures
-	# injected into reads and control writes under load, failures counted
-	# against the truth, the OOM killer at work; and the broken build, whose
-	# bug each part must catch (the parts with nothing of it to catch run on
-	# it in make soak). The load part fails every eighth point of mstat's
-	# init here, from a start drawn each run, so that eight runs between
-	# them fail every point (the broken build's, its last points only),
-	# every point in make soak; the reads under injection 80 of each file,
-	# the control writes 40 of each, against 150 and 60 in make soak (the
-	# good build's guest took 365 s of CPU at stride 5 with 150 and 60 in
-	# the cold run at 9176e69, its load part 288 s of 608 s).
-	# 384 MiB, not 1 GiB: the OOM part's hog fills what is free three
-	# times, which took 229 s of a 530 s run on 1 GiB and 49 s of 358 s on
-	# 384 MiB (scripts/guest.sh by hand, this machine beside a kernel build,
-	# 2026-11-28), and 288 s of 820 s in the cold run at 8152d56: here once
-	# (FAULTS_HOGS=1), three times in make soak, and with no walk of /proc
-	# and /sys beside it (FAULTS_OOM_LOAD=0: the part alone took 38 s of
-	# the guest's CPU against 83 s with it, by hand, 2026-11-29; make soak
-	# keeps it). These guests and the truth
-	# and per-cache ones (6b) run on single-threaded TCG: the broken
-	# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
-	# multi-threaded (scripts/guest.sh by hand, this machine alone,
-	# 2026-11-28): the same time, less CPU.
-	faults=(--file=build/tools/faultio:/mstat/faultio
-		--file=build/tools/truth:/mstat/truth
-		--file=build/tools/mstat:/mstat/mstat --timeout=1500
-		--mem=384M --prio=2)
-	guest guest-debug-faults "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/faults.sh build/debug/mstat.ko \
-		build/debug/tests/truth/mstat_truth.ko "${faults[@]}" \
-		"--append=nokaslr FAULTS_STRIDE=8 FAULTS_START=$((RANDOM % 8 + 1)) FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1 FAULTS_OOM_LOAD=0"
-	[ -f build/debug-broken/mstat.ko ] &&
-	guest guest-debug-faults-broken "$kb_debug/arch/x86/boot/bzImage" \
-		scripts/guest/faults.sh build/debug-broken/mstat.ko \
-		build/debug-broken/tests/truth/mstat_truth.ko "${faults[@]}" \
-		'--append=nokaslr FAULTS="broken"'
+	# The debug kernel's guests (mstat_debug_guests, scripts/lib.sh,
+	# says why each is as it is): 6a, KUnit (then kmemleak) and the
+	# torture; 6b, the ground truth and the per-cache test; 6c, the
+	# KUnit suites' own test and KASAN's reports of kasan_probe; 6d,
+	# the faults, on the good build and on the broken one.
+	mstat_debug_guests guest-debug "$kb_debug/arch/x86/boot/bzImage" \
+		build/debug build/debug-broken
 }
 
 # debug_kernel_poll: debug_kernel_queue, if the test kernel's build has

@@ -11,9 +11,11 @@
 # gcc-aarch64-linux-gnu); kunit.py adds its qemu config for the arch (for
 # arm64: the PL011 console of qemu's virt machine).
 #
-# The build directory is $MSTAT_CACHE/kbuild/[ARCH-]<fragment's name>-<sha
-# of fragment + source [+ arch]>, so a warm run does not rebuild (the
-# fragment's file name and content count, not its directory); x86_64
+# The build directory is DIR/[ARCH-]<fragment's name>-<sha of fragment +
+# source [+ arch]>, DIR $MSTAT_KBUILD or else $MSTAT_CACHE/kbuild (a
+# bench that measures a build gives a DIR of its own), so a warm run does
+# not rebuild (the fragment's file name and content count, not its
+# directory); x86_64
 # keeps the name and key it had before there was an arch, so existing
 # caches stay valid. Prints that directory on stdout; the kernel image is
 # DIR/arch/x86/boot/bzImage or DIR/arch/arm64/boot/Image.gz.
@@ -58,11 +60,12 @@ else
 	       sha256sum | cut -c1-16)
 	name=$arch-$name
 fi
-dir=$MSTAT_CACHE/kbuild/$name-$key
+kbuild=${MSTAT_KBUILD:-$MSTAT_CACHE/kbuild}
+dir=$kbuild/$name-$key
 
 # One build per directory at a time: a second caller waits for the first.
-mkdir -p "$MSTAT_CACHE/kbuild"
-exec 9>"$MSTAT_CACHE/kbuild/.lock-$(basename "$dir")"
+mkdir -p "$kbuild"
+exec 9>"$kbuild/.lock-$(basename "$dir")"
 flock 9
 
 if [ -f "$dir/.mstat-done" ]; then
