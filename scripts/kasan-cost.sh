@@ -44,18 +44,15 @@ cmp -s kunit/.kunitconfig "$out/kasan-all.kunitconfig" &&
 # kernel NAME FRAGMENT: built (or found), its directory in kb[NAME], its
 # build's figures in built[NAME].
 declare -A kb built
+kbuild=()
+[ "${KASAN_COST_BUILD:-1}" = 0 ] || kbuild=("MSTAT_KBUILD=$MSTAT_TOP/$out/kbuild")
+trap 'rm -rf "$out/kbuild"' EXIT
 kernel() {
 	local name=$1 frag=$2 log=$out/kernel-$1.log
-	if [ "${KASAN_COST_BUILD:-1}" = 1 ]; then
-		kb[$name]=$(MSTAT_KBUILD=$MSTAT_TOP/$out/kbuild \
-			scripts/testkernel.sh "$frag" 2>"$log") ||
-			die "the $name kernel's build failed, log: $log"
-		built[$name]=$(sed -n 's/.*test kernel built in \([0-9]*\) s, \([0-9]*\) s of CPU/\2 s of CPU in \1 s/p' "$log")
-	else
-		kb[$name]=$(scripts/testkernel.sh "$frag" 2>"$log") ||
-			die "no $name kernel, log: $log"
-		built[$name]='cached'
-	fi
+	kb[$name]=$(env ${kbuild[@]+"${kbuild[@]}"} scripts/testkernel.sh "$frag" 2>"$log") ||
+		die "no $name kernel, log: $log"
+	built[$name]=$(sed -n 's/.*test kernel built in \([0-9]*\) s, \([0-9]*\) s of CPU/\2 s of CPU in \1 s/p' "$log")
+	built[$name]=${built[$name]:-cached}
 	scripts/build.sh "${kb[$name]}" "$out/$name" >"$out/build-$name.log" 2>&1 ||
 		die "cannot build mstat against the $name kernel, log: $out/build-$name.log"
 	KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 scripts/build.sh "${kb[$name]}" \
@@ -83,6 +80,10 @@ for name in mstat all; do
 	) >"$out/guests-$name.txt" 2>&1 &
 done
 wait
+for name in mstat all; do
+	tail -n 1 "$out/guests-$name.txt" | grep -q '^# [0-9]* passed, [0-9]* failed$' ||
+		die "the $name kernel's guests were not all collected: $out/guests-$name.txt"
+done
 
 # cpu NAME GUEST: that guest's CPU time, from its collected line.
 cpu() {
@@ -123,4 +124,3 @@ echo
 echo '```'
 diff <(verdicts mstat) <(verdicts all) || true
 echo '```'
-rm -rf "$out/kbuild"

@@ -825,9 +825,10 @@ mstat_queue_dispatch() {
 			used=$((used + w))
 		done
 		# Globs sort (LC_COLLATE=C): the lowest priority first, then
-		# the first queued. Listed only once the hold is seen gone:
-		# listed before it, a guest queued just before the hold's
-		# end could be missed.
+		# the first queued. Listed only once the hold is seen gone
+		# (listed before, a guest queued just before the hold's end
+		# could be missed), and the hold looked at again after: one
+		# set while listing holds what was listed.
 		next=''
 		if [ ! -f "$q/hold" ]; then
 			waiting=("$q"/wait/*)

@@ -8,8 +8,8 @@
 # that never set up. It must fetch its lists itself and print the KA64_*
 # assignments.
 #
-# Its cache is its own too, a copy of the caller's arm64 parts (images,
-# headers, busybox, zlib): what they hold is not downloaded again, and
+# Its cache is its own too, a copy of the caller's arm64 parts (6.12's
+# images, the headers, busybox, zlib): what they hold is not downloaded again, and
 # what it changes is not the caller's. Fresh lists can name a newer
 # kernel than the caller's day-old ones: with the caller's cache, this
 # test once extracted 6.12.118's arm64 headers, removed 6.12.117's (the
@@ -30,7 +30,7 @@ tmp=$(mktemp -d "$top/setup-test.XXXXXX") || exit
 trap 'rm -rf "$tmp"' EXIT
 export MSTAT_APT_DIR=$tmp/apt MSTAT_CACHE=$tmp/cache
 mkdir -p "$MSTAT_CACHE/kernels" || exit
-for d in "$top"/arm64 "$top"/kernels/*-arm64; do
+for d in "$top"/arm64 "$top"/kernels/6.12.*-arm64; do
 	[ ! -d "$d" ] || cp -a "$d" "$MSTAT_CACHE/${d#"$top"/}" || exit
 done
 

@@ -15,9 +15,8 @@
 # source [+ arch]>, DIR $MSTAT_KBUILD or else $MSTAT_CACHE/kbuild (a
 # bench that measures a build gives a DIR of its own), so a warm run does
 # not rebuild (the fragment's file name and content count, not its
-# directory); x86_64
-# keeps the name and key it had before there was an arch, so existing
-# caches stay valid. Prints that directory on stdout; the kernel image is
+# directory); x86_64 keeps the name and key it had before there was an
+# arch, so existing caches stay valid. Prints that directory on stdout; the kernel image is
 # DIR/arch/x86/boot/bzImage or DIR/arch/arm64/boot/Image.gz.
 #
 # A fragment's lines "#make ARCH VAR=VALUE" (comments to kunit.py) are
