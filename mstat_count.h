@@ -77,7 +77,8 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
 	mstat_add(s, struct mstat_cells, cell[src][c].field, val)
 
 /**
- * __mstat_hot_alloc() - count one allocation, as one write section
+ * __mstat_count_alloc_in() - count one allocation in an open write section
+ * @s: the section, which the caller opened and will close
  * @src: the source; a constant, so that only the adds it needs are left
  * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
  *	of the cell, if it has one (mstat_caches.h)
@@ -89,8 +90,49 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
  * @ptr: the object, for the recorders
  * @site: the call site, for the recorders
  *
- * Context: any but NMI.
+ * For a caller that keeps state of its own beside the count, by the
+ * section's slot (mstat_section_slot()): mstat_vmem.c's tables.
+ *
+ * Context: inside @s; any but NMI.
  */
+static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
+						   enum mstat_source src,
+						   const void *cache,
+						   unsigned int c, bool fixed,
+						   size_t req, size_t alloc,
+						   gfp_t gfp, unsigned long ptr,
+						   unsigned long site)
+{
+	/* An enum mstat_gfp, as a long: no zero extension for the index. */
+	unsigned long g = gfpflags_allow_blocking(gfp);
+	bool sample, stream;
+	int r;
+
+	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
+	if (r >= 0) {
+		mstat_add(s, struct mstat_slot, row[r].allocs, 1);
+	} else {
+		mstat_cell_add(s, src, c, allocs, 1);
+		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
+			mstat_cell_add(s, src, c, bytes_req, req);
+		if (!fixed)
+			mstat_cell_add(s, src, c, bytes_alloc, alloc);
+	}
+	mstat_add(s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
+	if (static_branch_unlikely(&mstat_extras_key)) {
+		/* A page only while page sampling is on, and never unknown. */
+		sample = (src != MSTAT_SRC_PAGE ||
+			  (ptr && static_branch_unlikely(&mstat_profile_pages_key))) &&
+			 mstat_profile_due(alloc);
+		stream = mstat_streamed(src);
+		if (sample || stream)
+			mstat_extras(mstat_section_slot(&mstat_core, s), true,
+				     sample, false, stream, src, ptr, alloc,
+				     site);
+	}
+}
+
+/* __mstat_count_alloc_in() as one write section of its own. */
 static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      const void *cache,
 					      unsigned int c, bool fixed,
@@ -99,40 +141,17 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      unsigned long ptr,
 					      unsigned long site)
 {
-	/* An enum mstat_gfp, as a long: no zero extension for the index. */
-	unsigned long g = gfpflags_allow_blocking(gfp);
 	struct mstat_section s;
-	bool sample, stream;
-	int r;
 
 	mstat_write_begin(&mstat_core, &s);
-	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
-	if (r >= 0) {
-		mstat_add(&s, struct mstat_slot, row[r].allocs, 1);
-	} else {
-		mstat_cell_add(&s, src, c, allocs, 1);
-		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
-			mstat_cell_add(&s, src, c, bytes_req, req);
-		if (!fixed)
-			mstat_cell_add(&s, src, c, bytes_alloc, alloc);
-	}
-	mstat_add(&s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
-	if (static_branch_unlikely(&mstat_extras_key)) {
-		/* A page only while page sampling is on, and never unknown. */
-		sample = (src != MSTAT_SRC_PAGE ||
-			  (ptr && static_branch_unlikely(&mstat_profile_pages_key))) &&
-			 mstat_profile_due(alloc);
-		stream = mstat_streamed(src);
-		if (sample || stream)
-			mstat_extras(mstat_section_slot(&mstat_core, &s), true,
-				     sample, false, stream, src, ptr, alloc,
-				     site);
-	}
+	__mstat_count_alloc_in(&s, src, cache, c, fixed, req, alloc, gfp, ptr,
+			       site);
 	mstat_write_end(&mstat_core, &s);
 }
 
 /**
- * __mstat_hot_free() - count one free, as one write section
+ * __mstat_count_free_in() - count one free in an open write section
+ * @s: the section, which the caller opened and will close
  * @src: the source, a constant
  * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
  *	of the cell, if it has one
@@ -142,8 +161,41 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
  * @ptr: the object, for the recorders
  * @site: the call site, for the recorders
  *
- * Context: any but NMI.
+ * Context: inside @s; any but NMI.
  */
+static __always_inline void __mstat_count_free_in(struct mstat_section *s,
+						  enum mstat_source src,
+						  const void *cache,
+						  unsigned int c, bool fixed,
+						  size_t size, unsigned long ptr,
+						  unsigned long site)
+{
+	bool sampled, stream;
+	int r;
+
+	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
+	if (r >= 0) {
+		mstat_add(s, struct mstat_slot, row[r].frees, 1);
+	} else {
+		mstat_cell_add(s, src, c, frees, 1);
+		if (!fixed)
+			mstat_cell_add(s, src, c, bytes_freed, size);
+	}
+	mstat_add(s, struct mstat_cells, ctx_frees[mstat_context()], 1);
+	if (static_branch_unlikely(&mstat_extras_key)) {
+		sampled = (src != MSTAT_SRC_PAGE ||
+			   static_branch_unlikely(&mstat_profile_page_free_key)) &&
+			  ptr && mstat_profile_held(ptr);
+		stream = mstat_streamed(src);
+		if (sampled || stream)
+			mstat_extras(mstat_section_slot(&mstat_core, s),
+				     false, false, sampled, stream, src, ptr,
+				     fixed ? mstat_cell_size(src, c) : size,
+				     site);
+	}
+}
+
+/* __mstat_count_free_in() as one write section of its own. */
 static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     const void *cache,
 					     unsigned int c, bool fixed,
@@ -152,30 +204,9 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     unsigned long site)
 {
 	struct mstat_section s;
-	bool sampled, stream;
-	int r;
 
 	mstat_write_begin(&mstat_core, &s);
-	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
-	if (r >= 0) {
-		mstat_add(&s, struct mstat_slot, row[r].frees, 1);
-	} else {
-		mstat_cell_add(&s, src, c, frees, 1);
-		if (!fixed)
-			mstat_cell_add(&s, src, c, bytes_freed, size);
-	}
-	mstat_add(&s, struct mstat_cells, ctx_frees[mstat_context()], 1);
-	if (static_branch_unlikely(&mstat_extras_key)) {
-		sampled = (src != MSTAT_SRC_PAGE ||
-			   static_branch_unlikely(&mstat_profile_page_free_key)) &&
-			  ptr && mstat_profile_held(ptr);
-		stream = mstat_streamed(src);
-		if (sampled || stream)
-			mstat_extras(mstat_section_slot(&mstat_core, &s),
-				     false, false, sampled, stream, src, ptr,
-				     fixed ? mstat_cell_size(src, c) : size,
-				     site);
-	}
+	__mstat_count_free_in(&s, src, cache, c, fixed, size, ptr, site);
 	mstat_write_end(&mstat_core, &s);
 }
 

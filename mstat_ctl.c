@@ -39,6 +39,7 @@
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_stream.h"
+#include "mstat_vmem.h"
 
 static u64 mstat_enable_get(int src)
 {
@@ -72,9 +73,11 @@ static int mstat_reset_set(int arg, u64 val)
 		return -EINVAL;
 	}
 	err = mstat_reset(&mstat_core);
-	if (!err)
-		mstat_ctl_mark();
-	return err;
+	if (err)
+		return err;
+	mstat_vmem_rebase();
+	mstat_ctl_mark();
+	return 0;
 }
 
 static u64 mstat_ev_sources_get(int arg)

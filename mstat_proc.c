@@ -725,8 +725,14 @@ static void mstat_proc_sites_free(struct mstat_shot *shot)
 /*
  * A free probe that missed calls (a kprobe hit inside another probe's
  * handler, a kretprobe out of instances) may have left sampled objects in
- * the profile's address table for good: drop them all
- * (mstat_profile_forget()). Under mstat_sites_shots.lock.
+ * the profile's address table for good: drop those it could have freed
+ * (mstat_profile_forget_sources()). Each of these probes frees slab
+ * objects alone (mstat_count_kfree(), mstat_count_cache_free(),
+ * mstat_count_cache_free_entry()), which count in the kmalloc or the
+ * cache source, either of them whichever the probe (mstat_source_frees());
+ * a page's, a vm area's or a percpu object's free never comes through
+ * them. So the slab sources' entries are dropped, the others kept. Under
+ * mstat_sites_shots.lock.
  */
 static void mstat_sites_check_missed(void)
 {
@@ -744,7 +750,9 @@ static void mstat_sites_check_missed(void)
 	if (missed == seen)
 		return;
 	seen = missed;
-	mstat_profile_forget("a free probe missed calls");
+	mstat_profile_forget_sources(mstat_source_frees(MSTAT_SRC_KMALLOC) |
+				     mstat_source_frees(MSTAT_SRC_CACHE),
+				     "a free probe missed calls");
 }
 
 static struct mstat_shot *mstat_sites_take(void)

@@ -44,12 +44,14 @@
  *    hashed raw spinlocks. The free of an unsampled object costs one hash
  *    and one load of an empty chain head. An entry also keeps when its
  *    object was allocated, for its age. The table never lies: an entry
- *    whose free the profile may have missed (a source switched off or on,
- *    a free probe that missed a call: mstat_profile_forget()) is dropped
- *    and counted as freed; a reset drops every entry counted before it
- *    (see mstat_profile_reset()); a sample that finds the table full is
- *    counted as allocated and freed at once. A dropped entry is counted
- *    in addr_phantoms, a sample without an entry in addr_drops.
+ *    whose free the profile may have missed (a probe that can see it
+ *    switched off or on, or missing a call) is dropped and counted as
+ *    freed, the other sources' entries kept
+ *    (mstat_profile_forget_sources()); a reset drops every entry counted
+ *    before it (see mstat_profile_reset()); a sample that finds the
+ *    table full is counted as allocated and freed at once. A dropped
+ *    entry is counted in addr_phantoms, a sample without an entry in
+ *    addr_drops.
  *
  *  - Publication in cycles, tied to the core's rotation (Go's active +
  *    future[] scheme): a bucket's counters are written inside the event's
@@ -84,6 +86,7 @@
 
 #include "mstat_caches.h"
 #include "mstat_compat.h"
+#include "mstat_mutant.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
 
@@ -143,6 +146,24 @@ static unsigned int mstat_nr_addrs;
  * with mstat_section_slot() (litmus: mstat_core/litmus/reset-hook.litmus).
  */
 static unsigned long mstat_slot_epoch[2];
+
+/**
+ * mstat_profile_epoch() - the reset epoch of a core slot
+ * @slot: mstat_section_slot() of an open write section
+ *
+ * A reset gives each slot a new epoch while no section uses it
+ * (mstat_profile_reset()), so that state kept beside a count with its
+ * section's epoch tells a count made before the last reset, cleared with
+ * the totals, from one made after it: the address table's entries here,
+ * mstat_vmem.c's objects.
+ *
+ * Context: inside the write section whose slot @slot is.
+ * Return: the epoch.
+ */
+unsigned long mstat_profile_epoch(unsigned int slot)
+{
+	return READ_ONCE(mstat_slot_epoch[slot]);
+}
 
 /* The slab cache of an allocated object, or NULL: the sources' layout. */
 static const void *(*mstat_cache_of)(const void *obj);
@@ -658,6 +679,7 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 		mstat_bucket_free(slot, b, size);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(__mstat_profile_sample);
 
 /*
  * Count @a's object freed, and give the entry back. An entry of an epoch
@@ -697,25 +719,63 @@ void __mstat_profile_free(unsigned int slot, unsigned long ptr)
 		return;
 	mstat_addr_drop(slot, a, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(__mstat_profile_free);
+
+/*
+ * Whether @a's object counts in one of the sources of @srcs: the source
+ * its bucket was labelled with (a bucket's key hashes its source, so a
+ * bucket holds the samples of one source). A bucket is claimed (its key)
+ * before its labels are written, then published (@nr): a sample may find
+ * the key claimed and insert its entry before the labels are there
+ * (mstat_bucket_get()). Such an entry's source is not known: it is taken
+ * to be one of @srcs, dropped rather than kept, as the table never
+ * keeps an entry it cannot vouch for. Under the entry's chain lock.
+ */
+static bool mstat_addr_of(const struct mstat_addr *a, unsigned long srcs)
+{
+	if (mstat_mutant(MSTAT_MUT_FORGET_ALL))
+		return true;
+	/*
+	 * Pairs with the smp_store_release() in mstat_bucket_get(): the
+	 * labels before @nr (litmus/profile-bucket-publish.litmus).
+	 */
+	if (!smp_load_acquire(&a->b->nr))
+		return true;
+	return srcs & BIT(a->b->src);
+}
 
 /**
- * mstat_profile_forget() - drop every entry of the address table
- * @why: what made the table unable to vouch for its entries, for the log
+ * mstat_profile_forget_sources() - drop the entries of some sources
+ * @srcs: the sources whose entries to drop, a mask of BIT(enum
+ *	mstat_source)
+ * @why: what made the table unable to vouch for them, for the log
  *
- * Called when the profile may have missed frees: a source switched off
- * or on, a free probe that missed calls. Each entry is counted as freed
- * now and in addr_phantoms, so that no object whose free was missed stays
- * in use for good: an object still live is then out of the in-use
- * figures, never in them twice. Its later free finds no entry.
+ * Called when the profile may have missed frees of those sources'
+ * objects: a source switched off or on, a free probe that missed calls.
+ * Each entry of an object counted in one of @srcs is counted as freed
+ * now and in addr_phantoms, so that no object whose free was missed
+ * stays in use for good: an object still live is then out of the in-use
+ * figures, never in them twice. Its later free finds no entry. The
+ * entries of every other source are kept, and their frees counted when
+ * they come, whatever probe sees them: a free finds its entry by address
+ * alone.
+ *
+ * An entry's source is the source its object counts in, which is not
+ * always that of the probe that sees its free: kfree() (the kmalloc
+ * source's event) frees a kmem_cache object, which counts in the cache
+ * source, and kmem_cache_free() (the cache source's) may free an object
+ * of one of kmalloc's caches, which counts in the kmalloc source. Which
+ * sources' frees a probe can miss is the caller's to say: the sources'
+ * layer, which knows its probes (mstat_source_frees()).
  *
  * Context: process; sleeps.
  */
-void mstat_profile_forget(const char *why)
+void mstat_profile_forget_sources(unsigned long srcs, const char *why)
 {
 	unsigned int h, n = 0;
 
 	for (h = 0; mstat_addr_heads && h < BIT(mstat_addr_bits); h++) {
-		struct mstat_addr *a, *next;
+		struct mstat_addr *a, **pp, *gone = NULL;
 		struct mstat_section s;
 		unsigned long flags;
 
@@ -723,13 +783,20 @@ void mstat_profile_forget(const char *why)
 			continue;
 		mstat_write_begin(&mstat_core, &s);
 		raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
-		a = mstat_addr_heads[h];
-		WRITE_ONCE(mstat_addr_heads[h], NULL);
+		for (pp = &mstat_addr_heads[h]; (a = *pp);) {
+			if (!mstat_addr_of(a, srcs)) {
+				pp = &a->next;
+				continue;
+			}
+			WRITE_ONCE(*pp, a->next);
+			a->next = gone;
+			gone = a;
+		}
 		raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
-		for (; a; a = next, n++) {
-			next = a->next;
-			mstat_addr_drop(mstat_section_slot(&mstat_core, &s), a,
-					true);
+		for (; gone; gone = a, n++) {
+			a = gone->next;
+			mstat_addr_drop(mstat_section_slot(&mstat_core, &s),
+					gone, true);
 		}
 		mstat_write_end(&mstat_core, &s);
 		cond_resched();
@@ -737,6 +804,20 @@ void mstat_profile_forget(const char *why)
 	if (n)
 		pr_info_ratelimited("heap profile: %u sampled objects dropped (%s)\n",
 				    n, why);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_forget_sources);
+
+/**
+ * mstat_profile_forget() - drop every entry of the address table
+ * @why: what made the table unable to vouch for its entries, for the log
+ *
+ * mstat_profile_forget_sources() for every source.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_profile_forget(const char *why)
+{
+	mstat_profile_forget_sources(~0UL, why);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_forget);
 

@@ -154,7 +154,7 @@ struct mstat_site_row {
  * @addr_drops: samples whose address found no free entry
  * @addr_live: sampled objects live
  * @addr_phantoms: entries dropped because the profile could not vouch
- *	for their free (mstat_profile_forget(), a reset)
+ *	for their free (mstat_profile_forget_sources(), a reset)
  * @now: the time the ages are taken at, ktime_get_boot_fast_ns()
  * @live: the sampled objects remembered at the read, by bucket, then
  *	oldest first (vfree() it)
@@ -184,6 +184,8 @@ struct mstat_sites {
 struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap);
 void mstat_sites_free(struct mstat_sites *ss);
 void mstat_profile_forget(const char *why);
+void mstat_profile_forget_sources(unsigned long srcs, const char *why);
+unsigned long mstat_profile_epoch(unsigned int slot);
 void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj));
 s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,

@@ -757,11 +757,16 @@ static void mstat_probe_page_free(void *data, struct page *page,
 
 /*
  * percpu: the allocation event comes once the object is whole, with its
- * bytes on all possible CPUs as the kernel charges them (and from 6.0
- * its caller and flags; before, its bytes are its size times the
- * possible CPUs, and its flags atomic or not); the free event, with the
- * percpu allocator's lock held, comes without a size: mstat_vmem.c
- * keeps the objects it counted.
+ * size on each CPU (and from 6.0 its caller and flags; before, its flags
+ * atomic or not); the free event, with the percpu allocator's lock held,
+ * comes without a size: mstat_vmem.c keeps the objects it counted. An
+ * object's bytes are its size times the possible CPUs, what it takes of
+ * the chunks' pages (meminfo's Percpu). The event's bytes_alloc (from
+ * 6.0, pcpu_obj_full_size()) is what the kernel charges a memory cgroup:
+ * those bytes and, with kmem accounting on, a pointer per 8 bytes of the
+ * object for the chunk's vector of cgroups, which lives in slab or
+ * vmalloc, allocated with the chunk and counted there. Counting it here
+ * would count those bytes twice.
  */
 #if defined(MSTAT_HAVE_TP_PERCPU_ALLOC_SITE)
 static void mstat_probe_percpu_alloc(void *data, unsigned long call_site,
@@ -771,7 +776,11 @@ static void mstat_probe_percpu_alloc(void *data, unsigned long call_site,
 				     void __percpu *ptr, size_t bytes_alloc,
 				     gfp_t gfp_flags)
 {
-	mstat_count_percpu_alloc(ptr, size, bytes_alloc, gfp_flags, call_site);
+	size_t bytes = size * num_possible_cpus();
+
+	if (mstat_mutant(MSTAT_MUT_PCPU_CHARGED))
+		bytes = bytes_alloc;
+	mstat_count_percpu_alloc(ptr, size, bytes, gfp_flags, call_site);
 }
 #elif defined(MSTAT_HAVE_TP_PERCPU_ALLOC)
 static void mstat_probe_percpu_alloc(void *data, bool reserved,
@@ -907,13 +916,56 @@ bool mstat_source_present(enum mstat_source src)
 }
 
 /**
+ * mstat_source_frees() - the sources whose objects a source's probes free
+ * @src: the source
+ *
+ * An object counts in the source of the cache it lives in, whichever
+ * probe sees it, and the heap profile finds a sampled object's entry by
+ * its address alone, whichever probe sees its free. The slab sources'
+ * probes free each other's objects: kfree() (the kmalloc source's
+ * event; kfree_bulk(), kfree_rcu()'s sheaves) frees kmem_cache objects,
+ * which count in the cache source, and kmem_cache_free() (the cache
+ * source's event; kmem_cache_free_bulk(), and before 6.0 the kprobe at
+ * kmem_cache_free()'s entry) frees any slab's object, one of kmalloc's
+ * caches' counting in the kmalloc source. Every other source's objects
+ * are freed through its own probes alone: a page (sampled by its struct
+ * page) by mm_page_free, whole or split into order-0 pages; a vm area
+ * by remove_vm_area()'s return probe; a percpu object by
+ * percpu_free_percpu; the api source samples no address.
+ *
+ * So while either slab source is off, the frees of both sources' objects
+ * may go unseen; while any other is off, its own objects' only.
+ *
+ * Return: a mask of BIT(enum mstat_source), @src's among them.
+ */
+unsigned long mstat_source_frees(enum mstat_source src)
+{
+	if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_CACHE)
+		return BIT(MSTAT_SRC_KMALLOC) | BIT(MSTAT_SRC_CACHE);
+	return BIT(src);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_source_frees);
+
+/* Drop the sampled objects whose frees @src's probes may have missed. */
+static void mstat_source_forget(enum mstat_source src, bool on)
+{
+	char why[32];
+
+	snprintf(why, sizeof(why), "source %s switched %s",
+		 mstat_source_name[src], on ? "on" : "off");
+	mstat_profile_forget_sources(mstat_source_frees(src), why);
+}
+
+/**
  * mstat_source_set() - switch a source on or off
  * @src: the source
  * @on: the new state
  *
  * Objects allocated while a source was off and freed while it is on make
  * live counts negative; see the README. Either way, the heap profile's
- * sampled objects are dropped (mstat_profile_forget()).
+ * sampled objects whose frees the source's probes may have missed, those
+ * of mstat_source_frees(), are dropped (mstat_profile_forget_sources()):
+ * the other sources' are kept, and their frees counted.
  *
  * Context: process; sleeps.
  * Return: 0, -EINVAL for a bad @src, or a tracepoint registration error
@@ -941,8 +993,7 @@ int mstat_source_set(enum mstat_source src, bool on)
 			if (src == MSTAT_SRC_VMALLOC || src == MSTAT_SRC_PERCPU)
 				mstat_vmem_forget(src);
 		}
-		mstat_profile_forget(on ? "a source switched on" :
-				     "a source switched off");
+		mstat_source_forget(src, on);
 	}
 out:
 	mutex_unlock(&mstat_sources_lock);

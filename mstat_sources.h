@@ -14,6 +14,7 @@
 int mstat_source_set(enum mstat_source src, bool on);
 bool mstat_source_enabled(enum mstat_source src);
 bool mstat_source_present(enum mstat_source src);
+unsigned long mstat_source_frees(enum mstat_source src);
 size_t mstat_kfree_size(const void *ptr);
 unsigned int mstat_twice_sites(void);
 struct kmem_cache;

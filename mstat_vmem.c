@@ -14,8 +14,8 @@
  *    (a huge mapping's too: its size is rounded to the huge page, and so
  *    are its pages); a vmalloc() that fails frees its area the same way.
  *  - A percpu object is counted by the percpu_alloc_percpu event (its
- *    bytes on all possible CPUs, as the kernel charges them) and freed by
- *    percpu_free_percpu, which does not say its size.
+ *    bytes on all possible CPUs) and freed by percpu_free_percpu, which
+ *    does not say its size.
  *
  * So each source keeps a table of the objects it counted, by address (a
  * vm area's start, a percpu pointer), which is also their key in the
@@ -42,6 +42,8 @@
 #include <linux/hash.h>
 #include <linux/kasan.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
@@ -50,12 +52,18 @@
 #include "mstat_mutant.h"
 #include "mstat_vmem.h"
 
-/* One counted object: its address, caller, bytes and cell. */
+/*
+ * One counted object: its address, caller, bytes and cell, and the
+ * reset epoch of the write section that counted it (the low bits of
+ * mstat_profile_epoch(): a reset is rare, and an object older than 2^32
+ * resets is as unlikely as its address's reuse).
+ */
 struct mstat_obj {
 	unsigned long key;		/* 0: an empty slot */
 	unsigned long site;
 	u64 bytes;
 	unsigned int cell;
+	u32 epoch;
 };
 
 struct mstat_objtab {
@@ -124,21 +132,58 @@ static void mstat_tab_delete(struct mstat_objtab *t, unsigned int i)
 	t->nr--;
 }
 
-/* Count @o's free: its key is its address, for the heap profile too. */
-static void mstat_vmem_count_free(enum mstat_source src,
-				  const struct mstat_obj *o)
+/* The reset epoch of open section @s, as an object keeps it. */
+static u32 mstat_vmem_epoch(const struct mstat_section *s)
 {
-	mstat_hot_free(src, o->cell, o->bytes, o->key, o->site);
+	return mstat_profile_epoch(mstat_section_slot(&mstat_core, s));
+}
+
+/*
+ * Whether @o was counted in @s's epoch, since the last reset: if not, its
+ * allocation was cleared with the totals, and so must its free be.
+ */
+static bool mstat_vmem_current(const struct mstat_section *s,
+			       const struct mstat_obj *o)
+{
+	return o->epoch == mstat_vmem_epoch(s) ||
+	       mstat_mutant(MSTAT_MUT_RESET_KEEPS_TABLES);
+}
+
+/*
+ * Count the free of @t's object in slot @i (its key is its address, for
+ * the heap profile too) if it was counted since the last reset, else an
+ * unknown free if @seen (its free event, not its address's reuse), and
+ * forget it. Context: @t's lock held.
+ */
+static void mstat_vmem_drop(struct mstat_objtab *t, enum mstat_source src,
+			    unsigned int i, bool seen)
+{
+	const struct mstat_obj *o = &t->slot[i];
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	if (mstat_vmem_current(&s, o)) {
+		if (!seen || !mstat_mutant(MSTAT_MUT_VMEM_FREE_LOST))
+			__mstat_count_free_in(&s, src, NULL, o->cell,
+					      mstat_cell_fixed(src, o->cell),
+					      o->bytes, o->key, o->site);
+	} else if (seen) {
+		t->unknown_frees++;
+		t->unknown_bytes += o->bytes;
+	}
+	mstat_write_end(&mstat_core, &s);
+	mstat_tab_delete(t, i);
 }
 
 /*
  * Count the allocation of @o (its key its address) into @src, and keep
- * it. Context: any but NMI.
+ * it with the epoch of the section that counted it. Context: any but NMI.
  */
-static void mstat_vmem_alloc(enum mstat_source src, const struct mstat_obj *o,
+static void mstat_vmem_alloc(enum mstat_source src, struct mstat_obj *o,
 			     gfp_t gfp)
 {
 	struct mstat_objtab *t = mstat_tab(src);
+	struct mstat_section s;
 	unsigned long flags;
 	int i;
 
@@ -152,26 +197,31 @@ static void mstat_vmem_alloc(enum mstat_source src, const struct mstat_obj *o,
 		 * freed unseen (a probe that missed a call): count that free
 		 * now, and keep the new one in its place.
 		 */
-		mstat_vmem_count_free(src, &t->slot[i]);
-		mstat_tab_delete(t, i);
+		mstat_vmem_drop(t, src, i, false);
 	}
 	if (unlikely(t->nr >= t->max)) {
 		t->untracked++;
 		goto out;
 	}
+	mstat_write_begin(&mstat_core, &s);
+	o->epoch = mstat_vmem_epoch(&s);
 	i = mstat_tab_home(t, o->key);
 	while (t->slot[i].key)
 		i = (i + 1) & ((1U << t->bits) - 1);
 	t->slot[i] = *o;
 	t->nr++;
-	mstat_hot_alloc(src, o->cell, o->bytes, o->bytes, gfp, o->key, o->site);
+	__mstat_count_alloc_in(&s, src, NULL, o->cell,
+			       mstat_cell_fixed(src, o->cell), o->bytes,
+			       o->bytes, gfp, o->key, o->site);
+	mstat_write_end(&mstat_core, &s);
 out:
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
 /*
- * Count the free of the object at @key, if @src's table holds it; else
- * an unknown free of @bytes (0: not known). Context: any but NMI.
+ * Count the free of the object at @key, if @src's table holds it from
+ * since the last reset; else an unknown free of @bytes (0: not known).
+ * Context: any but NMI.
  */
 static void mstat_vmem_free(enum mstat_source src, unsigned long key,
 			    u64 bytes)
@@ -189,9 +239,7 @@ static void mstat_vmem_free(enum mstat_source src, unsigned long key,
 		t->unknown_bytes += bytes;
 		goto out;
 	}
-	if (!mstat_mutant(MSTAT_MUT_VMEM_FREE_LOST))
-		mstat_vmem_count_free(src, &t->slot[i]);
-	mstat_tab_delete(t, i);
+	mstat_vmem_drop(t, src, i, true);
 out:
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
@@ -217,7 +265,7 @@ static enum mstat_vm_kind mstat_vm_kind_of(unsigned long flags)
  */
 void mstat_count_vm_area(const struct vm_struct *vm, bool alloc)
 {
-	struct mstat_obj o;
+	struct mstat_obj o = {};
 
 	/*
 	 * Its start without a KASAN tag: vmalloc() tags it (tag-based
@@ -248,7 +296,7 @@ void mstat_count_vm_failure(void)
  * mstat_count_percpu_alloc() - count a percpu object allocated
  * @ptr: the object (a percpu pointer, not an address of any one CPU's)
  * @size: its bytes on each CPU
- * @bytes: its bytes on all possible CPUs, as the kernel charges them
+ * @bytes: its bytes on all possible CPUs
  * @gfp: the allocation's flags
  * @site: its caller, 0 if unknown
  *
@@ -286,29 +334,87 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
  * mstat_vmem_forget() - forget a source's objects
  * @src: %MSTAT_SRC_VMALLOC or %MSTAT_SRC_PERCPU
  *
- * Each object its table holds counts as freed, and the table is emptied:
- * for a source switched off, once none of its probes runs any more (its
- * frees are not seen while it is off).
+ * Each object its table holds counts as freed (if counted since the last
+ * reset), and the table is emptied: for a source switched off, once none
+ * of its probes runs any more (its frees are not seen while it is off).
  *
  * Context: process.
  */
 void mstat_vmem_forget(enum mstat_source src)
 {
 	struct mstat_objtab *t = mstat_tab(src);
+	struct mstat_section s;
 	unsigned long flags;
 	unsigned int i;
 
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for (i = 0; t->slot && i < (1U << t->bits); i++) {
-		if (!t->slot[i].key)
+		const struct mstat_obj *o = &t->slot[i];
+
+		if (!o->key)
 			continue;
-		mstat_vmem_count_free(src, &t->slot[i]);
+		mstat_write_begin(&mstat_core, &s);
+		if (mstat_vmem_current(&s, o))
+			__mstat_count_free_in(&s, src, NULL, o->cell,
+					      mstat_cell_fixed(src, o->cell),
+					      o->bytes, o->key, o->site);
+		mstat_write_end(&mstat_core, &s);
 		t->slot[i].key = 0;
 	}
 	t->nr = 0;
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_forget);
+
+/* Slots a rebase looks at per hold of a table's lock. */
+#define MSTAT_VMEM_REBASE_BATCH	256
+
+/**
+ * mstat_vmem_rebase() - forget the objects counted before a reset
+ *
+ * After mstat_reset(), whose reset hook gave both core slots a new epoch
+ * (mstat_profile_epoch()): every object kept with an older one had its
+ * allocation cleared with the totals, so it is dropped uncounted, as an
+ * object allocated before the load is never kept; its free is then an
+ * unknown free, and the live counts restart from zero, never below. An
+ * object of an older epoch that this walk misses (moved behind it by
+ * another CPU's delete between two batches) is dropped the same way at
+ * its free (mstat_vmem_drop()). The lock is held for a batch of slots at
+ * a time, so that interrupts are never off for a whole table.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_vmem_rebase(void)
+{
+	struct mstat_section s;
+	unsigned long flags;
+	unsigned int i, k, end;
+	u32 now;
+
+	if (mstat_mutant(MSTAT_MUT_RESET_KEEPS_TABLES))
+		return;
+	mstat_write_begin(&mstat_core, &s);
+	now = mstat_vmem_epoch(&s);
+	mstat_write_end(&mstat_core, &s);
+	for (k = 0; k < ARRAY_SIZE(mstat_tabs); k++) {
+		struct mstat_objtab *t = &mstat_tabs[k];
+
+		for (i = 0; ; i = end) {
+			raw_spin_lock_irqsave(&t->lock, flags);
+			if (!t->slot || i >= (1U << t->bits)) {
+				raw_spin_unlock_irqrestore(&t->lock, flags);
+				break;
+			}
+			end = min(i + MSTAT_VMEM_REBASE_BATCH, 1U << t->bits);
+			for (; i < end; i++)
+				while (t->slot[i].key && t->slot[i].epoch != now)
+					mstat_tab_delete(t, i);
+			raw_spin_unlock_irqrestore(&t->lock, flags);
+			cond_resched();
+		}
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_rebase);
 
 /**
  * mstat_vmem_state() - a source's table, for the faces

@@ -40,6 +40,7 @@ void mstat_count_percpu_alloc(const void __percpu *ptr, size_t size,
 			      size_t bytes, gfp_t gfp, unsigned long site);
 void mstat_count_percpu_free(const void __percpu *ptr);
 void mstat_vmem_forget(enum mstat_source src);
+void mstat_vmem_rebase(void);
 bool mstat_vmem_state(enum mstat_source src, struct mstat_vmem_view *v);
 int mstat_vmem_init(unsigned int objects);
 void mstat_vmem_exit(void);

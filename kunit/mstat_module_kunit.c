@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the mstat module: exact counts through the API, kmalloc
- * and kmem_cache events landing in the right classes, the size lookup on
- * free, the probed context under a breakpoint kprobe, nested page
- * watches, and the statistics' invariants in every snapshot under load.
+ * KUnit tests of the mstat module: exact counts through the API, what a
+ * source's switch drops from the heap profile, kmalloc and kmem_cache
+ * events landing in the right classes, the size lookup on free, the
+ * probed context under a breakpoint kprobe, nested page watches, and the
+ * statistics' invariants in every snapshot under load.
  *
  * Needs mstat.ko loaded first, with every source on (the default).
  */
@@ -18,6 +19,7 @@
 #include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_count.h"
+#include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -126,6 +128,69 @@ static void mstat_account_source_disabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_account_free(8, _THIS_IP_), -ENODEV);
 	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_API, true), 0);
 	KUNIT_EXPECT_EQ(test, mstat_source_set(MSTAT_NR_SOURCES, true), -EINVAL);
+}
+
+/* The site of mstat_source_set_keeps_other_samples()'s objects. */
+static noinline void source_site_alloc(void **obj, int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		obj[i] = kmalloc(100, GFP_KERNEL);
+}
+
+/*
+ * A source switched off and on drops from the heap profile the sampled
+ * objects whose frees its probes may have missed, and only those
+ * (mstat_source_frees()): the page source's switch keeps kmalloc's
+ * objects, whose frees then count; the cache source's drops them, each
+ * counted freed once (kmem_cache_free() frees kmalloc's caches' objects
+ * too).
+ */
+static void mstat_source_set_keeps_other_samples(struct kunit *test)
+{
+	unsigned long rate = READ_ONCE(mstat_profile_rate);
+	u64 a0, f0, a1, f1, a2, f2, a3, f3, a4, f4;
+	const int k = 16, j = 6;
+	void *obj[16];
+	int i;
+
+	KUNIT_EXPECT_EQ(test, mstat_source_frees(MSTAT_SRC_PAGE),
+			BIT(MSTAT_SRC_PAGE));
+	KUNIT_EXPECT_EQ(test, mstat_source_frees(MSTAT_SRC_KMALLOC),
+			BIT(MSTAT_SRC_KMALLOC) | BIT(MSTAT_SRC_CACHE));
+	KUNIT_EXPECT_EQ(test, mstat_source_frees(MSTAT_SRC_CACHE),
+			BIT(MSTAT_SRC_KMALLOC) | BIT(MSTAT_SRC_CACHE));
+
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("source_site_alloc", &a0, &f0), 0);
+	mstat_profile_set_rate(1);
+	source_site_alloc(obj, k);
+	mstat_profile_set_rate(rate);
+	for (i = 0; i < k; i++)
+		KUNIT_ASSERT_NOT_NULL(test, obj[i]);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PAGE, false), 0);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PAGE, true), 0);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("source_site_alloc", &a1, &f1), 0);
+	for (i = 0; i < j; i++)
+		kfree(obj[i]);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("source_site_alloc", &a2, &f2), 0);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_CACHE, false), 0);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_CACHE, true), 0);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("source_site_alloc", &a3, &f3), 0);
+	for (i = j; i < k; i++)
+		kfree(obj[i]);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("source_site_alloc", &a4, &f4), 0);
+
+	KUNIT_EXPECT_EQ(test, a1 - a0, (u64)k);
+	/* The page source's switch: kmalloc's objects kept ... */
+	KUNIT_EXPECT_EQ(test, f1, f0);
+	/* ... their frees found them. */
+	KUNIT_EXPECT_EQ(test, f2 - f0, (u64)j);
+	/* The cache source's: the rest dropped, counted freed ... */
+	KUNIT_EXPECT_EQ(test, f3 - f0, (u64)k);
+	/* ... once: their frees find no entry. */
+	KUNIT_EXPECT_EQ(test, f4, f3);
+	KUNIT_EXPECT_EQ(test, a4, a1);
 }
 
 /*
@@ -722,6 +787,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_account_exact_counts),
 	KUNIT_CASE(mstat_account_bad_input),
 	KUNIT_CASE(mstat_account_source_disabled),
+	KUNIT_CASE(mstat_source_set_keeps_other_samples),
 	KUNIT_CASE(mstat_vmem_table),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),

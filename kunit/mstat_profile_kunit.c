@@ -2,8 +2,8 @@
 /*
  * KUnit tests of mstat's heap profile: exact counts at a site with every
  * allocation sampled, the address table's cap, what a reset and a drop of
- * the table leave, the labels, the estimate's accuracy when sampling, and
- * the sampling arithmetic.
+ * the table (all of it, or one source's entries) leave, the labels, the
+ * estimate's accuracy when sampling, and the sampling arithmetic.
  *
  * Needs mstat.ko loaded first, with the kmalloc source on (the default).
  * The cases change the sampling rate and restore the load-time one.
@@ -190,6 +190,114 @@ static void mstat_profile_forget_counts_freed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f2, f1);
 }
 
+/*
+ * Sampled objects of two sources, by hand: keys of this module's data,
+ * which no allocator frees, sampled and freed as the hot path does
+ * (mstat_extras()), each in a write section of its own.
+ */
+#define PROFILE_KEYS	16
+static char profile_keys[2][PROFILE_KEYS];
+
+static noinline void profile_sample_key(unsigned long key,
+					enum mstat_source src)
+{
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	/* The call site: the return address into profile_site_keys(). */
+	__mstat_profile_sample(mstat_section_slot(&mstat_core, &s), 1, key, 64,
+			       _RET_IP_, src, MSTAT_SAMPLE_KEY);
+	mstat_write_end(&mstat_core, &s);
+}
+
+static noinline void profile_site_keys(const char *keys,
+				       enum mstat_source src)
+{
+	int i;
+
+	for (i = 0; i < PROFILE_KEYS; i++)
+		profile_sample_key((unsigned long)&keys[i], src);
+}
+
+static void profile_free_keys(const char *keys)
+{
+	struct mstat_section s;
+	int i;
+
+	for (i = 0; i < PROFILE_KEYS; i++) {
+		mstat_write_begin(&mstat_core, &s);
+		__mstat_profile_free(mstat_section_slot(&mstat_core, &s),
+				     (unsigned long)&keys[i]);
+		mstat_write_end(&mstat_core, &s);
+	}
+}
+
+/* The published figures of profile_site_keys()'s rows of source @src. */
+static void profile_keys_counts(struct kunit *test, enum mstat_source src,
+				u64 *allocs, u64 *frees)
+{
+	struct mstat_snapshot snap;
+	struct mstat_sites *ss = mstat_profile_read(&snap);
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ss));
+	*allocs = *frees = 0;
+	for (i = 0; i < ss->n; i++) {
+		snprintf(sym, sizeof(sym), "%ps", (void *)ss->row[i].site);
+		if (!str_has_prefix(sym, "profile_site_keys") ||
+		    ss->row[i].src != src)
+			continue;
+		*allocs += ss->row[i].v[MSTAT_B_ALLOCS];
+		*frees += ss->row[i].v[MSTAT_B_FREES];
+	}
+	mstat_sites_free(ss);
+}
+
+/*
+ * mstat_profile_forget_sources() drops the entries of the sources given,
+ * each counted freed once, and keeps the others: their frees, when they
+ * come, find them and count once.
+ */
+static void mstat_profile_forget_sources_keeps_others(struct kunit *test)
+{
+	const u64 k = PROFILE_KEYS;
+	u64 ka0, kf0, pa0, pf0, ka1, kf1, pa1, pf1, ka2, kf2, pa2, pf2;
+	u64 sd, ad0, ad1, ph0, ph1;
+
+	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka0, &kf0);
+	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa0, &pf0);
+	mstat_profile_drops(&sd, &ad0, &ph0);
+	profile_site_keys(profile_keys[0], MSTAT_SRC_KMALLOC);
+	profile_site_keys(profile_keys[1], MSTAT_SRC_PAGE);
+	mstat_profile_drops(&sd, &ad1, &ph1);
+	/* Every sample has its entry (a full table counts it freed at once). */
+	KUNIT_ASSERT_EQ(test, ad1, ad0);
+
+	mstat_profile_forget_sources(BIT(MSTAT_SRC_PAGE), "a KUnit test");
+	mstat_profile_drops(&sd, &ad1, &ph1);
+	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka1, &kf1);
+	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa1, &pf1);
+	profile_free_keys(profile_keys[0]);
+	profile_free_keys(profile_keys[1]);
+	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka2, &kf2);
+	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa2, &pf2);
+
+	KUNIT_EXPECT_EQ(test, ka1 - ka0, k);
+	KUNIT_EXPECT_EQ(test, pa1 - pa0, k);
+	/* The page source's entries: dropped, counted freed once ... */
+	KUNIT_EXPECT_EQ(test, pf1 - pf0, k);
+	KUNIT_EXPECT_GE(test, ph1 - ph0, k);
+	/* ... their frees found none, so are not counted again. */
+	KUNIT_EXPECT_EQ(test, pf2, pf1);
+	/* The kmalloc source's: kept, not freed by the forget ... */
+	KUNIT_EXPECT_EQ(test, kf1, kf0);
+	/* ... and freed once, by their frees. */
+	KUNIT_EXPECT_EQ(test, kf2 - kf0, k);
+	KUNIT_EXPECT_EQ(test, ka2, ka1);
+	KUNIT_EXPECT_EQ(test, pa2, pa1);
+}
+
 /* The labels of a sample taken here: this task's cgroup, the memory's node, its age. */
 static void mstat_profile_labels_task(struct kunit *test)
 {
@@ -309,6 +417,7 @@ static struct kunit_case mstat_profile_cases[] = {
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_addr_cap_counts_drops),
 	KUNIT_CASE(mstat_profile_reset_clears),
 	KUNIT_CASE(mstat_profile_forget_counts_freed),
+	KUNIT_CASE(mstat_profile_forget_sources_keeps_others),
 	KUNIT_CASE(mstat_profile_labels_task),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_estimate_within_bound),
 	KUNIT_CASE(mstat_sample_interval_mean),

@@ -219,18 +219,18 @@ t setup-arm64-nolists scripts/setup-test.sh
 # they took some 25 s of CPU a kernel, 7.3-wrongproto's build of mstat.ko
 # alone against 7.3's of everything in the cold run at 9176e69).
 phase builds
-t build-6.1-W1 scripts/build.sh --tests "truth caches" "$K61_KDIR" build/6.1
+t build-6.1-W1 scripts/build.sh --tests "truth caches hold" "$K61_KDIR" build/6.1
 t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
-t build-6.12rt-W1 scripts/build.sh --tests "truth caches torture" \
+t build-6.12rt-W1 scripts/build.sh --tests "truth caches torture hold" \
 	"$K612RT_KDIR" build/6.12rt
-t build-6.12cloud-W1 scripts/build.sh --tests "truth caches" \
+t build-6.12cloud-W1 scripts/build.sh --tests "truth caches hold" \
 	"$K612CLOUD_KDIR" build/6.12cloud
 # A build that must fail the ground-truth test: it counts both events of
 # a large kmalloc the kernel traces twice, ignores bulk frees, never
 # uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset,
 # and does not count alloc_pages_exact()'s split.
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
-	scripts/build.sh --tests "truth caches irqload" "$K612_KDIR" \
+	scripts/build.sh --tests "truth caches irqload hold" "$K612_KDIR" \
 	build/6.12-broken
 # The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
 # compat path of a 6.1 KUnit kernel compiles and links.
@@ -278,14 +278,15 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 	# Its names' offset is off by a word: validation must refuse it, and
 	# every row count on, by id, with no name (the per-cache part, -n).
 	mstat_guests_parts guest-6.12-counts-broken "$K612_VMLINUZ" \
-		'truth caches' build/6.12-broken/mstat.ko \
+		'truth caches account' build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/truth/mstat_truth.ko \
 		build/6.12-broken/tests/caches/mstat_cachetest.ko \
+		build/6.12-broken/tests/hold/mstat_hold.ko \
 		--file=build/tools/truth:/mstat/truth \
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat --timeout=900 \
 		"--append=TRUTH_MEMCG=1 TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\"" \
-		'--append=CACHES_ARGS="-n -a"'
+		'--append=CACHES_ARGS="-n -a" ACCOUNT_BROKEN=1'
 fi
 
 # 3c. How a large kmalloc is traced, learnt at load under an interrupt
@@ -562,9 +563,9 @@ for id in ${KM_IDS:-}; do
 	[ "$(mstat_km "$id" ARCH)" = arm64 ] && a=(--arch arm64)
 	# The test modules its guests load (5a, 5b; scripts/arm64.sh).
 	case $id in
-	7.3)		tests='truth caches chains labels' ;;
+	7.3)		tests='truth caches chains labels hold' ;;
 	arm64-6.12)	tests='truth caches torture' ;;
-	*)		tests='truth caches' ;;
+	*)		tests='truth caches hold' ;;
 	esac
 	matrix_build "$id" scripts/build.sh ${r:+--root "$r"} ${a[@]+"${a[@]}"} \
 		--tests "$tests" "$(mstat_km "$id" KDIR)" "build/$id"

@@ -225,4 +225,32 @@ else
 		"$(printf '"%s" ' "${miss[@]}")"
 fi
 
+# Every parameter the module declares (module_param*() in mstat_mod.c and
+# mstat_ctl.c) but reset, which has no value at load, is on an "#options
+# mstat" line of the package's modprobe file, with its default. Broken
+# mode: a copy of it without enable_vmalloc must fail.
+modprobe=debian/mstat.modprobe
+if [ "$broken" = 1 ]; then
+	sed 's/ enable_vmalloc=[^ ]*//' "$modprobe" >"$tmp/mstat.modprobe"
+	modprobe=$tmp/mstat.modprobe
+fi
+sed -n 's/^module_param[a-z_]*(\([a-z_0-9]*\),.*/\1/p' mstat_mod.c mstat_ctl.c |
+	grep -vx reset | sort -u >"$tmp/params"
+sed -n 's/^#options mstat //p' "$modprobe" | tr ' ' '\n' |
+	sed -n 's/=.*//p' | sort -u >"$tmp/listed"
+pmiss=$(comm -23 "$tmp/params" "$tmp/listed" | tr '\n' ' ')
+if [ "$(wc -l <"$tmp/params")" -lt 20 ]; then
+	not_ok "doc-modprobe: only $(wc -l <"$tmp/params") parameters found in the sources"
+elif [ "$broken" = 1 ]; then
+	if [ "$pmiss" = "enable_vmalloc " ]; then
+		ok "doc-modprobe-broken (caught: $pmiss)"
+	else
+		not_ok "doc-modprobe-broken: caught '${pmiss}', not enable_vmalloc"
+	fi
+elif [ -z "$pmiss" ]; then
+	ok doc-modprobe
+else
+	not_ok "doc-modprobe: not in $modprobe: $pmiss"
+fi
+
 finish

@@ -7,8 +7,10 @@
 # pass, the failing cases must leave the module unloadable (no writer
 # left running), and a bad busted= must be refused; on a kernel with
 # KASAN, KASAN must have reported both accesses of mstat_truth's
-# kasan_probe (scripts/guest/kunit-busted.sh). Exits non-zero if a line
-# is "not ok".
+# kasan_probe (scripts/guest/kunit-busted.sh). Where the guest was given
+# the broken build, its mstat_profile suite must fail the case that
+# catches MSTAT_MUT_FORGET_ALL (tests/mstat_mutants.h) and pass every
+# other, and unload. Exits non-zero if a line is "not ok".
 #
 #   scripts/kunit-busted-check.sh CONSOLE
 set -uo pipefail
@@ -46,6 +48,27 @@ check kunit-busted-unloads-cleanly \
 	grep -q 'kunit-busted: unloaded, guest alive' "$con"
 check kunit-busted-bad-param-refused \
 	grep -q 'busted=3: must be 0, 1 or 2' "$con"
+
+# The broken build's mstat_profile suite, if the guest had it: the case
+# that catches MSTAT_MUT_FORGET_ALL fails, every other passes.
+if grep -q 'kunit-busted: no broken build' "$con"; then
+	skip kunit-busted-profile "the guest was given no broken build"
+else
+	cases=$(tr -d '\r' <"$con" | sed 's/^\[[ 0-9.]*\] //' |
+		sed -n "/kunit-busted: the broken build's mstat_profile/,/^not ok [0-9]* mstat_profile\$/p" |
+		sed -n 's/^    \(not ok\|ok\) [0-9]* \([a-z0-9_]*\)$/\1 \2/p')
+	catcher=mstat_profile_forget_sources_keeps_others
+	expect "$catcher" "not ok"
+	n=0
+	while read -r c; do
+		[ "$c" != "$catcher" ] || continue
+		expect "$c" ok
+		n=$((n + 1))
+	done < <(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases")
+	[ "$n" -gt 0 ] || not_ok "kunit-busted-profile-others: no other case ran"
+	check kunit-busted-profile-unloads \
+		grep -q 'kunit-busted: the broken build unloaded' "$con"
+fi
 
 # kasan_report FUNCTION ACCESS: a KASAN report (its "BUG: KASAN:" line to
 # its closing "=====" line) of a slab-out-of-bounds ACCESS ("Read of

@@ -976,10 +976,11 @@ mstat_guests_parts() {
 # guests (make check's 6a to 6d), booting IMAGE, with mstat and its tests
 # from build DIR: NAME-kunit and NAME-torture, NAME-counts,
 # NAME-kunit-busted and NAME-faults; NAME-faults-broken with the broken
-# build's, from BROKEN, if it was built. The fault guest's first point
+# build's, from BROKEN, if it was built, whose heap-profile suite
+# NAME-kunit-busted runs too. The fault guest's first point
 # of mstat's init to fail: MSTAT_FAULTS_START, else drawn (1 to 8).
 mstat_debug_guests() {
-	local name=$1 image=$2 dir=$3 broken=$4 faults
+	local name=$1 image=$2 dir=$3 broken=$4 faults busted=()
 	local start=${MSTAT_FAULTS_START:-$((RANDOM % 8 + 1))}
 
 	# The debug kernel: KUnit suites (then kmemleak), and the kernel
@@ -1035,12 +1036,18 @@ mstat_debug_guests() {
 	# must report mstat_truth's kasan_probe, a module's access and
 	# vsnprintf()'s one byte past an object (kunit/.kunitconfig keeps
 	# those instrumented, not the rest of the kernel); kasan_multi_shot,
-	# for KASAN reports only its first without.
+	# for KASAN reports only its first without. Then the broken build's
+	# mstat_profile suite, whose case that must catch its mutation
+	# (MSTAT_MUT_FORGET_ALL, tests/mstat_mutants.h) must fail, and it
+	# alone.
+	[ ! -f "$broken/mstat.ko" ] ||
+		busted=("--file=$broken/mstat.ko:/mstat/broken/mstat.ko"
+			"--file=$broken/kunit/mstat_profile_kunit.ko:/mstat/broken/mstat_profile_kunit.ko")
 	guest "$name-kunit-busted" "$image" \
 		scripts/guest/kunit-busted.sh "$dir/mstat.ko" \
 		"$dir/kunit/mstat_core_kunit.ko" \
 		"$dir/tests/truth/mstat_truth.ko" --tcg=multi \
-		--append=kasan_multi_shot
+		--append=kasan_multi_shot ${busted[@]+"${busted[@]}"}
 
 	# Faults (scripts/guest/faults.sh), on the debug kernel's fault
 	# injection: every allocation of mstat's init failed in turn, failures
@@ -1084,19 +1091,24 @@ mstat_debug_guests() {
 # mstat_guests_counts ID VMLINUZ [PART...] [ARG...]: queue guest-ID-counts,
 # the counts against a known truth on the kernel built in build/ID, the
 # ground-truth and per-cache tests ("-a": the re-created cache's address
-# reused), then each PART (survive, params), in one boot
+# reused), the whole-memory account's truth (account, where build/ID has
+# tests/hold/), then each PART (survive, params), in one boot
 # (mstat_guests_parts); each ARG is guest's (a later --timeout, the
 # default 900 s's place).
 mstat_guests_counts() {
-	local id=$1 kernel=$2 parts='truth caches' b=build/$1
+	local id=$1 kernel=$2 parts='truth caches' b=build/$1 hold=()
 	shift 2
+	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
+		parts+=' account'
+		hold=("$b/tests/hold/mstat_hold.ko")
+	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
 		parts+=" $1"
 		shift
 	done
 	mstat_guests_parts "guest-$id-counts" "$kernel" "$parts" \
 		"$b/mstat.ko" "$b/tests/truth/mstat_truth.ko" \
-		"$b/tests/caches/mstat_cachetest.ko" \
+		"$b/tests/caches/mstat_cachetest.ko" "${hold[@]}" \
 		--file=build/tools/truth:/mstat/truth \
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat \

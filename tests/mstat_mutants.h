@@ -66,11 +66,33 @@ enum mstat_mutant {
 	 */
 	MSTAT_MUT_LEAK_PROFILE,
 	/*
+	 * A source switched off or on drops every source's sampled objects
+	 * from the heap profile, not only those whose frees its probes may
+	 * have missed (mstat_profile_forget_sources() ignores the sources
+	 * given): KUnit mstat_profile_forget_sources_keeps_others, in the
+	 * broken build (guest-debug-kunit-busted).
+	 */
+	MSTAT_MUT_FORGET_ALL,
+	/*
 	 * A vm area's or percpu object's free not counted, though its
 	 * table held it: truth vmalloc_areas, vmap_areas, percpu
 	 * (guest-6.12-truth-broken).
 	 */
 	MSTAT_MUT_VMEM_FREE_LOST,
+	/*
+	 * A percpu object counted as the kernel charges it (6.0 on: its
+	 * bytes and the chunk's cgroup pointers for it, which the slab or
+	 * vmalloc holds), not as the chunks' pages it takes: truth percpu
+	 * and account-percpu (guest-6.12-counts-broken).
+	 */
+	MSTAT_MUT_PCPU_CHARGED,
+	/*
+	 * A reset that keeps the vm areas and percpu objects counted
+	 * before it: their frees after it count, reading their sources'
+	 * live counts below zero, rather than as unknown frees (the
+	 * account's account-reset-unknown, guest-6.12-counts-broken).
+	 */
+	MSTAT_MUT_RESET_KEEPS_TABLES,
 };
 
 /* Every mutation, in the one broken build; @name must be one of them. */

@@ -5,7 +5,11 @@
 # The cases that hunt torn snapshots must report "not ok", and cleanly:
 # every writer stopped (the module unloads, the console stays clean, the
 # guest goes on). Then busted=3 must be refused; on a KASAN kernel, KASAN
-# must report mstat_truth's kasan_probe. Runs in /mstat.
+# must report mstat_truth's kasan_probe. Then, if given the broken build
+# (./broken/: MSTAT_BROKEN_COUNTS, tests/mstat_mutants.h), its
+# mstat_profile suite, whose case mstat_profile_forget_sources_keeps_others
+# must report "not ok" (MSTAT_MUT_FORGET_ALL), every other "ok". Runs in
+# /mstat.
 set -u
 . ./lib.sh
 insmod ./mstat.ko || exit 1
@@ -29,3 +33,13 @@ if [ -f ./mstat_truth.ko ] &&
 fi
 rmmod mstat || exit 1
 echo "kunit-busted: unloaded, guest alive"
+if [ -f ./broken/mstat.ko ]; then
+	echo "kunit-busted: the broken build's mstat_profile"
+	insmod ./broken/mstat.ko || exit 1
+	insmod ./broken/mstat_profile_kunit.ko || exit 1
+	rmmod mstat_profile_kunit || exit 1
+	rmmod mstat || exit 1
+	echo "kunit-busted: the broken build unloaded"
+else
+	echo "kunit-busted: no broken build"
+fi

@@ -27,9 +27,6 @@ if [ "$memcg" = 1 ]; then
 	check memcg-joined sh -c "echo $$ >/sys/fs/cgroup/truth/cgroup.procs"
 fi
 check insmod-mstat insmod ./mstat.ko
-# Its percpu truth charges kmem accounting's pointers unless it is off.
-nokmem=0
-! grep -q 'cgroup.memory=[^ ]*nokmem' /proc/cmdline || nokmem=1
 # kasan_probe=1 (scripts/guest/kunit-busted.sh) refused without KASAN
 # (its log line names no "KASAN": scripts/console-check.sh would take it
 # for a report).
@@ -37,7 +34,7 @@ if ! dmesg | grep -q 'KernelAddressSanitizer initialized'; then
 	check kasan-probe-refused sh -c '! insmod ./mstat_truth.ko kasan_probe=1 2>/dev/null &&
 		dmesg | grep -q "kasan_probe=1 refused: no address sanitizer"'
 fi
-check insmod-truth insmod ./mstat_truth.ko nokmem=$nokmem
+check insmod-truth insmod ./mstat_truth.ko
 # Let boot's own work settle before the windows.
 sleep 2
 # shellcheck disable=SC2086 # options, split

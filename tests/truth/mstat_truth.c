@@ -695,24 +695,16 @@ static int truth_kvmalloc_vmalloc(struct truth_result *r, unsigned long n)
 
 /*
  * percpu objects of 8 B to 4 KiB, each freed: the percpu source counts
- * each with its bytes on all possible CPUs, as the kernel charges them:
- * from 6.0 the event says so (pcpu_obj_full_size(), with the memory
- * cgroup's pointer per 8 bytes if kmem accounting is on), before, mstat
- * counts the size times the possible CPUs.
+ * each with its bytes on all possible CPUs, the chunks' pages it takes,
+ * on every kernel: not as the kernel charges a memory cgroup from 6.0
+ * (pcpu_obj_full_size(): also a pointer per 8 bytes, a share of the
+ * chunk's vector of cgroups, which the slab or vmalloc holds). The
+ * judge runs it in a memory cgroup (TRUTH_MEMCG), where the charge and
+ * the pages differ.
  */
-static bool nokmem;
-module_param(nokmem, bool, 0444);
-MODULE_PARM_DESC(nokmem, "The kernel was booted with cgroup.memory=nokmem (mem_cgroup_kmem_disabled() is not exported)");
-
 static size_t truth_pcpu_bytes(size_t size)
 {
-	size_t extra = 0;
-
-#if defined(MSTAT_HAVE_TP_PERCPU_ALLOC_SITE) && IS_ENABLED(CONFIG_MEMCG)
-	if (!nokmem)
-		extra = size / PCPU_MIN_ALLOC_SIZE * sizeof(void *);
-#endif
-	return size * num_possible_cpus() + extra;
+	return size * num_possible_cpus();
 }
 
 static int truth_percpu(struct truth_result *r, unsigned long n)

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat_hold - a known amount of kernel memory, held from load to unload:
+ * the truth the whole-memory account (mstat memory) is judged by, step by
+ * step (scripts/guest/account.sh). It needs nothing of mstat's, so that
+ * it loads before mstat as well as after, and around a reset.
+ *
+ *	percpu=N percpu_size=S	N __alloc_percpu(S) objects: S times the
+ *				possible CPUs each, in the chunks' pages
+ *	kmalloc=N kmalloc_size=S	N kmalloc(S) objects
+ *	vmalloc=N vmalloc_size=S	N vmalloc(S) areas
+ *
+ * Each allocation is made at load and freed at unload; a load whose
+ * allocations cannot all be made frees what it made and fails with
+ * -ENOMEM. What it holds is logged: "mstat_hold: held ...".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+/* At most this many objects of each kind: 4 GiB of 4 MiB areas. */
+#define HOLD_MAX_N	BIT(20)
+
+static unsigned int percpu, kmalloc_n, vmalloc_n;
+static unsigned int percpu_size = 4096, kmalloc_size = 8192;
+static unsigned int vmalloc_size = 4 << 20;
+module_param(percpu, uint, 0444);
+MODULE_PARM_DESC(percpu, "percpu objects to hold");
+module_param(percpu_size, uint, 0444);
+MODULE_PARM_DESC(percpu_size, "Bytes of each percpu object on each CPU (at most PCPU_MIN_UNIT_SIZE)");
+module_param_named(kmalloc, kmalloc_n, uint, 0444);
+MODULE_PARM_DESC(kmalloc, "kmalloc() objects to hold");
+module_param(kmalloc_size, uint, 0444);
+MODULE_PARM_DESC(kmalloc_size, "Bytes of each kmalloc() object");
+module_param_named(vmalloc, vmalloc_n, uint, 0444);
+MODULE_PARM_DESC(vmalloc, "vmalloc() areas to hold");
+module_param(vmalloc_size, uint, 0444);
+MODULE_PARM_DESC(vmalloc_size, "Bytes of each vmalloc() area");
+
+static void __percpu **hold_pcpu;
+static void **hold_kmalloc, **hold_vmalloc;
+
+static void hold_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; hold_pcpu && i < percpu; i++)
+		free_percpu(hold_pcpu[i]);
+	for (i = 0; hold_kmalloc && i < kmalloc_n; i++)
+		kfree(hold_kmalloc[i]);
+	for (i = 0; hold_vmalloc && i < vmalloc_n; i++)
+		vfree(hold_vmalloc[i]);
+	kvfree(hold_pcpu);
+	kvfree(hold_kmalloc);
+	kvfree(hold_vmalloc);
+}
+
+static int hold_make(void)
+{
+	unsigned int i;
+
+	hold_pcpu = kvcalloc(percpu, sizeof(*hold_pcpu), GFP_KERNEL);
+	hold_kmalloc = kvcalloc(kmalloc_n, sizeof(*hold_kmalloc), GFP_KERNEL);
+	hold_vmalloc = kvcalloc(vmalloc_n, sizeof(*hold_vmalloc), GFP_KERNEL);
+	if ((percpu && !hold_pcpu) || (kmalloc_n && !hold_kmalloc) ||
+	    (vmalloc_n && !hold_vmalloc))
+		return -ENOMEM;
+	for (i = 0; i < percpu; i++) {
+		hold_pcpu[i] = __alloc_percpu(percpu_size, 8);
+		if (!hold_pcpu[i])
+			return -ENOMEM;
+	}
+	for (i = 0; i < kmalloc_n; i++) {
+		hold_kmalloc[i] = kmalloc(kmalloc_size, GFP_KERNEL);
+		if (!hold_kmalloc[i])
+			return -ENOMEM;
+	}
+	for (i = 0; i < vmalloc_n; i++) {
+		hold_vmalloc[i] = vmalloc(vmalloc_size);
+		if (!hold_vmalloc[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int __init hold_init(void)
+{
+	int err;
+
+	if (percpu > HOLD_MAX_N || kmalloc_n > HOLD_MAX_N ||
+	    vmalloc_n > HOLD_MAX_N || !percpu_size ||
+	    percpu_size > PCPU_MIN_UNIT_SIZE || !kmalloc_size ||
+	    !vmalloc_size) {
+		pr_err("refused: counts at most %lu, sizes above 0, percpu_size at most %lu\n",
+		       HOLD_MAX_N, (unsigned long)PCPU_MIN_UNIT_SIZE);
+		return -EINVAL;
+	}
+	err = hold_make();
+	if (err) {
+		hold_free();
+		pr_err("could not make what was asked: %d\n", err);
+		return err;
+	}
+	pr_info("held: percpu %u x %u (%llu bytes on %u possible CPUs), kmalloc %u x %u, vmalloc %u x %u\n",
+		percpu, percpu_size,
+		(unsigned long long)percpu * percpu_size * num_possible_cpus(),
+		num_possible_cpus(), kmalloc_n, kmalloc_size, vmalloc_n,
+		vmalloc_size);
+	return 0;
+}
+
+static void __exit hold_exit(void)
+{
+	hold_free();
+}
+
+module_init(hold_init);
+module_exit(hold_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mstat's test: a known amount of kernel memory, held");
