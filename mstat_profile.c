@@ -489,10 +489,27 @@ static const char *const mstat_page_allocator[] = {
 	"__folio_alloc", "__folio_alloc_noprof", "folio_alloc",
 	"folio_alloc_noprof", "folio_alloc_mpol", "folio_alloc_mpol_noprof",
 	"vma_alloc_folio", "vma_alloc_folio_noprof", "__get_free_pages",
-	"__get_free_pages_noprof", "get_zeroed_page", "get_zeroed_page_noprof",
+	"get_free_pages_noprof", "get_zeroed_page", "get_zeroed_page_noprof",
 	"alloc_pages_exact", "alloc_pages_exact_noprof", "alloc_pages_exact_nid",
-	"alloc_pages_exact_nid_noprof",
+	"alloc_pages_exact_nid_noprof", "alloc_page_interleave",
+	"alloc_pages_preferred_many", "__alloc_pages_bulk",
+	"alloc_pages_bulk_noprof", "alloc_pages_bulk_array_mempolicy",
+	"alloc_pages_bulk_array_mempolicy_noprof", "alloc_pages_bulk_mempolicy_noprof",
+	"alloc_pages_bulk_array_interleave", "alloc_pages_bulk_array_preferred_many",
+	"alloc_pages_bulk_interleave", "alloc_pages_bulk_preferred_many",
+	"alloc_pages_nolock", "alloc_pages_nolock_noprof",
 };
+
+/*
+ * Whether @name, as %ps prints a symbol, is @fn or a clone of it that
+ * the compiler made (fn.constprop.0, fn.isra.0, fn.part.0, fn.cold).
+ */
+static bool mstat_func_is(const char *name, const char *fn)
+{
+	size_t n = strlen(fn);
+
+	return !strncmp(name, fn, n) && (!name[n] || name[n] == '.');
+}
 
 /*
  * Return addresses found to lie in those functions: a frame among them is
@@ -526,7 +543,7 @@ static noinline bool mstat_page_allocator_ip(unsigned long ip)
 	if (str_has_prefix(name, "__traceiter_"))
 		found = true;
 	for (i = 0; !found && i < ARRAY_SIZE(mstat_page_allocator); i++)
-		found = !strcmp(name, mstat_page_allocator[i]);
+		found = mstat_func_is(name, mstat_page_allocator[i]);
 	local_irq_restore(flags);
 	if (found)
 		for (i = 0; i < MSTAT_PAGE_IPS; i++)

@@ -79,7 +79,7 @@ pn=512 ps=4096 vn=8 vs=$((4 << 20))
 want_pcpu=$((pn * ps * possible))
 want_vm=$((vn * vs))
 
-check insmod-mstat insmod ./mstat.ko
+check insmod-mstat insmod ./mstat.ko profile_pages=1 profile_rate=65536
 sleep 1
 # Two idle windows: the background.
 check read-0 read_account /tmp/a0
@@ -126,6 +126,35 @@ check rmmod-hold-vmalloc rmmod mstat_hold
 got_v=$(($(delta /tmp/a6 /tmp/a7 kernel.vmalloc.mstat) - load_v))
 diag "vmalloc: mstat counted $got_v bytes, truth $want_vm; meminfo's VmallocUsed moved $(delta /tmp/a6 /tmp/a7 kernel.vmalloc)"
 check account-vmalloc within "$got_v" "$want_vm" "$bg_v"
+
+# Raw pages by their caller: 8 MiB of __get_free_pages(GFP_KERNEL, 1)
+# from hold_pages(). The module's stack of each sampled page starts at
+# it, past the page allocator's frames (/proc/mstat_sites' site), and
+# mstat memory names it among the raw pages, its estimate within four
+# of its standard errors of the truth.
+check insmod-hold-pages insmod ./mstat_hold.ko pages=1024 pages_order=1
+cat /proc/mstat_sites >/tmp/sites
+check read-pages read_account /tmp/a8
+check rmmod-hold-pages rmmod mstat_hold
+# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes
+# frees free_bytes cgroup node cache source site [module]
+awk '$1 ~ /^[0-9]/ && $12 == "page" { print $4, $13, $14 }' /tmp/sites |
+	sort -rn | head -n 5 | show
+site=$(awk '$1 ~ /^[0-9]/ && $12 == "page" && $13 ~ /^hold_pages\+/ { n += $4 }
+	END { print n + 0 }' /tmp/sites)
+alloc=$(awk '$1 ~ /^[0-9]/ && $12 == "page" && $13 ~ /^(__)?get_free_pages/ { n += $4 }
+	END { print n + 0 }' /tmp/sites)
+diag "page samples whose site is hold_pages: $site; an allocator's: $alloc"
+check account-pages-site [ "$site" -gt 0 -a "$alloc" = 0 ]
+want_pg=$((1024 * 8192))
+line=$(grep '"name": "hold_pages \[mstat_hold\]"' /tmp/account.json)
+est=$(echo "$line" | sed -n 's/.*"bytes": \([0-9]*\),.*/\1/p')
+se=$(echo "$line" | sed -n 's/.*+-\([0-9]*\) (1 s.e.).*/\1/p')
+diag "mstat memory: hold_pages [mstat_hold] ${est:-none} bytes +- ${se:-none}, truth $want_pg"
+pages_caller() {
+	[ -n "$est" ] && [ -n "$se" ] && within "$est" "$want_pg" $((4 * se))
+}
+check account-pages-caller pages_caller
 
 # All of it held, with 8 MiB of kmalloc.
 check insmod-hold insmod ./mstat_hold.ko percpu=$pn percpu_size=$ps \

@@ -9,6 +9,9 @@
  *				possible CPUs each, in the chunks' pages
  *	kmalloc=N kmalloc_size=S	N kmalloc(S) objects
  *	vmalloc=N vmalloc_size=S	N vmalloc(S) areas
+ *	pages=N pages_order=O	N __get_free_pages(O) blocks, from
+ *				hold_pages(), a function of their own: the
+ *				caller a page's stack must name
  *
  * Each allocation is made at load and freed at unload; a load whose
  * allocations cannot all be made frees what it made and fails with
@@ -26,7 +29,7 @@
 /* At most this many objects of each kind: 4 GiB of 4 MiB areas. */
 #define HOLD_MAX_N	BIT(20)
 
-static unsigned int percpu, kmalloc_n, vmalloc_n;
+static unsigned int percpu, kmalloc_n, vmalloc_n, pages_n, pages_order = 1;
 static unsigned int percpu_size = 4096, kmalloc_size = 8192;
 static unsigned int vmalloc_size = 4 << 20;
 module_param(percpu, uint, 0444);
@@ -41,9 +44,14 @@ module_param_named(vmalloc, vmalloc_n, uint, 0444);
 MODULE_PARM_DESC(vmalloc, "vmalloc() areas to hold");
 module_param(vmalloc_size, uint, 0444);
 MODULE_PARM_DESC(vmalloc_size, "Bytes of each vmalloc() area");
+module_param_named(pages, pages_n, uint, 0444);
+MODULE_PARM_DESC(pages, "__get_free_pages() blocks to hold");
+module_param(pages_order, uint, 0444);
+MODULE_PARM_DESC(pages_order, "Order of each block (at most 10)");
 
 static void __percpu **hold_pcpu;
 static void **hold_kmalloc, **hold_vmalloc;
+static unsigned long *hold_page;
 
 static void hold_free(void)
 {
@@ -55,9 +63,25 @@ static void hold_free(void)
 		kfree(hold_kmalloc[i]);
 	for (i = 0; hold_vmalloc && i < vmalloc_n; i++)
 		vfree(hold_vmalloc[i]);
+	for (i = 0; hold_page && i < pages_n; i++)
+		free_pages(hold_page[i], pages_order);
+	kvfree(hold_page);
 	kvfree(hold_pcpu);
 	kvfree(hold_kmalloc);
 	kvfree(hold_vmalloc);
+}
+
+/* The pages' caller, never inlined: its name is the truth. */
+static noinline int hold_pages(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < pages_n; i++) {
+		hold_page[i] = __get_free_pages(GFP_KERNEL, pages_order);
+		if (!hold_page[i])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int hold_make(void)
@@ -67,8 +91,9 @@ static int hold_make(void)
 	hold_pcpu = kvcalloc(percpu, sizeof(*hold_pcpu), GFP_KERNEL);
 	hold_kmalloc = kvcalloc(kmalloc_n, sizeof(*hold_kmalloc), GFP_KERNEL);
 	hold_vmalloc = kvcalloc(vmalloc_n, sizeof(*hold_vmalloc), GFP_KERNEL);
+	hold_page = kvcalloc(pages_n, sizeof(*hold_page), GFP_KERNEL);
 	if ((percpu && !hold_pcpu) || (kmalloc_n && !hold_kmalloc) ||
-	    (vmalloc_n && !hold_vmalloc))
+	    (vmalloc_n && !hold_vmalloc) || (pages_n && !hold_page))
 		return -ENOMEM;
 	for (i = 0; i < percpu; i++) {
 		hold_pcpu[i] = __alloc_percpu(percpu_size, 8);
@@ -85,7 +110,7 @@ static int hold_make(void)
 		if (!hold_vmalloc[i])
 			return -ENOMEM;
 	}
-	return 0;
+	return hold_pages();
 }
 
 static int __init hold_init(void)
@@ -93,10 +118,11 @@ static int __init hold_init(void)
 	int err;
 
 	if (percpu > HOLD_MAX_N || kmalloc_n > HOLD_MAX_N ||
-	    vmalloc_n > HOLD_MAX_N || !percpu_size ||
+	    vmalloc_n > HOLD_MAX_N || pages_n > HOLD_MAX_N ||
+	    pages_order > 10 || !percpu_size ||
 	    percpu_size > PCPU_MIN_UNIT_SIZE || !kmalloc_size ||
 	    !vmalloc_size) {
-		pr_err("refused: counts at most %lu, sizes above 0, percpu_size at most %lu\n",
+		pr_err("refused: counts at most %lu, sizes above 0, percpu_size at most %lu, pages_order at most 10\n",
 		       HOLD_MAX_N, (unsigned long)PCPU_MIN_UNIT_SIZE);
 		return -EINVAL;
 	}
@@ -106,11 +132,11 @@ static int __init hold_init(void)
 		pr_err("could not make what was asked: %d\n", err);
 		return err;
 	}
-	pr_info("held: percpu %u x %u (%llu bytes on %u possible CPUs), kmalloc %u x %u, vmalloc %u x %u\n",
+	pr_info("held: percpu %u x %u (%llu bytes on %u possible CPUs), kmalloc %u x %u, vmalloc %u x %u, pages %u of order %u\n",
 		percpu, percpu_size,
 		(unsigned long long)percpu * percpu_size * num_possible_cpus(),
 		num_possible_cpus(), kmalloc_n, kmalloc_size, vmalloc_n,
-		vmalloc_size);
+		vmalloc_size, pages_n, pages_order);
 	return 0;
 }
 

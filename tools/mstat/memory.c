@@ -20,7 +20,8 @@
  * free space) is the line beside it. What no line explains is printed as
  * a line of its own: pages the page allocator gave to callers that no
  * other counter names (drivers' raw pages, network buffers), and the
- * pages on the per-CPU free lists, which MemFree does not count.
+ * pages on the per-CPU free lists, which MemFree does not count; under
+ * it, the raw pages the heap profile sampled, by caller (pages.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -35,6 +36,7 @@
 
 #include "input.h"
 #include "memory.h"
+#include "pages.h"
 #include "util.h"
 
 /* /proc/meminfo's lines this account reads, in bytes; -1 if absent. */
@@ -49,99 +51,6 @@ static const char *const mi_name[MI_NR] = {
 };
 
 #define MAX_LINES	48
-
-/*
- * What a sampled page became, as its stack says: the innermost frame
- * that is one of these functions decides (a page table's page comes
- * under a page fault, as a user page does: its own frame is nearer).
- * A stack with none of them is a raw page: one that no counter of the
- * kernel's names.
- */
-enum page_kind {
-	PK_RAW, PK_SLAB, PK_VMALLOC, PK_PAGE_TABLES, PK_STACKS, PK_PERCPU,
-	PK_FILE, PK_ANON, PK_NR
-};
-
-static const char *const page_kind_name[PK_NR] = {
-	"raw", "slab", "vmalloc", "page tables", "kernel stacks", "percpu",
-	"file", "anon",
-};
-
-static const struct {
-	enum page_kind kind;
-	const char *func;
-} page_frames[] = {
-	{ PK_SLAB, "allocate_slab" }, { PK_SLAB, "new_slab" },
-	{ PK_SLAB, "alloc_slab_page" }, { PK_SLAB, "kmalloc_order" },
-	{ PK_SLAB, "__kmalloc_large_node" },
-	{ PK_SLAB, "__kmalloc_large_node_noprof" },
-	{ PK_SLAB, "___kmalloc_large_node" },
-	{ PK_VMALLOC, "__vmalloc_area_node" },
-	{ PK_VMALLOC, "vm_area_alloc_pages" },
-	{ PK_PAGE_TABLES, "__pte_alloc" }, { PK_PAGE_TABLES, "__pte_alloc_kernel" },
-	{ PK_PAGE_TABLES, "pte_alloc_one" }, { PK_PAGE_TABLES, "__pte_alloc_one" },
-	{ PK_PAGE_TABLES, "pte_alloc_one_kernel" },
-	{ PK_PAGE_TABLES, "__pmd_alloc" }, { PK_PAGE_TABLES, "__pud_alloc" },
-	{ PK_PAGE_TABLES, "__p4d_alloc" }, { PK_PAGE_TABLES, "pgd_alloc" },
-	{ PK_PAGE_TABLES, "_pgd_alloc" },
-	{ PK_STACKS, "alloc_thread_stack_node" },
-	{ PK_PERCPU, "pcpu_alloc_pages" }, { PK_PERCPU, "pcpu_populate_chunk" },
-	{ PK_FILE, "filemap_alloc_folio" },
-	{ PK_FILE, "filemap_alloc_folio_noprof" },
-	{ PK_FILE, "__filemap_get_folio" }, { PK_FILE, "page_cache_ra_unbounded" },
-	{ PK_FILE, "page_cache_ra_order" }, { PK_FILE, "__page_cache_alloc" },
-	{ PK_FILE, "shmem_alloc_folio" }, { PK_FILE, "shmem_alloc_and_add_folio" },
-	{ PK_FILE, "shmem_alloc_page" }, { PK_FILE, "grow_dev_folio" },
-	{ PK_FILE, "grow_dev_page" },
-	{ PK_ANON, "do_anonymous_page" }, { PK_ANON, "alloc_anon_folio" },
-	{ PK_ANON, "wp_page_copy" }, { PK_ANON, "do_cow_fault" },
-	{ PK_ANON, "do_huge_pmd_anonymous_page" },
-	{ PK_ANON, "vma_alloc_zeroed_movable_folio" },
-	{ PK_ANON, "do_swap_page" }, { PK_ANON, "do_wp_page" },
-	/* A fault's page none of the above claims: a user page. */
-	{ PK_ANON, "__handle_mm_fault" }, { PK_ANON, "handle_mm_fault" },
-};
-
-/* The function of a frame as %pS prints it: "f+0x1/0x2 [m]" gives f. */
-static void frame_func(const char *frame, char *buf, size_t size)
-{
-	size_t n = strcspn(frame, "+ ");
-
-	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), frame);
-}
-
-static enum page_kind page_kind_of(const struct mstat_site *st)
-{
-	char f[128];
-	size_t i, j;
-
-	for (i = 0; i <= st->nframe; i++) {
-		frame_func(i ? st->frame[i - 1] : st->text, f, sizeof(f));
-		for (j = 0; j < ARRAY_SIZE(page_frames); j++)
-			if (!strcmp(f, page_frames[j].func))
-				return page_frames[j].kind;
-	}
-	return PK_RAW;
-}
-
-/* Raw pages' callers shown one by one; the rest are one line. */
-#define RAW_CALLERS	5
-
-/*
- * The page source's samples (/proc/mstat_sites 2.3, profile_pages=1):
- * in use, by what they became, and the raw pages by caller (their stack's
- * first frame), each with its standard error, about est / sqrt(samples).
- */
-struct page_samples {
-	bool have;		/* a sites file of 2.3 with page samples */
-	long long rate, samples;
-	long long kind[PK_NR], kind_n[PK_NR];
-	int ncaller;
-	struct {
-		char name[128];
-		long long bytes, n;
-	} caller[RAW_CALLERS + 1];	/* the last: every other caller */
-};
 
 /* Whose figure a line is: its from="..." label in Prometheus. */
 enum line_from { FROM_KERNEL, FROM_MEMINFO, FROM_MSTAT, FROM_SUM, FROM_REST };
@@ -246,78 +155,14 @@ static void counted(struct account *a, int depth, const char *key,
 	    "the line above, less mstat's count");
 }
 
-/* Largest first. */
-static int caller_cmp(const void *x, const void *y)
-{
-	const long long *a = x, *b = y;
-
-	return *a < *b ? 1 : *a > *b ? -1 : 0;
-}
-
 /*
- * @ss's page samples into @ps: by kind, and the raw ones by caller.
- * Nothing (@ps->have false) before format 2.3 or without page rows.
+ * One standard error of a sampled estimate whose variance is @var
+ * (pages.c's row_estimate()): about bytes / sqrt(samples) where the
+ * objects are far below the rate, 0 where they are far above it.
  */
-static void page_samples(struct page_samples *ps, const struct mstat_sites *ss)
+static long long sampled_se(double var)
 {
-	struct { long long bytes, n; char name[128]; } *c = NULL;
-	size_t i, j, nc = 0;
-
-	memset(ps, 0, sizeof(*ps));
-	if (!ss || ss->major != 2 || ss->minor < 3)
-		return;
-	ps->rate = ss->rate;
-	for (i = 0; i < ss->n; i++) {
-		const struct mstat_site *st = &ss->site[i];
-		enum page_kind k;
-		char name[128];
-
-		if (st->src != SRC_PAGE)
-			continue;
-		ps->have = true;
-		ps->samples += st->sampled_calls;
-		k = page_kind_of(st);
-		ps->kind[k] += st->est_bytes;
-		ps->kind_n[k] += st->sampled_calls;
-		if (k != PK_RAW || st->est_bytes <= 0)
-			continue;
-		snprintf(name, sizeof(name), "%s%s%s%s", st->func,
-			 st->module ? " [" : "", st->module ? st->module : "",
-			 st->module ? "]" : "");
-		for (j = 0; j < nc && strcmp(c[j].name, name); j++)
-			;
-		if (j == nc) {
-			c = mstat_alloc(c, (nc + 1) * sizeof(*c));
-			memset(&c[nc], 0, sizeof(*c));
-			snprintf(c[nc].name, sizeof(c[nc].name), "%s", name);
-			nc++;
-		}
-		c[j].bytes += st->est_bytes;
-		c[j].n += st->sampled_calls;
-	}
-	if (nc)
-		qsort(c, nc, sizeof(*c), caller_cmp);
-	for (i = 0; i < nc; i++) {
-		j = i < RAW_CALLERS ? i : RAW_CALLERS;
-		if (i <= RAW_CALLERS)
-			snprintf(ps->caller[j].name, sizeof(ps->caller[j].name),
-				 "%s", i < RAW_CALLERS ? c[i].name :
-				 "every other caller");
-		ps->caller[j].bytes += c[i].bytes;
-		ps->caller[j].n += c[i].n;
-	}
-	ps->ncaller = nc < RAW_CALLERS + 1 ? (int)nc : RAW_CALLERS + 1;
-	free(c);
-}
-
-/*
- * One standard error of a sampled estimate of @bytes from @n samples:
- * the count of samples is nearly Poisson at a rate well above the
- * objects' size, so about bytes / sqrt(n).
- */
-static long long sampled_se(long long bytes, long long n)
-{
-	return n > 0 ? (long long)(bytes / sqrt((double)n)) : 0;
+	return var > 0 ? llround(sqrt(var)) : 0;
 }
 
 static int build(struct account *a, const struct mstat_snap *s,
@@ -433,9 +278,9 @@ static int build(struct account *a, const struct mstat_snap *s,
  * estimate ("of which"), each line with its standard error; its callers
  * add up to it.
  */
-static void add_raw(struct account *a, const struct page_samples *ps)
+static void add_raw(struct account *a, const struct mstat_page_samples *ps)
 {
-	static const char *const keys[RAW_CALLERS + 1] = {
+	static const char *const keys[MSTAT_RAW_CALLERS + 1] = {
 		"unexplained.raw_sampled.1", "unexplained.raw_sampled.2",
 		"unexplained.raw_sampled.3", "unexplained.raw_sampled.4",
 		"unexplained.raw_sampled.5", "unexplained.raw_sampled.other",
@@ -447,18 +292,16 @@ static void add_raw(struct account *a, const struct page_samples *ps)
 	add(a, 2, "of which raw pages, sampled", "unexplained.raw_sampled",
 	    FROM_MSTAT, ps->kind[PK_RAW],
 	    "mstat: page samples in use whose stack no kind claims, +-%lld (1 s.e.), %lld samples",
-	    sampled_se(ps->kind[PK_RAW], ps->kind_n[PK_RAW]),
-	    ps->kind_n[PK_RAW]);
+	    sampled_se(ps->raw_var), ps->kind_n[PK_RAW]);
 	for (i = 0; i < ps->ncaller; i++)
 		add(a, 3, ps->caller[i].name, keys[i], FROM_MSTAT,
 		    ps->caller[i].bytes, "mstat: sampled, +-%lld (1 s.e.), %lld samples",
-		    sampled_se(ps->caller[i].bytes, ps->caller[i].n),
-		    ps->caller[i].n);
+		    sampled_se(ps->caller[i].var), ps->caller[i].n);
 }
 
 static void print_text(const struct account *a, const long long mi[MI_NR],
-		       const struct mstat_snap *s, const struct page_samples *ps,
-		       const char *sites)
+		       const struct mstat_snap *s,
+		       const struct mstat_page_samples *ps, const char *sites)
 {
 	char b[32];
 	int i;
@@ -514,11 +357,12 @@ static void print_text(const struct account *a, const long long mi[MI_NR],
 	printf("  pages sampled in use by what their stacks say they became (profile rate %lld, since profile_pages=1):\n   ",
 	       ps->rate);
 	for (int k = 0; k < PK_NR; k++)
-		printf(" %s %s%s", page_kind_name[k],
+		printf(" %s %s%s", mstat_page_kind_name[k],
 		       mstat_bytes(b, (double)ps->kind[k]), k + 1 < PK_NR ? "," : "\n");
 }
 
-static void print_json(const struct account *a, const struct page_samples *ps)
+static void print_json(const struct account *a,
+		       const struct mstat_page_samples *ps)
 {
 	int i;
 
@@ -529,7 +373,7 @@ static void print_json(const struct account *a, const struct page_samples *ps)
 		printf("  \"pages_sampled\": { \"rate\": %lld, \"samples\": %lld",
 		       ps->rate, ps->samples);
 		for (i = 0; i < PK_NR; i++)
-			printf(", \"%s\": %lld", page_kind_name[i], ps->kind[i]);
+			printf(", \"%s\": %lld", mstat_page_kind_name[i], ps->kind[i]);
 		printf(" },\n");
 	}
 	printf("  \"lines\": [");
@@ -586,32 +430,32 @@ int mstat_memory_sites(const struct mstat_opts *o, struct mstat_sites **ss)
 
 /*
  * The raw pages the profile sampled, by caller as mstat memory names them
- * (its top RAW_CALLERS, then "every other caller": a name no function
- * has, so a caller label never stands for two things), each with its
- * standard error in a family of its own, so that sum() of the bytes is
- * the sampled raw pages and no series is an error bar. Nothing without
- * page samples, or none raw.
+ * (its top MSTAT_RAW_CALLERS, then "every other caller": a name no
+ * function has, so a caller label never stands for two things), each
+ * with its standard error in a family of its own, so that sum() of the
+ * bytes is the sampled raw pages and no series is an error bar. Nothing
+ * without page samples, or none raw.
  */
-static void raw_prom(FILE *f, const struct page_samples *ps)
+static void raw_prom(FILE *f, const struct mstat_page_samples *ps)
 {
 	int i;
 
 	if (!ps->have || !ps->ncaller)
 		return;
 	mstat_prom_head(f, "mstat_memory_raw_pages_bytes", "gauge",
-			"Pages in use that no kernel counter names (raw pages), as the heap profile sampled them (profile_pages=1), by caller: the first frame of their stack. An estimate: see mstat_memory_raw_pages_stderr_bytes.");
+			"Pages in use that no kernel counter names (raw pages), as the heap profile sampled them (profile_pages=1), by caller: the first frame of their stack outside the page allocator. An estimate: see mstat_memory_raw_pages_stderr_bytes.");
 	for (i = 0; i < ps->ncaller; i++) {
 		fputs("mstat_memory_raw_pages_bytes{caller=\"", f);
 		mstat_prom_label(f, ps->caller[i].name);
 		fprintf(f, "\"} %lld\n", ps->caller[i].bytes);
 	}
 	mstat_prom_head(f, "mstat_memory_raw_pages_stderr_bytes", "gauge",
-			"One standard error of mstat_memory_raw_pages_bytes of the same caller: about bytes / sqrt(samples).");
+			"One standard error of mstat_memory_raw_pages_bytes of the same caller, from each sampled object's chance (Horvitz-Thompson): about bytes / sqrt(samples) for objects far below the rate, 0 far above it.");
 	for (i = 0; i < ps->ncaller; i++) {
 		fputs("mstat_memory_raw_pages_stderr_bytes{caller=\"", f);
 		mstat_prom_label(f, ps->caller[i].name);
 		fprintf(f, "\"} %lld\n",
-			sampled_se(ps->caller[i].bytes, ps->caller[i].n));
+			sampled_se(ps->caller[i].var));
 	}
 }
 
@@ -627,7 +471,7 @@ static void raw_prom(FILE *f, const struct page_samples *ps)
 void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 		       const char *meminfo, const struct mstat_sites *ss)
 {
-	struct page_samples *ps;
+	struct mstat_page_samples *ps;
 	struct account *a;
 	long long mi[MI_NR];
 	int i;
@@ -637,7 +481,7 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 	a = mstat_alloc(NULL, sizeof(*a));
 	ps = mstat_alloc(NULL, sizeof(*ps));
 	memset(a, 0, sizeof(*a));
-	page_samples(ps, ss);
+	mstat_page_samples(ps, ss);
 	if (!meminfo || read_meminfo(meminfo, mi))
 		for (i = 0; i < MI_NR; i++)
 			mi[i] = -1;
@@ -657,7 +501,7 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 int do_memory(const struct mstat_opts *o)
 {
 	struct account *a = mstat_alloc(NULL, sizeof(*a));
-	struct page_samples *ps = mstat_alloc(NULL, sizeof(*ps));
+	struct mstat_page_samples *ps = mstat_alloc(NULL, sizeof(*ps));
 	const char *sites = sites_path(o);
 	struct mstat_sites *ss = NULL;
 	long long mi[MI_NR];
@@ -676,7 +520,7 @@ int do_memory(const struct mstat_opts *o)
 		ss = mstat_sites_read(sites);
 		if (!ss)
 			goto out;
-		page_samples(ps, ss);
+		mstat_page_samples(ps, ss);
 	}
 	if (build(a, s, mi))
 		goto out;

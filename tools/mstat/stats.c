@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The statistics of mstat leaks (stats.h): distributions, quantiles and
- * robust slopes, with nothing of the tool in them.
+ * robust slopes; and mstat memory's estimates from sampled objects; with
+ * nothing of the tool in them.
  *
  * The cumulative functions are those of the textbooks: Student's t and
  * the binomial through the regularized incomplete beta function I_x(a,
@@ -347,4 +348,21 @@ bool mstat_fill_fit(const double *t, const double *x, int n,
 	else
 		fit->f = fit->sse_line > 0 ? INFINITY : 0;
 	return true;
+}
+
+double mstat_sample_prob(double bytes, double rate)
+{
+	if (rate <= 1)
+		return 1;
+	return bytes > 0 ? -expm1(-bytes / rate) : 0;
+}
+
+void mstat_ht_add(struct mstat_ht *h, double bytes, double n, double p)
+{
+	if (!(p > 0) || !(n > 0))
+		return;
+	if (p > 1)
+		p = 1;
+	h->est += n * bytes / p;
+	h->var += n * (1 - p) / (p * p) * bytes * bytes;
 }

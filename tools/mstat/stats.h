@@ -5,7 +5,10 @@
  * precision of a double (their cumulative functions computed from the
  * regularized incomplete beta and gamma functions, inverted by
  * bisection), the binomial's cumulative function, the median, the
- * Theil-Sen slope and the fit of a fill toward a plateau. It calls nothing of the tool but util.h's allocator.
+ * Theil-Sen slope and the fit of a fill toward a plateau; and, for mstat
+ * memory, the estimate of a total from objects sampled each with its own
+ * chance, and its variance. It calls nothing of the tool but util.h's
+ * allocator.
  * Its test is tools/mstat/stats_selftest.c, against published tables.
  */
 #ifndef MSTAT_STATS_H
@@ -73,5 +76,27 @@ struct mstat_fill {
  */
 bool mstat_fill_fit(const double *t, const double *x, int n,
 		    struct mstat_fill *fit);
+
+/**
+ * struct mstat_ht - the Horvitz-Thompson estimate of a total from a sample
+ * @est: the sum of each sampled object's bytes over its chance p: unbiased
+ * @var: the sum of (1 - p) / p^2 times its bytes squared: the unbiased
+ *	estimate of @est's variance when the objects were drawn each on its
+ *	own (Poisson sampling; Horvitz and Thompson, JASA 47, 1952). An
+ *	object sure to be drawn (p = 1) adds nothing to it.
+ */
+struct mstat_ht {
+	double est, var;
+};
+
+/*
+ * The chance that an object of @bytes is sampled at one sample per @rate
+ * bytes on average (the module's: one sample where an exponential
+ * countdown of bytes runs out): 1 - e^(-bytes / rate), 1 if @rate <= 1.
+ */
+double mstat_sample_prob(double bytes, double rate);
+
+/* Add to @h @n sampled objects of @bytes each, each drawn with chance @p. */
+void mstat_ht_add(struct mstat_ht *h, double bytes, double n, double p);
 
 #endif /* MSTAT_STATS_H */

@@ -9,12 +9,16 @@
  * a cache's growth; chi-square's for 1 to 20. A quantile passes within
  * 0.00051 of the table (its rounding), or 0.00051 relative above 100.
  * The binomial against sums of its terms, the median and the Theil-Sen
- * slope against cases worked by hand. One "ok NAME" or "not ok NAME:
- * WHY" line each, then "# checks=N failed=N"; exits 1 if one failed.
+ * slope against cases worked by hand. The Horvitz-Thompson estimate and
+ * its variance against every outcome of a small sample, enumerated. One
+ * "ok NAME" or "not ok NAME: WHY" line each, then "# checks=N failed=N";
+ * exits 1 if one failed.
  *
  * With -b (broken), the t quantile is the one mstat leaks had before
  * stats.c, the normal's with its first two Cornish-Fisher corrections:
- * the table must catch it where the degrees of freedom are few.
+ * the table must catch it where the degrees of freedom are few; and the
+ * variance of a sampled estimate is the one mstat memory had before, the
+ * estimate squared over the samples, which the enumeration must catch.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -60,6 +64,75 @@ static double old_t_q(double p, double nu)
 static double t_q(double p, double nu)
 {
 	return broken ? old_t_q(p, nu) : mstat_t_q(p, nu);
+}
+
+/*
+ * The variance mstat_ht_add() gives a sample, or with -b the one mstat
+ * memory had before: est^2 / n, as if every object were far below the
+ * rate.
+ */
+static double ht_var(const struct mstat_ht *h, int n)
+{
+	return broken ? (n ? h->est * h->est / n : 0) : h->var;
+}
+
+/*
+ * Every outcome of sampling four objects of 4 KiB, 8 KiB, 64 KiB and
+ * 3 MiB at rate 64 KiB, each drawn on its own with p = 1 - e^(-s/R): the
+ * estimate's mean must be the total, the variance estimate's mean the
+ * estimate's true variance, sum (1 - p) s^2 / p (Horvitz and Thompson).
+ */
+static void ht_enumerate(void)
+{
+	static const double s[] = { 4096, 8192, 65536, 3 << 20 };
+	double p[4], mean = 0, var_mean = 0, var_true = 0, sq = 0, total = 0;
+	unsigned int m, i;
+	int n;
+
+	for (i = 0; i < 4; i++) {
+		p[i] = 1 - exp(-s[i] / 65536);
+		total += s[i];
+		var_true += (1 - p[i]) * s[i] * s[i] / p[i];
+	}
+	for (m = 0; m < 16; m++) {
+		struct mstat_ht h = { 0, 0 };
+		double pr = 1;
+
+		for (i = 0, n = 0; i < 4; i++) {
+			if (!(m & 1u << i)) {
+				pr *= 1 - p[i];
+				continue;
+			}
+			pr *= p[i];
+			n++;
+			mstat_ht_add(&h, s[i], 1,
+				     mstat_sample_prob(s[i], 65536));
+		}
+		mean += pr * h.est;
+		sq += pr * (h.est - total) * (h.est - total);
+		var_mean += pr * ht_var(&h, n);
+	}
+	result(fabs(mean / total - 1) < 1e-12, "ht-est-unbiased", mean, total);
+	result(fabs(sq / var_true - 1) < 1e-9, "ht-var-true", sq, var_true);
+	result(fabs(var_mean / var_true - 1) < 1e-9, "ht-var-unbiased",
+	       var_mean, var_true);
+}
+
+/*
+ * Two objects of 3 MiB at rate 64 KiB are sure to be sampled (p = 1 -
+ * e^-48): their estimate is exact, its variance 0; n objects of @s at a
+ * p of 1 count as n s; at rate 1 every object is sampled.
+ */
+static void ht_sure(void)
+{
+	struct mstat_ht h = { 0, 0 };
+	double p = mstat_sample_prob(3 << 20, 65536);
+
+	mstat_ht_add(&h, 3 << 20, 2, p);
+	result(h.est == 2 * (3 << 20) && ht_var(&h, 2) < 1e-6, "ht-sure",
+	       sqrt(ht_var(&h, 2)), 0);
+	result(mstat_sample_prob(1, 1) == 1 && mstat_sample_prob(0, 65536) == 0,
+	       "ht-prob-ends", mstat_sample_prob(1, 1), 1);
 }
 
 int main(int argc, char **argv)
@@ -183,6 +256,8 @@ int main(int argc, char **argv)
 		result(got && fabs(fit.tau / 300 - 1) < 0.2, "fill-noisy-tau", fit.tau, 300);
 		result(!mstat_fill_fit(ft, fx, 4, &fit), "fill-four-points", 4, 5);
 	}
+	ht_enumerate();
+	ht_sure();
 	printf("# checks=%d failed=%d\n", checks, failed);
 	return failed ? 1 : 0;
 }

@@ -419,9 +419,21 @@ stats_catches_old_t() {
 		grep -q '^not ok t-q-0.99-3: ' "$tmp/stats-b"
 }
 
+# The variance mstat memory gave a sampled estimate before (issue 62),
+# est^2 / samples: the enumeration of a sample's outcomes catches it, and
+# so does an object sure to be sampled, whose error must be 0.
+stats_catches_old_se() {
+	build/stats-selftest -b >"$tmp/stats-b" && return 1
+	grep '^not ok ht-' "$tmp/stats-b"
+	grep -q '^not ok ht-var-unbiased: ' "$tmp/stats-b" &&
+		grep -q '^not ok ht-sure: ' "$tmp/stats-b" &&
+		grep -q '^ok ht-var-true ' "$tmp/stats-b"
+}
+
 check_tests() {
 	t stats_selftest build/stats-selftest
 	t stats_catches_old_t stats_catches_old_t
+	t stats_catches_old_se stats_catches_old_se
 	t check_selftest same testdata/expected/check-selftest.txt 0 build/check-selftest
 	t check_selftest_not_shipped no_selftest_in_tool
 	t check_good check_files check-good.txt 0 "$here/build/mstat" check a.txt b.txt
@@ -2175,10 +2187,11 @@ memory_prom() {
 # are "of which raw pages, sampled", by caller, largest first. The
 # figures, by hand from the file's est_bytes and sampled_calls: raw
 # 540843 + 270421 (e1000_alloc_rx_buffers's two stacks, 8 and 4 pages) +
-# 473237 (__rb_allocate_pages, 7) = 1284501 from 19 samples, one s.e.
-# floor(1284501 / sqrt(19)) = 294684; by caller 811264 (12 samples, +-
-# floor(811264 / sqrt(12)) = 234191), then 473237 (7, +- floor(473237 /
-# sqrt(7)) = 178866); slab 608448 (allocate_slab), vmalloc 338027
+# 473237 (__rb_allocate_pages, 7) = 1284501 from 19 samples; one s.e. of
+# n pages, each sampled with p = 1 - e^(-4096/65536), sqrt(n (1 - p)) x
+# 4096 / p (Horvitz-Thompson), rounded: 285618 for the 19; by caller
+# 811264 (12 samples, +- 226986), then 473237 (7, +- 173364); slab
+# 608448 (allocate_slab), vmalloc 338027
 # (vm_area_alloc_pages), page tables 202816 (pte_alloc_one, nearer than
 # the fault's frames), anon 270421 + 135211 = 405632 (do_anonymous_page,
 # wp_page_copy under do_wp_page); 42 page samples. The kmalloc row of
@@ -2213,9 +2226,9 @@ memory_pages_text() {
 # without the profile (the samples only add "of which" lines).
 memory_pages() {
 	pages_check testdata/mstat_sites-2.3.txt "$pages_want_kinds" \
-		'of which raw pages, sampled|1284501|294684|19
-e1000_alloc_rx_buffers [e1000]|811264|234191|12
-__rb_allocate_pages|473237|178866|7' || return 1
+		'of which raw pages, sampled|1284501|285618|19
+e1000_alloc_rx_buffers [e1000]|811264|226986|12
+__rb_allocate_pages|473237|173364|7' || return 1
 	build/mstat memory --json "${pages_args[@]}" | grep '"depth"' \
 		>"$tmp/pages-none.lines" &&
 	build/mstat memory --json "${pages_args[@]}" \
@@ -2228,11 +2241,11 @@ __rb_allocate_pages|473237|178866|7' || return 1
 # Tampered copies move the figures as the hand says, so the test above
 # can fail. __rb_allocate_pages's stack with new_slab for
 # ring_buffer_resize: its 473237 are slab (608448 + 473237 = 1081685),
-# one raw caller is left, 811264 from 12 samples (+-234191). The 8-page
+# one raw caller is left, 811264 from 12 samples (+-226986). The 8-page
 # e1000 row's source made kmalloc: 34 page samples, raw 270421 + 473237
-# = 743658 from 11 (+- floor(743658 / sqrt(11)) = 224221), and
+# = 743658 from 11 (+- sqrt(11 (1 - p)) 4096 / p = 217323, as above), and
 # __rb_allocate_pages (473237) now comes first, e1000_alloc_rx_buffers
-# 270421 from 4 (+-135210) second.
+# 270421 from 4 (+-131051) second.
 memory_pages_tamper() {
 	local f=testdata/mstat_sites-2.3.txt
 
@@ -2242,17 +2255,17 @@ memory_pages_tamper() {
 	! cmp -s "$f" "$tmp/pages-slab.txt" && ! cmp -s "$f" "$tmp/pages-src.txt" &&
 	pages_check "$tmp/pages-slab.txt" \
 		'"pages_sampled": { "rate": 65536, "samples": 42, "raw": 811264, "slab": 1081685, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },' \
-		'of which raw pages, sampled|811264|234191|12
-e1000_alloc_rx_buffers [e1000]|811264|234191|12' &&
+		'of which raw pages, sampled|811264|226986|12
+e1000_alloc_rx_buffers [e1000]|811264|226986|12' &&
 	pages_check "$tmp/pages-src.txt" \
 		'"pages_sampled": { "rate": 65536, "samples": 34, "raw": 743658, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },' \
-		'of which raw pages, sampled|743658|224221|11
-__rb_allocate_pages|473237|178866|7
-e1000_alloc_rx_buffers [e1000]|270421|135210|4' &&
+		'of which raw pages, sampled|743658|217323|11
+__rb_allocate_pages|473237|173364|7
+e1000_alloc_rx_buffers [e1000]|270421|131051|4' &&
 	! pages_check "$tmp/pages-src.txt" "$pages_want_kinds" \
-		'of which raw pages, sampled|1284501|294684|19
-e1000_alloc_rx_buffers [e1000]|811264|234191|12
-__rb_allocate_pages|473237|178866|7' >/dev/null
+		'of which raw pages, sampled|1284501|285618|19
+e1000_alloc_rx_buffers [e1000]|811264|226986|12
+__rb_allocate_pages|473237|173364|7' >/dev/null
 }
 
 # The raw pages by caller as Prometheus series (mstat prom --sites): a
@@ -2302,6 +2315,193 @@ memory_pages_serve() {
 	grep '^mstat_memory_raw' "$tmp/pages-serve.prom" | tee "$tmp/pages-serve.got"
 	[ "$ok" = 1 ] && [ -s "$tmp/pages-serve.want" ] &&
 		diff -u "$tmp/pages-serve.want" "$tmp/pages-serve.got"
+}
+
+# The second page fixture, testdata/mstat_sites-2.3-mydrv.txt (made by
+# pages-gen.awk -v set=mydrv; README): a driver's raw pages under the page
+# allocator's own frames, clones, kinds decided by other kernels' frames,
+# and a row of mixed sizes.
+mydrv=testdata/mstat_sites-2.3-mydrv.txt
+
+# pages_ht SITES: each page row of SITES as "SITE|CALLER|E|V|N", worked
+# from the file alone. E, its estimate in use, and V, the variance of E,
+# by Horvitz-Thompson: each live line an object of s bytes sampled with
+# p = 1 - exp(-s/R), E += s/p, V += (1 - p) s^2 / p^2; what the live
+# lines leave of the row's sampled bytes and objects, objects of their
+# mean size sampled with the chance the module scaled the row by
+# (sampled_bytes / est_bytes). E rounded a row. SITE: the first frame's
+# function; CALLER: the first frame of a module, "FUNC [MOD]", FUNC cut
+# at its first "+" or "." (in these fixtures every frame of the page
+# allocator's is the kernel's and every caller a module's), "-" if none;
+# N: sampled_calls.
+pages_ht() {
+	awk '
+	function flush(    rb, rn, q) {
+		if (!on)
+			return
+		rb = sb - lb
+		rn = sn - ln
+		if (rb > 0 && est > 0) {
+			q = sb / est
+			if (rn < 1)
+				rn = 1
+			e += rb / q
+			v += rn * (1 - q) * (rb / rn / q) ^ 2
+		}
+		printf "%s|%s|%.0f|%.6f|%d\n", site, caller, e, v, sn
+		on = 0
+	}
+	function func_of(f) {
+		sub(/[+.].*/, "", f)
+		return f
+	}
+	/^# snapshot / {
+		for (i = 2; i < NF; i++)
+			if ($i == "sample_rate")
+				R = $(i + 1)
+	}
+	/^[-0-9]/ {
+		flush()
+		if ($12 != "page")
+			next
+		on = 1
+		est = $1; sb = $3; sn = $4
+		e = v = lb = ln = 0
+		site = func_of($13)
+		caller = $14 ~ /^\[/ ? site " " $14 : "-"
+		next
+	}
+	/^\t/ && on && caller == "-" && $2 ~ /^\[/ { caller = func_of($1) " " $2 }
+	/^\+ / && on {
+		p = 1 - exp(-$3 / R)
+		e += $3 / p
+		v += (1 - p) * $3 * $3 / (p * p)
+		lb += $3
+		ln++
+	}
+	END { flush() }' "$1"
+}
+
+# pages_ht_check SITES [TRUTH]: mstat memory --json with SITES has, as
+# its raw pages and their callers ("NAME|BYTES|SE|N"), the sums of
+# pages_ht TRUTH's (SITES' if not given) raw rows, caller by caller: the
+# bytes and the standard error, sqrt of the variances' sum, within 1
+# (rounding), the samples equal. A row is raw but where its first frame
+# is allocate_slab or kmalloc_large_node (slab) or
+# __vmalloc_node_range_noprof (vmalloc): the truth of these fixtures.
+pages_ht_check() {
+	local j=$tmp/ht.json
+
+	build/mstat memory --json "${pages_args[@]}" --sites "$1" >"$j" ||
+		return 1
+	pages_raw "$j" | tee "$tmp/pages.raw"
+	pages_ht "${2:-$1}" | awk -F'|' '
+		$1 !~ /^(allocate_slab|kmalloc_large_node|__vmalloc_node_range_noprof)$/ {
+			b[$2] += $3; v[$2] += $4; n[$2] += $5
+			B += $3; V += $4; N += $5
+		}
+		END {
+			printf "of which raw pages, sampled|%d|%.0f|%d\n", B, sqrt(V), N
+			for (c in b)
+				printf "%s|%d|%.0f|%d\n", c, b[c], sqrt(v[c]), n[c]
+		}' >"$tmp/ht.want"
+	echo "want:"
+	cat "$tmp/ht.want"
+	awk -F'|' 'function d(x, y) { return x > y ? x - y : y - x }
+		NR == FNR { b[$1] = $2; s[$1] = $3; n[$1] = $4; w++; next }
+		!($1 in b) || d($2, b[$1]) > 1 || d($3, s[$1]) > 1 || $4 != n[$1] {
+			print "wrong: " $0; bad = 1
+		}
+		{ g++ }
+		END { exit bad || g != w }' "$tmp/ht.want" "$tmp/pages.raw"
+}
+
+# Raw pages named by their caller, the first frame outside the page
+# allocator's own (issue 62: get_free_pages_noprof named 8 MiB of a
+# module's __get_free_pages()): past 6.12's get_free_pages_noprof and
+# __alloc_pages_noprof's kind, past 5.10's __alloc_pages_nodemask's,
+# clone suffixes cut (alloc_pages_exact_noprof.constprop.0 skipped as
+# alloc_pages_exact_noprof, mydrv_ring_alloc.isra.0 named
+# mydrv_ring_alloc); a kind's frame a clone (allocate_slab.constprop.0:
+# slab), 5.10's large kmalloc (kmalloc_large_node: slab), vmalloc's
+# pages with vm_area_alloc_pages inlined (__vmalloc_node_range_noprof:
+# vmalloc), a GPU buffer's page under a fault (ttm_pool_alloc_page: raw,
+# not anon). The names and kinds by hand; the bytes pages_ht's; the
+# callers by bytes, largest first.
+memory_pages_callers() {
+	local j=$tmp/mydrv.json kinds
+
+	build/mstat memory --json "${pages_args[@]}" --sites "$mydrv" >"$j" ||
+		return 1
+	pages_raw "$j" | cut -d'|' -f1 >"$tmp/mydrv.names"
+	diff -u - "$tmp/mydrv.names" <<-EOF || return 1
+	of which raw pages, sampled
+	mydrv_rx_refill [mydrv]
+	mydrv_fill [mydrv]
+	mydrv_mixed [mydrv]
+	ttm_pool_alloc_page [ttm]
+	mydrv_ring_alloc [mydrv]
+	EOF
+	kinds=$(pages_ht "$mydrv" | awk -F'|' '
+		$1 ~ /^(allocate_slab|kmalloc_large_node)$/ { k = "slab" }
+		$1 == "__vmalloc_node_range_noprof" { k = "vmalloc" }
+		k == "" { k = "raw" }
+		{ b[k] += $3; n += $5; k = "" }
+		END { printf "\"pages_sampled\": { \"rate\": 65536, \"samples\": %d, \"raw\": %d, \"slab\": %d, \"vmalloc\": %d, \"page tables\": 0, \"kernel stacks\": 0, \"percpu\": 0, \"file\": 0, \"anon\": 0 },", n, b["raw"], b["slab"], b["vmalloc"] }')
+	echo "want: $kinds"
+	grep -F '"pages_sampled"' "$j"
+	grep -qxF "  $kinds" "$j"
+}
+
+# The standard error of the sampled estimates from the sampled objects'
+# own chances (Horvitz-Thompson, pages_ht), not bytes / sqrt(samples):
+# (a) two objects of 3 MiB at rate 65536, each sampled with p = 1 -
+# e^-48: exact, 6291456 +- 0 (bytes / sqrt(2) would say +- 4448731);
+# (b) 96 pages of 4096 bytes, far below the rate: s.e. = bytes / sqrt(n)
+# times sqrt(1 - p), p = 1 - e^(-1/16), so between 0.95 and 1 of it; the
+# mixed row (ten pages and a 2 MiB block) estimated object by object,
+# 10 x 4096 / p + 2 MiB = 2773205, not as the module's est_bytes, all
+# scaled by the chance of their mean size (2254237).
+memory_pages_stderr() {
+	local est
+
+	pages_ht_check "$mydrv" &&
+	grep -qx 'mydrv_fill \[mydrv\]|6291456|0|2' "$tmp/pages.raw" || return 1
+	est=$(awk '$13 ~ /^alloc_pages_noprof\+/ { print $1 }' "$mydrv")
+	echo "mydrv_mixed's est_bytes: $est"
+	[ -n "$est" ] && ! grep -q "^mydrv_mixed \[mydrv\]|$est|" "$tmp/pages.raw" &&
+	awk -F'|' '$1 == "mydrv_rx_refill [mydrv]" {
+		r = $3 / ($2 / sqrt($4))
+		print "s.e. / (bytes / sqrt(samples)) = " r
+		ok = r > 0.95 && r <= 1
+	} END { exit !ok }' "$tmp/pages.raw"
+}
+
+# Where a row's live lines do not cover its sampled objects (a format
+# without them, an address the module could not keep, a free after the
+# cut), the rest are objects of the row's mean size, sampled with the
+# chance the module scaled it by: with none, a row's bytes are its
+# est_bytes and its variance (1 - q) est_bytes^2 / sampled_calls, q =
+# sampled_bytes / est_bytes; with every other one, those listed each by
+# its own chance, the rest so.
+memory_pages_stderr_fallback() {
+	local est
+
+	awk '!/^\+ /' "$mydrv" >"$tmp/mydrv-none.txt" &&
+	awk '!/^\+ / || ++k % 2' "$mydrv" >"$tmp/mydrv-half.txt" &&
+	pages_ht_check "$tmp/mydrv-none.txt" &&
+	est=$(awk '$13 ~ /^alloc_pages_noprof\+/ { print $1 }' "$mydrv") &&
+	grep -q "^mydrv_mixed \[mydrv\]|$est|" "$tmp/pages.raw" &&
+	pages_ht_check "$tmp/mydrv-half.txt"
+}
+
+# A tampered copy (the 2 MiB block said to be a page) moves the figures
+# as pages_ht says, so that the checks above can fail.
+memory_pages_stderr_tamper() {
+	sed 's/^+ 50000 2097152$/+ 50000 4096/' "$mydrv" >"$tmp/mydrv-t.txt" &&
+	! cmp -s "$mydrv" "$tmp/mydrv-t.txt" &&
+	pages_ht_check "$tmp/mydrv-t.txt" &&
+	! pages_ht_check "$tmp/mydrv-t.txt" "$mydrv" >/dev/null
 }
 
 t build build
@@ -2358,6 +2558,10 @@ t memory_pages memory_pages
 t memory_pages_tamper memory_pages_tamper
 t memory_pages_prom memory_pages_prom
 maybe memory_pages_serve curl "HTTP client" memory_pages_serve
+t memory_pages_callers memory_pages_callers
+t memory_pages_stderr memory_pages_stderr
+t memory_pages_stderr_fallback memory_pages_stderr_fallback
+t memory_pages_stderr_tamper memory_pages_stderr_tamper
 errors
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	t err_permission err_permission
