@@ -178,6 +178,8 @@ judge account-reset-unknown "percpu $up of $pn, vmalloc $uv of $vn" \
 	[ "$up" -ge "$pn" -a "$uv" -ge "$vn" ]
 p6=$(val /tmp/a6 kernel.percpu.mstat) p7=$(val /tmp/a7 kernel.percpu.mstat)
 v6=$(val /tmp/a6 kernel.vmalloc.mstat) v7=$(val /tmp/a7 kernel.vmalloc.mstat)
+s6=$(val /tmp/a6 kernel.slab.mstat) s7=$(val /tmp/a7 kernel.slab.mstat)
+check account-reset-slab [ "$s7" -ge 0 ]
 check account-reset-percpu [ "$p7" -ge 0 ]
 check account-reset-vmalloc [ "$v7" -ge 0 ]
 # Nothing the reset found counts after it: the lines read what they read

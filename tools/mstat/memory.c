@@ -165,6 +165,74 @@ static long long sampled_se(double var)
 	return var > 0 ? llround(sqrt(var)) : 0;
 }
 
+/*
+ * The bytes the per-cache and kmalloc_class rows hold live (format 1.8,
+ * caches_at_load 1: each row counts from /proc/slabinfo's objects of its
+ * caches when counting began, at load or at the last reset), into
+ * @objects; those with no count then, "large" kmalloc's pages and the
+ * caches past the table (cache_overflow), net since, into @net.
+ */
+static void slab_rows(const struct mstat_snap *s, long long *objects,
+		      long long *net)
+{
+	int i;
+
+	*objects = 0;
+	*net = s->over[CACHE_LIVE_BYTES];
+	for (i = 0; i < s->ncache; i++)
+		*objects += s->cache[i].v[CACHE_LIVE_BYTES];
+	for (i = 0; i < s->nkcls; i++) {
+		if (s->kcls[i].size)
+			*objects += s->kcls[i].v[KCLS_LIVE_BYTES];
+		else
+			*net += s->kcls[i].v[KCLS_LIVE_BYTES];
+	}
+}
+
+/*
+ * The slab's lines: from 1.8, its live objects as the rows count them
+ * (from what the caches held when counting began), large kmallocs and
+ * caches past the table net since then, and the rest, its free space and
+ * metadata; before, Slab when counting began (1.7), mstat's net count
+ * since, and the rest's change. The api source's objects are not in
+ * them: what another module reports may live anywhere.
+ */
+static void add_slab(struct account *a, const struct mstat_snap *s,
+		     long long slab, bool mark)
+{
+	long long slab0 = mstat_get(s, "kernel_slab_reclaimable_bytes_at_load") +
+			  mstat_get(s, "kernel_slab_unreclaimable_bytes_at_load");
+	long long live = mstat_get(s, "slab_live_bytes");
+	long long objects, net;
+
+	if (mstat_get(s, "caches_at_load") == 1) {
+		slab_rows(s, &objects, &net);
+		add(a, 3, "objects", "kernel.slab.mstat", FROM_MSTAT, objects,
+		    "mstat: the cache and kmalloc_class rows' live bytes, from /proc/slabinfo's objects when counting began");
+		add(a, 3, "large kmallocs, net since counting began",
+		    "kernel.slab.net", FROM_MSTAT, net,
+		    "mstat: kmalloc_class large and cache_overflow (no count when counting began)");
+		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
+		    slab - objects - net,
+		    "free space in slabs, metadata, large kmallocs from before");
+	} else if (mark) {
+		add(a, 3, "at mstat's load", "kernel.slab.at_load", FROM_KERNEL,
+		    slab0, "kernel: Slab when mstat began counting (kernel_slab_*_bytes_at_load)");
+		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
+		    FROM_MSTAT, live,
+		    "mstat: slab_live_bytes (allocated less freed since load)");
+		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
+		    slab - slab0 - live,
+		    "free space and metadata's change since load, less older objects freed");
+	} else {
+		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
+		    FROM_MSTAT, live,
+		    "mstat: slab_live_bytes (allocated less freed since load)");
+		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
+		    slab - live, "older objects, free space in slabs, metadata");
+	}
+}
+
 static int build(struct account *a, const struct mstat_snap *s,
 		 const long long mi[MI_NR])
 {
@@ -182,8 +250,6 @@ static int build(struct account *a, const struct mstat_snap *s,
 	bool mark = mstat_find(s, "kernel_mem_total_bytes_at_load");
 	bool has_pcp = mstat_find(s, "kernel_pcp_free_bytes");
 	long long pcp = mstat_get(s, "kernel_pcp_free_bytes");
-	long long slab0 = mstat_get(s, "kernel_slab_reclaimable_bytes_at_load") +
-			  mstat_get(s, "kernel_slab_unreclaimable_bytes_at_load");
 	long long vm = s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES];
 	long long pcpu = s->src[SRC_PERCPU][SRC_LIVE_OBJ] ?
 			 s->src[SRC_PERCPU][SRC_LIVE_BYTES] : 0;
@@ -226,24 +292,7 @@ static int build(struct account *a, const struct mstat_snap *s,
 	add(a, 1, "kernel", "kernel", FROM_SUM, kern, "the lines below");
 	add(a, 2, "slab", "kernel.slab", FROM_KERNEL, slab,
 	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
-	if (mark) {
-		/* 1.7: slab = then + mstat's net since + the rest's change. */
-		add(a, 3, "at mstat's load", "kernel.slab.at_load", FROM_KERNEL,
-		    slab0, "kernel: Slab when mstat began counting (kernel_slab_*_bytes_at_load)");
-		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
-		    FROM_MSTAT, mstat_get(s, "slab_live_bytes"),
-		    "mstat: slab_live_bytes (allocated less freed since load)");
-		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
-		    slab - slab0 - mstat_get(s, "slab_live_bytes"),
-		    "free space and metadata's change since load, less older objects freed");
-	} else {
-		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
-		    FROM_MSTAT, mstat_get(s, "slab_live_bytes"),
-		    "mstat: slab_live_bytes (allocated less freed since load)");
-		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
-		    slab - mstat_get(s, "slab_live_bytes"),
-		    "older objects, free space in slabs, metadata");
-	}
+	add_slab(a, s, slab, mark);
 	add(a, 2, "vmalloc", "kernel.vmalloc",
 	    mi[MI_VMALLOC_USED] >= 0 ? FROM_MEMINFO : FROM_MSTAT, vmk,
 	    "meminfo: VmallocUsed (%s)",
