@@ -295,8 +295,9 @@ static int build(struct account *a, const struct mstat_snap *s,
 	add_slab(a, s, slab, mark);
 	add(a, 2, "vmalloc", "kernel.vmalloc",
 	    mi[MI_VMALLOC_USED] >= 0 ? FROM_MEMINFO : FROM_MSTAT, vmk,
-	    "meminfo: VmallocUsed (%s)",
-	    mi[MI_VMALLOC_USED] >= 0 ? "read after the snapshot" : "absent: mstat's");
+	    mi[MI_VMALLOC_USED] >= 0 ?
+	    "meminfo: VmallocUsed (read after the snapshot)" :
+	    "mstat: its areas (no /proc/meminfo beside the snapshot)");
 	counted(a, 3, "kernel.vmalloc", vmk, vm, "areas mstat counted",
 		"areas made before mstat counted");
 	if (stack_vm)
@@ -305,9 +306,9 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
 	add(a, 2, "percpu", "kernel.percpu",
 	    mi[MI_PERCPU] >= 0 ? FROM_MEMINFO : FROM_MSTAT, pck,
-	    "meminfo: Percpu (%s)",
-	    mi[MI_PERCPU] >= 0 ? "chunks' pages, read after the snapshot" :
-				 "absent: mstat's");
+	    mi[MI_PERCPU] >= 0 ?
+	    "meminfo: Percpu (chunks' pages, read after the snapshot)" :
+	    "mstat: its objects (no /proc/meminfo beside the snapshot)");
 	counted(a, 3, "kernel.percpu", pck, pcpu, "objects mstat counted",
 		"older ones, and free space in chunks");
 	if (!stack_vm)
@@ -369,13 +370,24 @@ static void print_text(const struct account *a, const long long mi[MI_NR],
 		       a->total ? 100.0 * l->bytes / a->total : 0.0,
 		       l->from);
 	}
-	printf("\nbeside, as checks: the module's counters and /proc/meminfo read after\n");
-	printf("  MemTotal %lld / %lld, MemFree %lld / %lld, Slab %lld / %lld, KernelStack %lld / %lld\n",
-	       mstat_get(s, "kernel_mem_total_bytes"), mi[MI_TOTAL],
-	       mstat_get(s, "kernel_mem_free_bytes"), mi[MI_FREE],
-	       mstat_get(s, "kernel_slab_reclaimable_bytes") +
-	       mstat_get(s, "kernel_slab_unreclaimable_bytes"), mi[MI_SLAB],
-	       mstat_get(s, "kernel_kernel_stack_bytes"), mi[MI_KERNEL_STACK]);
+	if (mi[MI_TOTAL] < 0) {
+		printf("\nbeside, as checks: the module's counters (no /proc/meminfo beside a saved snapshot: --meminfo FILE gives one)\n");
+		printf("  MemTotal %lld, MemFree %lld, Slab %lld, KernelStack %lld\n",
+		       mstat_get(s, "kernel_mem_total_bytes"),
+		       mstat_get(s, "kernel_mem_free_bytes"),
+		       mstat_get(s, "kernel_slab_reclaimable_bytes") +
+		       mstat_get(s, "kernel_slab_unreclaimable_bytes"),
+		       mstat_get(s, "kernel_kernel_stack_bytes"));
+	} else {
+		printf("\nbeside, as checks: the module's counters and /proc/meminfo read after\n");
+		printf("  MemTotal %lld / %lld, MemFree %lld / %lld, Slab %lld / %lld, KernelStack %lld / %lld\n",
+		       mstat_get(s, "kernel_mem_total_bytes"), mi[MI_TOTAL],
+		       mstat_get(s, "kernel_mem_free_bytes"), mi[MI_FREE],
+		       mstat_get(s, "kernel_slab_reclaimable_bytes") +
+		       mstat_get(s, "kernel_slab_unreclaimable_bytes"),
+		       mi[MI_SLAB], mstat_get(s, "kernel_kernel_stack_bytes"),
+		       mi[MI_KERNEL_STACK]);
+	}
 	if (mstat_find(s, "kernel_mem_total_bytes_at_load"))
 		printf("  when mstat began counting (load or reset): MemFree %lld, Slab %lld, KernelStack %lld, PageTables %lld, file %lld, anon %lld\n",
 		       mstat_get(s, "kernel_mem_free_bytes_at_load"),
@@ -553,6 +565,7 @@ int do_memory(const struct mstat_opts *o)
 	struct mstat_page_samples *ps = mstat_alloc(NULL, sizeof(*ps));
 	const char *sites = sites_path(o);
 	struct mstat_sites *ss = NULL;
+	const char *meminfo;
 	long long mi[MI_NR];
 	struct mstat_snap *s;
 	int err = EXIT_INPUT;
@@ -562,7 +575,12 @@ int do_memory(const struct mstat_opts *o)
 	s = mstat_snap_read(o->file[0]);
 	if (!s)
 		goto out;
-	if (read_meminfo(o->meminfo ? o->meminfo : "/proc/meminfo", mi))
+	/* Never this machine's meminfo beside a saved snapshot. */
+	meminfo = mstat_memory_meminfo(o);
+	if (!meminfo)
+		for (int i = 0; i < MI_NR; i++)
+			mi[i] = -1;
+	else if (read_meminfo(meminfo, mi))
 		goto out;
 	/* The profile beside the machine's own /proc/mstat, or --sites'. */
 	if (sites) {

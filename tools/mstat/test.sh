@@ -2081,6 +2081,20 @@ memory_slab_rows() {
 		{ echo "the moved row went unnoticed"; return 1; }
 }
 
+# A saved snapshot without --meminfo is never set beside this machine's
+# /proc/meminfo: its vmalloc and percpu lines are the snapshot's own
+# counts (the fixture's vm vmalloc row's live bytes, its percpu source's),
+# from="mstat".
+memory_saved_alone() {
+	local vm pc j
+	vm=$(awk '$1 == "vm" && $2 == "vmalloc" { print $8 }' testdata/mstat-1.8.txt)
+	pc=$(awk '$1 == "percpu_live_bytes" { print $2 }' testdata/mstat-1.8.txt)
+	j=$(build/mstat memory --json -f testdata/mstat-1.8.txt) || return
+	echo "$j" | grep '"line": "kernel\.\(vmalloc\|percpu\)"'
+	echo "$j" | grep -q "\"bytes\": $vm, \"line\": \"kernel.vmalloc\", \"source\": \"mstat\"" &&
+		echo "$j" | grep -q "\"bytes\": $pc, \"line\": \"kernel.percpu\", \"source\": \"mstat\""
+}
+
 # Every line with parts is their sum ("of which" lines are inside their
 # line, not parts of it); MemTotal is meminfo's; the rest is a line.
 memory_sums() {
@@ -2584,6 +2598,7 @@ t memory_check memory_check
 t live_at_load live_at_load
 t memory_errors memory_errors
 t memory_slab_rows memory_slab_rows
+t memory_saved_alone memory_saved_alone
 t memory_sources memory_sources
 t memory_prom memory_prom
 t memory_pages_text memory_pages_text
