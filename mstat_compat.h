@@ -220,4 +220,38 @@ static inline unsigned long mstat_pcp_free_pages(void)
 	return n;
 }
 
+/*
+ * A CPU's fold threshold for a zone's vmstat counters, /proc/zoneinfo's
+ * "vm stats threshold": the kernel folds that CPU's difference of a
+ * counter into the global sum once it would pass it, so the difference
+ * never does. In zone->per_cpu_zonestats from 5.14
+ * (compat/zone_per_cpu_zonestats.conftest), zone->pageset before; 0
+ * without SMP, where every change goes to the sums at once. Written
+ * without a lock this reader takes (refresh_zone_stat_thresholds(), and
+ * kswapd's under memory pressure): read once.
+ */
+static inline int mstat_zone_stat_threshold(struct zone *zone, int cpu)
+{
+#if !defined(CONFIG_SMP)
+	return 0;
+#elif defined(MSTAT_HAVE_ZONE_PER_CPU_ZONESTATS)
+	return READ_ONCE(per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold);
+#else
+	return READ_ONCE(per_cpu_ptr(zone->pageset, cpu)->stat_threshold);
+#endif
+}
+
+/*
+ * The same for a node's counters (the largest of its populated zones'
+ * normal thresholds, as the kernel last set them).
+ */
+static inline int mstat_node_stat_threshold(pg_data_t *pgdat, int cpu)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(per_cpu_ptr(pgdat->per_cpu_nodestats, cpu)->stat_threshold);
+#else
+	return 0;
+#endif
+}
+
 #endif /* _MSTAT_COMPAT_H */

@@ -50,7 +50,7 @@
 #include "mstat_vmem.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.8"
+#define MSTAT_FORMAT_VERSION	"1.9"
 #define MSTAT_SITES_FORMAT_VERSION	"2.3"
 
 /* Readers' snapshots */
@@ -370,7 +370,8 @@ static void mstat_show_orders(struct seq_file *m,
 /*
  * Format 1.6: the vmalloc source by kind of area, the tables of the
  * objects the vmalloc and percpu sources count, and the kernel's own
- * counters, read within the snapshot (mstat_kernel_read()).
+ * counters, read within the snapshot (mstat_kernel_read()); from 1.9,
+ * those this kernel has (mstat_kernel_has()), and their lag bounds.
  */
 static void mstat_show_vmem(struct seq_file *m,
 			    const struct mstat_proc_snap *ps)
@@ -393,13 +394,21 @@ static void mstat_show_vmem(struct seq_file *m,
 			seq_printf(m, "%s_unknown_bytes %lu\n", n,
 				   v->unknown_bytes);
 	}
-	for (i = 0; i < MSTAT_NR_KERNEL; i++)
-		seq_printf(m, "kernel_%s_bytes %llu\n", mstat_kernel_name[i],
-			   st->kern.v[i]);
+	/* 1.9: a counter this kernel does not have has no lines. */
+	for (i = 0; i < MSTAT_NR_KERNEL; i++) {
+		if (mstat_kernel_has(&st->kern, i))
+			seq_printf(m, "kernel_%s_bytes %llu\n",
+				   mstat_kernel_name[i], st->kern.v[i]);
+	}
+	/* 1.9: how far the vmstat counters above may be off the truth. */
+	seq_printf(m, "kernel_zone_stat_lag_bytes %llu\n", st->kern.zone_lag);
+	seq_printf(m, "kernel_node_stat_lag_bytes %llu\n", st->kern.node_lag);
 	/* 1.7: the same, when counting began (load, or the last reset). */
-	for (i = 0; i < MSTAT_NR_KERNEL; i++)
-		seq_printf(m, "kernel_%s_bytes_at_load %llu\n",
-			   mstat_kernel_name[i], st->kern_mark.v[i]);
+	for (i = 0; i < MSTAT_NR_KERNEL; i++) {
+		if (mstat_kernel_has(&st->kern_mark, i))
+			seq_printf(m, "kernel_%s_bytes_at_load %llu\n",
+				   mstat_kernel_name[i], st->kern_mark.v[i]);
+	}
 	/* Kernel stacks are vm areas, made by vmalloc() (VMAP_STACK). */
 	seq_printf(m, "kernel_stack_in_vmalloc %d\n",
 		   IS_ENABLED(CONFIG_VMAP_STACK));

@@ -54,6 +54,13 @@ const char *const mstat_kernel_name[MSTAT_NR_KERNEL] = {
 	[MSTAT_K_PAGE_TABLES]		= "page_tables",
 	[MSTAT_K_SEC_PAGE_TABLES]	= "sec_page_tables",
 	[MSTAT_K_PCP_FREE]		= "pcp_free",
+	[MSTAT_K_SWAPCACHE]		= "swapcache",
+	[MSTAT_K_KERNEL_MISC_RECLAIMABLE] = "kernel_misc_reclaimable",
+	[MSTAT_K_ZSPAGES]		= "zspages",
+	[MSTAT_K_UNACCEPTED]		= "unaccepted",
+	[MSTAT_K_BALLOON]		= "balloon",
+	[MSTAT_K_GPU_ACTIVE]		= "gpu_active",
+	[MSTAT_K_GPU_RECLAIM]		= "gpu_reclaim",
 };
 
 const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
@@ -152,12 +159,73 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
 
+/*
+ * A counter of format 1.9, which not every kernel has: its value, and
+ * its bit in @k->have, which says this kernel has it.
+ */
+static inline void mstat_kernel_set(struct mstat_kernel_stats *k,
+				    enum mstat_kernel_counter i, u64 bytes)
+{
+	k->v[i] = bytes;
+	k->have |= BIT_ULL(i);
+}
+
+/* A node (zone) vmstat counter's global sum, in bytes. */
+static inline u64 mstat_node_bytes(enum node_stat_item item)
+{
+	return (u64)global_node_page_state(item) << PAGE_SHIFT;
+}
+
+static inline u64 mstat_zone_bytes(enum zone_stat_item item)
+{
+	return (u64)global_zone_page_state(item) << PAGE_SHIFT;
+}
+
+/*
+ * How far the global sums of the vmstat counters may be off the truth as
+ * they are read: the truth of a counter is its sum plus every CPU's
+ * difference not folded in yet, and each difference is at most that
+ * CPU's threshold (mstat_zone_stat_threshold()). So one zone counter's
+ * sum is off by at most the thresholds summed over populated zones and
+ * possible CPUs, one node counter's by the node thresholds summed over
+ * online nodes and possible CPUs. In bytes, as pages of PAGE_SIZE.
+ */
+static void mstat_kernel_lag(struct mstat_kernel_stats *k)
+{
+	u64 zone = 0, node = 0;
+	int nid, z, cpu;
+
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+
+		for_each_possible_cpu(cpu)
+			node += max(mstat_node_stat_threshold(pgdat, cpu), 0);
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zn = &pgdat->node_zones[z];
+
+			if (!populated_zone(zn))
+				continue;
+			for_each_possible_cpu(cpu)
+				zone += max(mstat_zone_stat_threshold(zn, cpu), 0);
+		}
+	}
+	k->zone_lag = zone << PAGE_SHIFT;
+	k->node_lag = node << PAGE_SHIFT;
+}
+
 /**
  * mstat_kernel_read() - the kernel's own counters of memory by kind
- * @k: gets them, in bytes (see &enum mstat_kernel_counter)
+ * @k: gets them, in bytes (see &enum mstat_kernel_counter), and how far
+ *	they may be off the truth
  *
  * As /proc/meminfo reads them: the global sums of the per-CPU vmstat
- * counters, which may lag the truth by what the CPUs have not folded yet.
+ * counters, which may lag the truth by what the CPUs have not folded yet,
+ * and the bounds of that lag (mstat_kernel_lag()). A zone counter (MemFree,
+ * zsmalloc's, Unaccepted; PageTables before 5.11) is off by at most
+ * @k->zone_lag bytes, a node counter (the others) by at most @k->node_lag,
+ * or, for KernelStack's, counted in KiB, @k->node_lag / PAGE_SIZE KiB.
+ * MemTotal is exact and the per-CPU lists' free pages are read from the
+ * lists. A counter this kernel lacks reads 0 (mstat_kernel_has()).
  *
  * Context: any.
  */
@@ -165,7 +233,10 @@ void mstat_kernel_read(struct mstat_kernel_stats *k)
 {
 	u64 *v = k->v;
 
+	BUILD_BUG_ON(MSTAT_NR_KERNEL > 64);
 	memset(k, 0, sizeof(*k));
+	/* Formats 1.6's and 1.7's: shown on every kernel. */
+	k->have = GENMASK_ULL(MSTAT_K_PCP_FREE, 0);
 	v[MSTAT_K_TOTAL] = (u64)totalram_pages() << PAGE_SHIFT;
 	v[MSTAT_K_FREE] = (u64)global_zone_page_state(NR_FREE_PAGES) <<
 			  PAGE_SHIFT;
@@ -189,6 +260,31 @@ void mstat_kernel_read(struct mstat_kernel_stats *k)
 		(u64)global_node_page_state(NR_SECONDARY_PAGETABLE) <<
 		PAGE_SHIFT;
 #endif
+#ifdef MSTAT_HAVE_SWAPCACHE
+	mstat_kernel_set(k, MSTAT_K_SWAPCACHE, mstat_node_bytes(NR_SWAPCACHE));
+#endif
+#ifdef MSTAT_HAVE_KERNEL_MISC_RECLAIMABLE
+	mstat_kernel_set(k, MSTAT_K_KERNEL_MISC_RECLAIMABLE,
+			 mstat_node_bytes(NR_KERNEL_MISC_RECLAIMABLE));
+#endif
+#ifdef MSTAT_HAVE_ZSPAGES
+	mstat_kernel_set(k, MSTAT_K_ZSPAGES, mstat_zone_bytes(NR_ZSPAGES));
+#endif
+#ifdef MSTAT_HAVE_UNACCEPTED
+	mstat_kernel_set(k, MSTAT_K_UNACCEPTED,
+			 mstat_zone_bytes(NR_UNACCEPTED));
+#endif
+#ifdef MSTAT_HAVE_BALLOON_PAGES
+	mstat_kernel_set(k, MSTAT_K_BALLOON, mstat_node_bytes(NR_BALLOON_PAGES));
+#endif
+#ifdef MSTAT_HAVE_GPU_ACTIVE
+	mstat_kernel_set(k, MSTAT_K_GPU_ACTIVE, mstat_node_bytes(NR_GPU_ACTIVE));
+#endif
+#ifdef MSTAT_HAVE_GPU_RECLAIM
+	mstat_kernel_set(k, MSTAT_K_GPU_RECLAIM,
+			 mstat_node_bytes(NR_GPU_RECLAIM));
+#endif
+	mstat_kernel_lag(k);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_kernel_read);
 

@@ -102,11 +102,15 @@ enum mstat_gfp {
  * The kernel's own counters of memory by kind, as /proc/meminfo shows
  * them, in bytes: read while the snapshot is taken, right after the cut
  * of mstat's own counters (mstat_kernel_read()), so that an account can
- * set mstat's counts beside them. Each is a sum of per-CPU counters that
- * the kernel folds now and then, so it may be behind by up to its
- * vmstat threshold per CPU (at most 125 pages): the kernel's own figure,
- * read as /proc/meminfo reads it. A counter the running kernel does not
- * have reads 0 and is not shown.
+ * set mstat's counts beside them. Each vmstat counter is a sum of per-CPU
+ * differences that the kernel folds now and then, so it may be off the
+ * truth by up to the sum over CPUs of their fold thresholds (at most 125
+ * pages a CPU and zone or node): the kernel's own figure, read as
+ * /proc/meminfo reads it, whose bound a snapshot gives beside it
+ * (&struct mstat_kernel_stats). A counter the running kernel does not
+ * have reads 0; from MSTAT_K_SWAPCACHE on, it is not shown
+ * (mstat_kernel_has()), while the earlier ones are always shown, as in
+ * format 1.6 (MSTAT_K_SEC_PAGE_TABLES is 0 before 6.1).
  */
 enum mstat_kernel_counter {
 	MSTAT_K_TOTAL,		/* MemTotal: totalram_pages() */
@@ -120,6 +124,14 @@ enum mstat_kernel_counter {
 	MSTAT_K_PAGE_TABLES,	/* PageTables */
 	MSTAT_K_SEC_PAGE_TABLES,	/* SecPageTables (6.1 on) */
 	MSTAT_K_PCP_FREE,	/* free pages on per-CPU lists (not MemFree's) */
+	/* Format 1.9: each shown only where the kernel has it. */
+	MSTAT_K_SWAPCACHE,	/* SwapCached: NR_SWAPCACHE (5.13 on), within file */
+	MSTAT_K_KERNEL_MISC_RECLAIMABLE,	/* KReclaimable - SReclaimable */
+	MSTAT_K_ZSPAGES,	/* NR_ZSPAGES: zsmalloc's pools (CONFIG_ZSMALLOC) */
+	MSTAT_K_UNACCEPTED,	/* Unaccepted (6.5 on, CONFIG_UNACCEPTED_MEMORY) */
+	MSTAT_K_BALLOON,	/* Balloon: NR_BALLOON_PAGES (6.15 on) */
+	MSTAT_K_GPU_ACTIVE,	/* GPUActive: NR_GPU_ACTIVE (7.1 on) */
+	MSTAT_K_GPU_RECLAIM,	/* GPUReclaim: NR_GPU_RECLAIM (7.1 on) */
 	MSTAT_NR_KERNEL,
 };
 
@@ -140,7 +152,11 @@ extern const char *const mstat_kernel_name[MSTAT_NR_KERNEL];
  * @gfp: allocations per GFP kind
  * @vm: the vmalloc source alone, per &enum mstat_vm_kind: areas and the
  *	bytes they span (without the guard page)
- * @kern: the kernel's own counters, read within the same snapshot
+ * @kern: the kernel's own counters, read within the same snapshot (@v,
+ *	by &enum mstat_kernel_counter; @have, a bit each, those the kernel
+ *	has: mstat_kernel_has()), and how far their vmstat sums may be off
+ *	the truth as they were read: @zone_lag for a zone counter, @node_lag
+ *	for a node counter, in bytes (mstat_kernel_read())
  * @kern_mark: the same, as they were when mstat began counting (at load
  *	or the last reset: mstat_kernel_mark())
  */
@@ -184,8 +200,30 @@ struct mstat_stats {
 	} vm[MSTAT_NR_VM_KINDS];
 	struct mstat_kernel_stats {
 		u64 v[MSTAT_NR_KERNEL];
+		u64 have;
+		u64 zone_lag;
+		u64 node_lag;
 	} kern, kern_mark;
 };
+
+/**
+ * mstat_kernel_has() - whether the kernel has a counter of a read
+ * @k: the counters, as mstat_kernel_read() read them
+ * @i: the counter
+ *
+ * Those of formats 1.6 and 1.7 always (one the kernel lacks reads 0:
+ * %MSTAT_K_SEC_PAGE_TABLES before 6.1); from %MSTAT_K_SWAPCACHE on, only
+ * where the kernel keeps the counter, as compat/ found by compiling
+ * against its headers (a configuration that leaves it out, such as
+ * !CONFIG_SWAP's, among them).
+ *
+ * Return: true if /proc/mstat shows the counter's lines.
+ */
+static inline bool mstat_kernel_has(const struct mstat_kernel_stats *k,
+				    enum mstat_kernel_counter i)
+{
+	return k->have & BIT_ULL(i);
+}
 
 /**
  * struct mstat_cell - one (source, size class) cell, or one page order

@@ -178,8 +178,14 @@ judge account-reset-unknown "percpu $up of $pn, vmalloc $uv of $vn" \
 	[ "$up" -ge "$pn" -a "$uv" -ge "$vn" ]
 p6=$(val /tmp/a6 kernel.percpu.mstat) p7=$(val /tmp/a7 kernel.percpu.mstat)
 v6=$(val /tmp/a6 kernel.vmalloc.mstat) v7=$(val /tmp/a7 kernel.vmalloc.mstat)
-s6=$(val /tmp/a6 kernel.slab.mstat) s7=$(val /tmp/a7 kernel.slab.mstat)
-check account-reset-slab [ "$s7" -ge 0 ]
+s7=$(val /tmp/a7 kernel.slab.mstat)
+# The broken build's slab counts are broken by design (its mutants lose
+# frees, or count them in the wrong row): not judged there.
+if [ "${broken:-0}" = 1 ]; then
+	diag "account-reset-slab not judged in the broken build: $s7"
+else
+	check account-reset-slab [ "$s7" -ge 0 ]
+fi
 check account-reset-percpu [ "$p7" -ge 0 ]
 check account-reset-vmalloc [ "$v7" -ge 0 ]
 # Nothing the reset found counts after it: the lines read what they read
@@ -187,5 +193,6 @@ check account-reset-vmalloc [ "$v7" -ge 0 ]
 rebased() { within "$p7" "$p6" "$bg_p" && within "$v7" "$v6" "$bg_v"; }
 check account-reset-rebased rebased
 check mstat-check ./mstat check /proc/mstat
+mstat_kernel_check
 check rmmod-mstat rmmod mstat
 finish

@@ -358,6 +358,151 @@ mstat_memory_check() {
 	check memory-account-unexplained [ -n "$rest" ]
 }
 
+# mstat_kernel_check: /proc/mstat's kernel counters of format 1.9 against
+# the kernel's own figures, read just before and just after it (each
+# line must lie between the two reads; up to 3 tries, as the counters
+# move), mstat loaded:
+#   kernel-NAME-vmstat	kernel_NAME_bytes is /proc/vmstat's nr_X (the
+#			same global sum) times the page size, and present
+#			exactly where nr_X is (swapcache: nr_swapcached,
+#			kernel_misc_reclaimable, zspages, unaccepted,
+#			balloon: nr_balloon_pages, gpu_active, gpu_reclaim)
+#   kernel-NAME-meminfo	where the line is present, /proc/meminfo's:
+#			SwapCached, KReclaimable - SReclaimable,
+#			Unaccepted, Balloon, GPUActive, GPUReclaim
+#   kernel-zone-lag	kernel_zone_stat_lag_bytes is the sum of
+#			/proc/zoneinfo's "vm stats threshold" lines (one a
+#			populated zone and listed CPU) times the page size
+#   kernel-node-lag	kernel_node_stat_lag_bytes is, over nodes and
+#			listed CPUs, the largest of the node's zones'
+#			thresholds (the kernel sets a node's so), summed,
+#			times the page size
+# The lag lines sum over possible CPUs, zoneinfo lists the online ones:
+# equal where no possible CPU has been online and gone (a guest's).
+# kernel-tamper-caught: the same judge with false truths (Cached for
+# SwapCached, KReclaimable without SReclaimable's part, MemFree for the
+# others of meminfo, nr_free_pages for vmstat's, CPU 0's zone thresholds
+# alone, and the zones' sum for the node's largest) must fail every
+# comparison: the guests' 2 CPUs, and x86's 2 zones (DMA, DMA32) of a
+# 1 GiB guest, make each false truth differ.
+mstat_kernel_check() {
+	local d=/tmp/kernel-lines n=0 t got lo hi v
+	pg=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+	mkdir -p $d
+	while [ $n -lt 3 ]; do
+		n=$((n + 1))
+		for t in 0 1; do
+			[ $t = 0 ] || cat /proc/mstat >$d/mstat
+			cat /proc/vmstat >$d/vmstat.$t
+			cat /proc/meminfo >$d/meminfo.$t
+			cat /proc/zoneinfo >$d/zoneinfo.$t
+		done
+		mstat_kernel_judge 0 >$d/judged
+		grep -q ' bad$' $d/judged || break
+	done
+	diag "kernel lines: try $n, page size $pg; name got low high verdict:"
+	show $d/judged
+	while read -r t got lo hi v; do
+		case $v in
+		ok|absent)	ok "kernel-$t" ;;
+		*)		not_ok "kernel-$t: $got, not within $lo to $hi" ;;
+		esac
+	done <$d/judged
+	mstat_kernel_judge 1 >$d/tampered
+	show $d/tampered
+	if grep -q ' ok$' $d/tampered || ! grep -q ' bad$' $d/tampered; then
+		not_ok "kernel-tamper-caught: a false truth passed: $(grep ' ok$' $d/tampered | tr '\n' ';')"
+	else
+		ok kernel-tamper-caught
+	fi
+}
+
+# mstat_kernel_judge TAMPER: mstat_kernel_check's comparisons, from its
+# files, one "NAME GOT LOW HIGH ok|bad" line each ("NAME - - - absent":
+# neither has it; "... presence bad": one has it), with the false truths
+# if TAMPER is 1.
+mstat_kernel_judge() {
+	local d=/tmp/kernel-lines
+	awk -v tamper="$1" -v pg="$pg" '
+	function judge(name, got, a, b,   lo, hi) {
+		lo = a < b ? a : b
+		hi = a < b ? b : a
+		if (got == "")
+			printf "%s - %.0f %.0f bad\n", name, lo, hi
+		else
+			printf "%s %s %.0f %.0f %s\n", name, got, lo, hi,
+			       (got + 0 >= lo && got + 0 <= hi ? "ok" : "bad")
+	}
+	# The meminfo line (kB) or "A-B", in bytes; "" if absent.
+	function mem(t, l,   p) {
+		if (split(l, p, "-") == 2)
+			return ((t, p[1]) in mi) && ((t, p[2]) in mi) ?
+			       mi[t, p[1]] - mi[t, p[2]] : ""
+		return (t, l) in mi ? mi[t, l] : ""
+	}
+	FILENAME ~ /mstat$/ {
+		if ($1 ~ /^kernel_/ && NF == 2)
+			m[$1] = $2
+		next
+	}
+	{ t = substr(FILENAME, length(FILENAME)) }
+	FILENAME ~ /vmstat/ { vm[t, $1] = $2 * pg; next }
+	FILENAME ~ /meminfo/ { sub(":", "", $1); mi[t, $1] = $2 * 1024; next }
+	# zoneinfo: "Node N, zone NAME", "cpu: I", "vm stats threshold: T".
+	$1 == "Node" { node = $2; next }
+	$1 == "cpu:" { cpu = $2; next }
+	$1 == "vm" && $2 == "stats" && $3 == "threshold:" {
+		zone[t] += $4 * pg
+		if (cpu == 0)
+			zone0[t] += $4 * pg
+		if (!((t, node, cpu) in nmax) || $4 * pg > nmax[t, node, cpu])
+			nmax[t, node, cpu] = $4 * pg
+	}
+	END {
+		for (k in nmax) {
+			split(k, p, SUBSEP)
+			nodes[p[1]] += nmax[k]
+		}
+		nv = split("swapcache:nr_swapcached kernel_misc_reclaimable:nr_kernel_misc_reclaimable zspages:nr_zspages unaccepted:nr_unaccepted balloon:nr_balloon_pages gpu_active:nr_gpu_active gpu_reclaim:nr_gpu_reclaim", vl, " ")
+		for (i = 1; i <= nv; i++) {
+			split(vl[i], p, ":")
+			line = "kernel_" p[1] "_bytes"
+			v = tamper ? "nr_free_pages" : p[2]
+			if ((line in m) != ((0, p[2]) in vm))
+				printf "%s-vmstat presence %d %d bad\n", p[1],
+				       line in m, (0, p[2]) in vm
+			else if (!(line in m))
+				printf "%s-vmstat - - - absent\n", p[1]
+			else
+				judge(p[1] "-vmstat", m[line], vm[0, v], vm[1, v])
+		}
+		nl = split("swapcache:SwapCached:Cached kernel_misc_reclaimable:KReclaimable-SReclaimable:KReclaimable unaccepted:Unaccepted:MemFree balloon:Balloon:MemFree gpu_active:GPUActive:MemFree gpu_reclaim:GPUReclaim:MemFree", ml, " ")
+		for (i = 1; i <= nl; i++) {
+			split(ml[i], p, ":")
+			line = "kernel_" p[1] "_bytes"
+			if (!(line in m))
+				continue
+			l = tamper ? p[3] : p[2]
+			if (mem(0, l) == "")
+				printf "%s-meminfo %s - - bad\n", p[1], m[line]
+			else
+				judge(p[1] "-meminfo", m[line], mem(0, l), mem(1, l))
+		}
+		if (tamper) {
+			judge("zone-lag", m["kernel_zone_stat_lag_bytes"],
+			      zone0[0], zone0[1])
+			judge("node-lag", m["kernel_node_stat_lag_bytes"],
+			      zone[0], zone[1])
+		} else {
+			judge("zone-lag", m["kernel_zone_stat_lag_bytes"],
+			      zone[0], zone[1])
+			judge("node-lag", m["kernel_node_stat_lag_bytes"],
+			      nodes[0], nodes[1])
+		}
+	}' $d/mstat $d/vmstat.0 $d/vmstat.1 $d/meminfo.0 $d/meminfo.1 \
+		$d/zoneinfo.0 $d/zoneinfo.1
+}
+
 # mstat_guest_net: Debian's virtio_net.ko and its two helpers (copied in
 # by the host: mstat_guest_netmods) loaded, and eth0 up as 10.0.2.15, the
 # address qemu's user network forwards the host's ports to; a check each.
