@@ -561,22 +561,22 @@ mstat_serve_files() {
 	done
 }
 
-# mstat_guest_netmods REL: the virtio-net driver of Debian's amd64
-# kernel REL and the modules it needs, in load order (failover,
-# net_failover, virtio_net), decompressed, for a guest with a network
-# (guest.sh --hostfwd): their paths, one a line. The kernel cache keeps
-# only the image's vmlinuz, so they are taken once from the image
-# package (linux-image-REL-unsigned, through mstat's apt) into
-# $MSTAT_CACHE/kernels/REL/net/.
-mstat_guest_netmods() {
-	local dir=$MSTAT_CACHE/kernels/$1/net pkg=linux-image-$1-unsigned
-	local mods=(failover net_failover virtio_net) v tmp deb m f
+# mstat_guest_kmods REL SET MOD...: modules of Debian's amd64 kernel REL,
+# each MOD with the modules it needs (modules.dep), in load order (what
+# a module needs before it), decompressed: their paths, one a line. The
+# kernel cache keeps only the image's vmlinuz, so they are taken once
+# from the image package (linux-image-REL-unsigned, through mstat's apt)
+# into $MSTAT_CACHE/kernels/REL/SET/, with the list in SET/order.
+mstat_guest_kmods() {
+	local rel=$1 dir=$MSTAT_CACHE/kernels/$1/$2
+	local pkg=linux-image-$1-unsigned v tmp deb m f
+	shift 2
 	if [ ! -f "$dir/.done" ]; then
 		v=$(mstat_apt_lookup "$(IFS=,; echo "${mstat_apt_suites[*]}")" \
 			amd64 "$pkg" | cut -d' ' -f2)
 		[ -n "$v" ] || { log "no $pkg in mstat's apt"; return 1; }
 		tmp=$(mktemp -d "$MSTAT_APT_DIR/archives/get.XXXXXX") || return
-		log "download $pkg=$v (for its virtio_net.ko)"
+		log "download $pkg=$v (for its $*)"
 		if ! (cd "$tmp" && mstat_apt apt-get download -qq "$pkg:amd64=$v" \
 			>/dev/null) || ! deb=$(compgen -G "$tmp/*.deb"); then
 			rm -rf "$tmp"
@@ -584,12 +584,18 @@ mstat_guest_netmods() {
 			return 1
 		fi
 		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
-			'*/failover.ko*' '*/net_failover.ko*' '*/virtio_net.ko*' \
-			2>/dev/null
+			'*.ko*' 2>/dev/null
 		rm -rf "$dir.new"
 		mkdir -p "$dir.new"
-		for m in "${mods[@]}"; do
-			f=$(find "$tmp" -name "$m.ko*" | head -n 1)
+		# Each module's needs (modinfo's depends: the package has no
+		# modules.dep) first, depth first, each once.
+		mstat_kmods_order "$tmp" "$@" >"$dir.new/order.paths"
+		if grep -q '^MISSING' "$dir.new/order.paths"; then
+			log "$pkg=$v: $(grep '^MISSING' "$dir.new/order.paths" | tr '\n' ' ')"
+			rm -rf "$tmp" "$dir.new"
+			return 1
+		fi
+		while read -r m f; do
 			case $f in
 			*.ko.xz)	xz -dc "$f" ;;
 			*.ko.zst)	zstd -qdc "$f" ;;
@@ -600,13 +606,52 @@ mstat_guest_netmods() {
 				log "no $m.ko in $pkg=$v"
 				return 1
 			}
-		done
+			echo "$m" >>"$dir.new/order"
+		done <"$dir.new/order.paths"
 		rm -rf "$tmp" "$dir"
 		mv "$dir.new" "$dir" && touch "$dir/.done" || return
 	fi
-	for m in "${mods[@]}"; do
+	while read -r m; do
 		echo "$dir/$m.ko"
+	done <"$dir/order"
+}
+
+# mstat_kmods_order DIR MOD...: "NAME PATH" a line for each MOD and what
+# it needs (modinfo's depends), those first, each once, the modules
+# found under DIR; "MISSING NAME" for one not there.
+mstat_kmods_order() {
+	local dir=$1 m
+	declare -A seen=()
+	shift
+	visit() {
+		local f d
+		[ -z "${seen[$1]:-}" ] || return 0
+		seen[$1]=1
+		f=$(find "$dir" \( -name "$1.ko*" -o -name "${1//_/-}.ko*" \) | head -n 1)
+		[ -n "$f" ] || { echo "MISSING $1"; return 0; }
+		for d in $(modinfo -F depends "$f" 2>/dev/null | tr ',' ' '); do
+			visit "$d"
+		done
+		echo "$1 $f"
+	}
+	for m; do
+		visit "$m"
 	done
+}
+
+# mstat_guest_netmods REL: the virtio-net driver of Debian's amd64
+# kernel REL and the modules it needs, in load order (failover,
+# net_failover, virtio_net), for a guest with a network (guest.sh
+# --hostfwd): their paths, one a line (mstat_guest_kmods, in
+# $MSTAT_CACHE/kernels/REL/netmods/).
+mstat_guest_netmods() {
+	mstat_guest_kmods "$1" netmods virtio_net
+}
+
+# mstat_guest_zrammods REL: zram and what it needs, for a guest with
+# swap (scripts/guest/swap.sh): their paths, in load order.
+mstat_guest_zrammods() {
+	mstat_guest_kmods "$1" zram zram
 }
 
 # mstat_km_var ID FIELD: the name of a field of scripts/matrix.sh's
@@ -648,6 +693,7 @@ mstat_tools=(
 	"leaks tests/helpers/leaks.c"
 	"nsrun tests/helpers/nsrun.c"
 	"acct tests/helpers/acct.c -pthread"
+	"swapper tests/helpers/swapper.c"
 	"mstat-bpf tests/bpf"
 )
 
