@@ -465,6 +465,26 @@ if [ -f build/6.12/mstat.ko ]; then
 		"--append=isolcpus=1 nohz_full=1"
 fi
 
+# 3m. The whole-memory account with swap (scripts/guest/swap.sh): a zram
+# swap device (Debian's zram.ko and what it needs, from the image
+# package), anonymous memory written out in a memory cgroup of 32 MiB
+# and read back: the swap cache counted once, the zsmalloc line against
+# zram's own count. On 6.12 here, 7.3 in 5a.
+swap_guest() {
+	local id=$1 rel=$2 vmlinuz=$3 zram
+	[ -f "build/$id/mstat.ko" ] && [ -n "$rel" ] || return 0
+	if ! zram=$(mstat_guest_zrammods "$rel" 2>>"$logs/zram.log" |
+		    head -n 1) || [ -z "$zram" ]; then
+		not_ok "guest-$id-swap: no zram modules for $rel, log: build/logs/zram.log"
+		return
+	fi
+	guest "guest-$id-swap" "$vmlinuz" scripts/guest/swap.sh \
+		"build/$id/mstat.ko" "--file=${zram%/*}:/mstat/zram" \
+		--file=build/tools/mstat:/mstat/mstat \
+		--file=build/tools/swapper:/mstat/swapper
+}
+swap_guest 6.12 "$K612_REL" "$K612_VMLINUZ"
+
 # 3j. mstat against the allocator's own counts: per kmalloc class, the
 # change in live objects against /proc/slabinfo's, under a mixed
 # workload; and one cache of known live objects, step by step (make
@@ -582,9 +602,10 @@ if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
 fi
 
 # 5a. The heap profile's and labels' guests on the newest kernel
-# (3e).
+# (3e), and its swap guest (3m).
 vmlinuz=$(mstat_km 7.3 VMLINUZ)
 [ -z "$vmlinuz" ] || profile_guests 7.3 "$vmlinuz" noleaks
+[ -z "$vmlinuz" ] || swap_guest 7.3 "$(mstat_km 7.3 REL)" "$vmlinuz"
 # The account first, then the known chains, in one boot (3e).
 [ -z "$vmlinuz" ] || [ ! -f build/7.3/tests/chains/mstat_chains.ko ] ||
 	mstat_guests_parts guest-7.3-parts "$vmlinuz" 'memory chains' \

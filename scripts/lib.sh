@@ -380,7 +380,7 @@ mstat_security_mirror() {
 # mstat_apt_update: the private configuration written, and its
 # lists updated if they are a day old or the sources changed; then
 # $MSTAT_APT_DIR/index: a line "SUITE ARCH PACKAGE VERSION URI DEPENDS..."
-# for every kernel package (linux-image-*, linux-binary-*,
+# for every kernel package (linux-image-*, linux-binary-*, linux-modules-*,
 # linux-headers-*, linux-kbuild-*), compiler and the few others
 # scripts/matrix.sh and scripts/setup.sh look up, one suite's Packages at
 # a time, so that a look-up can name its suite (apt-cache cannot), and
@@ -432,7 +432,7 @@ mstat_apt_update() {
 				/^Filename: / { u = m "/" $2 }
 				/^Depends: / { dep = substr($0, 10) }
 				/^$/ {
-					if (p ~ /^linux-(image|binary|headers|kbuild)-/ ||
+					if (p ~ /^linux-(image|binary|modules|headers|kbuild)-/ ||
 					    p ~ /^gcc-[0-9]+(-aarch64-linux-gnu)?$/ ||
 					    p ~ /^(busybox-static|zlib1g-dev|dwarves)$/)
 						print s, a, p, v, u, dep
@@ -565,16 +565,21 @@ mstat_serve_files() {
 # each MOD with the modules it needs (modules.dep), in load order (what
 # a module needs before it), decompressed: their paths, one a line. The
 # kernel cache keeps only the image's vmlinuz, so they are taken once
-# from the image package (linux-image-REL-unsigned, through mstat's apt)
-# into $MSTAT_CACHE/kernels/REL/SET/, with the list in SET/order.
+# from the image package (linux-image-REL-unsigned, or 7.x's
+# linux-modules-REL, through mstat's apt) into
+# $MSTAT_CACHE/kernels/REL/SET/, with the list in SET/order.
 mstat_guest_kmods() {
 	local rel=$1 dir=$MSTAT_CACHE/kernels/$1/$2
-	local pkg=linux-image-$1-unsigned v tmp deb m f
+	local pkg v='' tmp deb m f
 	shift 2
 	if [ ! -f "$dir/.done" ]; then
-		v=$(mstat_apt_lookup "$(IFS=,; echo "${mstat_apt_suites[*]}")" \
-			amd64 "$pkg" | cut -d' ' -f2)
-		[ -n "$v" ] || { log "no $pkg in mstat's apt"; return 1; }
+		# 7.x keeps its modules in linux-modules-REL.
+		for pkg in "linux-image-$rel-unsigned" "linux-modules-$rel"; do
+			v=$(mstat_apt_lookup "$(IFS=,; echo "${mstat_apt_suites[*]}")" \
+				amd64 "$pkg" | cut -d' ' -f2)
+			[ -z "$v" ] || break
+		done
+		[ -n "$v" ] || { log "no image package of $rel in mstat's apt"; return 1; }
 		tmp=$(mktemp -d "$MSTAT_APT_DIR/archives/get.XXXXXX") || return
 		log "download $pkg=$v (for its $*)"
 		if ! (cd "$tmp" && mstat_apt apt-get download -qq "$pkg:amd64=$v" \

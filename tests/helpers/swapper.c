@@ -5,12 +5,15 @@
  *
  *   swapper MIB
  *	maps MIB MiB of anonymous memory without transparent huge pages
- *	(MADV_NOHUGEPAGE), writes each page's number into it, and, once
- *	every page is written, reads them all back and checks them: run in
- *	a memory cgroup smaller than MIB, the kernel reclaims the pages to
- *	swap as they are written, and the reads fault them back in through
- *	the swap cache. Then prints "ready PAGES" and waits for its
- *	standard input to end before it exits, the pages still mapped.
+ *	(MADV_NOHUGEPAGE), writes each page's number into it, then forks a
+ *	child that keeps a copy of the mapping, and reads every page back
+ *	and checks it: run in a memory cgroup smaller than MIB, the kernel
+ *	reclaims the pages to swap as they are written, and the reads fault
+ *	them back in through the swap cache (the child's share of each swap
+ *	entry keeps it there: on a synchronous device such as zram a page
+ *	of one owner would bypass the swap cache). Then prints "ready
+ *	PAGES" and waits for its standard input to end before it exits, the
+ *	pages still mapped, the child with it.
  *	Exit status: 0, or 1 with a line on standard error (a page read
  *	back wrong among them).
  */
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -25,6 +29,7 @@ int main(int argc, char **argv)
 	long mib = argc == 2 ? strtol(argv[1], NULL, 10) : 0;
 	long page = sysconf(_SC_PAGESIZE), n, i;
 	unsigned char *p;
+	pid_t child;
 	char c;
 
 	if (mib <= 0 || mib > 4096) {
@@ -41,6 +46,16 @@ int main(int argc, char **argv)
 	madvise(p, n * page, MADV_NOHUGEPAGE);
 	for (i = 0; i < n; i++)
 		*(long *)(p + i * page) = i;
+	child = fork();
+	if (child < 0) {
+		perror("swapper: fork");
+		return 1;
+	}
+	if (!child) {
+		while (read(0, &c, 1) > 0)
+			;
+		_exit(0);
+	}
 	for (i = 0; i < n; i++) {
 		if (*(long *)(p + i * page) != i) {
 			fprintf(stderr, "swapper: page %ld read back wrong\n", i);
@@ -51,5 +66,6 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
 		;
+	waitpid(child, NULL, 0);
 	return 0;
 }

@@ -77,6 +77,7 @@ struct account {
 	char keys[4][KEY_LEN];	/* counted()'s */
 	int nkeys;
 	long long total, unexplained;
+	long long bound;	/* lag_bound()'s, -1 unknown */
 	long long gen;
 };
 
@@ -233,19 +234,138 @@ static void add_slab(struct account *a, const struct mstat_snap *s,
 	}
 }
 
+/*
+ * The user lines: anon, file (from 1.9 less the swap cache, which a
+ * swapped-in page mapped again also has in anon: its pages counted once,
+ * the mapped ones in anon, the others left to unexplained), hugetlb.
+ * Return: their sum.
+ */
+static long long add_user(struct account *a, const struct mstat_snap *s,
+			  const long long mi[MI_NR])
+{
+	long long anon = mstat_get(s, "kernel_anon_bytes");
+	long long file = mstat_get(s, "kernel_file_bytes");
+	long long huge = mi[MI_HUGETLB] > 0 ? mi[MI_HUGETLB] : 0;
+	bool has_sc = mstat_find(s, "kernel_swapcache_bytes");
+	long long sc = mstat_get(s, "kernel_swapcache_bytes");
+	long long user = anon + file - sc + huge;
+
+	add(a, 1, "user", "user", FROM_SUM, user, "the lines below");
+	add(a, 2, "anon", "user.anon", FROM_KERNEL, anon,
+	    "kernel: NR_ANON_MAPPED (AnonPages)");
+	if (has_sc) {
+		add(a, 2, "file", "user.file", FROM_KERNEL, file - sc,
+		    "kernel: NR_FILE_PAGES less NR_SWAPCACHE (Cached + Buffers)");
+	} else {
+		add(a, 2, "file", "user.file", FROM_KERNEL, file,
+		    "kernel: NR_FILE_PAGES (Cached + SwapCached + Buffers)");
+	}
+	add(a, 3, "of which shmem", "user.file.shmem", FROM_KERNEL,
+	    mstat_get(s, "kernel_shmem_bytes"), "kernel: NR_SHMEM (Shmem)");
+	if (mi[MI_HUGETLB] >= 0)
+		add(a, 2, "hugetlb pool", "user.hugetlb", FROM_MEMINFO, huge,
+		    "meminfo: Hugetlb");
+	if (has_sc)
+		add(a, 2, "of which in the swap cache", "user.swapcache",
+		    FROM_KERNEL, sc,
+		    "kernel: NR_SWAPCACHE (SwapCached): the mapped ones in anon, the rest in unexplained");
+	return user;
+}
+
+/*
+ * The kernel's own lines for memory no other line holds, where this
+ * kernel has the counter (1.9): zsmalloc's pages (zram, zswap), the
+ * reclaimable kernel memory that is not slab. Return: their sum.
+ */
+static long long add_kernel_named(struct account *a,
+				  const struct mstat_snap *s)
+{
+	long long zs = mstat_get(s, "kernel_zspages_bytes");
+	long long misc = mstat_get(s, "kernel_kernel_misc_reclaimable_bytes");
+
+	if (mstat_find(s, "kernel_zspages_bytes"))
+		add(a, 2, "zsmalloc", "kernel.zsmalloc", FROM_KERNEL, zs,
+		    "kernel: NR_ZSPAGES (zram's and zswap's pools)");
+	if (mstat_find(s, "kernel_kernel_misc_reclaimable_bytes"))
+		add(a, 2, "reclaimable, not slab", "kernel.misc_reclaimable",
+		    FROM_KERNEL, misc,
+		    "kernel: NR_KERNEL_MISC_RECLAIMABLE (KReclaimable less SReclaimable)");
+	return zs + misc;
+}
+
+/*
+ * How far the sum of the kernel's counters may be off (1.9): each zone
+ * counter by the zones' lag bound, each node counter by the nodes'
+ * (kernel_*_stat_lag_bytes). The zone counters: free, zsmalloc,
+ * unaccepted; the node ones: anon, file, swap cache, the two slabs,
+ * kernel stacks, page tables and secondary ones, reclaimable not slab.
+ * -1 before 1.9.
+ */
+static long long lag_bound(const struct mstat_snap *s)
+{
+	static const char *const zone[] = {
+		"kernel_mem_free_bytes", "kernel_zspages_bytes",
+		"kernel_unaccepted_bytes",
+	};
+	static const char *const node[] = {
+		"kernel_anon_bytes", "kernel_file_bytes",
+		"kernel_swapcache_bytes", "kernel_slab_reclaimable_bytes",
+		"kernel_slab_unreclaimable_bytes", "kernel_kernel_stack_bytes",
+		"kernel_page_tables_bytes", "kernel_sec_page_tables_bytes",
+		"kernel_kernel_misc_reclaimable_bytes",
+	};
+	long long b = 0;
+	size_t i;
+
+	if (!mstat_find(s, "kernel_zone_stat_lag_bytes"))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(zone); i++)
+		if (mstat_find(s, zone[i]))
+			b += mstat_get(s, "kernel_zone_stat_lag_bytes");
+	for (i = 0; i < ARRAY_SIZE(node); i++)
+		if (mstat_find(s, node[i]))
+			b += mstat_get(s, "kernel_node_stat_lag_bytes");
+	return b;
+}
+
+/*
+ * A kind that meminfo gives and mstat counts too (vmalloc, percpu): the
+ * line is meminfo's, read after the snapshot, or mstat's where there is
+ * none; where mstat's count is the larger (meminfo read behind it), the
+ * line is mstat's, and says so.
+ */
+static long long add_meminfo_kind(struct account *a, const char *name,
+				  const char *key, long long meminfo,
+				  long long mine, const char *what)
+{
+	if (meminfo < 0) {
+		add(a, 2, name, key, FROM_MSTAT, mine,
+		    "mstat: its count (no /proc/meminfo beside the snapshot)");
+		return mine;
+	}
+	if (meminfo < mine) {
+		add(a, 2, name, key, FROM_MSTAT, mine,
+		    "mstat: its count, %lld above meminfo's %s read after it",
+		    mine - meminfo, what);
+		return mine;
+	}
+	add(a, 2, name, key, FROM_MEMINFO, meminfo, "meminfo: %s (%s)", what,
+	    strcmp(what, "Percpu") ? "read after the snapshot" :
+				     "chunks' pages, read after the snapshot");
+	return meminfo;
+}
+
 static int build(struct account *a, const struct mstat_snap *s,
 		 const long long mi[MI_NR])
 {
 	long long t = mstat_get(s, "kernel_mem_total_bytes");
 	long long free_ = mstat_get(s, "kernel_mem_free_bytes");
-	long long anon = mstat_get(s, "kernel_anon_bytes");
-	long long file = mstat_get(s, "kernel_file_bytes");
-	long long shmem = mstat_get(s, "kernel_shmem_bytes");
 	long long slab = mstat_get(s, "kernel_slab_reclaimable_bytes") +
 			 mstat_get(s, "kernel_slab_unreclaimable_bytes");
 	long long stack = mstat_get(s, "kernel_kernel_stack_bytes");
-	long long pt = mstat_get(s, "kernel_page_tables_bytes");
-	long long spt = mstat_get(s, "kernel_sec_page_tables_bytes");
+	long long pt = mstat_get(s, "kernel_page_tables_bytes") +
+		       mstat_get(s, "kernel_sec_page_tables_bytes");
+	long long unacc = mstat_get(s, "kernel_unaccepted_bytes");
 	bool stack_vm = mstat_get(s, "kernel_stack_in_vmalloc") == 1;
 	bool mark = mstat_find(s, "kernel_mem_total_bytes_at_load");
 	bool has_pcp = mstat_find(s, "kernel_pcp_free_bytes");
@@ -253,25 +373,17 @@ static int build(struct account *a, const struct mstat_snap *s,
 	long long vm = s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES];
 	long long pcpu = s->src[SRC_PERCPU][SRC_LIVE_OBJ] ?
 			 s->src[SRC_PERCPU][SRC_LIVE_BYTES] : 0;
-	long long vmk = mi[MI_VMALLOC_USED] >= 0 ? mi[MI_VMALLOC_USED] : vm;
-	long long pck = mi[MI_PERCPU] >= 0 ? mi[MI_PERCPU] : pcpu;
-	long long huge = mi[MI_HUGETLB] > 0 ? mi[MI_HUGETLB] : 0;
-	long long user, kern;
+	long long user, kern, vmk, pck;
+	struct line *k;
 
 	if (s->minor < 6 || !mstat_find(s, "kernel_mem_total_bytes")) {
 		mstat_err("%s: format %s has no kernel counters (1.6 on)",
 			  s->path, s->version);
 		return -1;
 	}
-	/* The larger: what the kernel counts may be behind mstat's count. */
-	if (vmk < vm)
-		vmk = vm;
-	if (pck < pcpu)
-		pck = pcpu;
 	a->gen = s->gen;
 	a->total = t;
-	user = anon + file + huge;
-	kern = slab + vmk + pck + (stack_vm ? 0 : stack) + pt + spt;
+	a->bound = lag_bound(s);
 	add(a, 0, "MemTotal", "total", FROM_KERNEL, t,
 	    "kernel: totalram_pages()");
 	add(a, 1, "free", "free", FROM_KERNEL, free_,
@@ -279,47 +391,45 @@ static int build(struct account *a, const struct mstat_snap *s,
 	if (has_pcp)
 		add(a, 1, "free, on per-CPU lists", "free_pcp", FROM_KERNEL, pcp,
 		    "kernel: the zones' per-CPU lists (zoneinfo's count:), not in MemFree");
-	add(a, 1, "user", "user", FROM_SUM, user, "the lines below");
-	add(a, 2, "anon", "user.anon", FROM_KERNEL, anon,
-	    "kernel: NR_ANON_MAPPED (AnonPages)");
-	add(a, 2, "file", "user.file", FROM_KERNEL, file,
-	    "kernel: NR_FILE_PAGES (Cached + SwapCached + Buffers)");
-	add(a, 3, "of which shmem", "user.file.shmem", FROM_KERNEL, shmem,
-	    "kernel: NR_SHMEM (Shmem)");
-	if (mi[MI_HUGETLB] >= 0)
-		add(a, 2, "hugetlb pool", "user.hugetlb", FROM_MEMINFO, huge,
-		    "meminfo: Hugetlb");
-	add(a, 1, "kernel", "kernel", FROM_SUM, kern, "the lines below");
+	if (mstat_find(s, "kernel_unaccepted_bytes"))
+		add(a, 1, "unaccepted", "unaccepted", FROM_KERNEL, unacc,
+		    "kernel: NR_UNACCEPTED (Unaccepted: not yet accepted from the host)");
+	user = add_user(a, s, mi);
+	k = add(a, 1, "kernel", "kernel", FROM_SUM, 0, "the lines below");
 	add(a, 2, "slab", "kernel.slab", FROM_KERNEL, slab,
 	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
 	add_slab(a, s, slab, mark);
-	add(a, 2, "vmalloc", "kernel.vmalloc",
-	    mi[MI_VMALLOC_USED] >= 0 ? FROM_MEMINFO : FROM_MSTAT, vmk,
-	    mi[MI_VMALLOC_USED] >= 0 ?
-	    "meminfo: VmallocUsed (read after the snapshot)" :
-	    "mstat: its areas (no /proc/meminfo beside the snapshot)");
+	vmk = add_meminfo_kind(a, "vmalloc", "kernel.vmalloc",
+			       mi[MI_VMALLOC_USED], vm, "VmallocUsed");
 	counted(a, 3, "kernel.vmalloc", vmk, vm, "areas mstat counted",
 		"areas made before mstat counted");
 	if (stack_vm)
 		add(a, 3, "of which kernel stacks", "kernel.vmalloc.stacks",
 		    FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
-	add(a, 2, "percpu", "kernel.percpu",
-	    mi[MI_PERCPU] >= 0 ? FROM_MEMINFO : FROM_MSTAT, pck,
-	    mi[MI_PERCPU] >= 0 ?
-	    "meminfo: Percpu (chunks' pages, read after the snapshot)" :
-	    "mstat: its objects (no /proc/meminfo beside the snapshot)");
+	pck = add_meminfo_kind(a, "percpu", "kernel.percpu", mi[MI_PERCPU],
+			       pcpu, "Percpu");
 	counted(a, 3, "kernel.percpu", pck, pcpu, "objects mstat counted",
 		"older ones, and free space in chunks");
 	if (!stack_vm)
 		add(a, 2, "kernel stacks", "kernel.stacks", FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack)");
-	add(a, 2, "page tables", "kernel.page_tables", FROM_KERNEL, pt + spt,
+	add(a, 2, "page tables", "kernel.page_tables", FROM_KERNEL, pt,
 	    "kernel: NR_PAGETABLE + NR_SECONDARY_PAGETABLE");
-	a->unexplained = t - free_ - pcp - user - kern;
-	add(a, 1, "unexplained", "unexplained", FROM_REST, a->unexplained,
-	    has_pcp ? "MemTotal less the lines above: pages given out that no counter names (raw pages)" :
-		      "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
+	kern = slab + vmk + pck + (stack_vm ? 0 : stack) + pt +
+	       add_kernel_named(a, s);
+	k->bytes = kern;
+	a->unexplained = t - free_ - pcp - unacc - user - kern;
+	if (a->bound >= 0)
+		add(a, 1, "unexplained", "unexplained", FROM_REST,
+		    a->unexplained,
+		    "MemTotal less the lines above, +-%lld (the kernel's counters' lag): pages given out that no counter names (raw pages)",
+		    a->bound);
+	else
+		add(a, 1, "unexplained", "unexplained", FROM_REST,
+		    a->unexplained,
+		    has_pcp ? "MemTotal less the lines above: pages given out that no counter names (raw pages)" :
+			      "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
 	return 0;
 }
 
@@ -430,6 +540,8 @@ static void print_json(const struct account *a,
 	printf("{\n  \"generation\": %lld,\n  \"mem_total\": %lld,\n"
 	       "  \"unexplained\": %lld,\n",
 	       a->gen, a->total, a->unexplained);
+	if (a->bound >= 0)
+		printf("  \"unexplained_bound\": %lld,\n", a->bound);
 	if (ps->have) {
 		printf("  \"pages_sampled\": { \"rate\": %lld, \"samples\": %lld",
 		       ps->rate, ps->samples);
