@@ -254,4 +254,24 @@ static inline int mstat_node_stat_threshold(pg_data_t *pgdat, int cpu)
 #endif
 }
 
+/*
+ * The bytes of each process's page directory (PGD) that NR_PAGETABLE
+ * does not count: before its constructor (6.14,
+ * compat/pagetable_pgd_ctor.conftest), x86_64 takes it as plain pages,
+ * two with page table isolation built in (PGD_ALLOCATION_ORDER), and
+ * arm64 as a page when it fills one (else from its own slab cache,
+ * counted as slab); 0 where none is left out.
+ */
+#if defined(MSTAT_HAVE_PAGETABLE_PGD_CTOR)
+#define MSTAT_PGD_UNCOUNTED	0UL
+#elif defined(CONFIG_X86_64)
+#include <asm/pgalloc.h>
+#define MSTAT_PGD_UNCOUNTED	(PAGE_SIZE << PGD_ALLOCATION_ORDER)
+#elif defined(CONFIG_ARM64)
+#include <asm/pgalloc.h>
+#define MSTAT_PGD_UNCOUNTED	(PGD_SIZE == PAGE_SIZE ? PAGE_SIZE : 0UL)
+#else
+#define MSTAT_PGD_UNCOUNTED	0UL
+#endif
+
 #endif /* _MSTAT_COMPAT_H */

@@ -42,6 +42,7 @@
 
 #include "mstat_bulk.h"
 #include "mstat_caches.h"
+#include "mstat_compat.h"
 #include "mstat_faces.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
@@ -412,6 +413,9 @@ static void mstat_show_vmem(struct seq_file *m,
 	/* Kernel stacks are vm areas, made by vmalloc() (VMAP_STACK). */
 	seq_printf(m, "kernel_stack_in_vmalloc %d\n",
 		   IS_ENABLED(CONFIG_VMAP_STACK));
+	/* 1.9: each process's page directory NR_PAGETABLE leaves out. */
+	seq_printf(m, "kernel_pgd_uncounted_bytes_each %lu\n",
+		   MSTAT_PGD_UNCOUNTED);
 	seq_puts(m, "# vm kind allocs frees live_areas bytes_allocated bytes_freed live_bytes\n");
 	for (i = 0; i < MSTAT_NR_VM_KINDS; i++) {
 		const struct mstat_vm_stats *v = &st->vm[i];

@@ -294,6 +294,33 @@ static long long add_kernel_named(struct account *a,
 }
 
 /*
+ * Each process's page directory that NR_PAGETABLE leaves out (1.9: the
+ * kernel_pgd_uncounted_bytes_each of kernels before 6.14): one per
+ * mm_struct, whose cache row counts them live. Return: its bytes, 0
+ * where none is left out or the row is not there.
+ */
+static long long add_pgd(struct account *a, const struct mstat_snap *s)
+{
+	long long each = mstat_get(s, "kernel_pgd_uncounted_bytes_each");
+	int i;
+
+	if (each <= 0)
+		return 0;
+	for (i = 0; i < s->ncache; i++) {
+		const struct mstat_cache *c = &s->cache[i];
+
+		if (!c->named || c->gone || strcmp(c->name, "mm_struct"))
+			continue;
+		add(a, 2, "page directories", "kernel.pgd", FROM_MSTAT,
+		    c->v[CACHE_LIVE_OBJ] * each,
+		    "mstat: mm_struct objects live x %lld bytes, each process's PGD, which NR_PAGETABLE leaves out before 6.14",
+		    each);
+		return c->v[CACHE_LIVE_OBJ] * each;
+	}
+	return 0;
+}
+
+/*
  * How far the sum of the kernel's counters may be off (1.9): each zone
  * counter by the zones' lag bound, each node counter by the nodes'
  * (kernel_*_stat_lag_bytes). The zone counters: free, zsmalloc,
@@ -416,7 +443,7 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack)");
 	add(a, 2, "page tables", "kernel.page_tables", FROM_KERNEL, pt,
 	    "kernel: NR_PAGETABLE + NR_SECONDARY_PAGETABLE");
-	kern = slab + vmk + pck + (stack_vm ? 0 : stack) + pt +
+	kern = slab + vmk + pck + (stack_vm ? 0 : stack) + pt + add_pgd(a, s) +
 	       add_kernel_named(a, s);
 	k->bytes = kern;
 	a->unexplained = t - free_ - pcp - unacc - user - kern;
