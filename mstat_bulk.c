@@ -48,8 +48,10 @@
  * the object lives in, so arguments in other places count nothing and
  * touch nothing (mstat_bulk_sheaf_ret()).
  *
- * The functions are found by name in the running kernel; kprobes are
- * allowed under lockdown. If the kernel has no such function or will not
+ * The functions are found by name in the running kernel (the vm areas'
+ * two, private to mm/vmalloc.c, under their own name or as the one
+ * clone the compiler emitted: mstat_bulk_symbol()); kprobes are allowed
+ * under lockdown. If the kernel has no such function or will not
  * let it be probed, mstat still loads and counts everything else, and
  * says so in the log, in /proc/mstat and in debugfs' internals; any
  * other error (no memory) fails the load. A kretprobe whose instances run out
@@ -80,6 +82,7 @@
 #include "mstat_sources.h"
 #include "mstat_slab.h"
 #include "mstat_stats.h"
+#include "mstat_text.h"
 #include "mstat_vmem.h"
 
 /*
@@ -164,6 +167,9 @@
 #define MSTAT_FAIL_PAGE_FN	"should_fail_alloc_page"
 #endif
 
+/* The longest name probed: a function's, and a clone's suffix. */
+#define MSTAT_BULK_SYM_LEN	64
+
 /*
  * One probed function. Every function has its entry in the table, at its
  * mstat_bulk_id, on every kernel and in every build.
@@ -181,6 +187,9 @@
  * @on_flag: if set, kept equal to @on, for the fallback to see
  * @exact: alloc_pages_exact()'s: registered only where split_page()'s
  *	probe does not count the split already (mstat_exact_learn())
+ * @clones: private to its file, so that the compiler may have emitted
+ *	it only as a clone (mstat_bulk_symbol())
+ * @sym: the name probed: @fn, or its clone's
  * @on: whether it is registered
  */
 struct mstat_bulk_probe {
@@ -193,6 +202,8 @@ struct mstat_bulk_probe {
 	const char *fallback;
 	bool *on_flag;
 	bool exact;
+	bool clones;
+	char sym[MSTAT_BULK_SYM_LEN];
 	bool on;
 };
 
@@ -585,7 +596,9 @@ static struct kretprobe mstat_fail_page_rp = {
  * still whole until its caller frees it. Only their return values are
  * read: compat/vm_area_protos.conftest checks that they are a struct
  * vm_struct (the private function's through its public callers');
- * without that, neither is probed and the source is absent.
+ * without that, neither is probed and the source is absent, as it is
+ * where the running kernel has neither function, or not one name for
+ * it alone (mstat_bulk_symbol(): inlined, or emitted twice).
  */
 static int mstat_vm_area_ret(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -607,7 +620,9 @@ static int mstat_vm_remove_ret(struct kretprobe_instance *ri,
 {
 	struct vm_struct *vm = (void *)regs_return_value(regs);
 
-	if (vm && mstat_source_enabled(MSTAT_SRC_VMALLOC))
+	/* Nor without it: its frees would all be unknown. */
+	if (vm && mstat_source_enabled(MSTAT_SRC_VMALLOC) &&
+	    mstat_bulk_vm_present())
 		mstat_count_vm_area(vm, false);
 	return 0;
 }
@@ -730,18 +745,74 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 		.rp = &mstat_fail_page_rp,
 		.quiet = true,
 	},
-	/* Private to mm/vmalloc.c, where the compiler may inline it. */
+	/* Private to mm/vmalloc.c, where the compiler may clone or inline it. */
 	[MSTAT_BULK_VM_AREA] = {
 		.api = "get_vm_area",
 		.fn = MSTAT_VM_AREA_FN,
 		.rp = &mstat_vm_area_rp,
+		.clones = true,
 	},
 	[MSTAT_BULK_VM_REMOVE] = {
 		.api = "remove_vm_area",
 		.fn = MSTAT_VM_REMOVE_FN,
 		.rp = &mstat_vm_remove_rp,
+		.clones = true,
 	},
 };
+
+/*
+ * The clones a compiler makes of a function that keep its return value:
+ * its constants propagated (.constprop.0), its arguments reduced
+ * (.isra.0). Not fn.part.0, a piece of it, nor fn.cold.
+ */
+static const char *const mstat_bulk_suffix[] = {
+	"", ".constprop.0", ".isra.0",
+};
+
+/**
+ * mstat_bulk_symbol() - the name under which a function can be probed
+ * @fn: the function, as its source names it
+ * @sym: set to the name the kernel has it under: @fn, or a clone's
+ *	("__get_vm_area_node.constprop.0"), which a kprobe's symbol_name
+ *	takes as it is
+ * @size: bytes of @sym
+ *
+ * A function private to its file may be emitted under its own name, or
+ * only as a clone (each of its callers calls the clone), or as both (some
+ * callers call each), or inlined into its callers, where no probe sees
+ * it. One name found is the one to probe; with two, a probe on either
+ * would count a part of the calls. An inlined copy beside an emitted one
+ * is not found by its name: the truth guests' counts catch that.
+ *
+ * Context: process; sleeps.
+ * Return: 0 (@sym set), -ENOENT (none found: inlined, or not in this
+ * kernel), -EEXIST (more than one), -ENAMETOOLONG or -ENOMEM.
+ */
+int mstat_bulk_symbol(const char *fn, char *sym, size_t size)
+{
+	const unsigned int n = ARRAY_SIZE(mstat_bulk_suffix);
+	char names[ARRAY_SIZE(mstat_bulk_suffix)][MSTAT_BULK_SYM_LEN];
+	struct mstat_text_range r[ARRAY_SIZE(mstat_bulk_suffix)];
+	const char *np[ARRAY_SIZE(mstat_bulk_suffix)];
+	unsigned int i;
+	int found;
+
+	for (i = 0; i < n; i++) {
+		if (snprintf(names[i], sizeof(names[i]), "%s%s", fn,
+			     mstat_bulk_suffix[i]) >= sizeof(names[i]))
+			return -ENAMETOOLONG;
+		np[i] = names[i];
+	}
+	found = mstat_text_resolve(np, n, r);
+	if (found <= 0)
+		return found ? found : -ENOENT;
+	if (found > 1)
+		return -EEXIST;
+	for (i = 0; !r[i].size; i++)
+		;
+	return strscpy(sym, names[i], size) < 0 ? -ENAMETOOLONG : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_bulk_symbol);
 
 #ifdef MSTAT_BULK_PROBES
 
@@ -760,6 +831,7 @@ static bool mstat_probe_absent(int err)
 static int mstat_bulk_register(enum mstat_bulk_id id)
 {
 	struct mstat_bulk_probe *p = &mstat_bulk_probes[id];
+	const char *sym;
 	int err;
 
 	if (p->unused)
@@ -779,13 +851,31 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 	if ((id == MSTAT_BULK_FAIL_PAGE && mstat_mutant(MSTAT_MUT_NO_FAIL_PAGE)) ||
 	    (p->exact && mstat_mutant(MSTAT_MUT_NO_EXACT)))
 		return 0;
+	sym = p->fn;
+	if (p->clones) {
+		err = mstat_bulk_symbol(p->fn, p->sym, sizeof(p->sym));
+		if (err == -ENOMEM)
+			return err;
+		if (err == -ENOENT)
+			pr_warn("%s() not counted: neither %s() nor a clone of it (%s.constprop.0, .isra.0) in this kernel (inlined?)\n",
+				p->api, p->fn, p->fn);
+		else if (err)
+			pr_warn("%s() not counted: %s() and a clone of it (.constprop.0, .isra.0) both in this kernel: a probe on one would count a part of the calls\n",
+				p->api, p->fn);
+		if (err)
+			return 0;
+		sym = p->sym;
+		if (strcmp(sym, p->fn))
+			pr_info("%s(): %s() is in this kernel as its clone %s(): probed there\n",
+				p->api, p->fn, sym);
+	}
 	if (p->rp) {
 		p->rp->maxactive = MSTAT_KRETPROBE_MAXACTIVE;
-		p->rp->kp.symbol_name = p->fn;
+		p->rp->kp.symbol_name = sym;
 		p->rp->kp.addr = NULL;
 		err = register_kretprobe(p->rp);
 	} else {
-		p->kp->symbol_name = p->fn;
+		p->kp->symbol_name = sym;
 		p->kp->addr = NULL;
 		err = register_kprobe(p->kp);
 	}
@@ -801,12 +891,12 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 		return err;
 	if (p->quiet)
 		pr_info("%s() not in this kernel (%d): nothing of it to count\n",
-			p->fn, err);
+			sym, err);
 	else if (p->fallback)
-		pr_warn("%s(): probe on %s(): %d: %s\n", p->api, p->fn, err,
+		pr_warn("%s(): probe on %s(): %d: %s\n", p->api, sym, err,
 			p->fallback);
 	else
-		pr_warn("%s() not counted: probe on %s(): %d\n", p->api, p->fn,
+		pr_warn("%s() not counted: probe on %s(): %d\n", p->api, sym,
 			err);
 	return 0;
 }

@@ -89,6 +89,7 @@
 #include "mstat_mutant.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
+#include "mstat_text.h"
 
 /*
  * A bucket: mstat_bucket_size bytes, its stack last. @key is claimed
@@ -478,8 +479,9 @@ alone:
  * The page allocator's own functions, which a page's stack holds between
  * mstat's probe and the page's caller, by name as the kernels from 5.10
  * to 7.3 call them (an inline one leaves no frame), and the tracepoint's
- * iterator (__traceiter_*). A page has no call site in its event: its
- * stack starts at the first frame that is none of these.
+ * iterator (with more than one probe on mm_page_alloc, or without static
+ * calls). A page has no call site in its event: its stack starts at the
+ * first frame that is none of these.
  */
 static const char *const mstat_page_allocator[] = {
 	"__alloc_pages", "__alloc_pages_noprof", "__alloc_pages_nodemask",
@@ -498,59 +500,123 @@ static const char *const mstat_page_allocator[] = {
 	"alloc_pages_bulk_array_interleave", "alloc_pages_bulk_array_preferred_many",
 	"alloc_pages_bulk_interleave", "alloc_pages_bulk_preferred_many",
 	"alloc_pages_nolock", "alloc_pages_nolock_noprof",
+	"__traceiter_mm_page_alloc",
 };
 
 /*
- * Whether @name, as %ps prints a symbol, is @fn or a clone of it that
- * the compiler made (fn.constprop.0, fn.isra.0, fn.part.0, fn.cold).
+ * The clones a compiler makes of a function, under its name and a suffix
+ * (fn.constprop.0, fn.isra.0, an outlined fn.part.0, the cold fn.cold),
+ * each looked for as a function of its own.
  */
-static bool mstat_func_is(const char *name, const char *fn)
-{
-	size_t n = strlen(fn);
+static const char *const mstat_clone_suffix[] = {
+	"", ".constprop.0", ".isra.0", ".part.0", ".cold",
+};
 
-	return !strncmp(name, fn, n) && (!name[n] || name[n] == '.');
+/*
+ * Where those functions' text lies, found by name once, in process
+ * context, when page sampling is first switched on
+ * (mstat_page_text_resolve()); a page's stack then tells the allocator's
+ * frames by a compare per function, with nothing printed and no lock,
+ * in any context. Set once, never emptied (the kernel's text; a module's
+ * frames are never the allocator's), and published by
+ * mstat_page_text_nr's release.
+ *
+ * The trade-off: the alternative, a symbol printed for each frame not
+ * yet seen and its verdict kept (per CPU, or shared), still prints a
+ * symbol in the sampling context (a hard irq's too) at each new return
+ * address, under a buffer of its own with interrupts off. Found by name,
+ * a function the list misses or a clone under another suffix (".isra.1")
+ * is not the allocator's: its frame is taken as the page's caller, as an
+ * unknown kernel's allocator function's always was; and the names are
+ * looked up once, a walk of all the kernel's symbols each before 6.2
+ * (kallsyms_lookup_name()).
+ */
+#define MSTAT_PAGE_TEXTS	64
+static struct mstat_text_range mstat_page_text[MSTAT_PAGE_TEXTS];
+static unsigned int mstat_page_text_nr;
+static bool mstat_page_text_found;
+
+/*
+ * Find the page allocator's functions: each of mstat_page_allocator[]
+ * with each of mstat_clone_suffix[].
+ * Context: process; sleeps; under mstat_profile_lock.
+ */
+static void mstat_page_text_resolve(void)
+{
+	const unsigned int nf = ARRAY_SIZE(mstat_page_allocator);
+	const unsigned int ns = ARRAY_SIZE(mstat_clone_suffix);
+	struct mstat_text_range *r;
+	unsigned int i, nr = 0;
+	char **names;
+	int found = -ENOMEM;
+
+	lockdep_assert_held(&mstat_profile_lock);
+	if (mstat_page_text_found)
+		return;
+	names = kcalloc(nf * ns, sizeof(*names), GFP_KERNEL);
+	r = kcalloc(nf * ns, sizeof(*r), GFP_KERNEL);
+	if (!names || !r)
+		goto out;
+	for (i = 0; i < nf * ns; i++) {
+		names[i] = kasprintf(GFP_KERNEL, "%s%s",
+				     mstat_page_allocator[i / ns],
+				     mstat_clone_suffix[i % ns]);
+		if (!names[i])
+			goto out;
+	}
+	found = mstat_text_resolve((const char *const *)names, nf * ns, r);
+	for (i = 0; found > 0 && i < nf * ns; i++) {
+		if (!r[i].size)
+			continue;
+		if (nr == MSTAT_PAGE_TEXTS) {
+			pr_warn("page stacks: more than %u of the page allocator's functions: %s and later ones named as callers\n",
+				MSTAT_PAGE_TEXTS, names[i]);
+			break;
+		}
+		mstat_page_text[nr++] = r[i];
+	}
+	/* Pairs with smp_load_acquire() in mstat_page_allocator_ip(). */
+	smp_store_release(&mstat_page_text_nr, nr);
+	mstat_page_text_found = true;
+	pr_info("page stacks: %u of the page allocator's functions found, their frames skipped\n",
+		nr);
+out:
+	if (found < 0)
+		pr_warn("page stacks: no memory to find the page allocator's functions: pages' stacks start in it\n");
+	for (i = 0; names && i < nf * ns; i++)
+		kfree(names[i]);
+	kfree(names);
+	kfree(r);
 }
 
 /*
- * Return addresses found to lie in those functions: a frame among them is
- * the allocator's without a look-up. Filled as found, never emptied (the
- * kernel's text; a module's frames are never the allocator's).
+ * The broken build's (MSTAT_MUT_PAGE_SYMBOLS): a frame's symbol printed
+ * as its page is sampled, as it was before the allocator's text was known.
  */
-#define MSTAT_PAGE_IPS	32
-static unsigned long mstat_page_ips[MSTAT_PAGE_IPS];
-static DEFINE_PER_CPU(char [KSYM_SYMBOL_LEN], mstat_symbuf);
-
-/* Whether @ip, a return address of a page's stack, is the allocator's. */
-static noinline bool mstat_page_allocator_ip(unsigned long ip)
+static noinline void mstat_page_symbol_mutant(unsigned long ip)
 {
-	unsigned long flags;
-	unsigned int i;
-	bool found = false;
-	char *name;
+	char name[KSYM_SYMBOL_LEN];
 
-	for (i = 0; i < MSTAT_PAGE_IPS; i++) {
-		unsigned long v = READ_ONCE(mstat_page_ips[i]);
-
-		if (v == ip)
-			return true;
-		if (!v)
-			break;
-	}
-	/* The buffer is this CPU's: no interrupt may sample meanwhile. */
-	local_irq_save(flags);
-	name = this_cpu_ptr(mstat_symbuf);
 	sprint_symbol_no_offset(name, ip);
-	if (str_has_prefix(name, "__traceiter_"))
-		found = true;
-	for (i = 0; !found && i < ARRAY_SIZE(mstat_page_allocator); i++)
-		found = mstat_func_is(name, mstat_page_allocator[i]);
-	local_irq_restore(flags);
-	if (found)
-		for (i = 0; i < MSTAT_PAGE_IPS; i++)
-			if (!cmpxchg(&mstat_page_ips[i], 0, ip) ||
-			    READ_ONCE(mstat_page_ips[i]) == ip)
-				break;
-	return found;
+}
+
+/*
+ * Whether @ip, a return address of a page's stack, is in the allocator's
+ * text. Context: any; no lock, nothing printed.
+ */
+static bool mstat_page_allocator_ip(unsigned long ip)
+{
+	/* Pairs with smp_store_release() in mstat_page_text_resolve(). */
+	unsigned int i, n = smp_load_acquire(&mstat_page_text_nr);
+
+	if (mstat_mutant(MSTAT_MUT_PAGE_SYMBOLS))
+		mstat_page_symbol_mutant(ip);
+
+	/* A return address is past its call: the call's own byte is in it. */
+	for (i = 0; i < n; i++)
+		if (ip - 1 - mstat_page_text[i].start < mstat_page_text[i].size)
+			return true;
+	return false;
 }
 
 /*
@@ -1268,9 +1334,10 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
  * mstat_profile_set_pages() - sample the page source's allocations or not
  * @on: whether to
  *
- * Off by default: a page's stack is found by name (mstat_page_stack()),
- * and the pages of the page cache and of anonymous memory come and go by
- * the million. As the free side of the profile, the page frees' look-up
+ * Off by default: the pages of the page cache and of anonymous memory
+ * come and go by the million. Switched on the first time, it finds the
+ * page allocator's functions by name (mstat_page_text_resolve()), so
+ * that a page's stack starts past them (mstat_page_stack()). As the free side of the profile, the page frees' look-up
  * stays on once it was: pages sampled before are still freed.
  *
  * Context: process; sleeps.
@@ -1278,6 +1345,8 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_rate);
 void mstat_profile_set_pages(bool on)
 {
 	mutex_lock(&mstat_profile_lock);
+	if (on)
+		mstat_page_text_resolve();
 	if (on && !static_key_enabled(&mstat_profile_page_free_key))
 		static_branch_enable(&mstat_profile_page_free_key);
 	if (on)
@@ -1286,6 +1355,7 @@ void mstat_profile_set_pages(bool on)
 		static_branch_disable(&mstat_profile_pages_key);
 	mutex_unlock(&mstat_profile_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_set_pages);
 
 /**
  * mstat_profile_init() - allocate the profile's tables

@@ -53,13 +53,25 @@
 #include "mstat_vmem.h"
 
 /*
- * One counted object: its address, caller, bytes and cell, and the
- * reset epoch of the write section that counted it (the low bits of
- * mstat_profile_epoch(): a reset is rare, and an object older than 2^32
- * resets is as unlikely as its address's reuse).
+ * One counted object: its address, what it is (@owner), caller, bytes
+ * and cell, and the reset epoch of the write section that counted it (the
+ * low bits of mstat_profile_epoch(): a reset is rare, and an object older
+ * than 2^32 resets is as unlikely as its address's reuse).
+ *
+ * @owner is a vm area's struct vm_struct (0 for a percpu object): its
+ * address can be given again before remove_vm_area()'s return probe saw
+ * it go. free_unmap_vmap_area(), inside remove_vm_area(), frees the
+ * address; another CPU's __get_vm_area_node() may return it for a new
+ * area first, whose allocation counts the old area's free (unseen, its
+ * address reused) and takes its slot. The late return probe of the first
+ * removal must then not free the new area: its struct vm_struct is still
+ * the old one's (freed by remove_vm_area()'s caller only after the
+ * probe), never the new one's, so a free whose owner is not the slot's
+ * is an unknown free, as the free of any object the table does not hold.
  */
 struct mstat_obj {
 	unsigned long key;		/* 0: an empty slot */
+	unsigned long owner;
 	unsigned long site;
 	u64 bytes;
 	unsigned int cell;
@@ -219,12 +231,12 @@ out:
 }
 
 /*
- * Count the free of the object at @key, if @src's table holds it from
- * since the last reset; else an unknown free of @bytes (0: not known).
- * Context: any but NMI.
+ * Count the free of the object at @key made by @owner, if @src's table
+ * holds it from since the last reset; else an unknown free of @bytes (0:
+ * not known). Context: any but NMI.
  */
 static void mstat_vmem_free(enum mstat_source src, unsigned long key,
-			    u64 bytes)
+			    unsigned long owner, u64 bytes)
 {
 	struct mstat_objtab *t = mstat_tab(src);
 	unsigned long flags;
@@ -234,7 +246,7 @@ static void mstat_vmem_free(enum mstat_source src, unsigned long key,
 	if (unlikely(!t->slot))
 		goto out;
 	i = mstat_tab_find(t, key);
-	if (i < 0) {
+	if (i < 0 || t->slot[i].owner != owner) {
 		t->unknown_frees++;
 		t->unknown_bytes += bytes;
 		goto out;
@@ -272,8 +284,10 @@ void mstat_count_vm_area(const struct vm_struct *vm, bool alloc)
 	 * KASAN) after __get_vm_area_node() returned it untagged.
 	 */
 	o.key = (unsigned long)kasan_reset_tag(vm->addr);
+	o.owner = (unsigned long)vm;
 	if (!alloc) {
-		mstat_vmem_free(MSTAT_SRC_VMALLOC, o.key, get_vm_area_size(vm));
+		mstat_vmem_free(MSTAT_SRC_VMALLOC, o.key, o.owner,
+				get_vm_area_size(vm));
 		return;
 	}
 	o.site = (unsigned long)vm->caller;
@@ -281,6 +295,7 @@ void mstat_count_vm_area(const struct vm_struct *vm, bool alloc)
 	o.cell = mstat_vm_kind_of(vm->flags);
 	mstat_vmem_alloc(MSTAT_SRC_VMALLOC, &o, GFP_KERNEL);
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_count_vm_area);
 
 /**
  * mstat_count_vm_failure() - count a vm area that could not be made
@@ -326,48 +341,53 @@ void mstat_count_percpu_free(const void __percpu *ptr)
 {
 	unsigned long key = (__force unsigned long)ptr;
 
-	mstat_vmem_free(MSTAT_SRC_PERCPU, key, 0);
+	mstat_vmem_free(MSTAT_SRC_PERCPU, key, 0, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
+
+/* Slots a forget or a rebase looks at per hold of a table's lock. */
+#define MSTAT_VMEM_BATCH	256
 
 /**
  * mstat_vmem_forget() - forget a source's objects
  * @src: %MSTAT_SRC_VMALLOC or %MSTAT_SRC_PERCPU
  *
  * Each object its table holds counts as freed (if counted since the last
- * reset), and the table is emptied: for a source switched off, once none
- * of its probes runs any more (its frees are not seen while it is off).
+ * reset, mstat_vmem_drop()), and the table is emptied: for a source
+ * switched off, once none of its probes runs any more (its frees are not
+ * seen while it is off). The lock is held for a batch of slots at a time,
+ * as mstat_vmem_rebase() holds it, so that interrupts are never off for a
+ * whole table (up to 2^21 slots, 2^20 frees counted): each object is
+ * deleted as a free deletes it, so the table stays whole between two
+ * batches, for a rebase that runs meanwhile. A delete moves entries of
+ * its run back into the slot deleted or a later one of the run, and a run
+ * ends at the first empty slot: the walk empties each slot before it
+ * leaves it, no run reaches back into the slots it emptied, and it misses
+ * no object.
  *
- * Context: process.
+ * Context: process; sleeps.
  */
 void mstat_vmem_forget(enum mstat_source src)
 {
 	struct mstat_objtab *t = mstat_tab(src);
-	struct mstat_section s;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int i, end;
 
-	raw_spin_lock_irqsave(&t->lock, flags);
-	for (i = 0; t->slot && i < (1U << t->bits); i++) {
-		const struct mstat_obj *o = &t->slot[i];
-
-		if (!o->key)
-			continue;
-		mstat_write_begin(&mstat_core, &s);
-		if (mstat_vmem_current(&s, o))
-			__mstat_count_free_in(&s, src, NULL, o->cell,
-					      mstat_cell_fixed(src, o->cell),
-					      o->bytes, o->key, o->site);
-		mstat_write_end(&mstat_core, &s);
-		t->slot[i].key = 0;
+	for (i = 0; ; i = end) {
+		raw_spin_lock_irqsave(&t->lock, flags);
+		if (!t->slot || i >= (1U << t->bits)) {
+			raw_spin_unlock_irqrestore(&t->lock, flags);
+			break;
+		}
+		end = min(i + MSTAT_VMEM_BATCH, 1U << t->bits);
+		for (; i < end; i++)
+			while (t->slot[i].key)
+				mstat_vmem_drop(t, src, i, false);
+		raw_spin_unlock_irqrestore(&t->lock, flags);
+		cond_resched();
 	}
-	t->nr = 0;
-	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_forget);
-
-/* Slots a rebase looks at per hold of a table's lock. */
-#define MSTAT_VMEM_REBASE_BATCH	256
 
 /**
  * mstat_vmem_rebase() - forget the objects counted before a reset
@@ -405,7 +425,7 @@ void mstat_vmem_rebase(void)
 				raw_spin_unlock_irqrestore(&t->lock, flags);
 				break;
 			}
-			end = min(i + MSTAT_VMEM_REBASE_BATCH, 1U << t->bits);
+			end = min(i + MSTAT_VMEM_BATCH, 1U << t->bits);
 			for (; i < end; i++)
 				while (t->slot[i].key && t->slot[i].epoch != now)
 					mstat_tab_delete(t, i);

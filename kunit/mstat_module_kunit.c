@@ -14,6 +14,7 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
+#include <linux/vmalloc.h>
 
 #include "mstat.h"
 #include "mstat_caches.h"
@@ -254,6 +255,134 @@ static void mstat_vmem_table(struct kunit *test)
 			      (z->bytes_freed - x->bytes_freed), 0ULL);
 	KUNIT_EXPECT_EQ(test, z->bytes_alloc - x->bytes_alloc, bytes + 32);
 	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PERCPU, true), 0);
+}
+
+/* What the reader of mstat_vmem_forget_in_batches() saw. */
+struct vmem_watch {
+	unsigned long full;	/* objects before the forget */
+	bool stop;
+	bool reading;
+	bool partial;		/* a count between full and none */
+};
+
+static int vmem_watch_fn(void *arg)
+{
+	struct vmem_watch *w = arg;
+	struct mstat_vmem_view v;
+
+	while (!READ_ONCE(w->stop)) {
+		if (mstat_vmem_state(MSTAT_SRC_PERCPU, &v) && v.tracked &&
+		    v.tracked < w->full)
+			WRITE_ONCE(w->partial, true);
+		WRITE_ONCE(w->reading, true);
+		cpu_relax();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * mstat_vmem_forget() on a full table lets go of the table's lock (and so
+ * turns interrupts back on) between batches of slots: a reader on another
+ * CPU, which takes the same lock, sees the table part emptied at least
+ * once. A forget that walks the whole table under one hold of the lock
+ * (up to 2^21 slots and 2^20 frees with interrupts off) shows it only
+ * full or empty. Every object still counts as freed once.
+ */
+static void mstat_vmem_forget_in_batches(struct kunit *test)
+{
+	struct vmem_watch w = {};
+	struct mstat_vmem_view v0, v1;
+	const struct mstat_src_stats *x, *z;
+	struct task_struct *reader;
+	struct mstat_stats *a, *c;
+	unsigned long i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU for the reader");
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PERCPU, false), 0);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_PERCPU, &v0));
+	KUNIT_ASSERT_EQ(test, v0.tracked, 0UL);
+	a = snap_stats(test);
+	for (i = 1; i <= v0.capacity; i++)
+		mstat_count_percpu_alloc((void __percpu *)(i * 64), 8, 32,
+					 GFP_KERNEL, 0);
+	w.full = v0.capacity;
+	reader = kthread_run(vmem_watch_fn, &w, "mstat-kunit-forget");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(reader));
+	while (!READ_ONCE(w.reading))
+		cond_resched();
+	mstat_vmem_forget(MSTAT_SRC_PERCPU);
+	WRITE_ONCE(w.stop, true);
+	kthread_stop(reader);
+	c = snap_stats(test);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_PERCPU, &v1));
+	x = &a->src[MSTAT_SRC_PERCPU];
+	z = &c->src[MSTAT_SRC_PERCPU];
+	KUNIT_EXPECT_TRUE_MSG(test, w.partial,
+			      "the lock held for the whole table of %lu objects",
+			      w.full);
+	KUNIT_EXPECT_EQ(test, v1.tracked, 0UL);
+	KUNIT_EXPECT_EQ(test, z->allocs - x->allocs, (u64)w.full);
+	KUNIT_EXPECT_EQ(test, z->frees - x->frees, (u64)w.full);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_PERCPU, true), 0);
+}
+
+/*
+ * A vm area's address given again before the return probe of its removal
+ * ran (mstat_vmem.c's struct mstat_obj): area A at X is removed, and
+ * another CPU's __get_vm_area_node() returns area B at X before
+ * remove_vm_area()'s return probe sees A go. B's allocation counts A's
+ * free; A's late free must leave B counted (an unknown free), and B's own
+ * free then counts. The vmalloc source off, so that only these areas
+ * count, with the table's own calls.
+ */
+static void mstat_vmem_vm_area_reused(struct kunit *test)
+{
+	static struct vm_struct va, vb;
+	struct mstat_vmem_view v0, v1, v2;
+	const struct mstat_src_stats *x, *y, *z;
+	struct mstat_stats *a, *b, *c;
+	unsigned long addr = 0x7ff0000UL << PAGE_SHIFT;
+
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_VMALLOC, false), 0);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_VMALLOC, &v0));
+	KUNIT_ASSERT_EQ(test, v0.tracked, 0UL);
+	va.addr = (void *)addr;
+	va.size = 5 * PAGE_SIZE;	/* four pages and the guard page */
+	va.flags = VM_ALLOC;
+	va.caller = (void *)_THIS_IP_;
+	vb = va;
+	vb.size = 3 * PAGE_SIZE;
+	a = snap_stats(test);
+	mstat_count_vm_area(&va, true);
+	/* A's address freed, given to B, before A's removal returned. */
+	mstat_count_vm_area(&vb, true);
+	mstat_count_vm_area(&va, false);
+	b = snap_stats(test);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_VMALLOC, &v1));
+	mstat_count_vm_area(&vb, false);
+	c = snap_stats(test);
+	KUNIT_ASSERT_TRUE(test, mstat_vmem_state(MSTAT_SRC_VMALLOC, &v2));
+	x = &a->src[MSTAT_SRC_VMALLOC];
+	y = &b->src[MSTAT_SRC_VMALLOC];
+	z = &c->src[MSTAT_SRC_VMALLOC];
+	/* B still live, A freed once, A's late free unknown. */
+	KUNIT_EXPECT_EQ(test, v1.tracked, 1UL);
+	KUNIT_EXPECT_EQ(test, y->allocs - x->allocs, 2ULL);
+	KUNIT_EXPECT_EQ(test, y->frees - x->frees, 1ULL);
+	KUNIT_EXPECT_EQ(test, (y->bytes_alloc - x->bytes_alloc) -
+			      (y->bytes_freed - x->bytes_freed),
+			(u64)(2 * PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, v1.unknown_frees - v0.unknown_frees, 1UL);
+	/* B's free, counted with its own bytes. */
+	KUNIT_EXPECT_EQ(test, v2.tracked, 0UL);
+	KUNIT_EXPECT_EQ(test, z->frees - x->frees, 2ULL);
+	KUNIT_EXPECT_EQ(test, z->bytes_freed - x->bytes_freed,
+			(u64)(6 * PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, v2.unknown_frees, v1.unknown_frees);
+	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_VMALLOC, true), 0);
 }
 
 static void mstat_kfree_size_kmalloc(struct kunit *test)
@@ -789,6 +918,8 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_account_source_disabled),
 	KUNIT_CASE(mstat_source_set_keeps_other_samples),
 	KUNIT_CASE(mstat_vmem_table),
+	KUNIT_CASE(mstat_vmem_forget_in_batches),
+	KUNIT_CASE(mstat_vmem_vm_area_reused),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),

@@ -12,6 +12,7 @@
 #include <linux/cgroup.h>
 #include <linux/mm.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -62,6 +63,71 @@ static void mstat_profile_exact_at_rate_1(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, a1 - a0, (u64)k);
 	KUNIT_EXPECT_EQ(test, f1 - f0, (u64)j);
+}
+
+/* The caller of the pages of mstat_profile_page_stack_no_symbols(). */
+static noinline void profile_page_alloc(struct page **pg, int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		pg[i] = alloc_pages(GFP_KERNEL, 0);
+}
+
+/* sprint_symbol_no_offset() calls by the test's task, while it counts. */
+static struct task_struct *symbol_task;
+static atomic_t symbol_calls;
+
+static int profile_symbol_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (READ_ONCE(symbol_task) == current)
+		atomic_inc(&symbol_calls);
+	return 0;
+}
+
+/*
+ * Sampled pages (profile_pages on, every one sampled) are named after
+ * their caller, past the page allocator's frames, and no symbol is
+ * printed for it while they are sampled (interrupts may be off there):
+ * the allocator's frames are told by their text, found when page
+ * sampling was switched on. A probe on sprint_symbol_no_offset() counts
+ * this task's calls while it allocates.
+ */
+static void mstat_profile_page_stack_no_symbols(struct kunit *test)
+{
+	struct kprobe kp = {
+		.symbol_name = "sprint_symbol_no_offset",
+		.pre_handler = profile_symbol_hit,
+	};
+	bool pages = static_key_enabled(&mstat_profile_pages_key);
+	const int k = 16;
+	struct page **pg;
+	u64 a0, f0, a1, f1;
+	int i, calls;
+
+	pg = kunit_kcalloc(test, k, sizeof(*pg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pg);
+	if (register_kprobe(&kp))
+		kunit_skip(test, "no kprobe on sprint_symbol_no_offset()");
+	mstat_profile_set_pages(true);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_page_alloc", &a0, &f0), 0);
+	mstat_profile_set_rate(1);
+	atomic_set(&symbol_calls, 0);
+	WRITE_ONCE(symbol_task, current);
+	profile_page_alloc(pg, k);
+	WRITE_ONCE(symbol_task, NULL);
+	calls = atomic_read(&symbol_calls);
+	mstat_profile_set_rate(0);
+	unregister_kprobe(&kp);
+	if (!pages)
+		mstat_profile_set_pages(false);
+	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_page_alloc", &a1, &f1), 0);
+	for (i = 0; i < k; i++)
+		if (pg[i])
+			__free_pages(pg[i], 0);
+	KUNIT_EXPECT_EQ_MSG(test, calls, 0,
+			    "symbols printed while pages were sampled");
+	KUNIT_EXPECT_EQ(test, a1 - a0, (u64)k);
 }
 
 static void mstat_profile_estimate_within_bound(struct kunit *test)
@@ -414,6 +480,7 @@ static void mstat_sample_prob_huge_size(struct kunit *test)
 
 static struct kunit_case mstat_profile_cases[] = {
 	KUNIT_CASE(mstat_profile_exact_at_rate_1),
+	KUNIT_CASE(mstat_profile_page_stack_no_symbols),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_addr_cap_counts_drops),
 	KUNIT_CASE(mstat_profile_reset_clears),
 	KUNIT_CASE(mstat_profile_forget_counts_freed),

@@ -8,9 +8,9 @@
 # left running), and a bad busted= must be refused; on a kernel with
 # KASAN, KASAN must have reported both accesses of mstat_truth's
 # kasan_probe (scripts/guest/kunit-busted.sh). Where the guest was given
-# the broken build, its mstat_profile suite must fail the case that
-# catches MSTAT_MUT_FORGET_ALL (tests/mstat_mutants.h) and pass every
-# other, and unload. Exits non-zero if a line is "not ok".
+# the broken build, its mstat_profile suite must fail the cases that
+# catch MSTAT_MUT_FORGET_ALL and MSTAT_MUT_PAGE_SYMBOLS
+# (tests/mstat_mutants.h) and pass every other, and unload. Exits non-zero if a line is "not ok".
 #
 #   scripts/kunit-busted-check.sh CONSOLE
 set -uo pipefail
@@ -49,19 +49,22 @@ check kunit-busted-unloads-cleanly \
 check kunit-busted-bad-param-refused \
 	grep -q 'busted=3: must be 0, 1 or 2' "$con"
 
-# The broken build's mstat_profile suite, if the guest had it: the case
-# that catches MSTAT_MUT_FORGET_ALL fails, every other passes.
+# The broken build's mstat_profile suite, if the guest had it: the cases
+# that catch MSTAT_MUT_FORGET_ALL and MSTAT_MUT_PAGE_SYMBOLS fail, every
+# other passes.
 if grep -q 'kunit-busted: no broken build' "$con"; then
 	skip kunit-busted-profile "the guest was given no broken build"
 else
 	cases=$(tr -d '\r' <"$con" | sed 's/^\[[ 0-9.]*\] //' |
 		sed -n "/kunit-busted: the broken build's mstat_profile/,/^not ok [0-9]* mstat_profile\$/p" |
 		sed -n 's/^    \(not ok\|ok\) [0-9]* \([a-z0-9_]*\)$/\1 \2/p')
-	catcher=mstat_profile_forget_sources_keeps_others
-	expect "$catcher" "not ok"
+	catchers="mstat_profile_forget_sources_keeps_others mstat_profile_page_stack_no_symbols"
+	for c in $catchers; do
+		expect "$c" "not ok"
+	done
 	n=0
 	while read -r c; do
-		[ "$c" != "$catcher" ] || continue
+		case " $catchers " in *" $c "*) continue ;; esac
 		expect "$c" ok
 		n=$((n + 1))
 	done < <(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases")

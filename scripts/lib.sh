@@ -1088,9 +1088,9 @@ mstat_debug_guests() {
 	# vsnprintf()'s one byte past an object (kunit/.kunitconfig keeps
 	# those instrumented, not the rest of the kernel); kasan_multi_shot,
 	# for KASAN reports only its first without. Then the broken build's
-	# mstat_profile suite, whose case that must catch its mutation
-	# (MSTAT_MUT_FORGET_ALL, tests/mstat_mutants.h) must fail, and it
-	# alone.
+	# mstat_profile suite, whose cases that must catch its mutations
+	# (MSTAT_MUT_FORGET_ALL, MSTAT_MUT_PAGE_SYMBOLS, tests/mstat_mutants.h)
+	# must fail, and they alone.
 	[ ! -f "$broken/mstat.ko" ] ||
 		busted=("--file=$broken/mstat.ko:/mstat/broken/mstat.ko"
 			"--file=$broken/kunit/mstat_profile_kunit.ko:/mstat/broken/mstat_profile_kunit.ko")

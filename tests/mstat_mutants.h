@@ -74,6 +74,14 @@ enum mstat_mutant {
 	 */
 	MSTAT_MUT_FORGET_ALL,
 	/*
+	 * A page's frames named by printing their symbols as the page is
+	 * sampled (in the sampling context, interrupts maybe off), not told
+	 * by the allocator's text: KUnit
+	 * mstat_profile_page_stack_no_symbols, in the broken build
+	 * (guest-debug-kunit-busted).
+	 */
+	MSTAT_MUT_PAGE_SYMBOLS,
+	/*
 	 * A vm area's or percpu object's free not counted, though its
 	 * table held it: truth vmalloc_areas, vmap_areas, percpu
 	 * (guest-6.12-truth-broken).

@@ -7,8 +7,9 @@
 # guest goes on). Then busted=3 must be refused; on a KASAN kernel, KASAN
 # must report mstat_truth's kasan_probe. Then, if given the broken build
 # (./broken/: MSTAT_BROKEN_COUNTS, tests/mstat_mutants.h), its
-# mstat_profile suite, whose case mstat_profile_forget_sources_keeps_others
-# must report "not ok" (MSTAT_MUT_FORGET_ALL), every other "ok". Runs in
+# mstat_profile suite, whose cases mstat_profile_forget_sources_keeps_others
+# (MSTAT_MUT_FORGET_ALL) and mstat_profile_page_stack_no_symbols
+# (MSTAT_MUT_PAGE_SYMBOLS) must report "not ok", every other "ok". Runs in
 # /mstat.
 set -u
 . ./lib.sh
