@@ -269,7 +269,7 @@ static inline int mstat_node_stat_threshold(pg_data_t *pgdat, int cpu)
 #define MSTAT_PGD_UNCOUNTED	(PAGE_SIZE << PGD_ALLOCATION_ORDER)
 #elif defined(CONFIG_ARM64)
 #include <asm/pgalloc.h>
-#define MSTAT_PGD_UNCOUNTED	(PAGE_SIZE == PGD_SIZE ? PAGE_SIZE : 0UL)
+#define MSTAT_PGD_UNCOUNTED	(sizeof(pgd_t) * PTRS_PER_PGD == PAGE_SIZE ? PAGE_SIZE : 0UL)
 #else
 #define MSTAT_PGD_UNCOUNTED	0UL
 #endif

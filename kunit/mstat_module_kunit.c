@@ -17,6 +17,7 @@
 #include <linux/vmalloc.h>
 
 #include "mstat.h"
+#include "mstat_bulk.h"
 #include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_count.h"
@@ -383,6 +384,31 @@ static void mstat_vmem_vm_area_reused(struct kunit *test)
 			(u64)(6 * PAGE_SIZE));
 	KUNIT_EXPECT_EQ(test, v2.unknown_frees, v1.unknown_frees);
 	KUNIT_ASSERT_EQ(test, mstat_source_set(MSTAT_SRC_VMALLOC, true), 0);
+}
+
+/*
+ * mstat_bulk_symbol(), on the debug kernel's own symbols (the 6.12 source
+ * built with kunit/*.kunitconfig, as its System.map has them): a function
+ * emitted under its own name is probed there; one emitted only as a clone
+ * (__alloc_pages_slowpath.constprop.0) under the clone's name, which a
+ * probe by the plain name silently missed; one emitted both ways
+ * (xas_next_entry, and its .constprop.0) not at all, nor one the kernel
+ * does not have.
+ */
+static void mstat_bulk_symbol_clones(struct kunit *test)
+{
+	char sym[64];
+
+	KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("remove_vm_area", sym,
+						sizeof(sym)), 0);
+	KUNIT_EXPECT_STREQ(test, sym, "remove_vm_area");
+	KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("__alloc_pages_slowpath", sym,
+						sizeof(sym)), 0);
+	KUNIT_EXPECT_STREQ(test, sym, "__alloc_pages_slowpath.constprop.0");
+	KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("xas_next_entry", sym,
+						sizeof(sym)), -EEXIST);
+	KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("mstat_kunit_no_such_function",
+						sym, sizeof(sym)), -ENOENT);
 }
 
 static void mstat_kfree_size_kmalloc(struct kunit *test)
@@ -920,6 +946,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_vmem_table),
 	KUNIT_CASE(mstat_vmem_forget_in_batches),
 	KUNIT_CASE(mstat_vmem_vm_area_reused),
+	KUNIT_CASE(mstat_bulk_symbol_clones),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),
