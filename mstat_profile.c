@@ -172,6 +172,7 @@ DEFINE_PER_CPU(s64, mstat_sample_next);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_pages_key);
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_pages_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_page_free_key);
 static DEFINE_MUTEX(mstat_profile_lock);	/* serializes rate changes */
 

@@ -388,7 +388,7 @@ static void mstat_vmem_vm_area_reused(struct kunit *test)
 
 /*
  * mstat_bulk_symbol(), on the debug kernel's own symbols (the 6.12 source
- * built with kunit/*.kunitconfig, as its System.map has them): a function
+ * built with kunit/'s configs, as its System.map has them): a function
  * emitted under its own name is probed there; one emitted only as a clone
  * (__alloc_pages_slowpath.constprop.0) under the clone's name, which a
  * probe by the plain name silently missed; one emitted both ways

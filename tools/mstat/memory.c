@@ -210,8 +210,8 @@ static void add_slab(struct account *a, const struct mstat_snap *s,
 		slab_rows(s, &objects, &net);
 		add(a, 3, "objects", "kernel.slab.mstat", FROM_MSTAT, objects,
 		    "mstat: the cache and kmalloc_class rows' live bytes, from /proc/slabinfo's objects when counting began");
-		add(a, 3, "large kmallocs, net since counting began",
-		    "kernel.slab.net", FROM_MSTAT, net,
+		add(a, 3, "large kmallocs, net", "kernel.slab.net",
+		    FROM_MSTAT, net,
 		    "mstat: kmalloc_class large and cache_overflow (no count when counting began)");
 		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
 		    slab - objects - net,
@@ -447,11 +447,14 @@ static int build(struct account *a, const struct mstat_snap *s,
 	       add_kernel_named(a, s);
 	k->bytes = kern;
 	a->unexplained = t - free_ - pcp - unacc - user - kern;
-	if (a->bound >= 0)
+	if (a->bound >= 0) {
+		char b[32];
+
 		add(a, 1, "unexplained", "unexplained", FROM_REST,
 		    a->unexplained,
-		    "MemTotal less the lines above, +-%lld (the kernel's counters' lag): pages given out that no counter names (raw pages)",
-		    a->bound);
+		    "MemTotal less the lines above, +-%s (the kernel's counters' lag): pages given out that no counter names (raw pages)",
+		    mstat_bytes(b, (double)a->bound));
+	}
 	else
 		add(a, 1, "unexplained", "unexplained", FROM_REST,
 		    a->unexplained,
