@@ -51,12 +51,12 @@ static __always_inline enum mstat_ctx mstat_context(void)
 
 /*
  * mstat_context() of the code a kprobe probes, asked from the probe's
- * handler: a kprobe hit through a breakpoint runs as an NMI on top of the
- * probed context (x86's int3 and arm64's BRK enter with __nmi_enter():
- * NMI_OFFSET and HARDIRQ_OFFSET), one on an ftrace site in that context
- * itself. The functions mstat probes never run in an NMI, so an NMI level
- * here is the breakpoint's. in_task() is false under a breakpoint
- * whatever the probed context (kunit: mstat_probed_context_breakpoint).
+ * handler: a kprobe hit through x86's int3 runs as an NMI on top of the
+ * probed context (__nmi_enter(): NMI_OFFSET and HARDIRQ_OFFSET), so that
+ * in_task() is false there whatever the probed context; one through
+ * arm64's BRK, or on an ftrace site, runs at the probed context's own
+ * level. The functions mstat probes never run in an NMI, so an NMI level
+ * here is the breakpoint's (kunit: mstat_probed_context_breakpoint).
  */
 static __always_inline enum mstat_ctx mstat_probed_context(void)
 {

@@ -581,12 +581,20 @@ static void probed_softirq(struct timer_list *t)
 	complete(&probed_done);
 }
 
+/*
+ * x86's int3 enters a kprobe's handler as an NMI; arm64's BRK does not
+ * (in_nmi() false, in_task() true in a task: the soak's arm64 kernels),
+ * and the handler sees the probed context's own level. Either way
+ * mstat_probed_context() must be the probed code's context.
+ */
+#define MSTAT_KPROBE_NMI	IS_ENABLED(CONFIG_X86)
+
 static void expect_probed(struct kunit *test, const char *where,
 			  enum mstat_ctx want)
 {
 	KUNIT_EXPECT_EQ_MSG(test, probed.hits, 1, "%s", where);
-	KUNIT_EXPECT_TRUE_MSG(test, probed.nmi,
-			      "%s: the handler ran without a breakpoint", where);
+	KUNIT_EXPECT_EQ_MSG(test, probed.nmi, MSTAT_KPROBE_NMI,
+			    "%s: the handler's NMI level is not its arch's", where);
 	KUNIT_EXPECT_EQ_MSG(test, probed.inside, want, "%s", where);
 	KUNIT_EXPECT_EQ_MSG(test, probed.seen, probed.inside, "%s", where);
 	probed.hits = 0;
@@ -596,17 +604,22 @@ static void mstat_probed_context_breakpoint(struct kunit *test)
 {
 	struct irq_work w = IRQ_WORK_INIT_HARD(probed_hardirq);
 	struct timer_list t;
+	int err;
 
 	memset(&probed, 0, sizeof(probed));
 	probed.kp.symbol_name = "mstat_kunit_probed";
 	probed.kp.pre_handler = probed_pre;
 	probed.kp.post_handler = probed_post;
-	KUNIT_ASSERT_EQ(test, register_kprobe(&probed.kp), 0);
+	err = register_kprobe(&probed.kp);
+	/* A kernel whose kprobes cannot take this function (KCSAN's). */
+	if (err == -EOPNOTSUPP)
+		kunit_skip(test, "register_kprobe(): %d", err);
+	KUNIT_ASSERT_EQ(test, err, 0);
 
 	mstat_kunit_probed();
 	expect_probed(test, "task", MSTAT_CTX_TASK);
-	/* What the split_page() probe asked before: wrong here. */
-	KUNIT_EXPECT_FALSE(test, probed.task);
+	/* What the split_page() probe asked before: wrong on x86. */
+	KUNIT_EXPECT_EQ(test, probed.task, !MSTAT_KPROBE_NMI);
 
 	irq_work_queue(&w);
 	irq_work_sync(&w);

@@ -1147,11 +1147,11 @@ mstat_debug_guests() {
 # (mstat_guests_parts); each ARG is guest's (a later --timeout, the
 # default 900 s's place).
 mstat_guests_counts() {
-	local id=$1 kernel=$2 parts='truth caches' b=build/$1 hold=()
+	local id=$1 kernel=$2 parts='truth caches' b=build/$1 holdko=()
 	shift 2
 	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
 		parts+=' account'
-		hold=("$b/tests/hold/mstat_hold.ko")
+		holdko=("$b/tests/hold/mstat_hold.ko")
 	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
 		parts+=" $1"
@@ -1159,7 +1159,7 @@ mstat_guests_counts() {
 	done
 	mstat_guests_parts "guest-$id-counts" "$kernel" "$parts" \
 		"$b/mstat.ko" "$b/tests/truth/mstat_truth.ko" \
-		"$b/tests/caches/mstat_cachetest.ko" "${hold[@]}" \
+		"$b/tests/caches/mstat_cachetest.ko" "${holdko[@]}" \
 		--file=build/tools/truth:/mstat/truth \
 		--file=build/tools/caches:/mstat/caches \
 		--file=build/tools/mstat:/mstat/mstat \
