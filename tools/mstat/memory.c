@@ -363,8 +363,11 @@ static long long lag_bound(const struct mstat_snap *s)
  */
 static long long add_meminfo_kind(struct account *a, const char *name,
 				  const char *key, long long meminfo,
-				  long long mine, const char *what)
+				  long long mine, const char *what,
+				  long long age_ms)
 {
+	char after[80];
+
 	if (meminfo < 0) {
 		add(a, 2, name, key, FROM_MSTAT, mine,
 		    "mstat: its count (no /proc/meminfo beside the snapshot)");
@@ -376,9 +379,14 @@ static long long add_meminfo_kind(struct account *a, const char *name,
 		    mine - meminfo, what);
 		return mine;
 	}
-	add(a, 2, name, key, FROM_MEMINFO, meminfo, "meminfo: %s (%s)", what,
-	    strcmp(what, "Percpu") ? "read after the snapshot" :
-				     "chunks' pages, read after the snapshot");
+	/* A snapshot served again (snapshot_reused) is older than meminfo. */
+	snprintf(after, sizeof(after), "read after the snapshot%s",
+		 age_ms > 0 ? ", which was served " : "");
+	if (age_ms > 0)
+		snprintf(after + strlen(after), sizeof(after) - strlen(after),
+			 "%lld ms old", age_ms);
+	add(a, 2, name, key, FROM_MEMINFO, meminfo, "meminfo: %s (%s%s)", what,
+	    strcmp(what, "Percpu") ? "" : "chunks' pages, ", after);
 	return meminfo;
 }
 
@@ -427,7 +435,8 @@ static int build(struct account *a, const struct mstat_snap *s,
 	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
 	add_slab(a, s, slab, mark);
 	vmk = add_meminfo_kind(a, "vmalloc", "kernel.vmalloc",
-			       mi[MI_VMALLOC_USED], vm, "VmallocUsed");
+			       mi[MI_VMALLOC_USED], vm, "VmallocUsed",
+			       mstat_get(s, "snapshot_age_ms"));
 	counted(a, 3, "kernel.vmalloc", vmk, vm, "areas mstat counted",
 		"areas made before mstat counted");
 	if (stack_vm)
@@ -435,7 +444,7 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
 	pck = add_meminfo_kind(a, "percpu", "kernel.percpu", mi[MI_PERCPU],
-			       pcpu, "Percpu");
+			       pcpu, "Percpu", mstat_get(s, "snapshot_age_ms"));
 	counted(a, 3, "kernel.percpu", pck, pcpu, "objects mstat counted",
 		"older ones, and free space in chunks");
 	if (!stack_vm)

@@ -2095,6 +2095,19 @@ memory_saved_alone() {
 		echo "$j" | grep -q "\"bytes\": $pc, \"line\": \"kernel.percpu\", \"source\": \"mstat\""
 }
 
+# A snapshot served again (snapshot_age_ms 1500): the lines read from
+# meminfo say it was read after a snapshot that old; a fresh one's do not.
+memory_snapshot_age() {
+	sed 's/^snapshot_age_ms 0$/snapshot_age_ms 1500/' testdata/mstat-1.8.txt \
+		>"$tmp/aged.txt"
+	grep -q '^snapshot_age_ms 1500$' "$tmp/aged.txt" || return
+	build/mstat memory -f "$tmp/aged.txt" --meminfo testdata/meminfo-1.6.txt |
+		grep -E '^ +(vmalloc|percpu) ' | tee "$tmp/aged.out"
+	[ "$(grep -c 'served 1500 ms old' "$tmp/aged.out")" = 2 ] &&
+		! build/mstat memory -f testdata/mstat-1.8.txt \
+			--meminfo testdata/meminfo-1.6.txt | grep -q 'ms old'
+}
+
 # Every line with parts is their sum ("of which" lines are inside their
 # line, not parts of it); MemTotal is meminfo's; the rest is a line.
 memory_sums() {
@@ -2599,6 +2612,7 @@ t live_at_load live_at_load
 t memory_errors memory_errors
 t memory_slab_rows memory_slab_rows
 t memory_saved_alone memory_saved_alone
+t memory_snapshot_age memory_snapshot_age
 t memory_sources memory_sources
 t memory_prom memory_prom
 t memory_pages_text memory_pages_text
