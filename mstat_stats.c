@@ -61,6 +61,7 @@ const char *const mstat_kernel_name[MSTAT_NR_KERNEL] = {
 	[MSTAT_K_BALLOON]		= "balloon",
 	[MSTAT_K_GPU_ACTIVE]		= "gpu_active",
 	[MSTAT_K_GPU_RECLAIM]		= "gpu_reclaim",
+	[MSTAT_K_VMALLOC]		= "vmalloc",
 };
 
 const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
@@ -283,6 +284,9 @@ void mstat_kernel_read(struct mstat_kernel_stats *k)
 #ifdef MSTAT_HAVE_GPU_RECLAIM
 	mstat_kernel_set(k, MSTAT_K_GPU_RECLAIM,
 			 mstat_node_bytes(NR_GPU_RECLAIM));
+#endif
+#ifdef MSTAT_HAVE_NR_VMALLOC
+	mstat_kernel_set(k, MSTAT_K_VMALLOC, mstat_node_bytes(NR_VMALLOC));
 #endif
 	mstat_kernel_lag(k);
 }

@@ -132,6 +132,7 @@ enum mstat_kernel_counter {
 	MSTAT_K_BALLOON,	/* Balloon: NR_BALLOON_PAGES (6.15 on) */
 	MSTAT_K_GPU_ACTIVE,	/* GPUActive: NR_GPU_ACTIVE (7.1 on) */
 	MSTAT_K_GPU_RECLAIM,	/* GPUReclaim: NR_GPU_RECLAIM (7.1 on) */
+	MSTAT_K_VMALLOC,	/* VmallocUsed: NR_VMALLOC (7.x) */
 	MSTAT_NR_KERNEL,
 };
 

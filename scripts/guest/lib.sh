@@ -366,7 +366,8 @@ mstat_memory_check() {
 #			same global sum) times the page size, and present
 #			exactly where nr_X is (swapcache: nr_swapcached,
 #			kernel_misc_reclaimable, zspages, unaccepted,
-#			balloon: nr_balloon_pages, gpu_active, gpu_reclaim)
+#			balloon: nr_balloon_pages, gpu_active, gpu_reclaim,
+#			vmalloc: nr_vmalloc)
 #   kernel-NAME-meminfo	where the line is present, /proc/meminfo's:
 #			SwapCached, KReclaimable - SReclaimable,
 #			Unaccepted, Balloon, GPUActive, GPUReclaim
@@ -463,7 +464,7 @@ mstat_kernel_judge() {
 			split(k, p, SUBSEP)
 			nodes[p[1]] += nmax[k]
 		}
-		nv = split("swapcache:nr_swapcached kernel_misc_reclaimable:nr_kernel_misc_reclaimable zspages:nr_zspages unaccepted:nr_unaccepted balloon:nr_balloon_pages gpu_active:nr_gpu_active gpu_reclaim:nr_gpu_reclaim", vl, " ")
+		nv = split("swapcache:nr_swapcached kernel_misc_reclaimable:nr_kernel_misc_reclaimable zspages:nr_zspages unaccepted:nr_unaccepted balloon:nr_balloon_pages gpu_active:nr_gpu_active gpu_reclaim:nr_gpu_reclaim vmalloc:nr_vmalloc", vl, " ")
 		for (i = 1; i <= nv; i++) {
 			split(vl[i], p, ":")
 			line = "kernel_" p[1] "_bytes"
@@ -476,7 +477,7 @@ mstat_kernel_judge() {
 			else
 				judge(p[1] "-vmstat", m[line], vm[0, v], vm[1, v])
 		}
-		nl = split("swapcache:SwapCached:Cached kernel_misc_reclaimable:KReclaimable-SReclaimable:KReclaimable unaccepted:Unaccepted:MemFree balloon:Balloon:MemFree gpu_active:GPUActive:MemFree gpu_reclaim:GPUReclaim:MemFree", ml, " ")
+		nl = split("swapcache:SwapCached:Cached kernel_misc_reclaimable:KReclaimable-SReclaimable:KReclaimable unaccepted:Unaccepted:MemFree balloon:Balloon:MemFree gpu_active:GPUActive:MemFree gpu_reclaim:GPUReclaim:MemFree vmalloc:VmallocUsed:MemFree", ml, " ")
 		for (i = 1; i <= nl; i++) {
 			split(ml[i], p, ":")
 			line = "kernel_" p[1] "_bytes"

@@ -325,7 +325,8 @@ static long long add_pgd(struct account *a, const struct mstat_snap *s)
  * counter by the zones' lag bound, each node counter by the nodes'
  * (kernel_*_stat_lag_bytes). The zone counters: free, zsmalloc,
  * unaccepted; the node ones: anon, file, swap cache, the two slabs,
- * kernel stacks, page tables and secondary ones, reclaimable not slab.
+ * kernel stacks, page tables and secondary ones, reclaimable not slab,
+ * vmalloc (7.x).
  * -1 before 1.9.
  */
 static long long lag_bound(const struct mstat_snap *s)
@@ -339,7 +340,7 @@ static long long lag_bound(const struct mstat_snap *s)
 		"kernel_swapcache_bytes", "kernel_slab_reclaimable_bytes",
 		"kernel_slab_unreclaimable_bytes", "kernel_kernel_stack_bytes",
 		"kernel_page_tables_bytes", "kernel_sec_page_tables_bytes",
-		"kernel_kernel_misc_reclaimable_bytes",
+		"kernel_kernel_misc_reclaimable_bytes", "kernel_vmalloc_bytes",
 	};
 	long long b = 0;
 	size_t i;
@@ -434,9 +435,16 @@ static int build(struct account *a, const struct mstat_snap *s,
 	add(a, 2, "slab", "kernel.slab", FROM_KERNEL, slab,
 	    "kernel: NR_SLAB_RECLAIMABLE_B + NR_SLAB_UNRECLAIMABLE_B (Slab)");
 	add_slab(a, s, slab, mark);
-	vmk = add_meminfo_kind(a, "vmalloc", "kernel.vmalloc",
-			       mi[MI_VMALLOC_USED], vm, "VmallocUsed",
-			       mstat_get(s, "snapshot_age_ms"));
+	if (mstat_find(s, "kernel_vmalloc_bytes")) {
+		/* 1.9, 7.x: NR_VMALLOC, read in the snapshot. */
+		vmk = mstat_get(s, "kernel_vmalloc_bytes");
+		add(a, 2, "vmalloc", "kernel.vmalloc", FROM_KERNEL, vmk,
+		    "kernel: NR_VMALLOC (VmallocUsed)");
+	} else {
+		vmk = add_meminfo_kind(a, "vmalloc", "kernel.vmalloc",
+				       mi[MI_VMALLOC_USED], vm, "VmallocUsed",
+				       mstat_get(s, "snapshot_age_ms"));
+	}
 	counted(a, 3, "kernel.vmalloc", vmk, vm, "areas mstat counted",
 		"areas made before mstat counted");
 	if (stack_vm)
