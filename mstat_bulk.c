@@ -26,8 +26,9 @@
  *    at order 0, the unused ones at once. Where the kernel splits it
  *    inline, without split_page() (6.1, 6.12), a kretprobe counts the
  *    same split when the call returns a block; where split_page()'s
- *    probe counts it, that kretprobe is not registered. Which, is learnt
- *    at load (mstat_exact_learn());
+ *    probe counts it, that kretprobe does not. Which, is learnt at load
+ *    (mstat_exact_learn()). On both, it cuts the block's heap profile
+ *    sample to the size returned;
  *  - __kfree_rcu_sheaf(s, obj, ...) (7.0 on): kfree_rcu() and
  *    kvfree_rcu() put a slab object into the per-CPU "sheaf" of objects
  *    to free after a grace period; those frees trace nothing and never
@@ -185,8 +186,8 @@
  * @fallback: if set, what counts its events when it is absent (logged
  *	with the absence), instead of nothing
  * @on_flag: if set, kept equal to @on, for the fallback to see
- * @exact: alloc_pages_exact()'s: registered only where split_page()'s
- *	probe does not count the split already (mstat_exact_learn())
+ * @exact: alloc_pages_exact()'s: counts the split only where
+ *	split_page()'s probe does not count it already (mstat_exact_learn())
  * @clones: private to its file, so that the compiler may have emitted
  *	it only as a clone (mstat_bulk_symbol())
  * @sym: the name probed: @fn, or its clone's
@@ -432,8 +433,11 @@ static struct kprobe mstat_split_page_kp = {
  * not need are freed at once, the others by free_pages_exact(), each
  * traced by mm_page_free at order 0. The entry handler keeps the size,
  * the return handler counts the split as split_page()'s probe would
- * when the call returned a block. Registered only where that probe does
- * not count this split itself (mstat_exact_learn()): never both.
+ * when the call returned a block, where that probe does not count this
+ * split itself (mstat_exact_learn()): never both. On every kernel it cuts
+ * the block's sample in the heap profile, if it has one, to the size its
+ * caller holds (mstat_count_page_trim()): the block's tail, freed before
+ * the call returned, is no part of it.
  */
 static int mstat_exact_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -453,13 +457,16 @@ static int mstat_exact_ret(struct kretprobe_instance *ri,
 			   struct pt_regs *regs)
 {
 	size_t size = *(size_t *)ri->data;
+	void *addr = (void *)regs_return_value(regs);
 
 	/* One page is no block; a size beyond the largest, no order. */
-	if (!regs_return_value(regs) || size <= PAGE_SIZE ||
+	if (!addr || size <= PAGE_SIZE ||
 	    size > (PAGE_SIZE << MSTAT_BLOCK_ORDER_MAX) ||
 	    !mstat_source_enabled(MSTAT_SRC_PAGE))
 		return 0;
-	mstat_count_page_split(get_order(size));
+	if (!mstat_exact_by_split)
+		mstat_count_page_split(get_order(size));
+	mstat_count_page_trim(virt_to_page(addr), size);
 	return 0;
 }
 
@@ -905,9 +912,9 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
  * Make one alloc_pages_exact() of five pages (a block of order 3) while
  * split_page()'s probe records this task's calls, and free it. If the
  * probe saw this very block split at order 3, it counts the split: the
- * exact probes are not registered. If not (the kernel splits the block
- * inline), they count it; and so they do, with nothing to learn, where
- * split_page() is not probed. GFP_NOWAIT first: no direct compaction,
+ * exact probes do not. If not (the kernel splits the block inline), they
+ * count it; and so they do, with nothing to learn, where split_page() is
+ * not probed. GFP_NOWAIT first: no direct compaction,
  * which splits free pages too, runs within it (within the GFP_KERNEL
  * retry it could, but it would have to split this very block at this
  * order). Called before mstat_ctl_start() turns the sources on, so none
@@ -947,9 +954,8 @@ static int mstat_exact_learn(void)
  * A function the kernel does not have, or does not let us probe, or whose
  * prototype is not one compat/ knows, leaves that API uncounted, with a
  * log line; mstat works on without it. Any other error undoes what was
- * registered. alloc_pages_exact()'s probes are registered only where
- * split_page()'s does not count its split (learnt here, before the
- * sources are on).
+ * registered. alloc_pages_exact()'s probes count its split only where
+ * split_page()'s does not (learnt here, before the sources are on).
  *
  * Context: process; sleeps. After mstat_stats_init(), before
  * mstat_ctl_start().
@@ -967,7 +973,7 @@ int mstat_bulk_init(void)
 		err = 0;
 		if (p->exact && mstat_exact_by_split < 0)
 			err = mstat_exact_learn();
-		if (!err && !(p->exact && mstat_exact_by_split))
+		if (!err)
 			err = mstat_bulk_register(i);
 		if (err) {
 			pr_err("cannot probe %s(): %d\n", p->fn, err);

@@ -4,6 +4,8 @@
  * call, failures, and the counting of events whose source is not a
  * constant (the API).
  */
+#include <linux/mm.h>
+
 #include "mstat_count.h"
 
 /**
@@ -164,5 +166,29 @@ void mstat_count_page_split(unsigned int order)
 		  ctx_gfp_allocs[x][x == MSTAT_CTX_TASK ? MSTAT_GFP_SLEEP :
 						      MSTAT_GFP_ATOMIC],
 		  1UL << order);
+	mstat_write_end(&mstat_core, &s);
+}
+
+/**
+ * mstat_count_page_trim() - a block's sample cut to what its caller holds
+ * @page: the block's first page, as mm_page_alloc gave it (a sample's key)
+ * @size: the bytes alloc_pages_exact() returned of it (page-rounded here)
+ *
+ * The counters need nothing: the tail's pages count as they are freed.
+ * The heap profile's sample of the block, if it was sampled, is cut to
+ * @size (__mstat_profile_trim()).
+ *
+ * Context: any but NMI.
+ */
+void mstat_count_page_trim(struct page *page, size_t size)
+{
+	struct mstat_section s;
+
+	/* No page sampled yet, none to trim (it stays on once on). */
+	if (!static_branch_unlikely(&mstat_profile_page_free_key))
+		return;
+	mstat_write_begin(&mstat_core, &s);
+	__mstat_profile_trim(mstat_section_slot(&mstat_core, &s),
+			     (unsigned long)page, PAGE_ALIGN(size));
 	mstat_write_end(&mstat_core, &s);
 }

@@ -28,6 +28,7 @@ void mstat_extras(unsigned int slot, bool alloc, bool sample, bool sampled,
 		  size_t size, unsigned long site);
 void mstat_count_failure(enum mstat_source src, unsigned int order);
 void mstat_count_page_split(unsigned int order);
+void mstat_count_page_trim(struct page *page, size_t size);
 void mstat_count_cache_failure(const void *cache);
 void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long site);

@@ -50,6 +50,7 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
 			    enum mstat_source src, enum mstat_sample_kind kind);
 void __mstat_profile_free(unsigned int slot, unsigned long ptr);
+void __mstat_profile_trim(unsigned int slot, unsigned long ptr, u64 size);
 
 /**
  * mstat_profile_due() - whether an allocation is to be sampled

@@ -2,8 +2,8 @@
 /*
  * Text that mstat reads out of the kernel and shows: a string read
  * where a wrong offset could point anywhere, a call site named without
- * leaking the kernel's layout, a function's text found by its name. A leaf (layer 0): no mstat header but its
- * own.
+ * leaking the kernel's layout, a function's text found by its name. A
+ * leaf (layer 0): no mstat header but its own.
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>

@@ -348,6 +348,38 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
 /* Slots a forget or a rebase looks at per hold of a table's lock. */
 #define MSTAT_VMEM_BATCH	256
 
+/*
+ * Empty @t's slots of objects counted in another epoch than @now (or,
+ * @all, of every object, each counted freed as mstat_vmem_drop() says),
+ * a batch of slots per hold of its lock (mstat_vmem_forget() says why
+ * that walk misses nothing). Context: process; sleeps.
+ */
+static void mstat_vmem_sweep(struct mstat_objtab *t, enum mstat_source src,
+			     u32 now, bool all)
+{
+	unsigned long flags;
+	unsigned int i, end;
+
+	for (i = 0; ; i = end) {
+		raw_spin_lock_irqsave(&t->lock, flags);
+		if (!t->slot || i >= (1U << t->bits)) {
+			raw_spin_unlock_irqrestore(&t->lock, flags);
+			break;
+		}
+		end = min(i + MSTAT_VMEM_BATCH, 1U << t->bits);
+		for (; i < end; i++) {
+			while (t->slot[i].key && (all || t->slot[i].epoch != now)) {
+				if (all)
+					mstat_vmem_drop(t, src, i, false);
+				else
+					mstat_tab_delete(t, i);
+			}
+		}
+		raw_spin_unlock_irqrestore(&t->lock, flags);
+		cond_resched();
+	}
+}
+
 /**
  * mstat_vmem_forget() - forget a source's objects
  * @src: %MSTAT_SRC_VMALLOC or %MSTAT_SRC_PERCPU
@@ -369,23 +401,7 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
  */
 void mstat_vmem_forget(enum mstat_source src)
 {
-	struct mstat_objtab *t = mstat_tab(src);
-	unsigned long flags;
-	unsigned int i, end;
-
-	for (i = 0; ; i = end) {
-		raw_spin_lock_irqsave(&t->lock, flags);
-		if (!t->slot || i >= (1U << t->bits)) {
-			raw_spin_unlock_irqrestore(&t->lock, flags);
-			break;
-		}
-		end = min(i + MSTAT_VMEM_BATCH, 1U << t->bits);
-		for (; i < end; i++)
-			while (t->slot[i].key)
-				mstat_vmem_drop(t, src, i, false);
-		raw_spin_unlock_irqrestore(&t->lock, flags);
-		cond_resched();
-	}
+	mstat_vmem_sweep(mstat_tab(src), src, 0, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_forget);
 
@@ -407,8 +423,6 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_forget);
 void mstat_vmem_rebase(void)
 {
 	struct mstat_section s;
-	unsigned long flags;
-	unsigned int i, k, end;
 	u32 now;
 
 	if (mstat_mutant(MSTAT_MUT_RESET_KEEPS_TABLES))
@@ -416,23 +430,10 @@ void mstat_vmem_rebase(void)
 	mstat_write_begin(&mstat_core, &s);
 	now = mstat_vmem_epoch(&s);
 	mstat_write_end(&mstat_core, &s);
-	for (k = 0; k < ARRAY_SIZE(mstat_tabs); k++) {
-		struct mstat_objtab *t = &mstat_tabs[k];
-
-		for (i = 0; ; i = end) {
-			raw_spin_lock_irqsave(&t->lock, flags);
-			if (!t->slot || i >= (1U << t->bits)) {
-				raw_spin_unlock_irqrestore(&t->lock, flags);
-				break;
-			}
-			end = min(i + MSTAT_VMEM_BATCH, 1U << t->bits);
-			for (; i < end; i++)
-				while (t->slot[i].key && t->slot[i].epoch != now)
-					mstat_tab_delete(t, i);
-			raw_spin_unlock_irqrestore(&t->lock, flags);
-			cond_resched();
-		}
-	}
+	mstat_vmem_sweep(mstat_tab(MSTAT_SRC_VMALLOC), MSTAT_SRC_VMALLOC, now,
+			 false);
+	mstat_vmem_sweep(mstat_tab(MSTAT_SRC_PERCPU), MSTAT_SRC_PERCPU, now,
+			 false);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_rebase);
 

@@ -71,7 +71,7 @@ static noinline void profile_page_alloc(struct page **pg, int k)
 	int i;
 
 	for (i = 0; i < k; i++)
-		pg[i] = alloc_pages(GFP_KERNEL, 0);
+		pg[i] = alloc_pages(GFP_KERNEL, 4);
 }
 
 /* sprint_symbol_no_offset() calls by the test's task, while it counts. */
@@ -86,11 +86,13 @@ static int profile_symbol_hit(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * Sampled pages (profile_pages on, every one sampled) are named after
- * their caller, past the page allocator's frames, and no symbol is
- * printed for it while they are sampled (interrupts may be off there):
- * the allocator's frames are told by their text, found when page
- * sampling was switched on. A probe on sprint_symbol_no_offset() counts
+ * Sampled pages (profile_pages on; blocks of 64 KiB at a rate of 4 KiB,
+ * each sampled with probability 1 - e^-16, and few of the machine's other
+ * allocations meanwhile, whose stacks would take buckets the next cases
+ * need) are named after their caller, past the page allocator's frames,
+ * and no symbol is printed for it while they are sampled (interrupts may
+ * be off there): the allocator's frames are told by their text, found
+ * when page sampling was switched on. A probe on sprint_symbol_no_offset() counts
  * this task's calls while it allocates.
  */
 static void mstat_profile_page_stack_no_symbols(struct kunit *test)
@@ -111,7 +113,7 @@ static void mstat_profile_page_stack_no_symbols(struct kunit *test)
 		kunit_skip(test, "no kprobe on sprint_symbol_no_offset()");
 	mstat_profile_set_pages(true);
 	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_page_alloc", &a0, &f0), 0);
-	mstat_profile_set_rate(1);
+	mstat_profile_set_rate(4096);
 	atomic_set(&symbol_calls, 0);
 	WRITE_ONCE(symbol_task, current);
 	profile_page_alloc(pg, k);
@@ -124,7 +126,7 @@ static void mstat_profile_page_stack_no_symbols(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mstat_profile_site("profile_page_alloc", &a1, &f1), 0);
 	for (i = 0; i < k; i++)
 		if (pg[i])
-			__free_pages(pg[i], 0);
+			__free_pages(pg[i], 4);
 	KUNIT_EXPECT_EQ_MSG(test, calls, 0,
 			    "symbols printed while pages were sampled");
 	KUNIT_EXPECT_EQ(test, a1 - a0, (u64)k);

@@ -1142,8 +1142,9 @@ mstat_debug_guests() {
 # mstat_guests_counts ID VMLINUZ [PART...] [ARG...]: queue guest-ID-counts,
 # the counts against a known truth on the kernel built in build/ID, the
 # ground-truth and per-cache tests ("-a": the re-created cache's address
-# reused), the whole-memory account's truth (account, where build/ID has
-# tests/hold/), then each PART (survive, params), in one boot
+# reused), the whole-memory account's truth (account, and on 6.12 and
+# 7.3 exact, where build/ID has tests/hold/), then each PART (survive,
+# params), in one boot
 # (mstat_guests_parts); each ARG is guest's (a later --timeout, the
 # default 900 s's place).
 mstat_guests_counts() {
@@ -1152,6 +1153,10 @@ mstat_guests_counts() {
 	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
 		parts+=' account'
 		holdko=("$b/tests/hold/mstat_hold.ko")
+		# alloc_pages_exact()'s sample cut to its size (exact.sh):
+		# judged on 6.12 and 7.3; 5.10's unwinder stops at mstat's
+		# own kretprobe's trampoline, which names the caller wrong.
+		case $id in 6.12|7.3) parts+=' exact' ;; esac
 	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
 		parts+=" $1"

@@ -12,6 +12,9 @@
  *	pages=N pages_order=O	N __get_free_pages(O) blocks, from
  *				hold_pages(), a function of their own: the
  *				caller a page's stack must name
+ *	exact=N exact_size=S	N alloc_pages_exact(S) blocks, from
+ *				hold_exact(): S rounded up to pages each,
+ *				the rest of their order's block given back
  *
  * Each allocation is made at load and freed at unload; a load whose
  * allocations cannot all be made frees what it made and fails with
@@ -23,6 +26,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -32,6 +36,7 @@
 static unsigned int percpu, kmalloc_n, vmalloc_n, pages_n, pages_order = 1;
 static unsigned int percpu_size = 4096, kmalloc_size = 8192;
 static unsigned int vmalloc_size = 4 << 20;
+static unsigned int exact_n, exact_size = 3 << 20;
 module_param(percpu, uint, 0444);
 MODULE_PARM_DESC(percpu, "percpu objects to hold");
 module_param(percpu_size, uint, 0444);
@@ -48,10 +53,15 @@ module_param_named(pages, pages_n, uint, 0444);
 MODULE_PARM_DESC(pages, "__get_free_pages() blocks to hold");
 module_param(pages_order, uint, 0444);
 MODULE_PARM_DESC(pages_order, "Order of each block (at most 10)");
+module_param_named(exact, exact_n, uint, 0444);
+MODULE_PARM_DESC(exact, "alloc_pages_exact() blocks to hold");
+module_param(exact_size, uint, 0444);
+MODULE_PARM_DESC(exact_size, "Bytes of each alloc_pages_exact() block (at most 4 MiB)");
 
 static void __percpu **hold_pcpu;
 static void **hold_kmalloc, **hold_vmalloc;
 static unsigned long *hold_page;
+static void **hold_exact_p;
 
 static void hold_free(void)
 {
@@ -65,6 +75,10 @@ static void hold_free(void)
 		vfree(hold_vmalloc[i]);
 	for (i = 0; hold_page && i < pages_n; i++)
 		free_pages(hold_page[i], pages_order);
+	for (i = 0; hold_exact_p && i < exact_n; i++)
+		if (hold_exact_p[i])
+			free_pages_exact(hold_exact_p[i], exact_size);
+	kvfree(hold_exact_p);
 	kvfree(hold_page);
 	kvfree(hold_pcpu);
 	kvfree(hold_kmalloc);
@@ -84,6 +98,19 @@ static noinline int hold_pages(void)
 	return 0;
 }
 
+/* The exact blocks' caller, never inlined either. */
+static noinline int hold_exact(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < exact_n; i++) {
+		hold_exact_p[i] = alloc_pages_exact(exact_size, GFP_KERNEL);
+		if (!hold_exact_p[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int hold_make(void)
 {
 	unsigned int i;
@@ -92,8 +119,10 @@ static int hold_make(void)
 	hold_kmalloc = kvcalloc(kmalloc_n, sizeof(*hold_kmalloc), GFP_KERNEL);
 	hold_vmalloc = kvcalloc(vmalloc_n, sizeof(*hold_vmalloc), GFP_KERNEL);
 	hold_page = kvcalloc(pages_n, sizeof(*hold_page), GFP_KERNEL);
+	hold_exact_p = kvcalloc(exact_n, sizeof(*hold_exact_p), GFP_KERNEL);
 	if ((percpu && !hold_pcpu) || (kmalloc_n && !hold_kmalloc) ||
-	    (vmalloc_n && !hold_vmalloc) || (pages_n && !hold_page))
+	    (vmalloc_n && !hold_vmalloc) || (pages_n && !hold_page) ||
+	    (exact_n && !hold_exact_p))
 		return -ENOMEM;
 	for (i = 0; i < percpu; i++) {
 		hold_pcpu[i] = __alloc_percpu(percpu_size, 8);
@@ -110,7 +139,7 @@ static int hold_make(void)
 		if (!hold_vmalloc[i])
 			return -ENOMEM;
 	}
-	return hold_pages();
+	return hold_pages() ?: hold_exact();
 }
 
 static int __init hold_init(void)
@@ -119,10 +148,11 @@ static int __init hold_init(void)
 
 	if (percpu > HOLD_MAX_N || kmalloc_n > HOLD_MAX_N ||
 	    vmalloc_n > HOLD_MAX_N || pages_n > HOLD_MAX_N ||
+	    exact_n > HOLD_MAX_N || !exact_size || exact_size > SZ_4M ||
 	    pages_order > 10 || !percpu_size ||
 	    percpu_size > PCPU_MIN_UNIT_SIZE || !kmalloc_size ||
 	    !vmalloc_size) {
-		pr_err("refused: counts at most %lu, sizes above 0, percpu_size at most %lu, pages_order at most 10\n",
+		pr_err("refused: counts at most %lu, sizes above 0, percpu_size at most %lu, pages_order at most 10, exact_size at most 4 MiB\n",
 		       HOLD_MAX_N, (unsigned long)PCPU_MIN_UNIT_SIZE);
 		return -EINVAL;
 	}
@@ -132,11 +162,11 @@ static int __init hold_init(void)
 		pr_err("could not make what was asked: %d\n", err);
 		return err;
 	}
-	pr_info("held: percpu %u x %u (%llu bytes on %u possible CPUs), kmalloc %u x %u, vmalloc %u x %u, pages %u of order %u\n",
+	pr_info("held: percpu %u x %u (%llu bytes on %u possible CPUs), kmalloc %u x %u, vmalloc %u x %u, pages %u of order %u, exact %u x %u\n",
 		percpu, percpu_size,
 		(unsigned long long)percpu * percpu_size * num_possible_cpus(),
 		num_possible_cpus(), kmalloc_n, kmalloc_size, vmalloc_n,
-		vmalloc_size, pages_n, pages_order);
+		vmalloc_size, pages_n, pages_order, exact_n, exact_size);
 	return 0;
 }
 
