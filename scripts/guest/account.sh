@@ -156,7 +156,11 @@ g0=$(val /tmp/p0 kernel.pgd) g1=$(val /tmp/p1 kernel.pgd)
 pg=$((${g1:-0} - ${g0:-0}))
 un=$(delta /tmp/p0 /tmp/p1 unexplained)
 diag "300 processes: page directories line moved $pg bytes (each ${each:-none}), unexplained $un, page tables $(delta /tmp/p0 /tmp/p1 kernel.page_tables)"
-if [ "${each:-0}" -gt 0 ]; then
+if [ "${broken:-0}" = 1 ]; then
+	# Its cache rows have no names (the mutant of the names' offset):
+	# no mm_struct row, so no line.
+	diag "account-pgd not judged in the broken build"
+elif [ "${each:-0}" -gt 0 ]; then
 	check account-pgd within "$pg" $((300 * each)) $((2 * each))
 else
 	check account-pgd-counted [ -z "$(val /tmp/p1 kernel.pgd)" ]
