@@ -52,25 +52,6 @@ judge() {
 	fi
 }
 
-# read_account FILE: mstat memory's lines as "LINE BYTES", one a line.
-read_account() {
-	./mstat memory --json >/tmp/account.json 2>/tmp/account.err ||
-		{ show /tmp/account.err; return 1; }
-	sed -n 's/.*"bytes": \(-*[0-9]*\), "line": "\([^"]*\)".*/\2 \1/p' \
-		/tmp/account.json >"$1"
-}
-
-# val FILE LINE: that line's bytes in FILE.
-val() { awk -v l="$2" '$1 == l { print $2 }' "$1"; }
-
-# delta A B LINE: B's bytes less A's.
-delta() { echo $(($(val "$2" "$3") - $(val "$1" "$3"))); }
-
-abs() { [ "$1" -lt 0 ] && echo $((-$1)) || echo "$1"; }
-
-# within GOT WANT SLACK: |GOT - WANT| <= SLACK.
-within() { [ "$(abs $(($1 - $2)))" -le "$3" ]; }
-
 possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) {
 	if (split($i, r, "-") == 2) n += r[2] - r[1] + 1; else n++ }
 	print n }' /sys/devices/system/cpu/possible)
@@ -147,7 +128,20 @@ while [ $i -lt 300 ]; do
 	pids="$pids $!"
 	i=$((i + 1))
 done
-sleep 1
+# Judged once all 300 have their own mm (exec'd), not after a while: a
+# slow machine only waits longer; 120 s without them is a timeout.
+sleeping() { cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^sleep$'; }
+i=0
+while [ "$(sleeping)" -lt 300 ] && [ $i -lt 1200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+n=$(sleeping)
+if [ "$n" -ge 300 ]; then
+	ok pgd-processes-started
+else
+	not_ok "pgd-processes-started: timeout, $n of 300 sleeping processes after 120 s"
+fi
 check read-pgd-1 read_account /tmp/p1
 # shellcheck disable=SC2086 # the pids, split
 kill $pids 2>/dev/null

@@ -504,6 +504,24 @@ mstat_kernel_judge() {
 		$d/zoneinfo.0 $d/zoneinfo.1
 }
 
+# The whole-memory account as the truth guests read it (account.sh,
+# swap.sh): read_account FILE writes `mstat memory --json` to
+# /tmp/account.json and its lines to FILE as "LINE BYTES", one a line,
+# the kernel's per-CPU vmstat differences folded first
+# (vm.stat_refresh); val FILE LINE, that line's bytes; delta A B LINE,
+# B's less A's; within GOT WANT SLACK, |GOT - WANT| <= SLACK.
+read_account() {
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	./mstat memory --json >/tmp/account.json 2>/tmp/account.err ||
+		{ show /tmp/account.err; return 1; }
+	sed -n 's/.*"bytes": \(-*[0-9]*\), "line": "\([^"]*\)".*/\2 \1/p' \
+		/tmp/account.json >"$1"
+}
+val() { awk -v l="$2" '$1 == l { print $2 }' "$1"; }
+delta() { echo $(($(val "$2" "$3") - $(val "$1" "$3"))); }
+abs() { if [ "$1" -lt 0 ]; then echo $((-$1)); else echo "$1"; fi; }
+within() { [ "$(abs $(($1 - $2)))" -le "$3" ]; }
+
 # mstat_guest_net: Debian's virtio_net.ko and its two helpers (copied in
 # by the host: mstat_guest_netmods) loaded, and eth0 up as 10.0.2.15, the
 # address qemu's user network forwards the host's ports to; a check each.

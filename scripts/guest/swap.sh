@@ -24,18 +24,7 @@
 set -u
 . ./lib.sh
 
-# read_account FILE: mstat memory's lines as "LINE BYTES", one a line.
-read_account() {
-	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
-	./mstat memory --json >/tmp/swap.json 2>/tmp/swap.err ||
-		{ show /tmp/swap.err; return 1; }
-	sed -n 's/.*"bytes": \(-*[0-9]*\), "line": "\([^"]*\)".*/\2 \1/p' \
-		/tmp/swap.json >"$1"
-}
-val() { awk -v l="$2" '$1 == l { print $2 }' "$1"; }
 mi() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
-abs() { [ "$1" -lt 0 ] && echo $((-$1)) || echo "$1"; }
-within() { [ "$(abs $(($1 - $2)))" -le "$3" ]; }
 lag() { awk -v k="$1" '$1 == k { print $2 }' /proc/mstat; }
 
 while read -r m; do
@@ -67,7 +56,7 @@ done
 show /tmp/swapper.out
 check swapper-ready grep -q '^ready' /tmp/swapper.out
 check read-held read_account /tmp/s2
-show /tmp/swap.json
+show /tmp/account.json
 grep -E '^(SwapTotal|SwapFree|SwapCached|Cached|Buffers|AnonPages):' /proc/meminfo | show
 mm=$(cat /sys/block/zram0/mm_stat)
 diag "zram0 mm_stat: $mm"

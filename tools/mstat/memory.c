@@ -216,21 +216,21 @@ static void add_slab(struct account *a, const struct mstat_snap *s,
 		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
 		    slab - objects - net,
 		    "free space in slabs, metadata, large kmallocs from before");
-	} else if (mark) {
-		add(a, 3, "at mstat's load", "kernel.slab.at_load", FROM_KERNEL,
-		    slab0, "kernel: Slab when mstat began counting (kernel_slab_*_bytes_at_load)");
-		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
-		    FROM_MSTAT, live,
-		    "mstat: slab_live_bytes (allocated less freed since load)");
-		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
-		    slab - slab0 - live,
-		    "free space and metadata's change since load, less older objects freed");
 	} else {
+		/* 1.7 (mark): then + mstat's net since + the rest's change. */
+		if (!mark)
+			slab0 = 0;
+		else
+			add(a, 3, "at mstat's load", "kernel.slab.at_load",
+			    FROM_KERNEL, slab0,
+			    "kernel: Slab when mstat began counting (kernel_slab_*_bytes_at_load)");
 		add(a, 3, "objects, net since mstat's load", "kernel.slab.mstat",
 		    FROM_MSTAT, live,
 		    "mstat: slab_live_bytes (allocated less freed since load)");
 		add(a, 3, "the rest", "kernel.slab.rest", FROM_REST,
-		    slab - live, "older objects, free space in slabs, metadata");
+		    slab - slab0 - live, mark ?
+		    "free space and metadata's change since load, less older objects freed" :
+		    "older objects, free space in slabs, metadata");
 	}
 }
 
@@ -365,7 +365,7 @@ static long long lag_bound(const struct mstat_snap *s)
 static long long add_meminfo_kind(struct account *a, const char *name,
 				  const char *key, long long meminfo,
 				  long long mine, const char *what,
-				  long long age_ms)
+				  const char *detail, long long age_ms)
 {
 	char after[80];
 
@@ -387,7 +387,7 @@ static long long add_meminfo_kind(struct account *a, const char *name,
 		snprintf(after + strlen(after), sizeof(after) - strlen(after),
 			 "%lld ms old", age_ms);
 	add(a, 2, name, key, FROM_MEMINFO, meminfo, "meminfo: %s (%s%s)", what,
-	    strcmp(what, "Percpu") ? "" : "chunks' pages, ", after);
+	    detail, after);
 	return meminfo;
 }
 
@@ -443,7 +443,7 @@ static int build(struct account *a, const struct mstat_snap *s,
 	} else {
 		vmk = add_meminfo_kind(a, "vmalloc", "kernel.vmalloc",
 				       mi[MI_VMALLOC_USED], vm, "VmallocUsed",
-				       mstat_get(s, "snapshot_age_ms"));
+				       "", mstat_get(s, "snapshot_age_ms"));
 	}
 	counted(a, 3, "kernel.vmalloc", vmk, vm, "areas mstat counted",
 		"areas made before mstat counted");
@@ -452,7 +452,8 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
 	pck = add_meminfo_kind(a, "percpu", "kernel.percpu", mi[MI_PERCPU],
-			       pcpu, "Percpu", mstat_get(s, "snapshot_age_ms"));
+			       pcpu, "Percpu", "chunks' pages, ",
+			       mstat_get(s, "snapshot_age_ms"));
 	counted(a, 3, "kernel.percpu", pck, pcpu, "objects mstat counted",
 		"older ones, and free space in chunks");
 	if (!stack_vm)
