@@ -33,17 +33,23 @@ expect() {	# expect NAME WANT: WANT is "ok" or "not ok"
 	fi
 }
 
-hunters="mstat_read_waits_for_open_section mstat_read_concurrent_writers"
-for c in $hunters; do
-	expect "$c" "not ok"
-done
-n=0
-while read -r c; do
-	case " $hunters " in *" $c "*) continue ;; esac
-	expect "$c" ok
-	n=$((n + 1))
-done < <(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases")
-[ "$n" -gt 0 ] || not_ok "kunit-busted-others: no other case ran"
+# expect_catchers NAME "CASE...": each CASE of $cases fails, every other
+# passes, and at least one other ran (else "not ok kunit-busted-NAME").
+expect_catchers() {
+	local c n=0
+	for c in $2; do
+		expect "$c" "not ok"
+	done
+	while read -r c; do
+		case " $2 " in *" $c "*) continue ;; esac
+		expect "$c" ok
+		n=$((n + 1))
+	done < <(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases")
+	[ "$n" -gt 0 ] || not_ok "kunit-busted-$1: no other case ran"
+}
+
+expect_catchers others \
+	"mstat_read_waits_for_open_section mstat_read_concurrent_writers"
 check kunit-busted-unloads-cleanly \
 	grep -q 'kunit-busted: unloaded, guest alive' "$con"
 check kunit-busted-bad-param-refused \
@@ -58,17 +64,8 @@ else
 	cases=$(tr -d '\r' <"$con" | sed 's/^\[[ 0-9.]*\] //' |
 		sed -n "/kunit-busted: the broken build's mstat_profile/,/^not ok [0-9]* mstat_profile\$/p" |
 		sed -n 's/^    \(not ok\|ok\) [0-9]* \([a-z0-9_]*\)$/\1 \2/p')
-	catchers="mstat_profile_forget_sources_keeps_others mstat_profile_page_stack_no_symbols"
-	for c in $catchers; do
-		expect "$c" "not ok"
-	done
-	n=0
-	while read -r c; do
-		case " $catchers " in *" $c "*) continue ;; esac
-		expect "$c" ok
-		n=$((n + 1))
-	done < <(sed -n 's/^\(not ok\|ok\) //p' <<<"$cases")
-	[ "$n" -gt 0 ] || not_ok "kunit-busted-profile-others: no other case ran"
+	expect_catchers profile-others \
+		"mstat_profile_forget_sources_keeps_others mstat_profile_page_stack_no_symbols"
 	check kunit-busted-profile-unloads \
 		grep -q 'kunit-busted: the broken build unloaded' "$con"
 fi
