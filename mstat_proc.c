@@ -30,10 +30,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -51,7 +54,7 @@
 #include "mstat_vmem.h"
 
 /* Bump the minor for added lines, the major for anything else. */
-#define MSTAT_FORMAT_VERSION	"1.9"
+#define MSTAT_FORMAT_VERSION	"1.10"
 #define MSTAT_SITES_FORMAT_VERSION	"2.3"
 
 /* Readers' snapshots */
@@ -369,6 +372,27 @@ static void mstat_show_orders(struct seq_file *m,
 }
 
 /*
+ * Format 1.10: what makes boot's first percpu chunk, which Percpu counts
+ * and MemTotal does not (memblock's). Each possible CPU's unit of it
+ * holds the kernel's static per-CPU data (__per_cpu_end -
+ * __per_cpu_start, which a module cannot read: /proc/kallsyms has it),
+ * then the modules' reserve and the dynamic part, page-aligned together:
+ * pcpu_build_alloc_info(), called with these on x86-64 and arm64 (boot
+ * prints them, "percpu: Embedded N pages/cpu sS rR dD"). A unit of a
+ * possible CPU's group that has no CPU (a hole, where a group's units
+ * are rounded up) is counted by Percpu too, and not here.
+ */
+static void mstat_show_percpu_boot(struct seq_file *m)
+{
+	seq_printf(m, "kernel_percpu_first_chunk_reserved_bytes %lu\n",
+		   (unsigned long)PERCPU_MODULE_RESERVE);
+	seq_printf(m, "kernel_percpu_first_chunk_dynamic_bytes %lu\n",
+		   (unsigned long)max_t(size_t, PERCPU_DYNAMIC_RESERVE,
+					PERCPU_DYNAMIC_EARLY_SIZE));
+	seq_printf(m, "kernel_percpu_units %u\n", num_possible_cpus());
+}
+
+/*
  * Format 1.6: the vmalloc source by kind of area, the tables of the
  * objects the vmalloc and percpu sources count, and the kernel's own
  * counters, read within the snapshot (mstat_kernel_read()); from 1.9,
@@ -394,6 +418,10 @@ static void mstat_show_vmem(struct seq_file *m,
 		if (src[i] == MSTAT_SRC_VMALLOC)
 			seq_printf(m, "%s_unknown_bytes %lu\n", n,
 				   v->unknown_bytes);
+		/* 1.10: live bytes of objects in boot's first chunk. */
+		if (src[i] == MSTAT_SRC_PERCPU)
+			seq_printf(m, "%s_first_chunk_bytes %llu\n", n,
+				   v->boot_bytes);
 	}
 	/* 1.9: a counter this kernel does not have has no lines. */
 	for (i = 0; i < MSTAT_NR_KERNEL; i++) {
@@ -416,6 +444,7 @@ static void mstat_show_vmem(struct seq_file *m,
 	/* 1.9: each process's page directory NR_PAGETABLE leaves out. */
 	seq_printf(m, "kernel_pgd_uncounted_bytes_each %lu\n",
 		   MSTAT_PGD_UNCOUNTED);
+	mstat_show_percpu_boot(m);
 	seq_puts(m, "# vm kind allocs frees live_areas bytes_allocated bytes_freed live_bytes\n");
 	for (i = 0; i < MSTAT_NR_VM_KINDS; i++) {
 		const struct mstat_vm_stats *v = &st->vm[i];

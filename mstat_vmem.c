@@ -39,10 +39,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/hash.h>
 #include <linux/kasan.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
@@ -58,7 +60,8 @@
  * low bits of mstat_profile_epoch(): a reset is rare, and an object older
  * than 2^32 resets is as unlikely as its address's reuse).
  *
- * @owner is a vm area's struct vm_struct (0 for a percpu object): its
+ * @owner is a vm area's struct vm_struct, or for a percpu object where it
+ * lies (%MSTAT_PERCPU_FIRST or 0: mstat_percpu_owner()). A vm area's
  * address can be given again before remove_vm_area()'s return probe saw
  * it go. free_unmap_vmap_area(), inside remove_vm_area(), frees the
  * address; another CPU's __get_vm_area_node() may return it for a new
@@ -87,6 +90,8 @@ struct mstat_objtab {
 	unsigned long untracked;
 	unsigned long unknown_frees;
 	unsigned long unknown_bytes;
+	u64 boot_bytes;			/* mstat_vmem_boot()'s */
+	u32 boot_epoch;
 };
 
 /* The vmalloc source's table, then the percpu source's. */
@@ -161,6 +166,44 @@ static bool mstat_vmem_current(const struct mstat_section *s,
 	       mstat_mutant(MSTAT_MUT_RESET_KEEPS_TABLES);
 }
 
+/* A percpu object's @owner: in boot's first chunk, or in a later one. */
+#define MSTAT_PERCPU_FIRST	1UL
+
+/*
+ * Where percpu object @ptr lies: in the first chunk, which boot took
+ * from memblock (pcpu_embed_first_chunk(): in the linear map) and which
+ * is not in MemTotal, though Percpu counts its pages; or in a chunk made
+ * since, of vmalloc'd pages (mm/percpu-vm.c). A first chunk of pages
+ * (percpu_alloc=page, or where embedding fails) is vmalloc'd too, and is
+ * not told apart: its objects count as a later chunk's.
+ */
+static unsigned long mstat_percpu_owner(const void __percpu *ptr)
+{
+	void *addr = per_cpu_ptr((void __percpu *)ptr,
+				 cpumask_first(cpu_possible_mask));
+
+	return is_vmalloc_addr(addr) ? 0 : MSTAT_PERCPU_FIRST;
+}
+
+/*
+ * Add @bytes (negative: take them) to @t's live bytes in the first
+ * percpu chunk, which count objects counted since the last reset only:
+ * the first change after a reset (@s's epoch newer than theirs) starts
+ * them again from zero, as a reset starts the live counts. Context:
+ * @t's lock held, inside @s.
+ */
+static void mstat_vmem_boot(struct mstat_objtab *t,
+			    const struct mstat_section *s, s64 bytes)
+{
+	u32 now = mstat_vmem_epoch(s);
+
+	if (t->boot_epoch != now) {
+		t->boot_epoch = now;
+		t->boot_bytes = 0;
+	}
+	t->boot_bytes += bytes;
+}
+
 /*
  * Count the free of @t's object in slot @i (its key is its address, for
  * the heap profile too) if it was counted since the last reset, else an
@@ -179,6 +222,8 @@ static void mstat_vmem_drop(struct mstat_objtab *t, enum mstat_source src,
 			__mstat_count_free_in(&s, src, NULL, o->cell,
 					      mstat_cell_fixed(src, o->cell),
 					      o->bytes, o->key, o->site);
+		if (src == MSTAT_SRC_PERCPU && o->owner == MSTAT_PERCPU_FIRST)
+			mstat_vmem_boot(t, &s, -(s64)o->bytes);
 	} else if (seen) {
 		t->unknown_frees++;
 		t->unknown_bytes += o->bytes;
@@ -225,6 +270,8 @@ static void mstat_vmem_alloc(enum mstat_source src, struct mstat_obj *o,
 	__mstat_count_alloc_in(&s, src, NULL, o->cell,
 			       mstat_cell_fixed(src, o->cell), o->bytes,
 			       o->bytes, gfp, o->key, o->site);
+	if (src == MSTAT_SRC_PERCPU && o->owner == MSTAT_PERCPU_FIRST)
+		mstat_vmem_boot(t, &s, o->bytes);
 	mstat_write_end(&mstat_core, &s);
 out:
 	raw_spin_unlock_irqrestore(&t->lock, flags);
@@ -322,6 +369,7 @@ void mstat_count_percpu_alloc(const void __percpu *ptr, size_t size,
 {
 	struct mstat_obj o = {
 		.key = (__force unsigned long)ptr,
+		.owner = mstat_percpu_owner(ptr),
 		.site = site,
 		.bytes = bytes,
 		.cell = mstat_size_class(size),
@@ -341,7 +389,7 @@ void mstat_count_percpu_free(const void __percpu *ptr)
 {
 	unsigned long key = (__force unsigned long)ptr;
 
-	mstat_vmem_free(MSTAT_SRC_PERCPU, key, 0, 0);
+	mstat_vmem_free(MSTAT_SRC_PERCPU, key, mstat_percpu_owner(ptr), 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_count_percpu_free);
 
@@ -447,6 +495,7 @@ EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_rebase);
  */
 bool mstat_vmem_state(enum mstat_source src, struct mstat_vmem_view *v)
 {
+	struct mstat_section s;
 	struct mstat_objtab *t;
 	unsigned long flags;
 
@@ -454,6 +503,11 @@ bool mstat_vmem_state(enum mstat_source src, struct mstat_vmem_view *v)
 		return false;
 	t = mstat_tab(src);
 	raw_spin_lock_irqsave(&t->lock, flags);
+	/* Counted before the last reset: none since (mstat_vmem_boot()). */
+	mstat_write_begin(&mstat_core, &s);
+	v->boot_bytes = t->boot_epoch == mstat_vmem_epoch(&s) ?
+			t->boot_bytes : 0;
+	mstat_write_end(&mstat_core, &s);
 	v->tracked = t->nr;
 	v->capacity = t->max;
 	v->untracked = t->untracked;
@@ -494,6 +548,7 @@ int mstat_vmem_init(unsigned int objects)
 		t->untracked = 0;
 		t->unknown_frees = 0;
 		t->unknown_bytes = 0;
+		t->boot_bytes = 0;
 		t->slot = slot;
 		raw_spin_unlock_irq(&t->lock);
 	}

@@ -25,6 +25,9 @@ struct vm_struct;
  * @unknown_frees: frees of objects it did not hold: allocated before
  *	the source was on, or not tracked
  * @unknown_bytes: their bytes, where the free says them (vm areas)
+ * @boot_bytes: of the objects counted live since the last reset, the
+ *	bytes of those in boot's first chunk (percpu only), which is not
+ *	in MemTotal
  */
 struct mstat_vmem_view {
 	unsigned long tracked;
@@ -32,6 +35,7 @@ struct mstat_vmem_view {
 	unsigned long untracked;
 	unsigned long unknown_frees;
 	unsigned long unknown_bytes;
+	u64 boot_bytes;
 };
 
 void mstat_count_vm_area(const struct vm_struct *vm, bool alloc);

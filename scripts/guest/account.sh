@@ -15,6 +15,11 @@
 #    loaded with nothing to hold gives the load's own (its text's vm
 #    areas), and the larger of two idle windows' changes is the
 #    background each must be within.
+#  - account-percpu-first-chunk: boot's first percpu chunk, which Percpu
+#    counts and MemTotal does not, is a line outside the sum of exactly
+#    the pages boot says it took ("percpu: Embedded N pages/cpu", times
+#    the units of CPUs in its "pcpu-alloc:" groups), and the percpu line
+#    is Percpu without it (-rest, against /proc/meminfo read beside);
 #  - account-reset-*: with all that held, a reset, then the module's
 #    unload: the objects counted before the reset are forgotten by it,
 #    so that their frees are unknown frees (-unknown), the vmalloc and
@@ -25,9 +30,10 @@
 #
 # ACCOUNT_BROKEN=1 on the command line: the broken build's guest, which
 # counts percpu as charged and keeps its tables at a reset (and loses
-# the vm tables' frees, so that its lines never go below zero there):
-# account-percpu and account-reset-unknown must fail, and pass as
-# "NAME-caught" if they do.
+# the vm tables' frees, so that its lines never go below zero there),
+# and whose first chunk's truth is tampered (a page a CPU more):
+# account-percpu, account-percpu-first-chunk and account-reset-unknown
+# must fail, and pass as "NAME-caught" if they do.
 set -u
 . ./lib.sh
 
@@ -68,6 +74,23 @@ sleep 1
 check read-1 read_account /tmp/a1
 sleep 1
 check read-2 read_account /tmp/a2
+# Boot's first percpu chunk: its pages a unit, and its units of CPUs
+# (a group's "-" is a hole, a unit without a CPU, not allocated).
+fc_pages=$(dmesg | sed -n 's/.*percpu: Embedded \([0-9]*\) pages\/cpu.*/\1/p' | head -n 1)
+fc_units=$(dmesg | sed -n 's/.*pcpu-alloc: \(\[[0-9]*\] .*\)/\1/p' |
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) n++ } END { print n + 0 }')
+[ "${broken:-0}" = 1 ] && fc_pages=$((${fc_pages:-0} + 1))
+fc_want=$((${fc_pages:-0} * 4096 * fc_units))
+fc=$(val /tmp/a0 boot.percpu_first_chunk)
+mi_pcpu=$(awk '$1 == "Percpu:" { print $2 * 1024 }' /proc/meminfo)
+diag "first percpu chunk: ${fc:-none}, boot's ${fc_pages:-none} pages x $fc_units units = $fc_want; percpu line $(val /tmp/a0 kernel.percpu), Percpu $mi_pcpu"
+first_chunk() { [ -n "$fc_pages" ] && [ "${fc:-0}" = "$fc_want" ]; }
+judge account-percpu-first-chunk "line ${fc:-none}, boot took $fc_want" \
+	first_chunk
+# Percpu moves only when a chunk gains or loses pages: none in a quiet
+# guest between two reads, a page a CPU at most.
+check account-percpu-first-chunk-rest within \
+	$(($(val /tmp/a0 kernel.percpu) + ${fc:-0})) "$mi_pcpu" $((4096 * possible))
 bg_p=$(abs "$(delta /tmp/a0 /tmp/a1 kernel.percpu.mstat)")
 b=$(abs "$(delta /tmp/a1 /tmp/a2 kernel.percpu.mstat)")
 [ "$b" -le "$bg_p" ] || bg_p=$b
@@ -96,7 +119,11 @@ diag "the load's own: percpu $load_p bytes, vmalloc $load_v bytes"
 check insmod-hold-percpu insmod ./mstat_hold.ko percpu=$pn percpu_size=$ps
 check read-percpu read_account /tmp/a5
 check rmmod-hold-percpu rmmod mstat_hold
-got_p=$(($(delta /tmp/a4 /tmp/a5 kernel.percpu.mstat) - load_p))
+# An object may land in the first chunk's free space (outside MemTotal:
+# its own line's part, not the percpu line's).
+fco=$(delta /tmp/a4 /tmp/a5 boot.percpu_first_chunk.mstat)
+diag "percpu: $fco bytes of it in the first chunk"
+got_p=$(($(delta /tmp/a4 /tmp/a5 kernel.percpu.mstat) + fco - load_p))
 diag "percpu: mstat counted $got_p bytes, truth $want_pcpu; meminfo's Percpu moved $(delta /tmp/a4 /tmp/a5 kernel.percpu); vmalloc's mstat count $(($(delta /tmp/a4 /tmp/a5 kernel.vmalloc.mstat) - load_v)) (the chunks' vectors)"
 judge account-percpu "counted $got_p, truth $want_pcpu +- $bg_p" \
 	within "$got_p" "$want_pcpu" "$bg_p"

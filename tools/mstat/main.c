@@ -106,7 +106,8 @@ static void mstat_usage(FILE *f)
 	      "       mstat leaks [-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]\n"
 	      "                   [--save DIR] [--min-rate BYTES] [--confidence C]\n"
 	      "                                         what grows without bound: a verdict\n"
-	      "       mstat memory [-f FILE] [--meminfo FILE] [--sites FILE] [--json]\n"
+	      "       mstat memory [-f FILE] [--meminfo FILE] [--kallsyms FILE] [--sites FILE]\n"
+	      "                    [--json]\n"
 	      "                                         where the memory is: one account\n"
 	      "       mstat -h|--help                    print this help\n",
 	      f);
@@ -151,6 +152,8 @@ static void mstat_usage(FILE *f)
 	      "           (default 0.99)\n"
 	      "  --meminfo FILE  memory, prom, serve: read FILE instead of /proc/meminfo\n"
 	      "           (prom and serve read none beside a -f FILE without it)\n"
+	      "  --kallsyms FILE  memory: read FILE instead of /proc/kallsyms (the size\n"
+	      "           of boot's first percpu chunk; none beside a -f FILE without it)\n"
 	      "  -h, --help  print this help and exit\n"
 	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
 	      "  may come after options, but check comes first.\n"
@@ -190,6 +193,7 @@ enum {
 	OPT_JSON = 256, OPT_PROM_OUT, OPT_SORT, OPT_CACHE_INCLUDE, OPT_CACHE_EXCLUDE,
 	OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL, OPT_SITES, OPT_DURATION,
 	OPT_FROM, OPT_SAVE, OPT_MIN_RATE, OPT_CONFIDENCE, OPT_MEMINFO,
+	OPT_KALLSYMS,
 };
 
 /*
@@ -218,6 +222,7 @@ static const struct option mstat_longopts[] = {
 	{ "min-rate", required_argument, NULL, OPT_MIN_RATE },
 	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -371,6 +376,9 @@ static int mstat_opt_arg(struct mstat_opts *o, int c, const char *v)
 	case OPT_MEMINFO:
 		o->meminfo = v;
 		return 0;
+	case OPT_KALLSYMS:
+		o->kallsyms = v;
+		return 0;
 	case OPT_FROM:
 		o->from = v;
 		o->leaks_opts_set = true;
@@ -454,6 +462,8 @@ static int mstat_check_opts(struct mstat_opts *o)
 	if (o->meminfo && o->cmd != CMD_MEMORY && o->cmd != CMD_PROM &&
 	    o->cmd != CMD_SERVE)
 		return mstat_bad_usage("--meminfo goes with mstat memory, prom and serve only", NULL);
+	if (o->kallsyms && o->cmd != CMD_MEMORY)
+		return mstat_bad_usage("--kallsyms goes with mstat memory only", NULL);
 	if (o->prom_out && o->cmd != CMD_LEAKS)
 		return mstat_bad_usage("--prom goes with mstat leaks only (see mstat prom)", NULL);
 	if (o->cmd == CMD_LEAKS) {

@@ -321,6 +321,70 @@ static long long add_pgd(struct account *a, const struct mstat_snap *s)
 }
 
 /*
+ * The kernel's static per-CPU data, __per_cpu_end - __per_cpu_start, from
+ * @path (/proc/kallsyms, or a copy of it; NULL: none). Read once a run:
+ * the file is megabytes, and the figure is fixed from boot. Return: its
+ * bytes, or -1 if @path is NULL or unreadable, or hides addresses (all
+ * zero, kptr_restrict).
+ */
+static long long percpu_static(const char *path)
+{
+	static const char *done;
+	static long long size = -1;
+	unsigned long long addr, start = 0, end = 0;
+	char line[512], type, name[128];
+	int found = 0;
+	FILE *f;
+
+	if (!path)
+		return -1;
+	if (done && !strcmp(done, path))
+		return size;
+	done = path;
+	size = -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (found != 3 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "__per_cpu_start")) {
+			start = addr;
+			found |= 1;
+		} else if (!strcmp(name, "__per_cpu_end")) {
+			end = addr;
+			found |= 2;
+		}
+	}
+	fclose(f);
+	if (found == 3 && end > start)
+		size = (long long)(end - start);
+	return size;
+}
+
+/*
+ * Boot's first percpu chunk (1.10): memblock's, so not in MemTotal, yet
+ * in Percpu. Each possible CPU's unit holds the static per-CPU data
+ * (@pstatic: percpu_static()'s), the modules' reserve and the dynamic
+ * part, page-aligned together (the module's lines say the last two, as
+ * its kernel's headers do). Return: its bytes, or -1 if unknown.
+ */
+static long long percpu_first_chunk(const struct mstat_snap *s,
+				    long long pstatic)
+{
+	long long page = sysconf(_SC_PAGESIZE), unit;
+
+	if (pstatic < 0 || page <= 0 ||
+	    !mstat_find(s, "kernel_percpu_units"))
+		return -1;
+	unit = pstatic +
+	       mstat_get(s, "kernel_percpu_first_chunk_reserved_bytes") +
+	       mstat_get(s, "kernel_percpu_first_chunk_dynamic_bytes");
+	unit = (unit + page - 1) / page * page;
+	return unit * mstat_get(s, "kernel_percpu_units");
+}
+
+/*
  * How far the sum of the kernel's counters may be off (1.9): each zone
  * counter by the zones' lag bound, each node counter by the nodes'
  * (kernel_*_stat_lag_bytes). The zone counters: free, zsmalloc,
@@ -392,7 +456,7 @@ static long long add_meminfo_kind(struct account *a, const char *name,
 }
 
 static int build(struct account *a, const struct mstat_snap *s,
-		 const long long mi[MI_NR])
+		 const long long mi[MI_NR], long long pstatic)
 {
 	long long t = mstat_get(s, "kernel_mem_total_bytes");
 	long long free_ = mstat_get(s, "kernel_mem_free_bytes");
@@ -409,6 +473,8 @@ static int build(struct account *a, const struct mstat_snap *s,
 	long long vm = s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES];
 	long long pcpu = s->src[SRC_PERCPU][SRC_LIVE_OBJ] ?
 			 s->src[SRC_PERCPU][SRC_LIVE_BYTES] : 0;
+	long long first = percpu_first_chunk(s, pstatic);
+	long long pcpu_mi = mi[MI_PERCPU];
 	long long user, kern, vmk, pck;
 	struct line *k;
 
@@ -451,8 +517,21 @@ static int build(struct account *a, const struct mstat_snap *s,
 		add(a, 3, "of which kernel stacks", "kernel.vmalloc.stacks",
 		    FROM_KERNEL, stack,
 		    "kernel: NR_KERNEL_STACK_KB (KernelStack; in vmalloc areas)");
-	pck = add_meminfo_kind(a, "percpu", "kernel.percpu", mi[MI_PERCPU],
-			       pcpu, "Percpu", "chunks' pages, ",
+	/*
+	 * 1.10: the objects mstat counted in the first chunk are outside
+	 * MemTotal with it; before, Percpu whole (the first chunk in it).
+	 */
+	if (mstat_find(s, "percpu_first_chunk_bytes"))
+		pcpu -= mstat_get(s, "percpu_first_chunk_bytes");
+	if (first >= 0 && pcpu_mi >= 0)
+		pcpu_mi = pcpu_mi > first ? pcpu_mi - first : 0;
+	pck = add_meminfo_kind(a, "percpu", "kernel.percpu", pcpu_mi, pcpu,
+			       first >= 0 ? "Percpu less the first chunk" :
+			       "Percpu",
+			       first >= 0 ? "later chunks' pages, " :
+			       mstat_find(s, "kernel_percpu_units") ?
+			       "chunks' pages, the first chunk's with them (no /proc/kallsyms to size it), " :
+			       "chunks' pages, ",
 			       mstat_get(s, "snapshot_age_ms"));
 	counted(a, 3, "kernel.percpu", pck, pcpu, "objects mstat counted",
 		"older ones, and free space in chunks");
@@ -478,6 +557,16 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    a->unexplained,
 		    has_pcp ? "MemTotal less the lines above: pages given out that no counter names (raw pages)" :
 			      "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
+	if (first >= 0)
+		add(a, 0, "not in MemTotal: percpu's first chunk",
+		    "boot.percpu_first_chunk", FROM_KERNEL, first,
+		    "kernel: reserved at boot (memblock), in Percpu: static %lld + reserve + dynamic, page-aligned, x %lld possible CPUs",
+		    pstatic, mstat_get(s, "kernel_percpu_units"));
+	if (first >= 0 && mstat_find(s, "percpu_first_chunk_bytes"))
+		add(a, 1, "of which objects mstat counted",
+		    "boot.percpu_first_chunk.mstat", FROM_MSTAT,
+		    mstat_get(s, "percpu_first_chunk_bytes"),
+		    "mstat: since it was on, live (not in the percpu line's)");
 	return 0;
 }
 
@@ -630,6 +719,18 @@ static const char *sites_path(const struct mstat_opts *o)
 		return o->sites;
 	return strcmp(o->file[0], MSTAT_PROC) ? NULL : MSTAT_SITES_PROC;
 }
+/*
+ * The kallsyms beside @o's snapshot, for the size of boot's first percpu
+ * chunk: --kallsyms', or /proc/kallsyms beside the machine's own
+ * /proc/mstat; NULL beside a saved snapshot.
+ */
+const char *mstat_memory_kallsyms(const struct mstat_opts *o)
+{
+	if (o->kallsyms)
+		return o->kallsyms;
+	return strcmp(o->file[0], MSTAT_PROC) ? NULL : "/proc/kallsyms";
+}
+
 
 /*
  * The sites file beside @o's snapshot (sites_path()), for the raw pages'
@@ -706,7 +807,8 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 	if (!meminfo || read_meminfo(meminfo, mi))
 		for (i = 0; i < MI_NR; i++)
 			mi[i] = -1;
-	if (!build(a, s, mi)) {
+	if (!build(a, s, mi, percpu_static(meminfo && !strcmp(meminfo, "/proc/meminfo") ?
+					  "/proc/kallsyms" : NULL))) {
 		mstat_prom_head(f, "mstat_memory_bytes", "gauge",
 				"MemTotal as mstat memory accounts for it, a series a line: line, its place in the tree; from, whose figure it is (kernel, meminfo, mstat, sum: of the lines below, rest: what the others leave).");
 		for (i = 0; i < a->n; i++)
@@ -749,7 +851,7 @@ int do_memory(const struct mstat_opts *o)
 			goto out;
 		mstat_page_samples(ps, ss);
 	}
-	if (build(a, s, mi))
+	if (build(a, s, mi, percpu_static(mstat_memory_kallsyms(o))))
 		goto out;
 	add_raw(a, ps);
 	if (o->json)

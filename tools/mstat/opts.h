@@ -48,6 +48,7 @@ struct mstat_opts {
 	bool rate_opts_set;		/* --min-rate or --confidence */
 	bool duration_long;		/* -d given as --duration */
 	const char *meminfo;		/* memory --meminfo FILE */
+	const char *kallsyms;		/* memory --kallsyms FILE */
 };
 
 /* mstat check [-n N] [-i MS] [FILE...] */

@@ -2108,6 +2108,41 @@ memory_snapshot_age() {
 			--meminfo testdata/meminfo-1.6.txt | grep -q 'ms old'
 }
 
+# Boot's first percpu chunk (1.10): outside MemTotal's sum, sized from
+# the static per-CPU data in kallsyms (0x39000, 6.12's), the module's
+# reserve and dynamic part (8 + 28 KiB), page-aligned (66 pages) x 2
+# units: 540,672 bytes; the percpu line is Percpu (584 KiB) less it, and
+# its objects mstat counted are the live 160 bytes less the 64 in the
+# first chunk, a line under it. Tampered: kallsyms with its addresses
+# hidden (all 0, kptr_restrict) sizes nothing: Percpu stays whole.
+memory_first_chunk() {
+	local j
+
+	sed -e 's/^mstat - version: 1.8$/mstat - version: 1.10/' \
+		-e 's/^percpu_live_bytes 160$/percpu_live_bytes 160\npercpu_first_chunk_bytes 64/' \
+		testdata/mstat-1.8.txt >"$tmp/fc.txt"
+	printf '%s\n' 'kernel_percpu_first_chunk_reserved_bytes 8192' \
+		'kernel_percpu_first_chunk_dynamic_bytes 28672' \
+		'kernel_percpu_units 2' >>"$tmp/fc.txt"
+	printf '%s\n' '0000000000000000 A __per_cpu_start' \
+		'ffffffff81000000 T _stext' \
+		'0000000000039000 A __per_cpu_end' >"$tmp/kallsyms"
+	sed 's/^[0-9a-f]*/0000000000000000/' "$tmp/kallsyms" >"$tmp/kallsyms0"
+	j=$(build/mstat memory --json -f "$tmp/fc.txt" \
+		--meminfo testdata/meminfo-1.6.txt --kallsyms "$tmp/kallsyms") ||
+		return
+	echo "$j" | grep -E 'first_chunk|"kernel.percpu' >&2
+	echo "$j" | grep -q '"bytes": 540672, "line": "boot.percpu_first_chunk"' &&
+		echo "$j" | grep -q '"bytes": 64, "line": "boot.percpu_first_chunk.mstat"' &&
+		echo "$j" | grep -q "\"bytes\": $((584 * 1024 - 540672)), \"line\": \"kernel.percpu\"" &&
+		echo "$j" | grep -q '"bytes": 96, "line": "kernel.percpu.mstat"' || return
+	j=$(build/mstat memory --json -f "$tmp/fc.txt" \
+		--meminfo testdata/meminfo-1.6.txt --kallsyms "$tmp/kallsyms0") ||
+		return
+	! echo "$j" | grep -q 'boot.percpu_first_chunk' &&
+		echo "$j" | grep -q "\"bytes\": $((584 * 1024)), \"line\": \"kernel.percpu\""
+}
+
 # Every line with parts is their sum ("of which" lines are inside their
 # line, not parts of it); MemTotal is meminfo's; the rest is a line.
 memory_sums() {
@@ -2638,6 +2673,7 @@ fi
 t usage usage
 t opt_equals opt_equals
 t opt_missing_last opt_missing_last
+t memory_first_chunk memory_first_chunk
 t opt_unknown opt_unknown
 leaks_tests
 if [ "${MSTAT_GUEST:-1}" = 0 ]; then
