@@ -6,7 +6,10 @@
  * alloc_pages_bulk(), through which vmalloc() gets its pages, traces none
  * for the pages it takes from the per-CPU lists (their frees are traced,
  * one by one). So mstat counts them from probes on the exported functions
- * themselves (alloc_pages_bulk(): see mstat_bulk_pages_ret()):
+ * themselves (alloc_pages_bulk(): see mstat_bulk_pages_ret(), which also
+ * gives each page to the heap profile as a traced page is given, at the
+ * same rate, its stack its caller's, its free found by mm_page_free: the
+ * pages of page_pool's refills and of 6.x vmalloc() are sampled too):
  *
  *  - kmem_cache_alloc_bulk(s, gfp, size, p): a kretprobe; its entry
  *    handler keeps s, gfp and p, its return handler counts the objects
@@ -71,6 +74,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -211,6 +215,9 @@ struct mstat_bulk_probe {
 /* Sheaf frees not counted: their slab did not name the cache argument. */
 static atomic_long_t mstat_bulk_sheaf_bad;
 
+/* alloc_pages_bulk()'s pages counted without their page (never sampled). */
+static atomic_long_t mstat_bulk_pages_unsampled_n;
+
 /*
  * Whether split_page()'s probe counts alloc_pages_exact()'s split: 1 if
  * it does, 0 if not, -1 until mstat_exact_learn() has found out.
@@ -304,7 +311,29 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
  * context (a page watch, mstat_sources.c: not an interrupt's page, and
  * wherever the call migrated); otherwise it came from the per-CPU lists
  * into a hole of the array, untraced, and is counted here.
+ *
+ * Each page counted here is counted as the mm_page_alloc probe counts
+ * one, with its struct page: sampled for the heap profile at the same
+ * rate, its stack the caller's (the kretprobe's return address, from
+ * which mstat_page_stack() starts it), its free matched by mm_page_free.
+ * Which pages are new: the kernel never takes a page out of the array
+ * and fills only its holes, past the leading run; it adds to the head of
+ * the list. So the new pages are the first n entries of the list, or
+ * the slots past the leading run that are filled now and were holes at
+ * entry. The entry handler keeps which of the first MSTAT_BULK_SEEN
+ * slots past the run were filled (a sparse array: sunrpc's, mstat_truth's
+ * holes), and how many beyond: where there are some beyond, a new page
+ * there cannot be told from an old one, and is counted without its page
+ * (never sampled: an old page's sample would be counted twice), in
+ * debugfs' internals as bulk_pages_unsampled. The callers that matter
+ * (vmalloc(), page_pool's refill, xfs's buffers) pass arrays with no
+ * filled slot after a hole. The entry handler walks the array once, the
+ * return handler twice (its second walk stops at the last new page): a
+ * call of N pages costs what N traced pages cost and a few loads a slot
+ * (the bitmap: 64 bytes of each of the kretprobe's instances).
  */
+#define MSTAT_BULK_SEEN		512
+
 struct mstat_bulk_pages_call {
 	struct list_head *list;
 	struct page **array;
@@ -312,7 +341,10 @@ struct mstat_bulk_pages_call {
 	int nr;
 	int lead;	/* the array's leading filled slots */
 	int watch;	/* mstat_page_watch_begin()'s */
+	int far;	/* filled slots from lead + MSTAT_BULK_SEEN on */
 	gfp_t gfp;
+	/* Bit i: slot lead + i was filled at entry. */
+	DECLARE_BITMAP(filled, MSTAT_BULK_SEEN);
 };
 
 static unsigned long mstat_bulk_pages_held(struct mstat_bulk_pages_call *call)
@@ -329,6 +361,33 @@ static unsigned long mstat_bulk_pages_held(struct mstat_bulk_pages_call *call)
 			n++;
 	}
 	return n;
+}
+
+/* The entry's walk of the array: its leading run, then its other pages. */
+static void mstat_bulk_pages_seen(struct mstat_bulk_pages_call *call)
+{
+	int i;
+
+	call->lead = 0;
+	call->far = 0;
+	call->pre = 0;
+	if (!call->array) {
+		call->pre = call->nr > 0 ? mstat_bulk_pages_held(call) : 0;
+		return;
+	}
+	while (call->lead < call->nr && call->array[call->lead])
+		call->lead++;
+	call->pre = call->lead;
+	bitmap_zero(call->filled, MSTAT_BULK_SEEN);
+	for (i = call->lead; i < call->nr; i++) {
+		if (!call->array[i])
+			continue;
+		call->pre++;
+		if (i - call->lead < MSTAT_BULK_SEEN)
+			__set_bit(i - call->lead, call->filled);
+		else
+			call->far++;
+	}
 }
 
 static __always_inline unsigned long mstat_arg(struct pt_regs *regs, int n)
@@ -350,11 +409,7 @@ static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
 	call->list = NULL;
 	call->array = NULL;
 #endif
-	call->lead = 0;
-	if (call->array)
-		while (call->lead < call->nr && call->array[call->lead])
-			call->lead++;
-	call->pre = call->nr > 0 ? mstat_bulk_pages_held(call) : 0;
+	mstat_bulk_pages_seen(call);
 	call->watch = mstat_mutant(MSTAT_MUT_NO_WATCH) ? -1 :
 		      mstat_page_watch_begin();
 	return 0;
@@ -370,22 +425,62 @@ static struct page *mstat_bulk_pages_new(struct mstat_bulk_pages_call *call)
 	return NULL;
 }
 
+/*
+ * Count the @n pages the call added, each with its page where it is
+ * known which they are, from the call's return address @site.
+ */
+static void mstat_bulk_pages_count(struct mstat_bulk_pages_call *call,
+				   unsigned long n, unsigned long site)
+{
+	bool sample = !mstat_mutant(MSTAT_MUT_BULK_UNSAMPLED);
+	struct page *page;
+	int i;
+
+	if (call->array) {
+		for (i = call->lead; n && i < call->nr; i++) {
+			if (i - call->lead >= MSTAT_BULK_SEEN && call->far)
+				break;
+			page = call->array[i];
+			if (!page || (i - call->lead < MSTAT_BULK_SEEN &&
+				      test_bit(i - call->lead, call->filled)))
+				continue;
+			mstat_count_page_alloc(call->gfp, sample ? page : NULL,
+					       site);
+			n--;
+		}
+	} else {
+		list_for_each_entry(page, call->list, lru) {
+			if (!n)
+				break;
+			mstat_count_page_alloc(call->gfp, sample ? page : NULL,
+					       site);
+			n--;
+		}
+	}
+	if (n)
+		atomic_long_add(n, &mstat_bulk_pages_unsampled_n);
+	for (; n; n--)
+		mstat_count_page_alloc(call->gfp, NULL, site);
+}
+
 static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct mstat_bulk_pages_call *call = (void *)ri->data;
 	struct page *traced = mstat_page_watch_end(call->watch);
-	unsigned long i, n;
+	unsigned long n;
 
 	if (call->nr <= 0 || !mstat_source_enabled(MSTAT_SRC_PAGE))
 		return 0;
-	n = mstat_bulk_pages_held(call) - call->pre;
+	n = mstat_bulk_pages_held(call);
+	if (n <= call->pre)
+		return 0;
+	n -= call->pre;
 	/* The single-page fallback's page was traced. */
 	if (n == 1 && (call->nr - call->lead == 1 ||
 		       (traced && traced == mstat_bulk_pages_new(call))))
 		return 0;
-	for (i = 0; i < n; i++)
-		mstat_count_page_alloc(call->gfp);
+	mstat_bulk_pages_count(call, n, mstat_kretprobe_retaddr(ri));
 	return 0;
 }
 
@@ -1083,4 +1178,16 @@ bool mstat_bulk_vm_present(void)
 unsigned long mstat_bulk_sheaf_mismatch(void)
 {
 	return atomic_long_read(&mstat_bulk_sheaf_bad);
+}
+
+/**
+ * mstat_bulk_pages_unsampled() - bulk pages counted but never sampled
+ *
+ * Context: any.
+ * Return: how many pages of alloc_pages_bulk() calls with filled slots
+ * far into their array were counted without their page, since load.
+ */
+unsigned long mstat_bulk_pages_unsampled(void)
+{
+	return atomic_long_read(&mstat_bulk_pages_unsampled_n);
 }

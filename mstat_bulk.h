@@ -45,6 +45,7 @@ int mstat_bulk_init(void);
 void mstat_bulk_exit(void);
 bool mstat_bulk_state(enum mstat_bulk_id id, struct mstat_bulk_view *st);
 unsigned long mstat_bulk_sheaf_mismatch(void);
+unsigned long mstat_bulk_pages_unsampled(void);
 bool mstat_bulk_vm_present(void);
 int mstat_bulk_symbol(const char *fn, char *sym, size_t size);
 

@@ -108,6 +108,7 @@ static void mstat_internals_head(struct seq_file *m)
 	seq_printf(m, "bulk_alloc_missed %lu\n", alloc.missed);
 	seq_printf(m, "bulk_free_counted %d\n", free.on);
 	seq_printf(m, "bulk_pages_counted %d\n", pages.on);
+	seq_printf(m, "bulk_pages_unsampled %lu\n", mstat_bulk_pages_unsampled());
 	seq_printf(m, "events_ring_records %lu\n", mstat_stream_records());
 	seq_printf(m, "slab_layout %s\n", mstat_slab_state());
 	seq_printf(m, "cache_name_offset %d\n", READ_ONCE(mstat_caches.name_off));

@@ -628,14 +628,33 @@ static bool mstat_page_allocator_ip(unsigned long ip)
  * A page's stack, into @entries: from the first frame that is neither
  * mstat's nor the page allocator's, at most mstat_depth frames. Without
  * one, the first frame past mstat's alone, counted as leafless.
+ *
+ * @site, if not 0, is the return address of the allocator's call that
+ * mstat saw return (alloc_pages_bulk()'s kretprobe): the stack starts at
+ * that frame, past the kprobes' own frames between mstat's and it, then
+ * past the allocator's (a wrapper of the bulk allocator, as vmalloc()'s
+ * alloc_pages_bulk_array_mempolicy_noprof()). Where the unwinder did not
+ * give that frame back (it could not cross the probe's trampoline),
+ * @site alone, counted as leafless: never a frame of the kprobes' code.
  */
-static unsigned int mstat_page_stack(unsigned long *entries)
+static unsigned int mstat_page_stack(unsigned long *entries,
+				     unsigned long site)
 {
 	unsigned int n, i = 0, first;
 
 	n = stack_trace_save(entries, MSTAT_STACK_CAPTURE, 0);
-	while (i < n && within_module(entries[i], THIS_MODULE))
-		i++;
+	if (site) {
+		while (i < n && entries[i] != site)
+			i++;
+		if (i == n) {
+			atomic64_inc(&mstat_leafless);
+			entries[0] = site;
+			return 1;
+		}
+	} else {
+		while (i < n && within_module(entries[i], THIS_MODULE))
+			i++;
+	}
 	first = i;
 	while (i < n && mstat_page_allocator_ip(entries[i]))
 		i++;
@@ -721,7 +740,8 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
  * @rate: mstat_profile_rate as the caller read it, not 0
  * @ptr: the object
  * @size: its bytes
- * @site: its call site (none for a page)
+ * @site: its call site; for a page, 0, or the return address of the
+ *	bulk allocator's call that gave it (mstat_page_stack())
  * @src: its source, a label of its bucket
  * @kind: what @ptr is: a linear map object, whose labels it gives; a
  *	report through mstat's API (mstat_account_alloc()), whose stack may
@@ -747,7 +767,7 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 
 	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
 	if (kind == MSTAT_SAMPLE_PAGE)
-		n = mstat_page_stack(entries);
+		n = mstat_page_stack(entries, site);
 	else
 		n = mstat_stack(entries, site, kind == MSTAT_SAMPLE_API);
 	if (!n) {

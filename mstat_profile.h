@@ -43,7 +43,7 @@ enum mstat_sample_kind {
 	MSTAT_SAMPLE_LINEAR,
 	MSTAT_SAMPLE_API,
 	MSTAT_SAMPLE_KEY,
-	MSTAT_SAMPLE_PAGE,	/* a struct page: its node, no call site */
+	MSTAT_SAMPLE_PAGE,	/* a struct page: its node; a site if bulk */
 };
 
 void __mstat_profile_sample(unsigned int slot, unsigned long rate,

@@ -738,14 +738,20 @@ static void mstat_probe_page_alloc(void *data, struct page *page,
 /**
  * mstat_count_page_alloc() - count one order-0 page the kernel did not trace
  * @gfp: the allocation's flags
+ * @page: the page, or NULL if not known (then never sampled)
+ * @site: the return address of the call that gave it
  *
- * For alloc_pages_bulk().
+ * For alloc_pages_bulk(): each page as the mm_page_alloc probe counts
+ * one, sampled for the heap profile at the same rate, its free found by
+ * the mm_page_free probe; its stack starts at @site (mstat_page_stack()),
+ * which the event stream names too.
  *
  * Context: any but NMI.
  */
-void mstat_count_page_alloc(gfp_t gfp)
+void mstat_count_page_alloc(gfp_t gfp, struct page *page, unsigned long site)
 {
-	mstat_hot_alloc(MSTAT_SRC_PAGE, 0, PAGE_SIZE, PAGE_SIZE, gfp, 0, 0);
+	mstat_hot_alloc(MSTAT_SRC_PAGE, 0, PAGE_SIZE, PAGE_SIZE, gfp,
+			(unsigned long)page, site);
 }
 
 static void mstat_probe_page_free(void *data, struct page *page,

@@ -222,7 +222,9 @@ static void mstat_vmem_drop(struct mstat_objtab *t, enum mstat_source src,
 			__mstat_count_free_in(&s, src, NULL, o->cell,
 					      mstat_cell_fixed(src, o->cell),
 					      o->bytes, o->key, o->site);
-		if (src == MSTAT_SRC_PERCPU && o->owner == MSTAT_PERCPU_FIRST)
+		/* Its epoch's own: not one a mutant counts as current. */
+		if (src == MSTAT_SRC_PERCPU && o->owner == MSTAT_PERCPU_FIRST &&
+		    o->epoch == mstat_vmem_epoch(&s))
 			mstat_vmem_boot(t, &s, -(s64)o->bytes);
 	} else if (seen) {
 		t->unknown_frees++;

@@ -1143,20 +1143,21 @@ mstat_debug_guests() {
 # the counts against a known truth on the kernel built in build/ID, the
 # ground-truth and per-cache tests ("-a": the re-created cache's address
 # reused), the whole-memory account's truth (account, and on 6.12 and
-# 7.3 exact, where build/ID has tests/hold/), then each PART (survive,
-# params), in one boot
-# (mstat_guests_parts); each ARG is guest's (a later --timeout, the
-# default 900 s's place).
+# 7.3 exact and bulkpages, where build/ID has tests/hold/), then each
+# PART (survive, params), in one boot (mstat_guests_parts); each ARG is
+# guest's (a later --timeout, the default 900 s's place).
 mstat_guests_counts() {
 	local id=$1 kernel=$2 parts='truth caches' b=build/$1 holdko=()
 	shift 2
 	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
 		parts+=' account'
 		holdko=("$b/tests/hold/mstat_hold.ko")
-		# alloc_pages_exact()'s sample cut to its size (exact.sh):
+		# alloc_pages_exact()'s sample cut to its size (exact.sh)
+		# and alloc_pages_bulk()'s pages sampled (bulkpages.sh):
 		# judged on 6.12 and 7.3; 5.10's unwinder stops at mstat's
-		# own kretprobe's trampoline, which names the caller wrong.
-		case $id in 6.12|7.3) parts+=' exact' ;; esac
+		# own kretprobe's trampoline, which names the caller wrong
+		# (and 5.10 has no alloc_pages_bulk()).
+		case $id in 6.12|7.3) parts+=' exact bulkpages' ;; esac
 	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
 		parts+=" $1"

@@ -101,6 +101,12 @@ enum mstat_mutant {
 	 * account's account-reset-unknown, guest-6.12-counts-broken).
 	 */
 	MSTAT_MUT_RESET_KEEPS_TABLES,
+	/*
+	 * alloc_pages_bulk()'s pages counted but never sampled for the heap
+	 * profile, as before issue 62: the bulk pages' guest
+	 * (scripts/guest/bulkpages.sh, guest-6.12-counts-broken).
+	 */
+	MSTAT_MUT_BULK_UNSAMPLED,
 };
 
 /* Every mutation, in the one broken build; @name must be one of them. */

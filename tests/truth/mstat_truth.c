@@ -833,12 +833,11 @@ static int __maybe_unused truth_msg_msg(struct truth_result *r,
  * missing after the leading run, by the single-page allocator, traced.
  * @holes: a bit per slot that starts empty. 5.10 has no alloc_pages_bulk().
  */
-#if defined(MSTAT_HAVE_BULK_PAGES_ARRAY)
-#define truth_bulk_array(gfp, nr, a)	alloc_pages_bulk(gfp, nr, a)
-#elif defined(MSTAT_HAVE_BULK_PAGES_NOPROF_LIST) || \
-	defined(MSTAT_HAVE_BULK_PAGES_LIST)
-#define truth_bulk_array(gfp, nr, a)	alloc_pages_bulk_array(gfp, nr, a)
-#define truth_bulk_list(gfp, nr, l)	alloc_pages_bulk_list(gfp, nr, l)
+#ifdef MSTAT_TEST_BULK_ARRAY
+#define truth_bulk_array(gfp, nr, a)	MSTAT_TEST_BULK_ARRAY(gfp, nr, a)
+#endif
+#ifdef MSTAT_TEST_BULK_LIST
+#define truth_bulk_list(gfp, nr, l)	MSTAT_TEST_BULK_LIST(gfp, nr, l)
 #endif
 
 #ifdef truth_bulk_array
