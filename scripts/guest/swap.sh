@@ -18,7 +18,14 @@
 #    background of an idle read beside it);
 #  - account-zsmalloc: the zsmalloc line is zram's own count of the
 #    memory its pool uses (/sys/block/zram0/mm_stat's mem_used_total),
-#    within the zone counters' lag bound.
+#    within the zone counters' lag bound;
+#  - account-swap-nonneg, account-swap-reset-*: no line below zero (a
+#    line the kernel's counters make, by more than unexplained's stated
+#    bound: their lag), then a reset with all of it held: still none, no
+#    `.mstat` line below zero, and unexplained where it was, within the
+#    slack above (a reset moves mstat's counts between a kind's lines,
+#    never memory); and the same judged against a tampered truth (64
+#    MiB moved): account-swap-reset-still-tamper passes if that fails.
 #
 # Each check prints both figures; every line of the account is printed.
 set -u
@@ -77,6 +84,23 @@ zs=$(val /tmp/s2 kernel.zsmalloc)
 pool=$(echo "$mm" | awk '{ print $3 }')
 diag "zsmalloc line ${zs:-none}, zram's mem_used_total $pool"
 check account-zsmalloc within "${zs:-0}" "$pool" "$zlag"
+
+# nonneg FILE BOUND: no line of FILE below -BOUND, no .mstat one below 0.
+nonneg() {
+	awk -v b="$2" '($2 < -b || ($1 ~ /\.mstat$/ && $2 < 0)) {
+		print "below zero: " $1 " " $2; bad = 1 } END { exit bad }' "$1"
+}
+bound=$(sed -n 's/.*"unexplained_bound": \(-*[0-9]*\).*/\1/p' /tmp/account.json)
+check account-swap-nonneg nonneg /tmp/s2 "${bound:-0}"
+check reset sh -c 'echo 1 >/sys/module/mstat/parameters/reset'
+check read-reset read_account /tmp/s3
+u3=$(val /tmp/s3 unexplained)
+diag "after a reset: unexplained $u3 (was $u2), bound ${bound:-none}"
+grep -E '\.mstat ' /tmp/s3 | show
+check account-swap-reset-nonneg nonneg /tmp/s3 "${bound:-0}"
+check account-swap-reset-still within "$u3" "$u2" "$slack"
+moved() { ! within "$u3" "$1" "$slack"; }
+check account-swap-reset-still-tamper moved $((u2 + (64 << 20)))
 
 exec 3>&-
 wait
