@@ -685,6 +685,16 @@ static void print_json(const struct account *a,
 		for (i = 0; i < PK_NR; i++)
 			printf(", \"%s\": %lld", mstat_page_kind_name[i], ps->kind[i]);
 		printf(" },\n");
+		/* Each kind's estimate's standard error, and its samples. */
+		printf("  \"pages_sampled_stderr\": {");
+		for (i = 0; i < PK_NR; i++)
+			printf("%s \"%s\": %lld", i ? "," : "",
+			       mstat_page_kind_name[i], sampled_se(ps->kind_var[i]));
+		printf(" },\n  \"pages_sampled_n\": {");
+		for (i = 0; i < PK_NR; i++)
+			printf("%s \"%s\": %lld", i ? "," : "",
+			       mstat_page_kind_name[i], ps->kind_n[i]);
+		printf(" },\n");
 	}
 	printf("  \"lines\": [");
 	for (i = 0; i < a->n; i++) {

@@ -290,6 +290,7 @@ void mstat_page_samples(struct mstat_page_samples *ps,
 		e = row_estimate(st, ss->rate, &v);
 		ps->kind[k] += e;
 		ps->kind_n[k] += st->sampled_calls;
+		ps->kind_var[k] += v;
 		if (k != PK_RAW || e <= 0)
 			continue;
 		ps->raw_var += v;

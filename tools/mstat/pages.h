@@ -33,12 +33,14 @@ extern const char *const mstat_page_kind_name[PK_NR];
 /*
  * The page source's samples (/proc/mstat_sites 2.3, profile_pages=1):
  * in use, by what they became, and the raw pages by caller (pages.c's
- * page_caller()), each with the variance of its estimate (row_estimate()).
+ * page_caller()), each with the variance of its estimate (row_estimate()):
+ * a kind's is its rows' summed, as its rows are sampled independently.
  */
 struct mstat_page_samples {
 	bool have;		/* a sites file of 2.3 with page samples */
 	long long rate, samples;
 	long long kind[PK_NR], kind_n[PK_NR];
+	double kind_var[PK_NR];	/* of each kind's estimate */
 	double raw_var;		/* of the raw pages' estimate */
 	int ncaller;
 	struct {

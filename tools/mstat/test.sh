@@ -2362,6 +2362,31 @@ e1000_alloc_rx_buffers [e1000]|811264|226986|12
 __rb_allocate_pages|473237|173364|7' >/dev/null
 }
 
+# Each kind's standard error and samples (pages_sampled_stderr,
+# pages_sampled_n), what scripts/guest/kinds.sh judges a kind's estimate
+# by: every page of testdata/mstat_sites-2.3.txt is an order-0 page
+# sampled with p = 1 - e^(-1/16), so a kind of n samples has one s.e. of
+# sqrt(n (1 - p)) x 4096 / p, by hand: raw 19 (285618), slab 9 (196576),
+# vmalloc 5 (146519), page tables 3 (113493), anon 6 (160504); with
+# __rb_allocate_pages's 7 made slab (memory_pages_tamper's copy), slab
+# 16 (262101) and raw 12 (226986).
+pages_want_se() {
+	printf '  "pages_sampled_stderr": { "raw": %s, "slab": %s, "vmalloc": 146519, "page tables": 113493, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 160504 },\n' "$1" "$2"
+	printf '  "pages_sampled_n": { "raw": %s, "slab": %s, "vmalloc": 5, "page tables": 3, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 6 },\n' "$3" "$4"
+}
+memory_pages_kinds_stderr() {
+	local f=testdata/mstat_sites-2.3.txt
+
+	sed 's/^\tring_buffer_resize+/\tnew_slab+/' "$f" >"$tmp/pages-slab.txt" &&
+	build/mstat memory --json "${pages_args[@]}" --sites "$f" |
+		grep -E '^  "pages_sampled_(stderr|n)"' >"$tmp/kinds-se" &&
+	diff -u <(pages_want_se 285618 196576 19 9) "$tmp/kinds-se" &&
+	build/mstat memory --json "${pages_args[@]}" --sites "$tmp/pages-slab.txt" |
+		grep -E '^  "pages_sampled_(stderr|n)"' >"$tmp/kinds-se-t" &&
+	diff -u <(pages_want_se 226986 262101 12 16) "$tmp/kinds-se-t" &&
+	! diff -q "$tmp/kinds-se" "$tmp/kinds-se-t" >/dev/null
+}
+
 # The raw pages by caller as Prometheus series (mstat prom --sites): a
 # caller's bytes and standard error are mstat memory --json's; every
 # other series is as without --sites, in the same order (guests parse
@@ -2653,6 +2678,7 @@ t memory_prom memory_prom
 t memory_pages_text memory_pages_text
 t memory_pages memory_pages
 t memory_pages_tamper memory_pages_tamper
+t memory_pages_kinds_stderr memory_pages_kinds_stderr
 t memory_pages_prom memory_pages_prom
 maybe memory_pages_serve curl "HTTP client" memory_pages_serve
 t memory_pages_callers memory_pages_callers
