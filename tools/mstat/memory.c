@@ -792,6 +792,38 @@ static void raw_prom(FILE *f, const struct mstat_page_samples *ps)
 }
 
 /*
+ * What the account's lines alone do not say, each a gauge of its own: how
+ * far unexplained may be off by the kernel's counters' lag (1.9 on:
+ * lag_bound()), and, where /proc/meminfo was read beside the snapshot,
+ * how much older the snapshot is than it: 0 for a snapshot this read
+ * took, its snapshot_age_ms for one the module served again to a reader
+ * under proc_min_interval_ms (mstat serve's, without CAP_SYS_ADMIN). The
+ * meminfo lines are then of a later moment than the others by as much,
+ * which no bound covers: the age is given, never folded in or dropped.
+ */
+static void moment_prom(FILE *f, const struct account *a,
+			const struct mstat_snap *s, const long long mi[MI_NR])
+{
+	bool beside = false;
+	int i;
+
+	for (i = 0; i < MI_NR; i++)
+		beside |= mi[i] >= 0;
+	if (a->bound >= 0) {
+		mstat_prom_head(f, "mstat_memory_unexplained_bound_bytes", "gauge",
+				"How far mstat_memory_bytes{line=\"unexplained\"} may be off the truth either way, by the lag of the kernel's counters in the account (each vmstat counter by the per-CPU differences not yet folded: kernel_zone_stat_lag_bytes, kernel_node_stat_lag_bytes). Two reads' unexplained may differ by twice this with no memory moving: only a change beyond it is memory. Format 1.9 on.");
+		fprintf(f, "mstat_memory_unexplained_bound_bytes %lld\n",
+			a->bound);
+	}
+	if (beside) {
+		mstat_prom_head(f, "mstat_memory_snapshot_age_seconds", "gauge",
+				"How much older the snapshot is than the /proc/meminfo read beside it, whose are the from=\"meminfo\" lines: 0 for a snapshot this read took; for one the module served again (snapshot_reused 1: a reader without CAP_SYS_ADMIN within proc_min_interval_ms, as mstat serve's unit), its age then, snapshot_age_ms. The meminfo lines are that much later than the others, which the unexplained bound does not cover. None without a meminfo beside the snapshot.");
+		fprintf(f, "mstat_memory_snapshot_age_seconds %.3f\n",
+			mstat_snap_age(s));
+	}
+}
+
+/*
  * The account as Prometheus series, for mstat prom and mstat serve: one
  * gauge, a series a line; then, with @ss (format 2.3 with page samples),
  * the raw pages by caller (raw_prom()). Nothing for a snapshot without
@@ -820,11 +852,12 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 	if (!build(a, s, mi, percpu_static(meminfo && !strcmp(meminfo, "/proc/meminfo") ?
 					  "/proc/kallsyms" : NULL))) {
 		mstat_prom_head(f, "mstat_memory_bytes", "gauge",
-				"MemTotal as mstat memory accounts for it, a series a line: line, its place in the tree; from, whose figure it is (kernel, meminfo, mstat, sum: of the lines below, rest: what the others leave).");
+				"MemTotal as mstat memory accounts for it, a series a line: line, its place in the tree; from, whose figure it is (kernel: a counter the module read in the snapshot; meminfo: /proc/meminfo's, read after the snapshot, mstat_memory_snapshot_age_seconds later; mstat: mstat's own count; sum: of the lines below; rest: what the others leave, unexplained within +- mstat_memory_unexplained_bound_bytes).");
 		for (i = 0; i < a->n; i++)
 			fprintf(f, "mstat_memory_bytes{line=\"%s\",from=\"%s\"} %lld\n",
 				a->l[i].key, from_name[a->l[i].kind],
 				a->l[i].bytes);
+		moment_prom(f, a, s, mi);
 		raw_prom(f, ps);
 	}
 	free(ps);

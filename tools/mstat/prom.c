@@ -194,6 +194,13 @@ static void mstat_prom_snapshot(FILE *f, const struct mstat_snap *s)
 			"How many CPUs the snapshot waited on.");
 	fprintf(f, "mstat_snapshot_waited_cpus %lld\n",
 		mstat_get(s, "snapshot_waited_cpus"));
+	/*
+	 * A reader without CAP_SYS_ADMIN, such as mstat serve's unit, may be
+	 * served the last snapshot again (format 1.5 on): never as if new.
+	 */
+	mstat_prom_head(f, "mstat_snapshot_age_seconds", "gauge",
+			"How old the snapshot was when this read got it: 0 for one it took; for one the module served again (snapshot_reused 1: a reader without CAP_SYS_ADMIN within proc_min_interval_ms, or while four such snapshots are held open) its age, snapshot_age_ms (format 1.5 on; 0 before, which never served one again).");
+	fprintf(f, "mstat_snapshot_age_seconds %.3f\n", mstat_snap_age(s));
 	mstat_prom_head(f, "mstat_info", "gauge",
 			"Format version of /proc/mstat; always 1.");
 	fprintf(f, "mstat_info{version=\"%s\"} 1\n", s->version);

@@ -30,6 +30,26 @@
  * answer's snapshot also reads it once, for mstat memory's raw pages by
  * caller (mstat_memory_sites()).
  *
+ * The snapshot's age. Run as the package's unit, without CAP_SYS_ADMIN,
+ * mstat serve is a bounded reader: within the module's
+ * proc_min_interval_ms (or while four snapshots are held open by such
+ * readers) its open of /proc/mstat is served the last snapshot again,
+ * already snapshot_age_ms old, while /proc/meminfo, read right after it
+ * for the account's VmallocUsed, Percpu and Hugetlb, is new. That age may
+ * exceed --min-interval (a proc_min_interval_ms longer than it, or the
+ * four held). The answer then is served and held as any other, its age
+ * in it: mstat_snapshot_age_seconds, and mstat_memory_snapshot_age_seconds
+ * beside the account's from="meminfo" lines (memory.c's moment_prom()),
+ * with unexplained's lag bound, mstat_memory_unexplained_bound_bytes.
+ * Not read again: a bounded reader's next open within
+ * proc_min_interval_ms would be served the same snapshot; not refused
+ * with 503: the counters are true of their moment, and the leak window
+ * places a snapshot at the time the kernel took it (mstat_snap_taken());
+ * never made to look new. A scrape within --min-interval gets the same
+ * answer, its figures older by that much at most, both moments alike.
+ * The package's rules judge unexplained only from snapshots at most 60 s
+ * older than their meminfo (prometheus/mstat.rules.yml).
+ *
  * The leak verdict is over the last MSTAT_SERVE_LEAK_READS snapshots the
  * scrapes took (a window that slides: at a 15 s scrape interval, the
  * last 15 minutes), by mstat leaks' per-cache rule (leaks.c) at its

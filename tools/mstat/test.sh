@@ -893,15 +893,24 @@ pprof_labels() {
 # decoy, a module unloaded and loaded again, a scrape gap, a fleet);
 # then the rules tampered, each of which the tests must catch: the leak
 # alert without its 10 minutes held (the gap's alert back at once), and
-# on any verdict, not a suspect's (the decoy's alert).
+# on any verdict, not a suspect's (the decoy's alert); the unexplained
+# memory alert without the bound (the noise machine's alert), without
+# the snapshot's age (the stale one's), and at 100% of MemTotal (the
+# leak's alert gone). A tamper after "|" must fail with that machine's
+# alert among those promtool got.
 prom_rules() {
-	local d=prometheus t=$tmp/rules bad
+	local d=prometheus t=$tmp/rules bad want
 
 	promtool check rules "$d/mstat.rules.yml" &&
 		promtool test rules "$d/mstat.rules.test.yml" || return
 	mkdir -p "$t" && cp "$d/mstat.rules.test.yml" "$t/" || return
 	for bad in '0,/^        for: 10m$/{/^        for: 10m$/d}' \
-		   's/mstat_leak_suspect == 1$/mstat_leak_suspect >= 0/'; do
+		   's/mstat_leak_suspect == 1$/mstat_leak_suspect >= 0/' \
+		   's/ignoring (line, from) mstat_memory_unexplained_bound_bytes)/ignoring (line, from) (0 * mstat_memory_unexplained_bound_bytes))/|n:9754' \
+		   's/mstat_memory_snapshot_age_seconds <= 60/mstat_memory_snapshot_age_seconds >= 0/|s:9754' \
+		   's/0\.01 \* mstat_memory_bytes{line="total"}/1 * mstat_memory_bytes{line="total"}/'; do
+		want=
+		[ "${bad##*|}" = "$bad" ] || want=${bad##*|} bad=${bad%|*}
 		sed "$bad" "$d/mstat.rules.yml" >"$t/mstat.rules.yml" || return
 		if cmp -s "$d/mstat.rules.yml" "$t/mstat.rules.yml"; then
 			echo "tamper '$bad' changed nothing"
@@ -911,7 +920,12 @@ prom_rules() {
 			echo "tamper '$bad' passed the tests"
 			return 1
 		fi
-		echo "caught: $bad"
+		if [ -n "$want" ] &&
+		   ! sed -n '/got:/,$p' "$t/out" | grep -q "instance=\"$want\""; then
+			echo "tamper '$bad' failed, but not with $want's alert"
+			return 1
+		fi
+		echo "caught: $bad${want:+ ($want fired)}"
 	done
 }
 
@@ -2275,6 +2289,124 @@ memory_prom() {
 	! build/mstat prom -f testdata/mstat-1.2.txt | grep -q '^mstat_memory_bytes'
 }
 
+# The account's moments and error as series (mstat prom, mstat serve):
+# testdata/mstat-1.9-reused.txt is mstat-1.9.txt served again 2.5 s old
+# (snapshot_reused 1, snapshot_age_ms 2500), meminfo-1.9.txt read beside
+# each. prom_moment FILE AGE [MEMINFO] checks mstat prom on FILE: the
+# snapshot's age AGE (seconds, 3 places) once, and beside MEMINFO the
+# account's too; unexplained's bound as lag_bound()'s rule gives it from
+# the file, the zone lag for each zone counter it has (mem_free, zspages,
+# unaccepted), the node lag for each node one (anon, file, swapcache, the
+# two slabs, kernel stacks, page tables, secondary ones, reclaimable not
+# slab, vmalloc): 3 x 163840 + 9 x 131072 = 1671168 for these, and as
+# mstat memory --json's unexplained_bound; no account age without
+# MEMINFO (nothing read beside the snapshot).
+prom_moment() {
+	local f=$1 age=$2 mi=${3:-} want p=$tmp/moment.prom args=()
+
+	[ -n "$mi" ] && args=(--meminfo "$mi")
+	want=$(awk '$1 == "kernel_zone_stat_lag_bytes" { z = $2 }
+		$1 == "kernel_node_stat_lag_bytes" { n = $2 }
+		$1 ~ /^kernel_(mem_free|zspages|unaccepted)_bytes$/ { nz++ }
+		$1 ~ /^kernel_(anon|file|swapcache|slab_reclaimable|slab_unreclaimable|kernel_stack|page_tables|sec_page_tables|kernel_misc_reclaimable|vmalloc)_bytes$/ { nn++ }
+		END { if (z != "") print nz * z + nn * n }' "$f")
+	build/mstat prom -f "$f" "${args[@]}" >"$p" || return
+	grep -E '^mstat_(memory_unexplained_bound_bytes|memory_snapshot_age_seconds|snapshot_age_seconds) ' "$p"
+	echo "want: bound ${want:-none}, age $age${mi:+, and the account age}"
+	[ "$(grep -cx "mstat_snapshot_age_seconds $age" "$p")" = 1 ] || return
+	if [ -n "$mi" ]; then
+		[ "$(grep -cx "mstat_memory_snapshot_age_seconds $age" "$p")" = 1 ] ||
+			return
+	else
+		! grep -q '^mstat_memory_snapshot_age_seconds' "$p" || return
+	fi
+	if [ -z "$want" ]; then
+		! grep -q '^mstat_memory_unexplained_bound_bytes' "$p"
+		return
+	fi
+	grep -qx "mstat_memory_unexplained_bound_bytes $want" "$p" &&
+		build/mstat memory --json -f "$f" "${args[@]}" |
+		grep -qx "  \"unexplained_bound\": $want," &&
+		{ ! command -v promtool >/dev/null || promtool check metrics <"$p"; }
+}
+
+# The fresh snapshot (age 0) and the one served again (2.5 s) beside
+# meminfo, and without it; 1.8 has no bound, nor 1.0 an age. The account's
+# lines are the same for both: the age is said, not folded in. Tampered:
+# the served-again file without its snapshot_age_ms line reads 0 s old,
+# which must fail the 2.5 s check; its lag lines changed must fail the
+# bound's (the want is the untampered file's).
+memory_prom_moment() {
+	local r=testdata/mstat-1.9-reused.txt mi=testdata/meminfo-1.9.txt
+
+	grep -qx 'snapshot_age_ms 2500' "$r" &&
+		grep -qx 'snapshot_reused 1' "$r" || return
+	prom_moment testdata/mstat-1.9.txt 0.000 "$mi" &&
+		prom_moment "$r" 2.500 "$mi" &&
+		prom_moment "$r" 2.500 &&
+		prom_moment testdata/mstat-1.8.txt 0.000 testdata/meminfo-1.6.txt &&
+		prom_moment testdata/mstat-1.0.txt 0.000 || return
+	build/mstat prom -f testdata/mstat-1.9.txt --meminfo "$mi" |
+		grep '^mstat_memory_bytes{' >"$tmp/moment-fresh" &&
+	build/mstat prom -f "$r" --meminfo "$mi" |
+		grep '^mstat_memory_bytes{' >"$tmp/moment-reused" &&
+	diff -u "$tmp/moment-fresh" "$tmp/moment-reused" || return
+	sed '/^snapshot_age_ms /d' "$r" >"$tmp/moment-noage.txt"
+	if prom_moment "$tmp/moment-noage.txt" 2.500 "$mi" >"$tmp/moment-t.out"; then
+		echo "the age dropped went unnoticed"
+		return 1
+	fi
+	echo "caught: the age dropped ($(grep '^mstat_.*_age_seconds ' "$tmp/moment-t.out" | tr '\n' ' '))"
+	sed 's/^kernel_node_stat_lag_bytes .*/kernel_node_stat_lag_bytes 0/' "$r" \
+		>"$tmp/moment-lag.txt" &&
+		build/mstat prom -f "$tmp/moment-lag.txt" --meminfo "$mi" \
+		>"$tmp/moment-lag.prom" || return
+	if grep -qx 'mstat_memory_unexplained_bound_bytes 1671168' "$tmp/moment-lag.prom"; then
+		echo "the node lag zeroed went unnoticed"
+		return 1
+	fi
+	echo "caught: the node lag zeroed ($(grep '^mstat_memory_unexplained_bound_bytes' "$tmp/moment-lag.prom"))"
+}
+
+# mstat serve on the snapshot served again, 2.5 s old, with a
+# --min-interval of 1 s (the snapshot older than the server's own bound
+# allows): /metrics gives it as it is, its age in both series, its account
+# as mstat prom's (serve.c: served and held as any other). Tampered: the
+# same file without its age must fail the check.
+serve_moment() {
+	local port=$1 f=$2 out=$3 pid ok=1
+
+	build/mstat-serve serve --listen "127.0.0.1:$port" --min-interval 1000 \
+		-f "$f" --meminfo testdata/meminfo-1.9.txt 2>"$out.err" &
+	pid=$!
+	curl -sS --retry 5 --retry-connrefused --max-time 5 \
+		"http://127.0.0.1:$port/metrics" >"$out" || ok=0
+	kill "$pid"
+	wait "$pid"
+	grep -E '^mstat_(memory_snapshot_age_seconds|snapshot_age_seconds|memory_unexplained_bound_bytes) ' "$out"
+	build/mstat prom -f "$f" --meminfo testdata/meminfo-1.9.txt |
+		grep '^mstat_memory_' >"$out.want"
+	[ "$ok" = 1 ] &&
+		grep -qx 'mstat_memory_snapshot_age_seconds 2.500' "$out" &&
+		grep -qx 'mstat_snapshot_age_seconds 2.500' "$out" &&
+		grep -qx 'mstat_memory_unexplained_bound_bytes 1671168' "$out" &&
+		grep '^mstat_memory_' "$out" | diff -u "$out.want" -
+}
+
+memory_serve_moment() {
+	serve_moment $((20000 + ($$ + 17) % 20000)) \
+		testdata/mstat-1.9-reused.txt "$tmp/moment-serve.prom" || return
+	sed '/^snapshot_age_ms /d' testdata/mstat-1.9-reused.txt \
+		>"$tmp/moment-serve-noage.txt"
+	if serve_moment $((20000 + ($$ + 19) % 20000)) \
+		"$tmp/moment-serve-noage.txt" "$tmp/moment-serve-t.prom" \
+		>"$tmp/moment-serve-t.out" 2>&1; then
+		echo "the age dropped went unnoticed"
+		return 1
+	fi
+	echo "caught: the age dropped ($(grep -h '^mstat_.*_age_seconds ' "$tmp/moment-serve-t.prom" | tr '\n' ' '))"
+}
+
 # mstat memory with the heap profile's page samples (format 2.3:
 # testdata/mstat_sites-2.3.txt, made by testdata/pages-gen.awk; README):
 # each page row goes to the kind its stack names, and only the raw ones
@@ -2675,6 +2807,8 @@ t memory_saved_alone memory_saved_alone
 t memory_snapshot_age memory_snapshot_age
 t memory_sources memory_sources
 t memory_prom memory_prom
+t memory_prom_moment memory_prom_moment
+maybe memory_serve_moment curl "HTTP client" memory_serve_moment
 t memory_pages_text memory_pages_text
 t memory_pages memory_pages
 t memory_pages_tamper memory_pages_tamper
