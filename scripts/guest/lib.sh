@@ -12,6 +12,7 @@
 # Results, as on the host (scripts/lib.sh): one line per check,
 #	ok NAME
 #	not ok NAME[: WHY]
+#	skip NAME: WHY
 # diagnostics as "# " lines, and last, from finish,
 #	# checks=N failed=N
 # which scripts/check.sh's collect() compares with the "ok"/"not ok"
@@ -35,6 +36,11 @@ not_ok() {
 	nfailed=$((nfailed + 1))
 	echo "not ok $*"
 }
+
+# skip NAME WHY: a check this kernel cannot run (it lacks what the check
+# needs), said so as "skip NAME: WHY": neither passed nor failed, not in
+# finish's count; the host relays it (scripts/lib.sh's collect()).
+skip() { echo "skip $1: $2"; }
 
 # check NAME CMD...: one check, passing if CMD succeeds.
 check() {

@@ -6,9 +6,9 @@
 # guest of its own, with its own arguments from the command line
 # (TRUTH_ARGS, CACHES_ARGS, SURVIVE_ON...), loading and unloading its
 # modules itself. Each check's name gets its part's in front
-# ("ok caches/insmod-mstat"), and each part prints its own summary line,
-# "# checks=N failed=N", which scripts/lib.sh's collect() adds up. Exits
-# 1 if a part failed or is missing.
+# ("ok caches/insmod-mstat", and a skip's), and each part prints its own
+# summary line, "# checks=N failed=N", which scripts/lib.sh's collect()
+# adds up. Exits 1 if a part failed or is missing.
 #
 # A boot costs a stock kernel's guest some 5.5 s of CPU under TCG, the
 # debug kernel's more: make check's small guests of one kernel and
@@ -32,6 +32,7 @@ for p in $parts; do
 		case $line in
 		"ok "*)		echo "ok $p/${line#ok }" ;;
 		"not ok "*)	echo "not ok $p/${line#not ok }" ;;
+		"skip "*)	echo "skip $p/${line#skip }" ;;
 		*)		echo "$line" ;;
 		esac
 	done
