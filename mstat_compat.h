@@ -274,4 +274,24 @@ static inline int mstat_node_stat_threshold(pg_data_t *pgdat, int cpu)
 #define MSTAT_PGD_UNCOUNTED	0UL
 #endif
 
+/*
+ * Page tables NR_PAGETABLE leaves out besides the PGD (1 where it does):
+ * a process's PUD pages before their constructor
+ * (compat/pagetable_pud_ctor.conftest: 6.1 and before take a plain
+ * zeroed page), and the kernel's own PTE pages, init_mm's (vmalloc's
+ * mappings among them), before 6.16, whose PTE constructor counts them
+ * (compat/pagetable_pte_ctor_mm.conftest). Sampled pages whose stack
+ * says they became one of these are named so by mstat memory.
+ */
+#ifdef MSTAT_HAVE_PAGETABLE_PUD_CTOR
+#define MSTAT_PUD_UNCOUNTED	0
+#else
+#define MSTAT_PUD_UNCOUNTED	1
+#endif
+#ifdef MSTAT_HAVE_PAGETABLE_PTE_CTOR_MM
+#define MSTAT_PTE_KERNEL_UNCOUNTED	0
+#else
+#define MSTAT_PTE_KERNEL_UNCOUNTED	1
+#endif
+
 #endif /* _MSTAT_COMPAT_H */

@@ -444,6 +444,10 @@ static void mstat_show_vmem(struct seq_file *m,
 	/* 1.9: each process's page directory NR_PAGETABLE leaves out. */
 	seq_printf(m, "kernel_pgd_uncounted_bytes_each %lu\n",
 		   MSTAT_PGD_UNCOUNTED);
+	/* 1.10: the page tables below it that NR_PAGETABLE leaves out. */
+	seq_printf(m, "kernel_pud_uncounted %d\n", MSTAT_PUD_UNCOUNTED);
+	seq_printf(m, "kernel_pte_kernel_uncounted %d\n",
+		   MSTAT_PTE_KERNEL_UNCOUNTED);
 	mstat_show_percpu_boot(m);
 	seq_puts(m, "# vm kind allocs frees live_areas bytes_allocated bytes_freed live_bytes\n");
 	for (i = 0; i < MSTAT_NR_VM_KINDS; i++) {

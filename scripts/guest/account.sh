@@ -15,6 +15,11 @@
 #    loaded with nothing to hold gives the load's own (its text's vm
 #    areas), and the larger of two idle windows' changes is the
 #    background each must be within.
+#  - account-pud: where NR_PAGETABLE leaves a process's PUD pages out
+#    (5.10, 6.1), the sampled PUD line under unexplained moves by the
+#    300 processes' PUD pages (one per 512 GiB region each maps, read
+#    from their maps) within four standard errors; elsewhere it is
+#    absent (account-pud-counted);
 #  - account-percpu-first-chunk: boot's first percpu chunk, which Percpu
 #    counts and MemTotal does not, is a line outside the sum of exactly
 #    the pages boot says it took ("percpu: Embedded N pages/cpu", times
@@ -31,8 +36,10 @@
 # ACCOUNT_BROKEN=1 on the command line: the broken build's guest, which
 # counts percpu as charged and keeps its tables at a reset (and loses
 # the vm tables' frees, so that its lines never go below zero there),
-# and whose first chunk's truth is tampered (a page a CPU more):
-# account-percpu, account-percpu-first-chunk and account-reset-unknown
+# and whose first chunk's and PUD pages' truths are tampered (a page a
+# CPU more, three times the pages): account-percpu,
+# account-percpu-first-chunk, account-pud (5.10, 6.1) and
+# account-reset-unknown
 # must fail, and pass as "NAME-caught" if they do.
 set -u
 . ./lib.sh
@@ -170,6 +177,36 @@ else
 	not_ok "pgd-processes-started: timeout, $n of 300 sleeping processes after 120 s"
 fi
 check read-pgd-1 read_account /tmp/p1
+# Their PUD pages, where NR_PAGETABLE leaves them out (5.10, 6.1:
+# kernel_pud_uncounted 1): one per 512 GiB region of user space each
+# process maps (/proc/PID/maps), the truth the sampled line is judged
+# against, within four of its standard errors.
+pud_truth() {
+	local p n=0
+	for p in $pids; do
+		n=$((n + $(while IFS='- ' read -r lo hi _; do
+			# [vsyscall]: the kernel's half, its page tables.
+			[ "${lo#ffff}" = "$lo" ] || continue
+			l=$((0x$lo >> 39)) h=$(((0x$hi - 1) >> 39))
+			while [ $l -le $h ]; do echo $l; l=$((l + 1)); done
+		done <"/proc/$p/maps" | sort -u | wc -l)))
+	done
+	echo $((n * 4096))
+}
+pud_line=$(grep '"line": "unexplained.pt_pud_sampled"' /tmp/account.json)
+pud_un=$(awk '$1 == "kernel_pud_uncounted" { print $2 }' /proc/mstat)
+if [ "${pud_un:-0}" = 1 ]; then
+	pt=$(pud_truth)
+	pe=$(($(val /tmp/p1 unexplained.pt_pud_sampled) - $(val /tmp/p0 unexplained.pt_pud_sampled)))
+	pse=$(echo "$pud_line" | sed -n 's/.*+-\([0-9]*\) (1 s.e.).*/\1/p')
+	diag "PUD pages of the 300: ${pe} estimated +- ${pse:-none}, truth $pt"
+	pw=$pt
+	[ "${broken:-0}" = 1 ] && pw=$((pt * 3))
+	judge account-pud "estimated $pe, truth $pw +- 4 x ${pse:-none}" \
+		within "$pe" "$pw" $((4 * ${pse:-0}))
+else
+	check account-pud-counted [ -z "$pud_line" ]
+fi
 # shellcheck disable=SC2086 # the pids, split
 kill $pids 2>/dev/null
 wait 2>/dev/null

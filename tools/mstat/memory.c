@@ -575,7 +575,8 @@ static int build(struct account *a, const struct mstat_snap *s,
  * estimate ("of which"), each line with its standard error; its callers
  * add up to it.
  */
-static void add_raw(struct account *a, const struct mstat_page_samples *ps)
+static void add_raw(struct account *a, const struct mstat_snap *s,
+		    const struct mstat_page_samples *ps)
 {
 	static const char *const keys[MSTAT_RAW_CALLERS + 1] = {
 		"unexplained.raw_sampled.1", "unexplained.raw_sampled.2",
@@ -594,6 +595,19 @@ static void add_raw(struct account *a, const struct mstat_page_samples *ps)
 		add(a, 3, ps->caller[i].name, keys[i], FROM_MSTAT,
 		    ps->caller[i].bytes, "mstat: sampled, +-%lld (1 s.e.), %lld samples",
 		    sampled_se(ps->caller[i].var), ps->caller[i].n);
+	/* 1.10: page tables this kernel's NR_PAGETABLE leaves out. */
+	if (mstat_get(s, "kernel_pud_uncounted") == 1)
+		add(a, 2, "of which PUD page tables, sampled",
+		    "unexplained.pt_pud_sampled", FROM_MSTAT, ps->kind[PK_PT_PUD],
+		    "mstat: page samples under __pud_alloc, which NR_PAGETABLE leaves out before 6.12, +-%lld (1 s.e.), %lld samples",
+		    sampled_se(ps->kind_var[PK_PT_PUD]), ps->kind_n[PK_PT_PUD]);
+	if (mstat_get(s, "kernel_pte_kernel_uncounted") == 1)
+		add(a, 2, "of which the kernel's page tables, sampled",
+		    "unexplained.pt_kernel_sampled", FROM_MSTAT,
+		    ps->kind[PK_PT_KERNEL],
+		    "mstat: page samples under __pte_alloc_kernel (init_mm's), which NR_PAGETABLE leaves out before 6.16, +-%lld (1 s.e.), %lld samples",
+		    sampled_se(ps->kind_var[PK_PT_KERNEL]),
+		    ps->kind_n[PK_PT_KERNEL]);
 }
 
 static void print_text(const struct account *a, const long long mi[MI_NR],
@@ -720,16 +734,6 @@ const char *mstat_memory_meminfo(const struct mstat_opts *o)
 }
 
 /*
- * The sites file beside @o's snapshot: --sites', or /proc/mstat_sites
- * beside the machine's own /proc/mstat; NULL beside a saved snapshot.
- */
-static const char *sites_path(const struct mstat_opts *o)
-{
-	if (o->sites)
-		return o->sites;
-	return strcmp(o->file[0], MSTAT_PROC) ? NULL : MSTAT_SITES_PROC;
-}
-/*
  * The kallsyms beside @o's snapshot, for the size of boot's first percpu
  * chunk: --kallsyms', or /proc/kallsyms beside the machine's own
  * /proc/mstat; NULL beside a saved snapshot.
@@ -741,6 +745,16 @@ const char *mstat_memory_kallsyms(const struct mstat_opts *o)
 	return strcmp(o->file[0], MSTAT_PROC) ? NULL : "/proc/kallsyms";
 }
 
+/*
+ * The sites file beside @o's snapshot: --sites', or /proc/mstat_sites
+ * beside the machine's own /proc/mstat; NULL beside a saved snapshot.
+ */
+static const char *sites_path(const struct mstat_opts *o)
+{
+	if (o->sites)
+		return o->sites;
+	return strcmp(o->file[0], MSTAT_PROC) ? NULL : MSTAT_SITES_PROC;
+}
 
 /*
  * The sites file beside @o's snapshot (sites_path()), for the raw pages'
@@ -896,7 +910,7 @@ int do_memory(const struct mstat_opts *o)
 	}
 	if (build(a, s, mi, percpu_static(mstat_memory_kallsyms(o))))
 		goto out;
-	add_raw(a, ps);
+	add_raw(a, s, ps);
 	if (o->json)
 		print_json(a, ps);
 	else

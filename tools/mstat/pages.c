@@ -21,7 +21,7 @@
 
 const char *const mstat_page_kind_name[PK_NR] = {
 	"raw", "slab", "vmalloc", "page tables", "kernel stacks", "percpu",
-	"file", "anon",
+	"file", "anon", "PUD page tables", "kernel page tables",
 };
 
 static const struct {
@@ -45,10 +45,13 @@ static const struct {
 	/* Where the two above are inlined (5.x, 7.x traces). */
 	{ PK_VMALLOC, "__vmalloc_node_range" },
 	{ PK_VMALLOC, "__vmalloc_node_range_noprof" },
-	{ PK_PAGE_TABLES, "__pte_alloc" }, { PK_PAGE_TABLES, "__pte_alloc_kernel" },
+	{ PK_PAGE_TABLES, "__pte_alloc" },
 	{ PK_PAGE_TABLES, "pte_alloc_one" }, { PK_PAGE_TABLES, "__pte_alloc_one" },
-	{ PK_PAGE_TABLES, "pte_alloc_one_kernel" },
-	{ PK_PAGE_TABLES, "__pmd_alloc" }, { PK_PAGE_TABLES, "__pud_alloc" },
+	/* init_mm's PTE pages: vmalloc's mappings, and the like. */
+	{ PK_PT_KERNEL, "__pte_alloc_kernel" },
+	{ PK_PT_KERNEL, "pte_alloc_one_kernel" },
+	{ PK_PT_KERNEL, "__pte_alloc_one_kernel" },
+	{ PK_PAGE_TABLES, "__pmd_alloc" }, { PK_PT_PUD, "__pud_alloc" },
 	{ PK_PAGE_TABLES, "__p4d_alloc" }, { PK_PAGE_TABLES, "pgd_alloc" },
 	{ PK_PAGE_TABLES, "_pgd_alloc" },
 	{ PK_STACKS, "alloc_thread_stack_node" },

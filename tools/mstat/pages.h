@@ -18,11 +18,14 @@
  * under a page fault, as a user page does: its own frame is nearer),
  * compared without a clone's suffix (frame_func()). A stack with none of
  * them, or whose innermost is PK_RAW's, is a raw page: one that no
- * counter of the kernel's names.
+ * counter of the kernel's names. A process's PUD pages and the kernel's
+ * own PTE pages are page tables of kinds of their own, which some kernels
+ * leave out of NR_PAGETABLE (format 1.10's kernel_pud_uncounted,
+ * kernel_pte_kernel_uncounted): mstat memory names them there.
  */
 enum mstat_page_kind {
 	PK_RAW, PK_SLAB, PK_VMALLOC, PK_PAGE_TABLES, PK_STACKS, PK_PERCPU,
-	PK_FILE, PK_ANON, PK_NR
+	PK_FILE, PK_ANON, PK_PT_PUD, PK_PT_KERNEL, PK_NR
 };
 
 extern const char *const mstat_page_kind_name[PK_NR];

@@ -2424,7 +2424,7 @@ memory_serve_moment() {
 # e1000_alloc_rx_buffers (est_bytes 1969922) and the cache row are no
 # pages: counted, either would show.
 pages_args=(-f testdata/mstat-1.6.txt --meminfo testdata/meminfo-1.6.txt)
-pages_want_kinds='"pages_sampled": { "rate": 65536, "samples": 42, "raw": 1284501, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },'
+pages_want_kinds='"pages_sampled": { "rate": 65536, "samples": 42, "raw": 1284501, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632, "PUD page tables": 0, "kernel page tables": 0 },'
 
 # pages_raw JSON: mstat memory --json's raw page lines, "NAME|BYTES|SE|N".
 pages_raw() {
@@ -2480,11 +2480,11 @@ memory_pages_tamper() {
 		"$f" >"$tmp/pages-src.txt" &&
 	! cmp -s "$f" "$tmp/pages-slab.txt" && ! cmp -s "$f" "$tmp/pages-src.txt" &&
 	pages_check "$tmp/pages-slab.txt" \
-		'"pages_sampled": { "rate": 65536, "samples": 42, "raw": 811264, "slab": 1081685, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },' \
+		'"pages_sampled": { "rate": 65536, "samples": 42, "raw": 811264, "slab": 1081685, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632, "PUD page tables": 0, "kernel page tables": 0 },' \
 		'of which raw pages, sampled|811264|226986|12
 e1000_alloc_rx_buffers [e1000]|811264|226986|12' &&
 	pages_check "$tmp/pages-src.txt" \
-		'"pages_sampled": { "rate": 65536, "samples": 34, "raw": 743658, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632 },' \
+		'"pages_sampled": { "rate": 65536, "samples": 34, "raw": 743658, "slab": 608448, "vmalloc": 338027, "page tables": 202816, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 405632, "PUD page tables": 0, "kernel page tables": 0 },' \
 		'of which raw pages, sampled|743658|217323|11
 __rb_allocate_pages|473237|173364|7
 e1000_alloc_rx_buffers [e1000]|270421|131051|4' &&
@@ -2503,8 +2503,8 @@ __rb_allocate_pages|473237|173364|7' >/dev/null
 # __rb_allocate_pages's 7 made slab (memory_pages_tamper's copy), slab
 # 16 (262101) and raw 12 (226986).
 pages_want_se() {
-	printf '  "pages_sampled_stderr": { "raw": %s, "slab": %s, "vmalloc": 146519, "page tables": 113493, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 160504 },\n' "$1" "$2"
-	printf '  "pages_sampled_n": { "raw": %s, "slab": %s, "vmalloc": 5, "page tables": 3, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 6 },\n' "$3" "$4"
+	printf '  "pages_sampled_stderr": { "raw": %s, "slab": %s, "vmalloc": 146519, "page tables": 113493, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 160504, "PUD page tables": 0, "kernel page tables": 0 },\n' "$1" "$2"
+	printf '  "pages_sampled_n": { "raw": %s, "slab": %s, "vmalloc": 5, "page tables": 3, "kernel stacks": 0, "percpu": 0, "file": 0, "anon": 6, "PUD page tables": 0, "kernel page tables": 0 },\n' "$3" "$4"
 }
 memory_pages_kinds_stderr() {
 	local f=testdata/mstat_sites-2.3.txt
@@ -2517,6 +2517,32 @@ memory_pages_kinds_stderr() {
 		grep -E '^  "pages_sampled_(stderr|n)"' >"$tmp/kinds-se-t" &&
 	diff -u <(pages_want_se 226986 262101 12 16) "$tmp/kinds-se-t" &&
 	! diff -q "$tmp/kinds-se" "$tmp/kinds-se-t" >/dev/null
+}
+
+# Page tables NR_PAGETABLE leaves out (1.10): the row whose innermost
+# known frame is __pud_alloc (the testdata's pte_alloc_one row, renamed)
+# is a kind of its own, and a line under unexplained where the snapshot says
+# kernel_pud_uncounted 1, its bytes the kind's, with its standard error;
+# none where it says 0 (the kernel counts them: page tables); the
+# kernel's PTE pages likewise (__pte_alloc_kernel).
+memory_pages_pt_uncounted() {
+	local f=$tmp/pt-sites.txt j
+
+	sed 's/ page pte_alloc_one+/ page __pud_alloc+/' testdata/mstat_sites-2.3.txt >"$f"
+	grep -q ' page __pud_alloc+' "$f" || return
+	sed 's/^mstat - version: 1.8$/mstat - version: 1.10/' testdata/mstat-1.8.txt >"$tmp/pt.txt"
+	printf '%s\n' 'kernel_pud_uncounted 1' 'kernel_pte_kernel_uncounted 1' >>"$tmp/pt.txt"
+	j=$(build/mstat memory --json -f "$tmp/pt.txt" --meminfo testdata/meminfo-1.6.txt --sites "$f") || return
+	echo "$j" | grep -E 'pt_(pud|kernel)_sampled|"pages_sampled"' >&2
+	echo "$j" | grep -q '"bytes": 202816, "line": "unexplained.pt_pud_sampled".*+-113493 (1 s.e.), 3 samples' &&
+		echo "$j" | grep -q '"bytes": 0, "line": "unexplained.pt_kernel_sampled"' &&
+		echo "$j" | grep -q '"page tables": 0, .*"PUD page tables": 202816' || return
+	sed 's/ page __pud_alloc+/ page __pte_alloc_kernel+/' "$f" >"$f.k"
+	j=$(build/mstat memory --json -f "$tmp/pt.txt" --meminfo testdata/meminfo-1.6.txt --sites "$f.k") || return
+	echo "$j" | grep -q '"bytes": 202816, "line": "unexplained.pt_kernel_sampled"' || return
+	sed -i 's/^kernel_pud_uncounted 1$/kernel_pud_uncounted 0/' "$tmp/pt.txt"
+	j=$(build/mstat memory --json -f "$tmp/pt.txt" --meminfo testdata/meminfo-1.6.txt --sites "$f") || return
+	! echo "$j" | grep -q 'pt_pud_sampled'
 }
 
 # The raw pages by caller as Prometheus series (mstat prom --sites): a
@@ -2698,7 +2724,7 @@ memory_pages_callers() {
 		$1 == "__vmalloc_node_range_noprof" { k = "vmalloc" }
 		k == "" { k = "raw" }
 		{ b[k] += $3; n += $5; k = "" }
-		END { printf "\"pages_sampled\": { \"rate\": 65536, \"samples\": %d, \"raw\": %d, \"slab\": %d, \"vmalloc\": %d, \"page tables\": 0, \"kernel stacks\": 0, \"percpu\": 0, \"file\": 0, \"anon\": 0 },", n, b["raw"], b["slab"], b["vmalloc"] }')
+		END { printf "\"pages_sampled\": { \"rate\": 65536, \"samples\": %d, \"raw\": %d, \"slab\": %d, \"vmalloc\": %d, \"page tables\": 0, \"kernel stacks\": 0, \"percpu\": 0, \"file\": 0, \"anon\": 0, \"PUD page tables\": 0, \"kernel page tables\": 0 },", n, b["raw"], b["slab"], b["vmalloc"] }')
 	echo "want: $kinds"
 	grep -F '"pages_sampled"' "$j"
 	grep -qxF "  $kinds" "$j"
@@ -2805,6 +2831,7 @@ t memory_errors memory_errors
 t memory_slab_rows memory_slab_rows
 t memory_saved_alone memory_saved_alone
 t memory_snapshot_age memory_snapshot_age
+t memory_first_chunk memory_first_chunk
 t memory_sources memory_sources
 t memory_prom memory_prom
 t memory_prom_moment memory_prom_moment
@@ -2813,6 +2840,7 @@ t memory_pages_text memory_pages_text
 t memory_pages memory_pages
 t memory_pages_tamper memory_pages_tamper
 t memory_pages_kinds_stderr memory_pages_kinds_stderr
+t memory_pages_pt_uncounted memory_pages_pt_uncounted
 t memory_pages_prom memory_pages_prom
 maybe memory_pages_serve curl "HTTP client" memory_pages_serve
 t memory_pages_callers memory_pages_callers
@@ -2833,7 +2861,6 @@ fi
 t usage usage
 t opt_equals opt_equals
 t opt_missing_last opt_missing_last
-t memory_first_chunk memory_first_chunk
 t opt_unknown opt_unknown
 leaks_tests
 if [ "${MSTAT_GUEST:-1}" = 0 ]; then
