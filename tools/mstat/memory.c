@@ -488,6 +488,14 @@ static int build(struct account *a, const struct mstat_snap *s,
 	a->bound = lag_bound(s);
 	add(a, 0, "MemTotal", "total", FROM_KERNEL, t,
 	    "kernel: totalram_pages()");
+	/*
+	 * What other modules reported through mstat's API may live in any
+	 * line below (their slab, their pages): inside MemTotal, no part.
+	 */
+	if (s->src[SRC_API][SRC_LIVE_OBJ])
+		add(a, 1, "of which reported through mstat's API", "api",
+		    FROM_MSTAT, s->src[SRC_API][SRC_LIVE_BYTES],
+		    "mstat: live objects other modules reported (mstat_account_alloc()), in the lines below");
 	add(a, 1, "free", "free", FROM_KERNEL, free_,
 	    "kernel: NR_FREE_PAGES (MemFree)");
 	if (has_pcp)

@@ -2157,6 +2157,26 @@ memory_first_chunk() {
 		echo "$j" | grep -q "\"bytes\": $((584 * 1024)), \"line\": \"kernel.percpu\""
 }
 
+# What other modules reported through mstat's API (the api source) is a
+# line of its own under MemTotal, "of which", in no sum: the unexplained
+# rest is the same with it as without; no line with none live.
+memory_api_line() {
+	local j0 j1
+
+	sed -e 's/^api_live_objects 0$/api_live_objects 3/' \
+		-e 's/^api_live_bytes 0$/api_live_bytes 12288/' \
+		testdata/mstat-1.8.txt >"$tmp/api.txt"
+	grep -q '^api_live_bytes 12288$' "$tmp/api.txt" || return
+	j0=$(build/mstat memory --json -f testdata/mstat-1.8.txt \
+		--meminfo testdata/meminfo-1.6.txt) &&
+	j1=$(build/mstat memory --json -f "$tmp/api.txt" \
+		--meminfo testdata/meminfo-1.6.txt) || return
+	! echo "$j0" | grep -q '"line": "api"' &&
+		echo "$j1" | grep -q '"depth": 1, "name": "of which reported through mstat.s API", "bytes": 12288, "line": "api"' &&
+		[ "$(echo "$j0" | grep '"line": "unexplained"')" = \
+		  "$(echo "$j1" | grep '"line": "unexplained"')" ]
+}
+
 # Every line with parts is their sum ("of which" lines are inside their
 # line, not parts of it); MemTotal is meminfo's; the rest is a line.
 memory_sums() {
@@ -2832,6 +2852,7 @@ t memory_slab_rows memory_slab_rows
 t memory_saved_alone memory_saved_alone
 t memory_snapshot_age memory_snapshot_age
 t memory_first_chunk memory_first_chunk
+t memory_api_line memory_api_line
 t memory_sources memory_sources
 t memory_prom memory_prom
 t memory_prom_moment memory_prom_moment
