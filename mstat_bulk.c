@@ -26,12 +26,19 @@
  *    mstat_count_page_split());
  *  - alloc_pages_exact(size, gfp) and alloc_pages_exact_nid(nid, size,
  *    gfp): a block of order get_order(size) whose pages are then freed
- *    at order 0, the unused ones at once. Where the kernel splits it
- *    inline, without split_page() (6.1, 6.12), a kretprobe counts the
- *    same split when the call returns a block; where split_page()'s
- *    probe counts it, that kretprobe does not. Which, is learnt at load
- *    (mstat_exact_learn()). On both, it cuts the block's heap profile
- *    sample to the size returned;
+ *    at order 0, the unused ones at once. Both give the block to
+ *    make_alloc_exact(addr, order, size), private to mm/page_alloc.c
+ *    (5.10 to 6.12 at least): a kprobe at its entry, where its
+ *    arguments are checked at load, counts the split where the kernel
+ *    splits the block inline, without split_page() (6.1, 6.12), and
+ *    cuts the block's heap profile sample to the size its caller holds.
+ *    Where that function cannot be probed, or its arguments are not
+ *    where they should be, two kretprobes on alloc_pages_exact(_nid)()
+ *    do the same at their return; a kernel before 5.15 then cannot
+ *    unwind a page's stack past their trampoline (the caller is lost,
+ *    the function before the trampoline named instead). Where
+ *    split_page()'s probe counts the split, neither does. Which, is
+ *    learnt at load (mstat_exact_learn());
  *  - __kfree_rcu_sheaf(s, obj, ...) (7.0 on): kfree_rcu() and
  *    kvfree_rcu() put a slab object into the per-CPU "sheaf" of objects
  *    to free after a grace period; those frees trace nothing and never
@@ -148,6 +155,12 @@
 #define MSTAT_EXACT_NID_FN	"alloc_pages_exact_nid"
 #endif
 
+/*
+ * What alloc_pages_exact(_nid)() call with the block: private, so no
+ * header says its prototype; mstat_exact_learn() checks its arguments.
+ */
+#define MSTAT_MAKE_EXACT_FN	"make_alloc_exact"
+
 /* No block is larger than 1 << 20 pages: beyond, not an order. */
 #define MSTAT_BLOCK_ORDER_MAX	20
 
@@ -191,7 +204,9 @@
  *	with the absence), instead of nothing
  * @on_flag: if set, kept equal to @on, for the fallback to see
  * @exact: alloc_pages_exact()'s: counts the split only where
- *	split_page()'s probe does not count it already (mstat_exact_learn())
+ *	split_page()'s probe does not count it already, and is not
+ *	registered where make_alloc_exact()'s kprobe counts for it
+ *	(mstat_exact_learn())
  * @clones: private to its file, so that the compiler may have emitted
  *	it only as a clone (mstat_bulk_symbol())
  * @sym: the name probed: @fn, or its clone's
@@ -224,9 +239,19 @@ static atomic_long_t mstat_bulk_pages_unsampled_n;
  */
 static int mstat_exact_by_split = -1;
 
+/*
+ * Whether make_alloc_exact()'s kprobe counts for alloc_pages_exact() and
+ * alloc_pages_exact_nid(), in place of their kretprobes (learnt at load,
+ * as the name it has in this kernel: mstat_exact_learn()).
+ */
+static bool mstat_exact_inner;
+
 #if IS_ENABLED(CONFIG_KRETPROBES) && \
 	IS_ENABLED(CONFIG_HAVE_REGS_AND_STACK_ACCESS_API)
 #define MSTAT_BULK_PROBES
+
+/* The name make_alloc_exact() is probed under (a clone's, maybe). */
+static char mstat_exact_inner_sym[MSTAT_BULK_SYM_LEN];
 
 /* What the alloc_bulk kretprobe's entry handler keeps for its return. */
 struct mstat_bulk_call {
@@ -485,9 +510,9 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 }
 
 /*
- * What mstat_exact_learn() saw: the task whose split_page() calls are
- * recorded (NULL: none), and the last block that task split, in task
- * context, and its order. Written and read by that task only: a probe
+ * What mstat_exact_learn() saw: the task whose split_page() and
+ * make_alloc_exact() calls are recorded (NULL: none), and the last block
+ * that task split, in task context, and its order. Written and read by that task only: a probe
  * runs in the context of the task that hit it, and an interrupt on its
  * CPU is not its task context (mstat_probed_context(): in_task() is
  * false in a handler a breakpoint ran).
@@ -495,6 +520,9 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 static struct task_struct *mstat_exact_learner;
 static struct page *mstat_exact_seen;
 static unsigned int mstat_exact_seen_order;
+
+/* And the last make_alloc_exact() call that task made: its arguments. */
+static unsigned long mstat_exact_inner_seen[3];
 
 /*
  * split_page(page, order): a block of order > 0 becomes order-0 pages,
@@ -523,17 +551,62 @@ static struct kprobe mstat_split_page_kp = {
 /*
  * alloc_pages_exact(size, gfp), alloc_pages_exact_nid(nid, size, gfp):
  * a block of order get_order(size), traced by mm_page_alloc at that
- * order, made into order-0 pages inline (make_alloc_exact() in
- * mm/page_alloc.c on 6.1 and 6.12: no split_page()); the pages it does
- * not need are freed at once, the others by free_pages_exact(), each
- * traced by mm_page_free at order 0. The entry handler keeps the size,
- * the return handler counts the split as split_page()'s probe would
- * when the call returned a block, where that probe does not count this
- * split itself (mstat_exact_learn()): never both. On every kernel it cuts
- * the block's sample in the heap profile, if it has one, to the size its
- * caller holds (mstat_count_page_trim()): the block's tail, freed before
- * the call returned, is no part of it.
+ * order, given to make_alloc_exact(addr, order, size), which makes it
+ * into order-0 pages (inline on 6.1 and 6.12: no split_page()) and frees
+ * those the caller does not need; the others are freed by
+ * free_pages_exact(), each traced by mm_page_free at order 0. Whichever
+ * probe counts (make_alloc_exact()'s kprobe, or the two kretprobes),
+ * it counts the split as split_page()'s probe would, where that probe
+ * does not count this split itself (mstat_exact_learn()): never both.
+ * On every kernel it cuts the block's sample in the heap profile, if it
+ * has one, to the size its caller holds (mstat_count_page_trim()): the
+ * block's tail, freed before the call returns, is no part of it.
  */
+static void mstat_exact_count(void *addr, unsigned int order, size_t size)
+{
+	/* One page is no block; an order beyond the largest, no order. */
+	if (!addr || !order || order > MSTAT_BLOCK_ORDER_MAX ||
+	    !mstat_source_enabled(MSTAT_SRC_PAGE))
+		return;
+	if (!mstat_exact_by_split)
+		mstat_count_page_split(order);
+	mstat_count_page_trim(virt_to_page(addr), size);
+}
+
+/*
+ * make_alloc_exact(addr, order, size): at its entry the block is whole
+ * and traced, and nothing of the probe is on the stack of its caller's
+ * page allocation, which is over: the kretprobes' trampoline, which
+ * replaces alloc_pages_exact()'s return address for the whole call, is
+ * where 5.10's unwinder stops a page's stack. @addr is 0 when the
+ * allocation failed. The learning task's calls are kept for
+ * mstat_exact_learn(), which checks that the arguments are where this
+ * reads them (a clone's may not be).
+ */
+static int mstat_exact_inner_entry(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long addr = regs_get_kernel_argument(regs, 0);
+	unsigned long order = regs_get_kernel_argument(regs, 1);
+	unsigned long size = regs_get_kernel_argument(regs, 2);
+
+	if (unlikely(READ_ONCE(mstat_exact_learner) == current) &&
+	    mstat_probed_context() == MSTAT_CTX_TASK) {
+		mstat_exact_inner_seen[0] = addr;
+		mstat_exact_inner_seen[1] = order;
+		mstat_exact_inner_seen[2] = size;
+		return 0;
+	}
+	/* Not yet checked: nothing counted (the sources are off anyway). */
+	if (!READ_ONCE(mstat_exact_inner))
+		return 0;
+	mstat_exact_count((void *)addr, order, size);
+	return 0;
+}
+
+static struct kprobe mstat_exact_inner_kp = {
+	.pre_handler = mstat_exact_inner_entry,
+};
+
 static int mstat_exact_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
@@ -554,14 +627,10 @@ static int mstat_exact_ret(struct kretprobe_instance *ri,
 	size_t size = *(size_t *)ri->data;
 	void *addr = (void *)regs_return_value(regs);
 
-	/* One page is no block; a size beyond the largest, no order. */
-	if (!addr || size <= PAGE_SIZE ||
-	    size > (PAGE_SIZE << MSTAT_BLOCK_ORDER_MAX) ||
-	    !mstat_source_enabled(MSTAT_SRC_PAGE))
+	/* A size beyond the largest block: no order. */
+	if (size > (PAGE_SIZE << MSTAT_BLOCK_ORDER_MAX))
 		return 0;
-	if (!mstat_exact_by_split)
-		mstat_count_page_split(get_order(size));
-	mstat_count_page_trim(virt_to_page(addr), size);
+	mstat_exact_count(addr, get_order(size), size);
 	return 0;
 }
 
@@ -755,7 +824,8 @@ static struct kretprobe mstat_vm_remove_rp = {
 static struct kretprobe mstat_bulk_alloc_rp, mstat_bulk_pages_rp,
 	mstat_exact_rp, mstat_exact_nid_rp, mstat_bulk_sheaf_rp,
 	mstat_fail_page_rp, mstat_vm_area_rp, mstat_vm_remove_rp;
-static struct kprobe mstat_bulk_free_kp, mstat_split_page_kp;
+static struct kprobe mstat_bulk_free_kp, mstat_split_page_kp,
+	mstat_exact_inner_kp;
 #ifdef MSTAT_PROBE_CACHE_FREE
 static struct kprobe mstat_cache_free_kp;
 #endif
@@ -818,7 +888,10 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 		.fn = MSTAT_SPLIT_PAGE_FN,
 		.kp = &mstat_split_page_kp,
 	},
-	/* After split_page(): mstat_exact_learn() asks its probe. */
+	/*
+	 * After split_page(): mstat_exact_learn() asks its probe, and
+	 * probes make_alloc_exact() in place of these two where it can.
+	 */
 	[MSTAT_BULK_EXACT] = {
 		.api = "alloc_pages_exact",
 		.fn = MSTAT_EXACT_FN,
@@ -938,6 +1011,9 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 
 	if (p->unused)
 		return 0;
+	/* make_alloc_exact()'s kprobe counts it (mstat_exact_learn()). */
+	if (p->exact && mstat_exact_inner)
+		return 0;
 	if (!p->fn) {
 		if (p->fallback)
 			pr_warn("%s(): no prototype mstat knows matched this kernel's when it was built: %s\n",
@@ -1004,42 +1080,99 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 }
 
 /*
+ * Probe make_alloc_exact() (or the one clone of it this kernel has, as
+ * mstat_bulk_symbol() finds it), its kprobe counting nothing until
+ * mstat_exact_learn() has checked its arguments. Return: whether it is
+ * registered.
+ */
+static bool mstat_exact_inner_register(void)
+{
+	int err;
+
+	if (mstat_mutant(MSTAT_MUT_NO_EXACT))
+		return false;
+	err = mstat_bulk_symbol(MSTAT_MAKE_EXACT_FN, mstat_exact_inner_sym,
+				sizeof(mstat_exact_inner_sym));
+	if (!err) {
+		mstat_exact_inner_kp.symbol_name = mstat_exact_inner_sym;
+		mstat_exact_inner_kp.addr = NULL;
+		err = register_kprobe(&mstat_exact_inner_kp);
+	}
+	if (!err)
+		return true;
+	pr_info("alloc_pages_exact(): no probe on %s() (%d): kretprobes on alloc_pages_exact() and alloc_pages_exact_nid() count it\n",
+		MSTAT_MAKE_EXACT_FN, err);
+	return false;
+}
+
+/*
  * Make one alloc_pages_exact() of five pages (a block of order 3) while
- * split_page()'s probe records this task's calls, and free it. If the
- * probe saw this very block split at order 3, it counts the split: the
- * exact probes do not. If not (the kernel splits the block inline), they
- * count it; and so they do, with nothing to learn, where split_page() is
- * not probed. GFP_NOWAIT first: no direct compaction,
- * which splits free pages too, runs within it (within the GFP_KERNEL
- * retry it could, but it would have to split this very block at this
- * order). Called before mstat_ctl_start() turns the sources on, so none
- * of this is counted.
+ * split_page()'s and make_alloc_exact()'s probes record this task's
+ * calls, and free it.
+ *
+ * If split_page()'s probe saw this very block split at order 3, it
+ * counts the split: the exact probes do not. If not (the kernel splits
+ * the block inline), they count it; and so they do, with nothing to
+ * learn, where split_page() is not probed.
+ *
+ * If make_alloc_exact()'s kprobe saw this block, order 3 and five pages'
+ * bytes as its arguments, it counts for alloc_pages_exact() and
+ * alloc_pages_exact_nid(), whose kretprobes are then not registered; if
+ * it saw anything else (an inlined copy called instead, a clone with
+ * other arguments, a changed prototype), it is unregistered and they
+ * are.
+ *
+ * GFP_NOWAIT first: no direct compaction, which splits free pages too,
+ * runs within it (within the GFP_KERNEL retry it could, but it would
+ * have to split this very block at this order). Called before
+ * mstat_ctl_start() turns the sources on, so none of this is counted.
  */
 static int mstat_exact_learn(void)
 {
+	bool split = mstat_bulk_probes[MSTAT_BULK_SPLIT_PAGE].on;
 	size_t size = 5 * PAGE_SIZE;
+	bool inner;
 	void *p;
 
 	mstat_exact_by_split = 0;
-	if (!mstat_bulk_probes[MSTAT_BULK_SPLIT_PAGE].on)
+	mstat_exact_inner = false;
+	inner = mstat_exact_inner_register();
+	if (!split && !inner)
 		return 0;
 	mstat_exact_seen = NULL;
+	memset(mstat_exact_inner_seen, 0, sizeof(mstat_exact_inner_seen));
 	WRITE_ONCE(mstat_exact_learner, current);
 	p = alloc_pages_exact(size, GFP_NOWAIT | __GFP_NOWARN);
 	if (!p)
 		p = alloc_pages_exact(size, GFP_KERNEL);
 	WRITE_ONCE(mstat_exact_learner, NULL);
 	if (!p) {
+		if (inner)
+			unregister_kprobe(&mstat_exact_inner_kp);
 		pr_err("cannot learn how alloc_pages_exact() splits its block: no memory\n");
 		return -ENOMEM;
 	}
-	mstat_exact_by_split = mstat_exact_seen == virt_to_page(p) &&
+	mstat_exact_by_split = split && mstat_exact_seen == virt_to_page(p) &&
 			       mstat_exact_seen_order == get_order(size);
+	if (inner && (mstat_exact_inner_seen[0] != (unsigned long)p ||
+		      mstat_exact_inner_seen[1] != get_order(size) ||
+		      mstat_exact_inner_seen[2] != size)) {
+		pr_warn("alloc_pages_exact(): %s() did not see its block, order %u, %zu bytes (%s, %lu, %lu): kretprobes on alloc_pages_exact() and alloc_pages_exact_nid() count it\n",
+			mstat_exact_inner_sym, get_order(size), size,
+			mstat_exact_inner_seen[0] == (unsigned long)p ?
+			"the block" : "another address",
+			mstat_exact_inner_seen[1], mstat_exact_inner_seen[2]);
+		unregister_kprobe(&mstat_exact_inner_kp);
+		inner = false;
+	}
 	free_pages_exact(p, size);
-	if (mstat_exact_by_split)
-		pr_info("alloc_pages_exact() splits its block through split_page(): counted there\n");
-	else
-		pr_info("alloc_pages_exact() splits its block inline, not through split_page()\n");
+	WRITE_ONCE(mstat_exact_inner, inner);
+	pr_info("alloc_pages_exact() splits its block %s; its sample cut %s%s%s\n",
+		mstat_exact_by_split ? "through split_page(): counted there" :
+		split ? "inline, not through split_page()" :
+		"(split_page() not probed: counted with the cut)",
+		inner ? "at " : "by kretprobes on alloc_pages_exact() and alloc_pages_exact_nid()",
+		inner ? mstat_exact_inner_sym : "", inner ? "()" : "");
 	return 0;
 }
 
@@ -1101,6 +1234,10 @@ void mstat_bulk_exit(void)
 		if (p->on_flag)
 			WRITE_ONCE(*p->on_flag, false);
 	}
+	if (mstat_exact_inner) {
+		unregister_kprobe(&mstat_exact_inner_kp);
+		WRITE_ONCE(mstat_exact_inner, false);
+	}
 }
 
 #else /* no kretprobes */
@@ -1123,6 +1260,9 @@ void mstat_bulk_exit(void)
  */
 static unsigned long mstat_bulk_missed(const struct mstat_bulk_probe *p)
 {
+	/* Both APIs' calls through make_alloc_exact()'s: shown on each. */
+	if (p->exact && READ_ONCE(mstat_exact_inner))
+		return READ_ONCE(mstat_exact_inner_kp.nmissed);
 	if (!p->on)
 		return 0;
 	if (p->rp)
@@ -1136,7 +1276,8 @@ static unsigned long mstat_bulk_missed(const struct mstat_bulk_probe *p)
  * @st: set to its name, whether it counts and the calls it missed
  *
  * alloc_pages_exact()'s split counts where its probe is registered, or
- * where split_page()'s probe counts it instead. A probe this kernel has
+ * make_alloc_exact()'s, or where split_page()'s probe counts it
+ * instead. A probe this kernel has
  * no use for (kmem_cache_free() from 6.0 on: its event counts it) has no
  * state to show.
  *
@@ -1150,7 +1291,8 @@ bool mstat_bulk_state(enum mstat_bulk_id id, struct mstat_bulk_view *st)
 	if (p->unused)
 		return false;
 	st->api = p->api;
-	st->on = p->on || (p->exact && mstat_exact_by_split > 0);
+	st->on = p->on || (p->exact && (mstat_exact_by_split > 0 ||
+					READ_ONCE(mstat_exact_inner)));
 	st->missed = mstat_bulk_missed(p);
 	return true;
 }

@@ -1143,22 +1143,26 @@ mstat_debug_guests() {
 # mstat_guests_counts ID VMLINUZ [PART...] [ARG...]: queue guest-ID-counts,
 # the counts against a known truth on the kernel built in build/ID, the
 # ground-truth and per-cache tests ("-a": the re-created cache's address
-# reused), the whole-memory account's truth (account, and on 6.12 and
-# 7.3 exact, bulkpages and kinds, where build/ID has tests/hold/), then each
-# PART (survive, params), in one boot (mstat_guests_parts); each ARG is
-# guest's (a later --timeout, the default 900 s's place).
+# reused), the whole-memory account's truth (account, exact on 5.10 to
+# 7.3, and on 6.12 and 7.3 bulkpages and kinds, where build/ID has
+# tests/hold/), then each PART (survive, params), in one boot
+# (mstat_guests_parts); each ARG is guest's (a later --timeout, the
+# default 900 s's place).
 mstat_guests_counts() {
 	local id=$1 kernel=$2 parts='truth caches' b=build/$1 holdko=()
 	shift 2
 	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
 		parts+=' account'
 		holdko=("$b/tests/hold/mstat_hold.ko")
-		# alloc_pages_exact()'s sample cut to its size (exact.sh)
-		# and alloc_pages_bulk()'s pages sampled (bulkpages.sh):
-		# judged on 6.12 and 7.3; 5.10's unwinder stops at mstat's
-		# own kretprobe's trampoline, which names the caller wrong
-		# (and 5.10 has no alloc_pages_bulk()).
-		case $id in 6.12|7.3) parts+=' exact bulkpages' ;; esac
+		# alloc_pages_exact()'s sample cut to its size, its rows
+		# named as before after the unload (exact.sh): on 5.10, 6.1,
+		# 6.12 and 7.3 (make_alloc_exact()'s kprobe leaves 5.10's
+		# stacks whole, where a kretprobe's trampoline stopped its
+		# unwinder). alloc_pages_bulk()'s pages sampled
+		# (bulkpages.sh): on 6.12 and 7.3 (5.10 has no
+		# alloc_pages_bulk()).
+		case $id in 5.10|6.1|6.12|7.3) parts+=' exact' ;; esac
+		case $id in 6.12|7.3) parts+=' bulkpages' ;; esac
 		# Each page kind's frames against known allocations
 		# (kinds.sh): 5.10's passes too, by hand (docs/TESTING.md).
 		case $id in 6.12|7.3) parts+=' kinds' ;; esac
