@@ -965,6 +965,140 @@ void mstat_profile_forget(const char *why)
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_forget);
 
 /*
+ * A module's text goes: its functions' frames in the buckets' stacks
+ * would then be named after whatever text the address holds later
+ * ("mstat_init+0x107/0xff0 [mstat]" for an unloaded module's site on
+ * 7.3, another module loaded there, or "[unknown]"). A module notifier
+ * (the kernel's usual answer: kprobes, ftrace, livepatch, BPF) names them
+ * for good while the text is still there: each such frame gets the token
+ * of its name (mstat_text_keep()), which mstat_site_name() prints as the
+ * site was named before, "hold_exact+0x2c/0x90 [mstat_hold]". A module's
+ * core text goes when it is unloaded (MODULE_STATE_GOING, after its exit
+ * function, before its memory is freed; also when its init failed), its
+ * init text once its init is done (MODULE_STATE_LIVE, before the init
+ * text is freed).
+ *
+ * Each bucket so changed takes the key of its new stack: a later sample
+ * at the same addresses (a module loaded where the old one was) makes a
+ * bucket of its own rather than adding to one named after the module
+ * gone. No sample can be in flight with the gone text on its stack:
+ * the module's exit (or init) has returned. The bucket stays in its
+ * place of the open-addressed table (never empty: no chain of others'
+ * looks is cut). Readers print a frame as they find it, the address
+ * while the text is there or the token after: both name the same site.
+ *
+ * One walk of the buckets per module loaded or unloaded, in process
+ * context (the notifier's), the names looked up and allocated there,
+ * none with interrupts off; the hot path is untouched.
+ */
+static DEFINE_MUTEX(mstat_profile_keep_lock);
+static bool mstat_profile_notifier_on;
+
+/* Whether a frame's call instruction at @call is in the text @arg says. */
+typedef bool (*mstat_text_in_t)(unsigned long call, const void *arg);
+
+static unsigned int mstat_profile_keep(mstat_text_in_t in, const void *arg)
+{
+	unsigned int i, k, nr, kept = 0;
+	struct mstat_labels l;
+
+	mutex_lock(&mstat_profile_keep_lock);
+	for (i = 0; i < mstat_nr_buckets; i++) {
+		struct mstat_bucket *b = mstat_bucket_at(i);
+		bool hit = false;
+
+		/*
+		 * Pairs with the smp_store_release() in mstat_bucket_get():
+		 * whole frames and labels.
+		 */
+		nr = smp_load_acquire(&b->nr);
+		for (k = 0; k < nr; k++) {
+			unsigned long ip = READ_ONCE(b->stack[k]);
+
+			/* A return address: its call's last byte is before it. */
+			if (mstat_text_kept_token(ip) || !in(ip - 1, arg))
+				continue;
+			WRITE_ONCE(b->stack[k], mstat_text_keep(ip));
+			hit = true;
+			kept++;
+		}
+		if (hit) {
+			l.cgroup = b->cgroup;
+			l.node = b->node;
+			l.cache = b->cache;
+			l.src = b->src;
+			WRITE_ONCE(b->key, mstat_stack_key(b->stack, nr, &l));
+		}
+		if (!(i % 1024))
+			cond_resched();
+	}
+	mutex_unlock(&mstat_profile_keep_lock);
+	return kept;
+}
+
+static bool mstat_text_in_range(unsigned long call, const void *arg)
+{
+	const struct mstat_text_range *r = arg;
+
+	return call - r->start < r->size;
+}
+
+/**
+ * mstat_profile_keep_names() - name a text's frames for good
+ * @start: the text's first byte
+ * @size: its bytes
+ *
+ * What the module notifier does for a module's text, for any text: each
+ * frame of a stack whose call is in [@start, @start + @size) is named
+ * as it is now, for good, and its bucket takes its new stack's key.
+ *
+ * Context: process; sleeps. While the text is there.
+ * Return: the frames named.
+ */
+unsigned int mstat_profile_keep_names(unsigned long start, unsigned long size)
+{
+	struct mstat_text_range r = { .start = start, .size = size };
+
+	return mstat_profile_keep(mstat_text_in_range, &r);
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_profile_keep_names);
+
+static bool mstat_text_in_module(unsigned long call, const void *arg)
+{
+	return within_module(call, arg);
+}
+
+static bool mstat_text_in_module_init(unsigned long call, const void *arg)
+{
+	return within_module_init(call, arg);
+}
+
+static int mstat_profile_module_event(struct notifier_block *nb,
+				      unsigned long state, void *data)
+{
+	struct module *mod = data;
+	unsigned int n;
+
+	if (mstat_mutant(MSTAT_MUT_UNLOADED_NAMES))
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_GOING)
+		n = mstat_profile_keep(mstat_text_in_module, mod);
+	else if (state == MODULE_STATE_LIVE)
+		n = mstat_profile_keep(mstat_text_in_module_init, mod);
+	else
+		return NOTIFY_DONE;
+	if (n)
+		pr_info("heap profile: %u frames in %s's %s text named for good\n",
+			n, mod->name, state == MODULE_STATE_GOING ? "unloaded" :
+			"init");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mstat_profile_module_nb = {
+	.notifier_call = mstat_profile_module_event,
+};
+
+/*
  * The core's reset hook (mstat_reset()): a reset clears the profile as it
  * clears the counters, at the same cut. The first call gives the idle
  * slot a new epoch; sections that add into it after the reset's second
@@ -1460,6 +1594,9 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 	mstat_set_fold_hook(&mstat_core, mstat_profile_fold);
 	mstat_set_reset_hook(&mstat_core, mstat_profile_reset);
 	mstat_profile_set_rate(rate);
+	/* It cannot fail but by a bug (registered twice): said, not fatal. */
+	mstat_profile_notifier_on =
+		!WARN_ON_ONCE(register_module_notifier(&mstat_profile_module_nb));
 	return 0;
 }
 
@@ -1470,6 +1607,10 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
  */
 void mstat_profile_exit(void)
 {
+	/* Waits for a notifier call in progress: none walks the buckets after. */
+	if (mstat_profile_notifier_on)
+		unregister_module_notifier(&mstat_profile_module_nb);
+	mstat_profile_notifier_on = false;
 	mstat_set_reset_hook(&mstat_core, NULL);
 	mstat_set_fold_hook(&mstat_core, NULL);
 	mutex_lock(&mstat_profile_lock);
@@ -1491,4 +1632,5 @@ void mstat_profile_exit(void)
 	mstat_buckets = NULL;
 	mstat_nr_buckets = 0;
 	mstat_nr_addrs = 0;
+	mstat_text_kept_free();
 }

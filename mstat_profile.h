@@ -196,6 +196,7 @@ void mstat_profile_set_rate(unsigned long rate);
 void mstat_profile_set_pages(bool on);
 int mstat_profile_site(const char *name, u64 *allocs, u64 *frees);
 void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms);
+unsigned int mstat_profile_keep_names(unsigned long start, unsigned long size);
 u64 mstat_sample_interval(unsigned long rate);
 u64 mstat_sample_prob_q32(u64 size, unsigned long rate);
 

@@ -2,16 +2,23 @@
 /*
  * Text that mstat reads out of the kernel and shows: a string read
  * where a wrong offset could point anywhere, a call site named without
- * leaking the kernel's layout, a function's text found by its name. A
- * leaf (layer 0): no mstat header but its own.
+ * leaking the kernel's layout, a call site's name kept for when its text
+ * is gone, a function's text found by its name. A leaf (layer 0): no
+ * mstat header but its own and the compat header (for the KUnit
+ * exports).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "mstat_compat.h"
 #include "mstat_text.h"
 
 /**
@@ -42,28 +49,135 @@ int mstat_string_nofault(char *buf, const char *src, size_t size)
 	return 0;
 }
 
+/*
+ * Names kept for call sites whose text went away (a module unloaded, a
+ * module's init text freed: see mstat_profile.c's module notifier),
+ * resolved while the text was still there. A frame that stood for such
+ * a site holds the name's token instead of the address: 1 + its index
+ * here, far below any kernel address (and never 0, no frame's value),
+ * so that it is never named after whatever text is at that address
+ * later. The names are kept until mstat goes, each name once (a module
+ * loaded and unloaded again names the same sites the same), at most
+ * MSTAT_TEXT_KEPT of them (about 60 bytes each): past that, a site is
+ * named "[unloaded]", still not another's name. Added under
+ * mstat_text_kept_lock; each published by a release that the readers'
+ * acquire pairs with, before any frame holds its token.
+ */
+#define MSTAT_TEXT_KEPT		1024
+#define MSTAT_TEXT_UNNAMED	(MSTAT_TEXT_KEPT + 1)
+static const char *mstat_text_kept[MSTAT_TEXT_KEPT];
+static unsigned int mstat_text_kept_nr;
+static DEFINE_MUTEX(mstat_text_kept_lock);
+
+/* Tokens are below a page: no kernel text is at the first page of memory. */
+static_assert(MSTAT_TEXT_UNNAMED < PAGE_SIZE);
+
+/**
+ * mstat_text_keep() - keep a call site's name, for when its text is gone
+ * @site: the call site, whose text is still there
+ *
+ * Context: process; sleeps. Before @site's text goes.
+ * Return: the token a frame holds in place of @site from now on:
+ * mstat_site_name() gives the name @site has now.
+ */
+unsigned long mstat_text_keep(unsigned long site)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long token = MSTAT_TEXT_UNNAMED;
+	unsigned int i;
+	char *name;
+
+	if (mstat_text_kept_token(site))
+		return site;
+	mstat_site_name(buf, sizeof(buf), site);
+	mutex_lock(&mstat_text_kept_lock);
+	for (i = 0; i < mstat_text_kept_nr; i++)
+		if (!strcmp(mstat_text_kept[i], buf))
+			break;
+	if (i < mstat_text_kept_nr) {
+		token = i + 1;
+	} else if (i < MSTAT_TEXT_KEPT) {
+		name = kstrdup(buf, GFP_KERNEL);
+		if (name) {
+			/* Pairs with smp_load_acquire() in mstat_site_name(). */
+			smp_store_release(&mstat_text_kept[i], name);
+			mstat_text_kept_nr++;
+			token = i + 1;
+		}
+	}
+	mutex_unlock(&mstat_text_kept_lock);
+	if (token == MSTAT_TEXT_UNNAMED)
+		pr_warn_once("more than %u call sites of unloaded modules: the later ones named [unloaded]\n",
+			     MSTAT_TEXT_KEPT);
+	return token;
+}
+
+/**
+ * mstat_text_kept_token() - whether a frame holds a kept name's token
+ * @frame: a frame of a stack (a return address, or a token)
+ *
+ * Return: true if @frame is mstat_text_keep()'s token, not an address.
+ */
+bool mstat_text_kept_token(unsigned long frame)
+{
+	return frame && frame <= MSTAT_TEXT_UNNAMED;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_text_kept_token);
+
+/**
+ * mstat_text_kept_free() - forget the kept names
+ *
+ * Context: process; no frame holding a token is read any more (mstat
+ * going).
+ */
+void mstat_text_kept_free(void)
+{
+	unsigned int i;
+
+	mutex_lock(&mstat_text_kept_lock);
+	for (i = 0; i < mstat_text_kept_nr; i++) {
+		kfree(mstat_text_kept[i]);
+		mstat_text_kept[i] = NULL;
+	}
+	mstat_text_kept_nr = 0;
+	mutex_unlock(&mstat_text_kept_lock);
+}
+
 /**
  * mstat_site_name() - a call site as text, never a raw address
  * @buf: at least KSYM_SYMBOL_LEN bytes
  * @size: its size
- * @site: the call site
+ * @site: the call site, or a kept name's token (mstat_text_keep())
  *
  * A site is a return address: "%pB" names the function that holds the
  * call, also when the call is its last instruction and the address is
  * the next function's first ("%pS" would name that one). It prints the
  * bare address of a site it cannot name (__init code, an unloaded
  * module): that would leak the kernel's layout, so such a site becomes
- * "[unknown]" followed by its hashed address ("%p").
+ * "[unknown]" followed by its hashed address ("%p"). A token gives the
+ * name its site had when it was kept.
  *
  * Return: @buf.
  */
 char *mstat_site_name(char *buf, size_t size, unsigned long site)
 {
+	const char *kept;
+
+	if (mstat_text_kept_token(site)) {
+		kept = NULL;
+		if (site < MSTAT_TEXT_UNNAMED) {
+			/* Pairs with smp_store_release() in mstat_text_keep(). */
+			kept = smp_load_acquire(&mstat_text_kept[site - 1]);
+		}
+		strscpy(buf, kept ?: "[unloaded]", size);
+		return buf;
+	}
 	snprintf(buf, size, "%pB", (void *)site);
 	if (!strncmp(buf, "0x", 2))
 		snprintf(buf, size, "[unknown]/%p", (void *)site);
 	return buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_site_name);
 
 /**
  * mstat_text_resolve() - find functions of the kernel by their names

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Text that mstat reads out of the kernel and shows (mstat_text.c, layer
- * 0): a kernel string that may not be one, a call site as text, a
- * function's text found by its name.
+ * 0): a kernel string that may not be one, a call site as text (its
+ * name kept for when its text is gone), a function's text found by its
+ * name.
  */
 #ifndef _MSTAT_TEXT_H
 #define _MSTAT_TEXT_H
@@ -18,6 +19,9 @@ struct mstat_text_range {
 
 int mstat_string_nofault(char *buf, const char *src, size_t size);
 char *mstat_site_name(char *buf, size_t size, unsigned long site);
+unsigned long mstat_text_keep(unsigned long site);
+bool mstat_text_kept_token(unsigned long frame);
+void mstat_text_kept_free(void);
 int mstat_text_resolve(const char *const *names, unsigned int n,
 		       struct mstat_text_range *r);
 

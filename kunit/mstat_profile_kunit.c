@@ -3,7 +3,8 @@
  * KUnit tests of mstat's heap profile: exact counts at a site with every
  * allocation sampled, the address table's cap, what a reset and a drop of
  * the table (all of it, or one source's entries) leave, the labels, the
- * estimate's accuracy when sampling, and the sampling arithmetic.
+ * estimate's accuracy when sampling, a site's name kept when its text
+ * goes, and the sampling arithmetic.
  *
  * Needs mstat.ko loaded first, with the kmalloc source on (the default).
  * The cases change the sampling rate and restore the load-time one.
@@ -19,6 +20,7 @@
 #include "mstat_compat.h"
 #include "mstat_profile.h"
 #include "mstat_stats.h"
+#include "mstat_text.h"
 
 static unsigned long saved_rate;
 
@@ -416,6 +418,89 @@ static void mstat_profile_labels_task(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live, (unsigned int)ARRAY_SIZE(obj));
 }
 
+/* The allocations of mstat_profile_keep_names_for_good(), at a site of their own. */
+static noinline void profile_site_kept(void **obj, int k, size_t size)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		obj[i] = kmalloc(size, GFP_KERNEL);
+}
+
+/*
+ * The rows of profile_site_kept(): their sampled allocations, in rows
+ * whose site is that function's address (@at), and in rows whose site is
+ * a kept name's token whose name is @name (@kept); @name set to the
+ * first address row's name if empty.
+ */
+static void profile_kept_rows(struct kunit *test, char *name, u64 *at,
+			      u64 *kept, unsigned long *site)
+{
+	struct mstat_snapshot snap;
+	struct mstat_sites *ss = mstat_profile_read(&snap);
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ss));
+	*at = *kept = 0;
+	for (i = 0; i < ss->n; i++) {
+		const struct mstat_site_row *r = &ss->row[i];
+
+		mstat_site_name(sym, sizeof(sym), r->site);
+		if (!mstat_text_kept_token(r->site) &&
+		    str_has_prefix(sym, "profile_site_kept")) {
+			*at += r->v[MSTAT_B_ALLOCS];
+			*site = r->site;
+			if (!*name)
+				strscpy(name, sym, KSYM_SYMBOL_LEN);
+		} else if (mstat_text_kept_token(r->site) && *name &&
+			   !strcmp(sym, name)) {
+			*kept += r->v[MSTAT_B_ALLOCS];
+		}
+	}
+	mstat_sites_free(ss);
+}
+
+/*
+ * What the module notifier does to a module's text as it goes, done to
+ * this test's site: the rows sampled there keep the name they had,
+ * by a token rather than the address, and a later sample at the same
+ * address makes a row of its own (its bucket's key changed with its
+ * stack), not added to the kept one.
+ */
+static void mstat_profile_keep_names_for_good(struct kunit *test)
+{
+	u64 at0, kept0, at1, kept1, at2, kept2;
+	unsigned long site = 0;
+	char *name;
+	void *obj[8];
+	int i;
+
+	name = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	mstat_profile_set_rate(1);
+	profile_site_kept(obj, 4, 300);
+	mstat_profile_set_rate(0);
+	profile_kept_rows(test, name, &at0, &kept0, &site);
+	KUNIT_ASSERT_GE(test, at0, 4ULL);
+	KUNIT_ASSERT_TRUE(test, site != 0);
+
+	/* The call's byte, before the return address. */
+	KUNIT_EXPECT_GE(test, mstat_profile_keep_names(site - 1, 1), 1U);
+	profile_kept_rows(test, name, &at1, &kept1, &site);
+	KUNIT_EXPECT_EQ(test, at1, 0ULL);
+	KUNIT_EXPECT_EQ(test, kept1, at0 + kept0);
+
+	mstat_profile_set_rate(1);
+	profile_site_kept(&obj[4], 4, 300);
+	mstat_profile_set_rate(0);
+	profile_kept_rows(test, name, &at2, &kept2, &site);
+	KUNIT_EXPECT_EQ(test, at2, 4ULL);
+	KUNIT_EXPECT_EQ(test, kept2, kept1);
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[i]);
+}
+
 static void mstat_sample_interval_mean(struct kunit *test)
 {
 	const unsigned long rate = 1 << 20;
@@ -488,6 +573,7 @@ static struct kunit_case mstat_profile_cases[] = {
 	KUNIT_CASE(mstat_profile_forget_counts_freed),
 	KUNIT_CASE(mstat_profile_forget_sources_keeps_others),
 	KUNIT_CASE(mstat_profile_labels_task),
+	KUNIT_CASE(mstat_profile_keep_names_for_good),
 	MSTAT_KUNIT_CASE_SLOW(mstat_profile_estimate_within_bound),
 	KUNIT_CASE(mstat_sample_interval_mean),
 	KUNIT_CASE(mstat_sample_prob_values),

@@ -277,12 +277,14 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		percpu)
 	# Its names' offset is off by a word: validation must refuse it, and
 	# every row count on, by id, with no name (the per-cache part, -n).
-	# The account's and the bulk pages' parts expect their catches
-	# (ACCOUNT_BROKEN, BULKPAGES_BROKEN: bulk pages never sampled);
+	# The account's, the exact blocks' and the bulk pages' parts
+	# expect their catches (ACCOUNT_BROKEN; EXACT_BROKEN: no exact
+	# block's sample cut, an unloaded module's sites named after the
+	# text there later; BULKPAGES_BROKEN: bulk pages never sampled);
 	# the page kinds' part judges each step by a false truth
 	# (KINDS_TAMPER).
 	mstat_guests_parts guest-6.12-counts-broken "$K612_VMLINUZ" \
-		'truth caches account bulkpages kinds' \
+		'truth caches account exact bulkpages kinds' \
 		build/6.12-broken/mstat.ko \
 		build/6.12-broken/tests/truth/mstat_truth.ko \
 		build/6.12-broken/tests/caches/mstat_cachetest.ko \
@@ -292,7 +294,7 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		--file=build/tools/mstat:/mstat/mstat \
 		--file=build/tools/huge:/mstat/huge --timeout=900 \
 		"--append=TRUTH_MEMCG=1 TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\"" \
-		'--append=CACHES_ARGS="-n -a" ACCOUNT_BROKEN=1 BULKPAGES_BROKEN=1 KINDS_TAMPER=1'
+		'--append=CACHES_ARGS="-n -a" ACCOUNT_BROKEN=1 EXACT_BROKEN=1 BULKPAGES_BROKEN=1 KINDS_TAMPER=1'
 fi
 
 # 3c. How a large kmalloc is traced, learnt at load under an interrupt

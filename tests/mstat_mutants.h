@@ -107,6 +107,13 @@ enum mstat_mutant {
 	 * (scripts/guest/bulkpages.sh, guest-6.12-counts-broken).
 	 */
 	MSTAT_MUT_BULK_UNSAMPLED,
+	/*
+	 * The module notifier names nothing for good: an unloaded module's
+	 * sampled sites named after whatever text is at their address
+	 * later (mstat's own, or "[unknown]"): exact.sh's exact-named
+	 * (guest-6.12-counts-broken).
+	 */
+	MSTAT_MUT_UNLOADED_NAMES,
 };
 
 /* Every mutation, in the one broken build; @name must be one of them. */
