@@ -86,6 +86,7 @@
 
 #include "cgroup.h"
 #include "input.h"
+#include "json.h"
 #include "leaks.h"
 #include "slab.h"
 #include "stats.h"
@@ -1355,30 +1356,6 @@ static void mstat_leak_cross(struct mstat_leaks *lk)
 }
 
 /* Output */
-
-static void mstat_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-static void mstat_json_num(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.1f", v);
-}
 
 /* Does row @rw hold a leak-like sample of its stack? */
 static bool mstat_leak_row_counts(const struct mstat_leaks *lk,

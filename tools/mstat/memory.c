@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "json.h"
 #include "memory.h"
 #include "pages.h"
 #include "util.h"
@@ -691,6 +692,19 @@ static void print_text(const struct account *a, const long long mi[MI_NR],
 		       mstat_bytes(b, (double)ps->kind[k]), k + 1 < PK_NR ? "," : "\n");
 }
 
+/* The page kinds' @v as members of an object, after others if !@first. */
+static void json_kinds(const long long v[PK_NR], bool first)
+{
+	int i;
+
+	for (i = 0; i < PK_NR; i++) {
+		printf(first && !i ? " " : ", ");
+		mstat_json_key(stdout, mstat_page_kind_name[i]);
+		printf("%lld", v[i]);
+	}
+	printf(" }");
+}
+
 static void print_json(const struct account *a,
 		       const struct mstat_page_samples *ps)
 {
@@ -702,29 +716,34 @@ static void print_json(const struct account *a,
 	if (a->bound >= 0)
 		printf("  \"unexplained_bound\": %lld,\n", a->bound);
 	if (ps->have) {
+		long long se[PK_NR];
+
 		printf("  \"pages_sampled\": { \"rate\": %lld, \"samples\": %lld",
 		       ps->rate, ps->samples);
-		for (i = 0; i < PK_NR; i++)
-			printf(", \"%s\": %lld", mstat_page_kind_name[i], ps->kind[i]);
-		printf(" },\n");
+		json_kinds(ps->kind, false);
 		/* Each kind's estimate's standard error, and its samples. */
-		printf("  \"pages_sampled_stderr\": {");
 		for (i = 0; i < PK_NR; i++)
-			printf("%s \"%s\": %lld", i ? "," : "",
-			       mstat_page_kind_name[i], sampled_se(ps->kind_var[i]));
-		printf(" },\n  \"pages_sampled_n\": {");
-		for (i = 0; i < PK_NR; i++)
-			printf("%s \"%s\": %lld", i ? "," : "",
-			       mstat_page_kind_name[i], ps->kind_n[i]);
-		printf(" },\n");
+			se[i] = sampled_se(ps->kind_var[i]);
+		printf(",\n  \"pages_sampled_stderr\": {");
+		json_kinds(se, true);
+		printf(",\n  \"pages_sampled_n\": {");
+		json_kinds(ps->kind_n, true);
+		printf(",\n");
 	}
 	printf("  \"lines\": [");
 	for (i = 0; i < a->n; i++) {
 		const struct line *l = &a->l[i];
 
-		printf("%s\n    { \"depth\": %d, \"name\": \"%s\", \"bytes\": %lld, \"line\": \"%s\", \"source\": \"%s\", \"from\": \"%s\" }",
-		       i ? "," : "", l->depth, l->name, l->bytes, l->key,
-		       from_name[l->kind], l->from);
+		printf("%s\n    { \"depth\": %d, \"name\": ", i ? "," : "",
+		       l->depth);
+		mstat_json_str(stdout, l->name);
+		printf(", \"bytes\": %lld, \"line\": ", l->bytes);
+		mstat_json_str(stdout, l->key);
+		printf(", \"source\": ");
+		mstat_json_str(stdout, from_name[l->kind]);
+		printf(", \"from\": ");
+		mstat_json_str(stdout, l->from);
+		printf(" }");
 	}
 	printf("\n  ]\n}\n");
 }

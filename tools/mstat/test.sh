@@ -207,6 +207,97 @@ json_values() {
 		same testdata/expected/json-1.0-b.json 0 build/mstat --json -f testdata/mstat-1.0-b.txt
 }
 
+# json_names_py make|check TMP: the names of json_names, written into
+# fixtures (make) or looked for in the tool's JSON (check). A function's
+# name (a sites row's site, raw as the module writes it: no blank, '+',
+# '.' or tab) and a cache's (octal-escaped, as /proc/mstat and the sites
+# file write it): a quote, a backslash, control bytes and DEL; valid
+# UTF-8 of two, three and four bytes; a lone 0xff, a three-byte sequence
+# cut short, a surrogate and an overlong form; the cache's ends inside a
+# four-byte sequence. Each output must be valid UTF-8 and JSON, and each
+# name in it as Python's decode("utf-8", "replace") reads the bytes
+# (json.h's rule: every ill-formed part one U+FFFD).
+json_names_py='
+import json, os, sys
+FN = b"q\"b\\\x01\x1f\x7f" + "\u00e9\u20ac\U0001f600".encode() + \
+     b"\xff\xe2\x82z\xed\xa0\x80\xc0\xaf"
+CACHE = b"c\"\\\t\x01" + "\u00e9\U0001f600".encode() + b"\xfe\xf0\x9f\x98"
+def octal(b):
+    return b"".join(bytes([c]) if 0x21 <= c <= 0x7e and c != 0x5c
+                    else b"\\%03o" % c for c in b)
+def sub(path, old, new, out=None):
+    with open(path, "rb") as f:
+        d = f.read()
+    assert old in d, (path, old)
+    with open(out or path, "wb") as f:
+        f.write(d.replace(old, new))
+def strings(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from strings(x)
+    elif isinstance(v, str):
+        yield v
+mode, tmp = sys.argv[1:3]
+if mode == "make":
+    sub("testdata/mstat-1.2.txt", b" live mstat_ct_00\n",
+        b" live " + octal(CACHE) + b"\n", tmp + "/jn.mstat")
+    sub("testdata/mstat_sites-2.3.txt", b" page __rb_allocate_pages+",
+        b" page " + FN + b"+", tmp + "/jn.sites")
+    d = tmp + "/jn-leaks"
+    for n in os.listdir(d):
+        if n.endswith((".mstat", ".sites")):
+            sub(d + "/" + n, b"mstat_json_name", octal(CACHE))
+        if n.endswith(".sites"):
+            sub(d + "/" + n, b"json_name_fn", FN)
+    sys.exit(0)
+fn, cache = FN.decode("utf-8", "replace"), CACHE.decode("utf-8", "replace")
+want = {"snap": [cache], "leaks": [cache, fn + "+0x1a/0x40 [mstat_leakgen]"],
+        "memory": [fn]}
+bad = 0
+for out, names in want.items():
+    with open(tmp + "/jn-" + out + ".json", "rb") as f:
+        raw = f.read()
+    try:
+        got = set(strings(json.loads(raw.decode("utf-8"))))
+    except ValueError as e:
+        print("%s: not UTF-8 JSON: %s" % (out, e))
+        bad += 1
+        continue
+    for n in names:
+        if n not in got:
+            print("%s: no string %a" % (out, n))
+            bad += 1
+        else:
+            print("%s: %a" % (out, n))
+sys.exit(bad > 0)
+'
+
+# Names with quotes, control bytes, valid and invalid UTF-8 (json_names_py)
+# in a cache's name and a function's, through mstat --json, mstat leaks
+# --json (a leak in a cache of its own, so both are a suspect's) and
+# mstat memory --json (the function a raw page's caller). Before json.c
+# wrote every JSON string, each failed: mstat --json wrote é as
+# "\u00c3\u00a9" ("Ã©"); mstat leaks and mstat memory passed 0xff
+# through (not UTF-8), mstat memory the quote too (not JSON).
+json_names() {
+	local rc
+
+	leaks_gen "$tmp/jn-leaks" \
+		'list leak size=192 rate=20 cache=mstat_json_name fn=json_name_fn' &&
+		python3 -c "$json_names_py" make "$tmp" || return
+	build/mstat --json -f "$tmp/jn.mstat" >"$tmp/jn-snap.json" &&
+		build/mstat memory --json "${pages_args[@]}" \
+			--sites "$tmp/jn.sites" >"$tmp/jn-memory.json" || return
+	build/mstat leaks --json --from "$tmp/jn-leaks" >"$tmp/jn-leaks.json"
+	rc=$?
+	echo "leaks: exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && python3 -c "$json_names_py" check "$tmp"
+}
+
 # An s64 below zero (live counts may be), and a wait in ns made seconds.
 values_edit() {
 	build/mstat --json -f "$tmp/chk/neg.txt" >"$tmp/neg.json" &&
@@ -2807,6 +2898,7 @@ make_bad_inputs
 t show show_text
 maybe json_valid python3 "JSON syntax" json_valid
 t json_values json_values
+maybe json_names python3 "JSON syntax" json_names
 maybe prom_promtool promtool "Debian: prometheus" prom_promtool
 maybe prom_rules promtool "Debian: prometheus" prom_rules
 t prom_values prom_values
