@@ -1159,13 +1159,11 @@ mstat_guests_counts() {
 		# 6.12 and 7.3 (make_alloc_exact()'s kprobe leaves 5.10's
 		# stacks whole, where a kretprobe's trampoline stopped its
 		# unwinder). alloc_pages_bulk()'s pages sampled
-		# (bulkpages.sh): on 6.12 and 7.3 (5.10 has no
-		# alloc_pages_bulk()).
-		case $id in 5.10|6.1|6.12|7.3) parts+=' exact' ;; esac
-		case $id in 6.12|7.3) parts+=' bulkpages' ;; esac
-		# Each page kind's frames against known allocations
-		# (kinds.sh): 5.10's passes too, by hand (docs/TESTING.md).
-		case $id in 6.12|7.3) parts+=' kinds' ;; esac
+		# (bulkpages.sh): on 6.1, 6.12 and 7.3 (5.10 has no
+		# alloc_pages_bulk()). Each page kind's frames against
+		# known allocations (kinds.sh): on all four.
+		case $id in 5.10|6.1|6.12|7.3) parts+=' exact kinds' ;; esac
+		case $id in 6.1|6.12|7.3) parts+=' bulkpages' ;; esac
 	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
 		parts+=" $1"
