@@ -79,6 +79,8 @@ struct account {
 	int nkeys;
 	long long total, unexplained;
 	long long bound;	/* lag_bound()'s, -1 unknown */
+	long long pcpu_first;	/* percpu_first_chunk()'s, -1 unknown */
+	long long pcpu_static;
 	long long gen;
 };
 
@@ -566,17 +568,29 @@ static int build(struct account *a, const struct mstat_snap *s,
 		    a->unexplained,
 		    has_pcp ? "MemTotal less the lines above: pages given out that no counter names (raw pages)" :
 			      "MemTotal less the lines above: the page allocator's raw pages, its per-CPU lists");
-	if (first >= 0)
-		add(a, 0, "not in MemTotal: percpu's first chunk",
-		    "boot.percpu_first_chunk", FROM_KERNEL, first,
-		    "kernel: reserved at boot (memblock), in Percpu: static %lld + reserve + dynamic, page-aligned, x %lld possible CPUs",
-		    pstatic, mstat_get(s, "kernel_percpu_units"));
-	if (first >= 0 && mstat_find(s, "percpu_first_chunk_bytes"))
+	a->pcpu_first = first;
+	a->pcpu_static = pstatic;
+	return 0;
+}
+
+/*
+ * The lines after MemTotal's tree, in no sum: boot's first percpu chunk
+ * (1.10), which Percpu counts and MemTotal never had, and the objects
+ * mstat counted in it.
+ */
+static void add_outside(struct account *a, const struct mstat_snap *s)
+{
+	if (a->pcpu_first < 0)
+		return;
+	add(a, 0, "not in MemTotal: percpu's first chunk",
+	    "boot.percpu_first_chunk", FROM_KERNEL, a->pcpu_first,
+	    "kernel: reserved at boot (memblock), in Percpu: static %lld + reserve + dynamic, page-aligned, x %lld possible CPUs",
+	    a->pcpu_static, mstat_get(s, "kernel_percpu_units"));
+	if (mstat_find(s, "percpu_first_chunk_bytes"))
 		add(a, 1, "of which objects mstat counted",
 		    "boot.percpu_first_chunk.mstat", FROM_MSTAT,
 		    mstat_get(s, "percpu_first_chunk_bytes"),
 		    "mstat: since it was on, live (not in the percpu line's)");
-	return 0;
 }
 
 /*
@@ -611,7 +625,7 @@ static void add_raw(struct account *a, const struct mstat_snap *s,
 		    "mstat: page samples under __pud_alloc, which NR_PAGETABLE leaves out before 6.12, +-%lld (1 s.e.), %lld samples",
 		    sampled_se(ps->kind_var[PK_PT_PUD]), ps->kind_n[PK_PT_PUD]);
 	if (mstat_get(s, "kernel_pte_kernel_uncounted") == 1)
-		add(a, 2, "of which the kernel's page tables, sampled",
+		add(a, 2, "of which kernel page tables, sampled",
 		    "unexplained.pt_kernel_sampled", FROM_MSTAT,
 		    ps->kind[PK_PT_KERNEL],
 		    "mstat: page samples under __pte_alloc_kernel (init_mm's), which NR_PAGETABLE leaves out before 6.16, +-%lld (1 s.e.), %lld samples",
@@ -892,6 +906,7 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 			mi[i] = -1;
 	if (!build(a, s, mi, percpu_static(meminfo && !strcmp(meminfo, "/proc/meminfo") ?
 					  "/proc/kallsyms" : NULL))) {
+		add_outside(a, s);
 		mstat_prom_head(f, "mstat_memory_bytes", "gauge",
 				"MemTotal as mstat memory accounts for it, a series a line: line, its place in the tree; from, whose figure it is (kernel: a counter the module read in the snapshot; meminfo: /proc/meminfo's, read after the snapshot, mstat_memory_snapshot_age_seconds later; mstat: mstat's own count; sum: of the lines below; rest: what the others leave, unexplained within +- mstat_memory_unexplained_bound_bytes).");
 		for (i = 0; i < a->n; i++)
@@ -938,6 +953,7 @@ int do_memory(const struct mstat_opts *o)
 	if (build(a, s, mi, percpu_static(mstat_memory_kallsyms(o))))
 		goto out;
 	add_raw(a, s, ps);
+	add_outside(a, s);
 	if (o->json)
 		print_json(a, ps);
 	else
