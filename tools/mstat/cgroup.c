@@ -169,7 +169,8 @@ void mstat_cgroups_free(struct mstat_cgroups *cg)
 	free(cg);
 }
 
-const char *mstat_cgroup_special(long long id)
+/* The label of a cgroup value that is no id: "hardirq", "softirq", NULL. */
+static const char *mstat_cgroup_special(long long id)
 {
 	if (id == MSTAT_CGROUP_HARDIRQ)
 		return "hardirq";
@@ -178,20 +179,28 @@ const char *mstat_cgroup_special(long long id)
 	return NULL;
 }
 
-const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
-			       char *buf, size_t len)
+const char *mstat_cgroup_label_of(long long id, const char *path, char *buf,
+				  size_t len)
 {
-	const char *path;
-
 	if (id <= 0)
 		return mstat_cgroup_special(id);
-	if (!*cg)
-		*cg = mstat_cgroups_open();
-	path = mstat_cgroup_path(*cg, id);
 	if (path)
 		return path;
 	snprintf(buf, len, "id:%lld", id);
 	return buf;
+}
+
+const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
+			       char *buf, size_t len)
+{
+	const char *path = NULL;
+
+	if (id > 0) {
+		if (!*cg)
+			*cg = mstat_cgroups_open();
+		path = mstat_cgroup_path(*cg, id);
+	}
+	return mstat_cgroup_label_of(id, path, buf, len);
 }
 
 /* Whether @s, @n bytes, is all lowercase hex digits. */

@@ -32,19 +32,22 @@ struct mstat_cgroups *mstat_cgroups_open(void);
 const char *mstat_cgroup_path(struct mstat_cgroups *cg, unsigned long long id);
 
 /*
- * A row's cgroup label as the tool shows it: the path of cgroup @id
- * ("/", "/a/b"), "id:N" into @buf if no directory has the id, "hardirq",
- * "softirq"; NULL when unknown (MSTAT_CGROUP_UNKNOWN). *@cg is opened on
- * the first path looked up.
+ * A row's cgroup label as the tool shows it, cgroup @id's path being
+ * @path (NULL: not known): @path ("/", "/a/b"), "id:N" into @buf if it is
+ * not known, "hardirq" or "softirq" for those values (@id <= 0); NULL
+ * for MSTAT_CGROUP_UNKNOWN and any other value that is no id. For the
+ * tree of this machine, mstat_cgroup_label(); mstat leaks --from labels
+ * with the paths its watch saved.
+ */
+const char *mstat_cgroup_label_of(long long id, const char *path, char *buf,
+				  size_t len);
+
+/*
+ * mstat_cgroup_label_of() with @id's path in this machine's tree: *@cg
+ * is opened on the first path looked up.
  */
 const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
 			       char *buf, size_t len);
-
-/*
- * The label of a cgroup value that is no id (@id <= 0): "hardirq",
- * "softirq"; NULL for MSTAT_CGROUP_UNKNOWN and anything else.
- */
-const char *mstat_cgroup_special(long long id);
 
 void mstat_cgroups_free(struct mstat_cgroups *cg);
 

@@ -69,7 +69,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -682,14 +681,6 @@ void check_read(struct checker *c, char *buf, size_t len)
 
 /* Reading files. */
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static int summary(const struct checker *c)
 {
 	printf(CHECK_TAG "reads=%d violations=%d generation=%" PRIu64 "..%" PRIu64 "\n",
@@ -733,7 +724,7 @@ int do_check(const struct mstat_check_opts *o)
 	for (i = 0; i < nfiles; i++)
 		for (r = 0; r < o->reads; r++) {
 			if (c.reads)
-				sleep_ms(o->ms);
+				mstat_sleep(o->ms / 1000.0);
 			len = read_one(files[i], &buf);
 			if (len < 0)
 				return 2;

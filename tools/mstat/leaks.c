@@ -97,13 +97,6 @@
 #define MSTAT_LEAK_TOLERANCE	1.0	/* s: one object's birth in two reads */
 #define MSTAT_LEAK_ALIGNED	0.005	/* s: the same, the reads aligned */
 
-static int mstat_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /**
  * struct mstat_trend - a cache's growth, from its lower envelope
  * @rate: the Theil-Sen slope of the block minima, bytes/s
@@ -331,76 +324,6 @@ static void mstat_trend(const double *t, const double *x, int n, double conf,
 	free(px);
 }
 
-/* A table of strings to indices: open addressing, FNV-1a. */
-struct mstat_strmap {
-	char **key;
-	int *val;
-	size_t cap, n;
-};
-
-static uint64_t mstat_fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-/* The index of @k, or -1 (and its slot in *@slot). */
-static int mstat_strmap_find(const struct mstat_strmap *m, const char *k,
-			     size_t *slot)
-{
-	size_t i;
-
-	if (!m->cap) {
-		*slot = 0;
-		return -1;
-	}
-	for (i = mstat_fnv(k) & (m->cap - 1); m->key[i];
-	     i = (i + 1) & (m->cap - 1))
-		if (!strcmp(m->key[i], k))
-			return m->val[i];
-	*slot = i;
-	return -1;
-}
-
-static void mstat_strmap_put(struct mstat_strmap *m, const char *k, int v)
-{
-	size_t slot, i, oldcap = m->cap;
-	char **ok = m->key;
-	int *ov = m->val;
-
-	if (2 * (m->n + 1) > m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->key = mstat_alloc(NULL, m->cap * sizeof(*m->key));
-		m->val = mstat_alloc(NULL, m->cap * sizeof(*m->val));
-		memset(m->key, 0, m->cap * sizeof(*m->key));
-		m->n = 0;
-		for (i = 0; i < oldcap; i++)
-			if (ok[i])
-				mstat_strmap_put(m, ok[i], ov[i]);
-		for (i = 0; i < oldcap; i++)
-			free(ok[i]);
-		free(ok);
-		free(ov);
-	}
-	mstat_strmap_find(m, k, &slot);
-	m->key[slot] = mstat_strdup(k, strlen(k));
-	m->val[slot] = v;
-	m->n++;
-}
-
-static void mstat_strmap_free(struct mstat_strmap *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->key[i]);
-	free(m->key);
-	free(m->val);
-}
-
 /* The per-cache series */
 
 struct mstat_leak_cache {
@@ -461,8 +384,7 @@ static struct mstat_leak_cache *mstat_leak_cache_get(struct mstat_leak_window *w
 						     const char *name)
 {
 	struct mstat_leak_cache *c;
-	size_t slot;
-	int i = mstat_strmap_find(&w->map, key, &slot);
+	int i = (int)mstat_strmap_find(&w->map, key);
 
 	if (i >= 0)
 		return &w->c[i];
@@ -480,7 +402,7 @@ static struct mstat_leak_cache *mstat_leak_cache_get(struct mstat_leak_window *w
 	c->x = mstat_alloc(NULL, w->cap * sizeof(*c->x));
 	for (i = 0; i < w->cap; i++)
 		c->x[i] = NAN;
-	mstat_strmap_put(&w->map, key, w->nc);
+	mstat_strmap_add(&w->map, key);
 	return &w->c[w->nc++];
 }
 
@@ -796,15 +718,7 @@ static bool mstat_leak_cg_load(struct mstat_leaks *lk, const char *dir)
 static const char *mstat_leak_cg_label(const struct mstat_leaks *lk,
 				       long long id, char *buf, size_t len)
 {
-	const char *path;
-
-	if (id <= 0)
-		return mstat_cgroup_special(id);
-	path = mstat_leak_cg_known(lk, id);
-	if (path)
-		return path;
-	snprintf(buf, len, "id:%lld", id);
-	return buf;
+	return mstat_cgroup_label_of(id, mstat_leak_cg_known(lk, id), buf, len);
 }
 
 /* The sampled objects' slab cache, when the file names it (2.2). */
@@ -866,7 +780,7 @@ static int mstat_leak_stack_get(struct mstat_leaks *lk, const struct mstat_site 
 {
 	struct mstat_buf b = { 0 };
 	struct mstat_leak_stack *s;
-	size_t slot, i, nframe = mstat_leak_nframe(r);
+	size_t i, nframe = mstat_leak_nframe(r);
 	int at;
 
 	mstat_buf_put(&b, r->text, strlen(r->text));
@@ -875,7 +789,7 @@ static int mstat_leak_stack_get(struct mstat_leaks *lk, const struct mstat_site 
 		mstat_buf_put(&b, r->frame[i], strlen(r->frame[i]));
 	}
 	mstat_buf_put(&b, "", 1);
-	at = mstat_strmap_find(&lk->stackmap, (char *)b.p, &slot);
+	at = (int)mstat_strmap_find(&lk->stackmap, (char *)b.p);
 	if (at >= 0) {
 		free(b.p);
 		return at;
@@ -891,7 +805,7 @@ static int mstat_leak_stack_get(struct mstat_leaks *lk, const struct mstat_site 
 	s->frame = mstat_alloc(NULL, (nframe + 1) * sizeof(*s->frame));
 	for (i = 0; i < nframe; i++)
 		s->frame[i] = mstat_strdup(r->frame[i], strlen(r->frame[i]));
-	mstat_strmap_put(&lk->stackmap, (char *)b.p, lk->nst);
+	mstat_strmap_add(&lk->stackmap, (char *)b.p);
 	free(b.p);
 	return lk->nst++;
 }
@@ -1036,7 +950,7 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 {
 	double off, win;
 	struct mstat_leak_row *rw;
-	size_t r, i, slot;
+	size_t r, i;
 	char lab[96];
 	int at;
 
@@ -1062,7 +976,7 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 		mstat_buf_put(&key, lab, strlen(lab));
 		mstat_buf_put(&key, cache ? cache : "-",
 			      strlen(cache ? cache : "-") + 1);
-		at = mstat_strmap_find(&lk->rowmap, (char *)key.p, &slot);
+		at = (int)mstat_strmap_find(&lk->rowmap, (char *)key.p);
 		if (at < 0) {
 			if (lk->nrow == lk->rowcap) {
 				lk->rowcap = lk->rowcap ? 2 * lk->rowcap : 64;
@@ -1079,7 +993,7 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 			rw->cache = cache ? mstat_strdup(cache, strlen(cache)) : NULL;
 			rw->seen = -2;
 			rw->now = -1;
-			mstat_strmap_put(&lk->rowmap, (char *)key.p, lk->nrow);
+			mstat_strmap_add(&lk->rowmap, (char *)key.p);
 			at = lk->nrow++;
 		}
 		free(key.p);
@@ -1146,12 +1060,7 @@ static void mstat_leak_sites(struct mstat_leaks *lk,
 /* Bytes a sample of @bytes stands for at rate @rate. */
 static double mstat_leak_weight(long long bytes, long long rate)
 {
-	double p;
-
-	if (rate <= 0 || bytes <= 0)
-		return bytes > 0 ? bytes : 0;
-	p = -expm1(-(double)bytes / rate);
-	return p > 0 ? bytes / p : bytes;
+	return bytes * mstat_sample_scale((double)bytes, (double)rate);
 }
 
 /* Is @o, a live sample at the end of the watch, leak-like for @s? */
@@ -1916,11 +1825,6 @@ static bool mstat_leak_time(const char *path, double *t)
 	return true;
 }
 
-static double mstat_leak_secs(const struct timespec *ts)
-{
-	return ts->tv_sec + ts->tv_nsec / 1e9;
-}
-
 /* Copy @src to @dst (a --save): false after a message. */
 static bool mstat_leak_copy(const char *src, const char *dst, struct timespec *when)
 {
@@ -2080,9 +1984,9 @@ static int mstat_leak_watch(struct mstat_leaks *lk)
 	long reads = (long)floor(o->duration / o->interval + 1e-9) + 1, i;
 	size_t len = o->save ? strlen(o->save) + 32 : 0;
 	char *m = NULL, *s = NULL, *t = NULL;
-	struct timespec start, when, next;
+	struct timespec when;
+	double start;
 	int err = 0;
-	double at;
 	FILE *f;
 
 	if (reads < 2)
@@ -2107,18 +2011,12 @@ static int mstat_leak_watch(struct mstat_leaks *lk)
 			return MSTAT_LEAKS_ERROR;
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = mstat_now();
 	for (i = 0; !err && i < reads; i++) {
-		at = mstat_leak_secs(&start) + i * o->interval;
-		next.tv_sec = (time_t)at;
-		next.tv_nsec = (long)((at - next.tv_sec) * 1e9);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
-				       NULL) == EINTR)
-			;
+		mstat_sleep_until(start + i * o->interval);
 		if (!o->save) {
-			clock_gettime(CLOCK_MONOTONIC, &when);
 			if (!mstat_leak_read(lk, MSTAT_PROC, MSTAT_SITES_PROC,
-					     mstat_leak_secs(&when)))
+					     mstat_now()))
 				err = MSTAT_LEAKS_ERROR;
 			continue;
 		}
@@ -2131,11 +2029,11 @@ static int mstat_leak_watch(struct mstat_leaks *lk)
 			continue;
 		}
 		f = fopen(t, "w");
-		if (!f || fprintf(f, "%.6f\n", mstat_leak_secs(&when)) < 0 ||
+		if (!f || fprintf(f, "%.6f\n", mstat_secs(&when)) < 0 ||
 		    fclose(f)) {
 			mstat_err("%s: %s", t, strerror(errno));
 			err = MSTAT_LEAKS_ERROR;
-		} else if (!mstat_leak_read(lk, m, s, mstat_leak_secs(&when))) {
+		} else if (!mstat_leak_read(lk, m, s, mstat_secs(&when))) {
 			err = MSTAT_LEAKS_ERROR;
 		}
 		/* SLUB's merged names, as they are now, for --from. */

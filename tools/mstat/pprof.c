@@ -18,6 +18,7 @@
 #include "input.h"
 #include "pprof.h"
 #include "slab.h"
+#include "stats.h"
 #include "util.h"
 
 /* Protocol buffers, by hand */
@@ -80,65 +81,10 @@ static void pb_packed(struct mstat_buf *b, unsigned int field,
 	pb_msg(b, field, tmp);
 }
 
-/* The string table: "" first, each string once (FNV-1a open hashing). */
-struct mstat_strtab {
-	char **str;
-	size_t n, cap;
-	size_t *slot;		/* index + 1; 0: empty */
-	size_t nslot;
-};
-
-static uint32_t mstat_fnv(const char *s)
+/* The string table's index of @s ("" first: added first), added if new. */
+static int64_t mstat_str(struct mstat_strmap *t, const char *s)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-static void mstat_strtab_grow(struct mstat_strtab *t)
-{
-	size_t i, h;
-
-	free(t->slot);
-	t->nslot = t->nslot ? t->nslot * 2 : 1024;
-	t->slot = mstat_alloc(NULL, t->nslot * sizeof(*t->slot));
-	memset(t->slot, 0, t->nslot * sizeof(*t->slot));
-	for (i = 0; i < t->n; i++) {
-		for (h = mstat_fnv(t->str[i]) % t->nslot; t->slot[h];
-		     h = (h + 1) % t->nslot)
-			;
-		t->slot[h] = i + 1;
-	}
-}
-
-static int64_t mstat_str(struct mstat_strtab *t, const char *s)
-{
-	size_t h;
-
-	if (2 * (t->n + 1) > t->nslot)
-		mstat_strtab_grow(t);
-	for (h = mstat_fnv(s) % t->nslot; t->slot[h]; h = (h + 1) % t->nslot)
-		if (!strcmp(t->str[t->slot[h] - 1], s))
-			return t->slot[h] - 1;
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->str = mstat_alloc(t->str, t->cap * sizeof(*t->str));
-	}
-	t->str[t->n] = mstat_strdup(s, strlen(s));
-	t->slot[h] = ++t->n;
-	return t->n - 1;
-}
-
-static void mstat_strtab_free(struct mstat_strtab *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->str[i]);
-	free(t->str);
-	free(t->slot);
+	return mstat_strmap_add(t, s);
 }
 
 /* mstat pprof */
@@ -162,34 +108,13 @@ enum {
 
 struct mstat_pprof {
 	struct mstat_buf out, msg, sub;
-	struct mstat_strtab strs;
+	struct mstat_strmap strs;
 	int64_t *map;		/* filename string of mapping i + 1 */
 	size_t nmap;
 	unsigned char *done;	/* by string: 1 location, 2 function, written */
 	size_t ndone;
 	struct mstat_cgroups *cg;	/* opened at the first cgroup id */
 };
-
-/* 1 - e^-x for x >= 0, without libm: halve, sum the series, square back. */
-static double mstat_one_minus_exp_neg(double x)
-{
-	double e = 1, term = 1;
-	int i, k = 0;
-
-	if (x < 0.0001)
-		return x - x * x / 2;
-	while (x > 0.25 && k < 64) {
-		x /= 2;
-		k++;
-	}
-	for (i = 1; i < 16; i++) {
-		term *= -x / i;
-		e += term;
-	}
-	while (k--)
-		e *= e;
-	return 1 - e;
-}
 
 /* A site's mean sampled object size: its u64 counters, not signed. */
 static unsigned long long mstat_site_avg(const struct mstat_site *st)
@@ -206,12 +131,9 @@ static unsigned long long mstat_site_avg(const struct mstat_site *st)
  */
 static double mstat_site_scale(const struct mstat_site *st, long long rate)
 {
-	double p;
-
-	if (rate <= 1 || !st->allocs)
+	if (!st->allocs)
 		return 1;
-	p = mstat_one_minus_exp_neg((double)mstat_site_avg(st) / rate);
-	return p > 0 ? 1 / p : 1;
+	return mstat_sample_scale((double)mstat_site_avg(st), (double)rate);
 }
 
 /* @v, rounded, saturated to int64_t (a double beyond it has no int64_t). */
@@ -531,7 +453,7 @@ static char *mstat_site_key(const struct mstat_site *st)
  * strings).
  */
 static void mstat_base_values(const struct mstat_sites *base,
-			      struct mstat_strtab *keys, int64_t (**vals)[4],
+			      struct mstat_strmap *keys, int64_t (**vals)[4],
 			      size_t *nvals)
 {
 	size_t i;
@@ -585,7 +507,7 @@ static void mstat_pprof_build(struct mstat_pprof *pp,
 			      const struct mstat_sites *base,
 			      enum mstat_pprof_kind kind)
 {
-	struct mstat_strtab keys = { 0 };
+	struct mstat_strmap keys = { 0 };
 	int64_t (*bv)[4] = NULL, v[4];
 	size_t nbv = 0, i, k;
 	struct timespec now;
@@ -632,7 +554,7 @@ static void mstat_pprof_build(struct mstat_pprof *pp,
 		pb_bytes(&pp->out, PROFILE_STRING_TABLE, pp->strs.str[i],
 			 strlen(pp->strs.str[i]));
 	free(bv);
-	mstat_strtab_free(&keys);
+	mstat_strmap_free(&keys);
 }
 
 bool mstat_pprof_gz(struct mstat_buf *z, const struct mstat_sites *ss,
@@ -650,7 +572,7 @@ bool mstat_pprof_gz(struct mstat_buf *z, const struct mstat_sites *ss,
 	free(pp.map);
 	free(pp.done);
 	mstat_cgroups_free(pp.cg);
-	mstat_strtab_free(&pp.strs);
+	mstat_strmap_free(&pp.strs);
 	return ok;
 }
 

@@ -203,7 +203,7 @@ double mstat_binom_cdf(int n, int j, double p)
 	return mstat_ibeta(n - j, j + 1, 1 - p);
 }
 
-static int mstat_cmp_double(const void *a, const void *b)
+int mstat_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -355,6 +355,13 @@ double mstat_sample_prob(double bytes, double rate)
 	if (rate <= 1)
 		return 1;
 	return bytes > 0 ? -expm1(-bytes / rate) : 0;
+}
+
+double mstat_sample_scale(double bytes, double rate)
+{
+	double p = mstat_sample_prob(bytes, rate);
+
+	return p > 0 ? 1 / p : 1;
 }
 
 void mstat_ht_add(struct mstat_ht *h, double bytes, double n, double p)

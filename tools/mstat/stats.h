@@ -30,6 +30,8 @@ double mstat_chi2_cdf(double x, double k);
 double mstat_chi2_q(double p, double k);
 /* P(X <= @j) for X binomial(@n, @p). */
 double mstat_binom_cdf(int n, int j, double p);
+/* qsort()'s comparison of doubles, ascending. */
+int mstat_cmp_double(const void *a, const void *b);
 /* The median of @n >= 1 values; sorts @v in place. */
 double mstat_median(double *v, int n);
 /* The Theil-Sen slope of (@t, @x), @n points; NAN without a pair. */
@@ -95,6 +97,13 @@ struct mstat_ht {
  * countdown of bytes runs out): 1 - e^(-bytes / rate), 1 if @rate <= 1.
  */
 double mstat_sample_prob(double bytes, double rate);
+
+/*
+ * What a sampled object of @bytes stands for, in objects like it: 1 /
+ * mstat_sample_prob() (the module's est_ columns scale by it, mstat
+ * pprof and mstat leaks unsample by it); 1 where that chance is 0.
+ */
+double mstat_sample_scale(double bytes, double rate);
 
 /* Add to @h @n sampled objects of @bytes each, each drawn with chance @p. */
 void mstat_ht_add(struct mstat_ht *h, double bytes, double n, double p);

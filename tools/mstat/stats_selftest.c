@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats-selftest: stats.c against published tables (a program of the
- * test build, build/stats-selftest; tools/mstat/test.sh runs it).
+ * stats-selftest: stats.c against published tables, and the helpers
+ * every command shares against cases worked by hand (util.c's string
+ * map, cgroup.c's labels): a program of the test build,
+ * build/stats-selftest; tools/mstat/test.sh runs it.
  *
  * The quantiles are those every statistics text prints, to four
  * decimals: the standard normal's; Student's t's for 1 to 30 degrees of
@@ -25,8 +27,11 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
+#include "parse.h"
 #include "stats.h"
 #include "util.h"
 
@@ -133,6 +138,84 @@ static void ht_sure(void)
 	       sqrt(ht_var(&h, 2)), 0);
 	result(mstat_sample_prob(1, 1) == 1 && mstat_sample_prob(0, 65536) == 0,
 	       "ht-prob-ends", mstat_sample_prob(1, 1), 1);
+}
+
+/*
+ * mstat_cmp_double() sorts infinities and signs; the sampling chance at
+ * one rate's worth of bytes is 1 - 1/e, and keeps its precision far below
+ * the rate (-expm1(), where 1 - exp() would lose it); the scale that
+ * unsamples is its inverse, 1 where nothing is drawn by chance (no bytes,
+ * or every object sampled at rate 1).
+ */
+static void sample_helpers(void)
+{
+	double v[] = { 3, -1, INFINITY, 0, -INFINITY, 2.5 };
+	double want[] = { -INFINITY, -1, 0, 2.5, 3, INFINITY };
+	double tiny = mstat_sample_prob(1, 1 << 30);
+	bool sorted = true;
+	unsigned int i;
+
+	qsort(v, ARRAY_SIZE(v), sizeof(*v), mstat_cmp_double);
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		sorted = sorted && v[i] == want[i];
+	result(sorted, "cmp-double-sorts", v[0], want[0]);
+	result(fabs(mstat_sample_prob(65536, 65536) - (1 - exp(-1))) < 1e-15,
+	       "sample-prob-one-rate", mstat_sample_prob(65536, 65536),
+	       1 - exp(-1));
+	result(fabs(tiny * (1 << 30) - 1) < 1e-9, "sample-prob-tiny",
+	       tiny * (1 << 30), 1);
+	result(fabs(mstat_sample_scale(65536, 65536) * (1 - exp(-1)) - 1) < 1e-15 &&
+	       mstat_sample_scale(0, 65536) == 1 &&
+	       mstat_sample_scale(4096, 1) == 1, "sample-scale",
+	       mstat_sample_scale(65536, 65536), 1 / (1 - exp(-1)));
+}
+
+/*
+ * The string map: 3000 strings (the table grown six times) each at the
+ * index of its first adding, found again, added again at the same one;
+ * a string never added not found; empty after mstat_strmap_free().
+ */
+static void strmap(void)
+{
+	struct mstat_strmap m = { 0 };
+	bool good = mstat_strmap_find(&m, "") == -1;
+	char k[32];
+	long i;
+
+	for (i = 0; i < 3000; i++) {
+		snprintf(k, sizeof(k), "key %ld", i * 7919 % 3001);
+		good = good && mstat_strmap_add(&m, k) == i;
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(k, sizeof(k), "key %ld", i * 7919 % 3001);
+		good = good && mstat_strmap_find(&m, k) == i &&
+		       mstat_strmap_add(&m, k) == i && !strcmp(m.str[i], k);
+	}
+	result(good && m.n == 3000, "strmap-indices", (double)m.n, 3000);
+	result(mstat_strmap_find(&m, "key 3001") == -1 &&
+	       mstat_strmap_find(&m, "key") == -1, "strmap-absent",
+	       (double)mstat_strmap_find(&m, "key 3001"), -1);
+	mstat_strmap_free(&m);
+	result(!m.n && mstat_strmap_find(&m, "key 1") == -1, "strmap-free",
+	       (double)m.n, 0);
+}
+
+/* A cgroup's label: its path, "id:N" without one, or what the value says. */
+static void cgroup_labels(void)
+{
+	char buf[32];
+	const char *l;
+
+	l = mstat_cgroup_label_of(7, "/a/b", buf, sizeof(buf));
+	result(!strcmp(l, "/a/b"), "cgroup-label-path", 0, 0);
+	l = mstat_cgroup_label_of(7, NULL, buf, sizeof(buf));
+	result(!strcmp(l, "id:7"), "cgroup-label-id", 0, 0);
+	l = mstat_cgroup_label_of(MSTAT_CGROUP_SOFTIRQ, "/x", buf, sizeof(buf));
+	result(l && !strcmp(l, "softirq"), "cgroup-label-softirq", 0, 0);
+	l = mstat_cgroup_label_of(MSTAT_CGROUP_HARDIRQ, NULL, buf, sizeof(buf));
+	result(l && !strcmp(l, "hardirq"), "cgroup-label-hardirq", 0, 0);
+	result(!mstat_cgroup_label_of(MSTAT_CGROUP_UNKNOWN, "/x", buf,
+				      sizeof(buf)), "cgroup-label-unknown", 0, 0);
 }
 
 int main(int argc, char **argv)
@@ -258,6 +341,9 @@ int main(int argc, char **argv)
 	}
 	ht_enumerate();
 	ht_sure();
+	sample_helpers();
+	strmap();
+	cgroup_labels();
 	printf("# checks=%d failed=%d\n", checks, failed);
 	return failed ? 1 : 0;
 }

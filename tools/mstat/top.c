@@ -8,7 +8,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,17 +245,6 @@ static void mstat_top_frame(const struct mstat_snap *a,
 	mstat_top_sources(a, b, dt);
 	mstat_top_classes(a, b, dt);
 	mstat_top_orders(a, b, dt);
-}
-
-static void mstat_sleep(double secs)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)secs,
-		.tv_nsec = (long)((secs - (time_t)secs) * 1e9),
-	};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /*

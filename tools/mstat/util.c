@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every subcommand of mstat uses: one-line errors, memory that
- * never fails (out of memory exits), numbers for people, output files
- * written beside their target and renamed over it.
+ * never fails (out of memory exits), a string map, the monotonic clock
+ * and sleeping on it, numbers for people, output files written beside
+ * their target and renamed over it.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -85,6 +88,120 @@ void mstat_buf_put(struct mstat_buf *b, const void *d, size_t n)
 }
 
 /* Numbers for people */
+
+/* FNV-1a, 64 bits. */
+static uint64_t mstat_fnv(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* @s's slot in @m: the one holding it, or the empty one it would take. */
+static size_t mstat_strmap_slot(const struct mstat_strmap *m, const char *s)
+{
+	size_t h;
+
+	for (h = mstat_fnv(s) & (m->nslot - 1); m->slot[h];
+	     h = (h + 1) & (m->nslot - 1))
+		if (!strcmp(m->str[m->slot[h] - 1], s))
+			break;
+	return h;
+}
+
+long mstat_strmap_find(const struct mstat_strmap *m, const char *s)
+{
+	size_t h;
+
+	if (!m->nslot)
+		return -1;
+	h = mstat_strmap_slot(m, s);
+	return m->slot[h] ? (long)m->slot[h] - 1 : -1;
+}
+
+/* Twice the slots (at least 64), the strings hashed again. */
+static void mstat_strmap_grow(struct mstat_strmap *m)
+{
+	size_t i;
+
+	free(m->slot);
+	m->nslot = m->nslot ? 2 * m->nslot : 64;
+	m->slot = mstat_alloc(NULL, m->nslot * sizeof(*m->slot));
+	memset(m->slot, 0, m->nslot * sizeof(*m->slot));
+	for (i = 0; i < m->n; i++)
+		m->slot[mstat_strmap_slot(m, m->str[i])] = i + 1;
+}
+
+long mstat_strmap_add(struct mstat_strmap *m, const char *s)
+{
+	size_t h;
+
+	/* At most half the slots taken: the probes stay short. */
+	if (2 * (m->n + 1) > m->nslot)
+		mstat_strmap_grow(m);
+	h = mstat_strmap_slot(m, s);
+	if (m->slot[h])
+		return (long)m->slot[h] - 1;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->str = mstat_alloc(m->str, m->cap * sizeof(*m->str));
+	}
+	m->str[m->n] = mstat_strdup(s, strlen(s));
+	m->slot[h] = ++m->n;
+	return (long)m->n - 1;
+}
+
+void mstat_strmap_free(struct mstat_strmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->str[i]);
+	free(m->str);
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
+}
+
+double mstat_secs(const struct timespec *ts)
+{
+	return ts->tv_sec + ts->tv_nsec / 1e9;
+}
+
+double mstat_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return mstat_secs(&ts);
+}
+
+/* @secs >= 0 as a timespec. */
+static struct timespec mstat_timespec(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs };
+
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	return ts;
+}
+
+void mstat_sleep(double secs)
+{
+	struct timespec ts = mstat_timespec(secs);
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+void mstat_sleep_until(double t)
+{
+	struct timespec ts = mstat_timespec(t);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
 
 const char *mstat_num(char *buf, int s64, long long v)
 {

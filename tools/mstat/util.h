@@ -2,8 +2,9 @@
 /*
  * What every file of the mstat tool may use (util.c): one-line errors,
  * the exit statuses, memory that never fails (out of memory exits), a
- * growing byte buffer, numbers for people, output files written beside
- * their target and renamed over it. It calls nothing of the tool but
+ * growing byte buffer, a string map, the monotonic clock and sleeping on
+ * it, numbers for people, output files written beside their target and
+ * renamed over it. It calls nothing of the tool but
  * parse.h's types.
  */
 #ifndef MSTAT_UTIL_H
@@ -11,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
@@ -45,6 +47,34 @@ struct mstat_buf {
 };
 
 void mstat_buf_put(struct mstat_buf *b, const void *d, size_t n);
+
+/*
+ * A map of strings to their indices, 0 up in the order they were first
+ * added (mstat pprof's string table, mstat leaks' series, stacks and
+ * rows): open addressing on FNV-1a, at most half the slots taken. All
+ * zero is empty; mstat_strmap_free() makes it so again.
+ */
+struct mstat_strmap {
+	char **str;		/* the strings, by index */
+	size_t n, cap;
+	size_t *slot;		/* index + 1; 0: empty */
+	size_t nslot;		/* a power of two */
+};
+
+/* The index of @s, or -1. */
+long mstat_strmap_find(const struct mstat_strmap *m, const char *s);
+/* The index of @s: if new, a copy of it is added with the next one. */
+long mstat_strmap_add(struct mstat_strmap *m, const char *s);
+void mstat_strmap_free(struct mstat_strmap *m);
+
+/* @ts in seconds. */
+double mstat_secs(const struct timespec *ts);
+/* CLOCK_MONOTONIC, in seconds. */
+double mstat_now(void);
+/* Sleep @secs >= 0 seconds; a signal does not cut it short. */
+void mstat_sleep(double secs);
+/* Sleep until mstat_now() reads @t (not at all if it has); likewise. */
+void mstat_sleep_until(double t);
 
 /* Numbers for people, into @buf of 32 bytes. */
 const char *mstat_count(char *buf, long long v);	/* "1,234,567" */
