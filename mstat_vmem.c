@@ -177,10 +177,11 @@ static bool mstat_vmem_current(const struct mstat_section *s,
  * (percpu_alloc=page, or where embedding fails) is vmalloc'd too, and is
  * not told apart: its objects count as a later chunk's.
  */
+static unsigned int mstat_percpu_cpu __read_mostly;	/* a possible CPU */
+
 static unsigned long mstat_percpu_owner(const void __percpu *ptr)
 {
-	void *addr = per_cpu_ptr((void __percpu *)ptr,
-				 cpumask_first(cpu_possible_mask));
+	void *addr = per_cpu_ptr((void __percpu *)ptr, mstat_percpu_cpu);
 
 	return is_vmalloc_addr(addr) ? 0 : MSTAT_PERCPU_FIRST;
 }
@@ -534,6 +535,8 @@ int mstat_vmem_init(unsigned int objects)
 	unsigned int bits = order_base_2(objects + objects / 3);
 	unsigned int i;
 
+	/* Possible CPUs are fixed at boot: the first of them, once. */
+	mstat_percpu_cpu = cpumask_first(cpu_possible_mask);
 	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++) {
 		struct mstat_objtab *t = &mstat_tabs[i];
 		struct mstat_obj *slot;
