@@ -25,7 +25,11 @@
  *   mstat leaks [-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]
  *	[--save DIR] [--min-rate B] [--confidence C]
  *					what grows without bound: caches
- *					and stacks (leaks.c)
+ *					and stacks (leaks.c, leaks_*.c)
+ *   mstat memory [-f FILE] [--meminfo FILE] [--kallsyms FILE]
+ *	[--sites FILE] [--json]		where the memory is: one account
+ *					whose lines add up to MemTotal
+ *					(memory.c, pages.c)
  *
  * Every file is read by the one parser, parse.c. This file parses the
  * options and dispatches, and nothing calls into it. The files, each
@@ -36,21 +40,36 @@
  *   serve.c     mstat serve: /metrics and pprof over HTTP (libmicrohttpd);
  *               serve_exec.c in its place in the static mstat: it execs
  *               mstat-serve, the dynamic build that has serve.c
- *   leaks.c     mstat leaks: what grows without bound; serve's verdict
+ *   leaks.c     mstat leaks: what grows without bound (the method);
+ *               its files below, leaks_int.h their shared state:
+ *     leaks_watch.c   the watch, a read every --interval
+ *     leaks_save.c    one read; --save's directory and --from's replay
+ *     leaks_out.c     the verdict as text, JSON, Prometheus; serve's
+ *     leaks_stack.c   the stack tier, and its check against the caches
+ *     leaks_cgroup.c  the cgroups' paths as the watch saw them
+ *     leaks_cache.c   the per-cache series (serve keeps one too)
+ *   memory.c    mstat memory: the account of MemTotal
+ *   pages.c     ... its page samples by kind and raw caller
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
  *   check.c     mstat check: the snapshot invariants, across reads
- *   show.c      the snapshot as text        json.c  ... as JSON
+ *   show.c      the snapshot as text        json.c  ... as JSON, and
+ *               the JSON string writer every --json output uses
  *   prom.c      ... in Prometheus's text format
- *   cgroup.c    the cgroup2 tree: cgroup ids to paths, for pprof's labels
+ *   slab.c      SLUB's merged caches: every name of a cache
+ *   cgroup.c    the cgroup2 tree: cgroup ids to paths and labels
  *   gzip.c      the gzip container, through zlib
+ *   stats.c     the statistics: quantiles, robust slopes, a cache
+ *               series' trend, estimates from sampled objects
  *   input.c     reading a file in one open(); the tool's read errors
- *   util.c      errors, memory, numbers for people, output files
+ *   util.c      errors, memory, the string map, the monotonic clock and
+ *               sleeping, numbers for people, output files
  *   parse.c     the parser of /proc/mstat and /proc/mstat_sites
  *   opts.h      the options main.c parses for the commands (no .c)
  *
  * Not in mstat: check_selftest.c, the checker's test, a program of the
- * test build (make check-selftest) that drives check.c.
+ * test build (make check-selftest) that drives check.c; stats_selftest.c,
+ * the statistics' and the shared helpers' (make stats-selftest).
  *
  * A file includes and calls only files below it in this list (or beside
  * it, as the formats are): scripts/layers.sh checks that no two units

@@ -99,7 +99,8 @@
 #include <microhttpd.h>
 
 #include "input.h"
-#include "leaks.h"
+#include "leaks_cache.h"
+#include "leaks_out.h"
 #include "memory.h"
 #include "pprof.h"
 #include "prom.h"

@@ -5,11 +5,15 @@
  * precision of a double (their cumulative functions computed from the
  * regularized incomplete beta and gamma functions, inverted by
  * bisection), the binomial's cumulative function, the median, the
- * Theil-Sen slope and the fit of a fill toward a plateau; and, for mstat
- * memory, the estimate of a total from objects sampled each with its own
- * chance, and its variance. It calls nothing of the tool but util.h's
- * allocator.
+ * Theil-Sen slope and the fit of a fill toward a plateau, and from them
+ * the trend of a cache's series that mstat leaks judges by; and, for
+ * mstat memory, the estimate of a total from objects sampled each with
+ * its own chance, and its variance. It calls nothing of the tool but
+ * util.h's allocator.
  * Its test is tools/mstat/stats_selftest.c, against published tables.
+ * Built with -DMSTAT_LEAKS_WEAK (the test build's mstat-leaks-weak), the
+ * trend is the naive one the tests show fail: the difference of the
+ * first and last points.
  */
 #ifndef MSTAT_STATS_H
 #define MSTAT_STATS_H
@@ -107,5 +111,44 @@ double mstat_sample_scale(double bytes, double rate);
 
 /* Add to @h @n sampled objects of @bytes each, each drawn with chance @p. */
 void mstat_ht_add(struct mstat_ht *h, double bytes, double n, double p);
+
+/**
+ * struct mstat_trend - a cache's growth, from its lower envelope
+ * @rate: the Theil-Sen slope of the block minima, bytes/s
+ * @low: the low end of Sen's interval at the confidence asked
+ *	(-INFINITY when too few blocks bound it)
+ * @high: its high end (+INFINITY likewise)
+ * @late: the slope of the later half of the minima
+ * @late_high: the high end of the later half's rate: the mean of its
+ *	steps (the rates between consecutive minima, from the middle one)
+ *	plus Student's t at the confidence asked times their standard
+ *	error; +INFINITY with fewer than 3 steps
+ * @blocks: how many blocks (0: too few reads for any)
+ * @judged: enough blocks for a verdict: Sen's interval at the
+ *	confidence asked has a low end
+ * @suspect: the verdict
+ * @filling: it rises, but toward a plateau: the steps between the
+ *	minima fall with time, by Student's t at the confidence asked
+ *	(mstat_trend_fill()); not a suspect
+ * @plateau: P, when filling
+ * @tau: tau, when filling
+ */
+struct mstat_trend {
+	double rate, low, high, late, late_high, plateau, tau;
+	int blocks;
+	bool judged, suspect, filling;
+};
+
+/*
+ * The trend of the series @x (NAN where the cache was absent) at times
+ * @t, @n reads; the verdict at confidence @conf above @min_rate.
+ */
+void mstat_trend(const double *t, const double *x, int n, double conf,
+		 double min_rate, struct mstat_trend *tr);
+/*
+ * The fewest reads over which mstat_trend() can judge at confidence
+ * @conf (Sen's interval bounded below), 0 if none can.
+ */
+int mstat_leak_min_reads(double conf);
 
 #endif /* MSTAT_STATS_H */
