@@ -1161,8 +1161,9 @@ mstat_guests_counts() {
 		# unwinder). alloc_pages_bulk()'s pages sampled
 		# (bulkpages.sh): on 6.1, 6.12 and 7.3 (5.10 has no
 		# alloc_pages_bulk()). Each page kind's frames against
-		# known allocations (kinds.sh): on all four.
-		case $id in 5.10|6.1|6.12|7.3) parts+=' exact kinds' ;; esac
+		# known allocations (kinds.sh), and the kernel's own page
+		# tables against a kprobe's count (ptkernel.sh): on all four.
+		case $id in 5.10|6.1|6.12|7.3) parts+=' exact kinds ptkernel' ;; esac
 		case $id in 6.1|6.12|7.3) parts+=' bulkpages' ;; esac
 	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
