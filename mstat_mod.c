@@ -176,6 +176,8 @@ err_debugfs:
 err_profile:
 	if (!mstat_mutant(MSTAT_MUT_LEAK_PROFILE))
 		mstat_profile_exit();
+	else
+		mstat_profile_unhook();	/* the tables leak, not the hook */
 err_events:
 	mstat_stream_exit();
 err_vmem:

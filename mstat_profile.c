@@ -1601,16 +1601,32 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 }
 
 /**
+ * mstat_profile_unhook() - take the profile's module notifier off the
+ *	kernel's chain
+ *
+ * Waits for a notifier call in progress: none walks the buckets after.
+ * mstat_profile_exit() does it first; an init that fails after
+ * mstat_profile_init() must have it done even where it leaks the tables
+ * (the broken build's MSTAT_MUT_LEAK_PROFILE), or the chain keeps a
+ * callback in the module's freed text.
+ *
+ * Context: process; sleeps.
+ */
+void mstat_profile_unhook(void)
+{
+	if (mstat_profile_notifier_on)
+		unregister_module_notifier(&mstat_profile_module_nb);
+	mstat_profile_notifier_on = false;
+}
+
+/**
  * mstat_profile_exit() - free the tables
  *
  * Context: no probe may run any more.
  */
 void mstat_profile_exit(void)
 {
-	/* Waits for a notifier call in progress: none walks the buckets after. */
-	if (mstat_profile_notifier_on)
-		unregister_module_notifier(&mstat_profile_module_nb);
-	mstat_profile_notifier_on = false;
+	mstat_profile_unhook();
 	mstat_set_reset_hook(&mstat_core, NULL);
 	mstat_set_fold_hook(&mstat_core, NULL);
 	mutex_lock(&mstat_profile_lock);

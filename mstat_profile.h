@@ -191,6 +191,7 @@ void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj));
 s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs, unsigned int depth);
+void mstat_profile_unhook(void);
 void mstat_profile_exit(void);
 void mstat_profile_set_rate(unsigned long rate);
 void mstat_profile_set_pages(bool on);

@@ -418,13 +418,18 @@ static void mstat_profile_labels_task(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, live, (unsigned int)ARRAY_SIZE(obj));
 }
 
-/* The allocations of mstat_profile_keep_names_for_good(), at a site of their own. */
+/*
+ * The allocations of mstat_profile_keep_names_for_good(), at a site of
+ * their own: kzalloc(), not profile_site_alloc()'s kmalloc(), or the two
+ * bodies are one and GCC's identical code folding (-fipa-icf, on at -O2)
+ * makes them one function, whose site is profile_site_alloc().
+ */
 static noinline void profile_site_kept(void **obj, int k, size_t size)
 {
 	int i;
 
 	for (i = 0; i < k; i++)
-		obj[i] = kmalloc(size, GFP_KERNEL);
+		obj[i] = kzalloc(size, GFP_KERNEL);
 }
 
 /*
@@ -472,8 +477,8 @@ static void mstat_profile_keep_names_for_good(struct kunit *test)
 {
 	u64 at0, kept0, at1, kept1, at2, kept2;
 	unsigned long site = 0;
+	void *obj[8] = {};
 	char *name;
-	void *obj[8];
 	int i;
 
 	name = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
@@ -482,8 +487,10 @@ static void mstat_profile_keep_names_for_good(struct kunit *test)
 	profile_site_kept(obj, 4, 300);
 	mstat_profile_set_rate(0);
 	profile_kept_rows(test, name, &at0, &kept0, &site);
-	KUNIT_ASSERT_GE(test, at0, 4ULL);
-	KUNIT_ASSERT_TRUE(test, site != 0);
+	KUNIT_EXPECT_GE(test, at0, 4ULL);
+	KUNIT_EXPECT_TRUE(test, site != 0);
+	if (at0 < 4 || !site)
+		goto out;
 
 	/* The call's byte, before the return address. */
 	KUNIT_EXPECT_GE(test, mstat_profile_keep_names(site - 1, 1), 1U);
@@ -497,6 +504,8 @@ static void mstat_profile_keep_names_for_good(struct kunit *test)
 	profile_kept_rows(test, name, &at2, &kept2, &site);
 	KUNIT_EXPECT_EQ(test, at2, 4ULL);
 	KUNIT_EXPECT_EQ(test, kept2, kept1);
+out:
+	/* NULL where the case ended early: kfree() takes it. */
 	for (i = 0; i < ARRAY_SIZE(obj); i++)
 		kfree(obj[i]);
 }
