@@ -704,6 +704,9 @@ static void print_text(const struct account *a, const long long mi[MI_NR],
 	for (int k = 0; k < PK_NR; k++)
 		printf(" %s %s%s", mstat_page_kind_name[k],
 		       mstat_bytes(b, (double)ps->kind[k]), k + 1 < PK_NR ? "," : "\n");
+	if (ps->dropped > 0)
+		printf("  the profile dropped %lld samples, with no room for them (profile_buckets, profile_addrs): every sampled line above is low\n",
+		       ps->dropped);
 }
 
 /* The page kinds' @v as members of an object, after others if !@first. */
@@ -742,7 +745,7 @@ static void print_json(const struct account *a,
 		json_kinds(se, true);
 		printf(",\n  \"pages_sampled_n\": {");
 		json_kinds(ps->kind_n, true);
-		printf(",\n");
+		printf(",\n  \"pages_sampled_dropped\": %lld,\n", ps->dropped);
 	}
 	printf("  \"lines\": [");
 	for (i = 0; i < a->n; i++) {

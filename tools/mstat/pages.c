@@ -278,6 +278,9 @@ void mstat_page_samples(struct mstat_page_samples *ps,
 	if (!ss || ss->major != 2 || ss->minor < 3)
 		return;
 	ps->rate = ss->rate;
+	/* Since load or reset, every source's: each one a low estimate. */
+	ps->dropped = (ss->site_drops > 0 ? ss->site_drops : 0) +
+		      (ss->addr_drops > 0 ? ss->addr_drops : 0);
 	for (i = 0; i < ss->n; i++) {
 		const struct mstat_site *st = &ss->site[i];
 		enum mstat_page_kind k;

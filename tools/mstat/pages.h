@@ -42,6 +42,7 @@ extern const char *const mstat_page_kind_name[PK_NR];
 struct mstat_page_samples {
 	bool have;		/* a sites file of 2.3 with page samples */
 	long long rate, samples;
+	long long dropped;	/* samples the profile had no room for */
 	long long kind[PK_NR], kind_n[PK_NR];
 	double kind_var[PK_NR];	/* of each kind's estimate */
 	double raw_var;		/* of the raw pages' estimate */

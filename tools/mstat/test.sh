@@ -2656,6 +2656,26 @@ memory_pages_pt_uncounted() {
 	! echo "$j" | grep -q 'pt_pud_sampled'
 }
 
+# Samples the profile dropped (no room: stack_drops, addr_drops) make
+# every sampled line low: mstat memory says how many, in its text and as
+# pages_sampled_dropped; 0 and no such line where none was.
+memory_pages_dropped() {
+	local f=$tmp/dropped-sites.txt
+
+	sed '2s/ stack_drops 0 addr_drops 0 / stack_drops 5 addr_drops 37 /' \
+		testdata/mstat_sites-2.3.txt >"$f"
+	grep -q ' addr_drops 37 ' "$f" || return
+	build/mstat memory "${pages_args[@]}" --sites "$f" |
+		grep -q '^  the profile dropped 42 samples' &&
+		build/mstat memory --json "${pages_args[@]}" --sites "$f" |
+		grep -q '"pages_sampled_dropped": 42,' &&
+		build/mstat memory --json "${pages_args[@]}" \
+			--sites testdata/mstat_sites-2.3.txt |
+		grep -q '"pages_sampled_dropped": 0,' &&
+		! build/mstat memory "${pages_args[@]}" \
+			--sites testdata/mstat_sites-2.3.txt | grep -q 'dropped'
+}
+
 # The raw pages by caller as Prometheus series (mstat prom --sites): a
 # caller's bytes and standard error are mstat memory --json's; every
 # other series is as without --sites, in the same order (guests parse
@@ -2954,6 +2974,7 @@ t memory_pages memory_pages
 t memory_pages_tamper memory_pages_tamper
 t memory_pages_kinds_stderr memory_pages_kinds_stderr
 t memory_pages_pt_uncounted memory_pages_pt_uncounted
+t memory_pages_dropped memory_pages_dropped
 t memory_pages_prom memory_pages_prom
 maybe memory_pages_serve curl "HTTP client" memory_pages_serve
 t memory_pages_callers memory_pages_callers
