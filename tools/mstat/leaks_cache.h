@@ -53,4 +53,13 @@ void mstat_leak_window_judge(struct mstat_leak_window *w, double conf,
 struct mstat_leak_cache *mstat_leak_cache_named(struct mstat_leak_window *w,
 						const char *name);
 
+/*
+ * A test's clock for the reads the leak verdicts are over: the file it
+ * names holds the time (seconds) of the read offered now. Unset, the
+ * monotonic clock's (mstat_leak_clock() in leaks_watch.c).
+ */
+#define MSTAT_LEAK_CLOCK_ENV	"MSTAT_LEAK_CLOCK"
+
+int mstat_leak_clock(double *t);
+
 #endif /* MSTAT_LEAKS_CACHE_H */

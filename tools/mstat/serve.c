@@ -79,9 +79,17 @@
  * Prometheus wiki's "default port allocations" list had given out every
  * port by 2023, so that no choice there is unclaimed; not the port of
  * the servers this project runs beside it (prometheus 9090, its node
- * exporter 9100). --listen gives another.
+ * exporter 9100). --listen gives another; port 0, one the kernel picks,
+ * which the line that says the server is up names (a test's server:
+ * test.sh's serve_start).
  * The address is 127.0.0.1: the counters and the profile say much about
  * the machine, so another address only when asked.
+ *
+ * Two hooks of the tests, environment variables, so that what they judge
+ * is judged without the wall clock: MSTAT_LEAK_CLOCK_ENV (leaks_cache.h),
+ * the leak window's reads placed at the times a replay recorded; and
+ * MSTAT_SERVE_HOLD_ENV, a profile held between its reads and its build
+ * (mstat_serve_hold()).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -117,6 +125,9 @@ enum {
 	MSTAT_SERVE_DELTAS = 4,
 	MSTAT_SERVE_LEAK_READS = 60,
 };
+
+/* A FIFO where each profile waits before its build (mstat_serve_hold()). */
+#define MSTAT_SERVE_HOLD_ENV	"MSTAT_SERVE_HOLD"
 
 struct mstat_server {
 	const struct mstat_opts *o;
@@ -266,6 +277,23 @@ static long long mstat_ms(const struct timespec *a, const struct timespec *b)
 	       (b->tv_nsec - a->tv_nsec) / 1000000;
 }
 
+/*
+ * When @s was taken, into @t: mstat_snap_taken(), or on a test's clock
+ * (mstat_leak_clock()) less the snapshot's age. False after a message.
+ */
+static bool mstat_serve_taken(const struct mstat_snap *s, double *t)
+{
+	int clock = mstat_leak_clock(t);
+
+	if (clock < 0)
+		return false;
+	if (clock)
+		*t -= mstat_snap_age(s);
+	else
+		*t = mstat_snap_taken(s);
+	return true;
+}
+
 /* A new answer for the scrapes: a snapshot, or 503. Context: srv->lock. */
 static void __mstat_serve_snapshot(struct mstat_server *srv)
 {
@@ -276,6 +304,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	struct MHD_Response *r;
 	char *body = NULL;
 	size_t len = 0;
+	double taken;
 	FILE *f;
 	int err = 1;
 
@@ -286,7 +315,8 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	 * The raw pages' series read the sites file too, once a snapshot:
 	 * at most once in --min-interval, as the snapshot.
 	 */
-	if (s && mstat_memory_sites(srv->o, &ss)) {
+	if (s && (mstat_memory_sites(srv->o, &ss) ||
+		  !mstat_serve_taken(s, &taken))) {
 		mstat_snap_free(s);
 		s = NULL;
 	}
@@ -295,8 +325,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 		if (f) {
 			mstat_prom(f, s, &srv->filter,
 				   mstat_memory_meminfo(srv->o), ss);
-			mstat_leak_window_add(srv->leaks, s,
-					      mstat_snap_taken(s));
+			mstat_leak_window_add(srv->leaks, s, taken);
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
 					srv->o->min_rate);
 			err = fclose(f);
@@ -433,6 +462,34 @@ static bool mstat_serve_wait(struct mstat_server *srv, long secs)
 	return !stopped;
 }
 
+/*
+ * A test's hold (test.sh's serve_pprof_unlocked): with $MSTAT_SERVE_HOLD
+ * naming a FIFO, a profile, its reads done and the lock let go, writes
+ * "held" into it (its open waits for the test to read), then reads it
+ * to its end (its open waits for the test to write): the test scrapes
+ * /metrics while every profile is held here, before its build, and the
+ * scrape must end, whatever the machine's speed. Unset: nothing.
+ */
+static void mstat_serve_hold(void)
+{
+	const char *path = getenv(MSTAT_SERVE_HOLD_ENV);
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fputs("held\n", f);
+		fclose(f);
+	}
+	f = fopen(path, "r");
+	if (f) {
+		while (fgetc(f) != EOF)
+			;
+		fclose(f);
+	}
+}
+
 /* ?seconds=N: 1 to MSTAT_SERVE_MAX_SECONDS. */
 static bool mstat_serve_secs(const char *v, long *secs)
 {
@@ -474,6 +531,7 @@ static enum MHD_Result mstat_serve_profile(struct mstat_server *srv,
 	 * walk and gzip take their time (the reads are held, and never
 	 * change; mstat_err() keeps each thread's messages apart).
 	 */
+	mstat_serve_hold();
 	ok = mstat_pprof_gz(&z, ss->ss, base ? base->ss : NULL, kind);
 	mstat_serve_put(srv, base);
 	mstat_serve_put(srv, ss);
@@ -643,7 +701,7 @@ static bool mstat_serve_addr(const char *spec, struct sockaddr_storage *sa,
 	size_t n;
 	int err;
 
-	if (!colon || !mstat_parse_u64(colon + 1, &p) || !p || p > 65535)
+	if (!colon || !mstat_parse_u64(colon + 1, &p) || p > 65535)
 		goto bad;
 	n = colon - spec;
 	if (n && spec[0] == '[' && spec[n - 1] == ']') {
@@ -708,6 +766,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	struct sockaddr_storage sa;
 	struct MHD_Daemon *d;
 	pthread_condattr_t ca;
+	const union MHD_DaemonInfo *info;
 	unsigned short port;
 	sigset_t set;
 	int sig;
@@ -737,8 +796,13 @@ int do_serve(const struct mstat_opts *o, char **argv)
 		mstat_leak_window_free(srv.leaks);
 		return EXIT_INPUT;
 	}
-	fprintf(stderr, "mstat: serving %s and %s on http://%s/ (/metrics, /debug/pprof/heap, /debug/pprof/allocs)\n",
-		o->file[0], srv.sites, listen);
+	/* The port bound: --listen's, or the kernel's pick for port 0. */
+	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	if (info && info->port)
+		port = info->port;
+	fprintf(stderr, "mstat: serving %s and %s on http://%.*s:%u/ (/metrics, /debug/pprof/heap, /debug/pprof/allocs)\n",
+		o->file[0], srv.sites, (int)(strrchr(listen, ':') - listen),
+		listen, port);
 	fflush(stderr);
 	sigwait(&set, &sig);
 	pthread_mutex_lock(&srv.lock);

@@ -18,6 +18,13 @@
 # guest_live test boots a 6.12 guest (capture.sh, about 45 s) when the
 # kernel and headers are there; MSTAT_GUEST=0 skips it. Nothing is loaded
 # on the host.
+#
+# One test, or a few, alone: MSTAT_TEST_ONLY=NAME[,NAME...] runs those
+# (and build, always first) and no other, not even counted as skipped:
+#   cd tools/mstat && MSTAT_TEST_ONLY=leaks_serve,leaks_watch ./test.sh
+# A few read what an earlier one made: name that one too (leaks_find
+# before leaks_find_tampered); leaks_find's replay directory, which most
+# leak tests read, is made again when missing.
 set -u
 
 cd "$(dirname "$0")" || exit 1
@@ -32,6 +39,27 @@ export HOME=${HOME:-$tmp} PPROF_TMPDIR=$tmp
 # No SLUB directory but a test's own (slab_merged_names): this host's
 # merged caches would rename the fixtures' caches.
 export MSTAT_SLAB_ROOT=$tmp/no-slab
+
+# only NAME: NAME is to run (MSTAT_TEST_ONLY unset, or NAME among its
+# comma-separated names). t and skip (lib.sh's) count only such tests.
+only() {
+	case ",${MSTAT_TEST_ONLY:-$1}," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
+eval "mstat_t_one() $(declare -f t | sed 1d)"
+eval "mstat_skip_one() $(declare -f skip | sed 1d)"
+t() {
+	if [ "$1" = build ] || only "$1"; then
+		mstat_t_one "$@"
+	fi
+}
+skip() {
+	if only "$1"; then
+		mstat_skip_one "$@"
+	fi
+}
 
 # maybe NAME COMMAND WHY TEST...: TEST if COMMAND is installed, else skip.
 maybe() {
@@ -66,6 +94,40 @@ same() {
 	got=$?
 	echo "exit $got (want $rc)"
 	diff -u "$want" "$tmp/got" && [ "$got" -eq "$rc" ]
+}
+
+# serve_start ERR ARGS...: build/mstat-serve serve ARGS on a port the
+# kernel picks (--listen 127.0.0.1:0), its stderr in ERR; once the line
+# that says it is up names that port: serve_pid and serve_port set. Fails
+# if it exits first, or says "timeout" if not up within 30 s. ERR emptied
+# here first: the server's own redirection may come after the first look
+# at it, which then read the line of a server before.
+serve_start() {
+	local err=$1 end=$((SECONDS + 30))
+
+	shift
+	: >"$err" || return
+	build/mstat-serve serve --listen 127.0.0.1:0 "$@" 2>"$err" &
+	serve_pid=$!
+	until serve_port=$(sed -n 's|^mstat: serving .* on http://127\.0\.0\.1:\([0-9][0-9]*\)/ .*|\1|p' "$err") &&
+		[ -n "$serve_port" ]; do
+		if ! kill -0 "$serve_pid" 2>/dev/null; then
+			echo "mstat serve exited before it was up: $(cat "$err")"
+			return 1
+		fi
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "timeout: mstat serve not up within 30 s (its stderr: $(cat "$err"))"
+			kill "$serve_pid"
+			return 1
+		fi
+		sleep 0.02
+	done
+}
+
+# serve_stop: the server serve_start started, stopped.
+serve_stop() {
+	kill "$serve_pid"
+	wait "$serve_pid"
 }
 
 # The fixtures of the error tests and of the checker's, made from the
@@ -1276,6 +1338,13 @@ leaks_judge() {
 	}' "$2" "$1"
 }
 
+# leaks_all: leaks_find's replay directory, $tmp/lk-all, made if missing
+# (a test run alone: MSTAT_TEST_ONLY).
+leaks_all() {
+	[ -d "$tmp/lk-all" ] || leaks_gen "$tmp/lk-all" "$leaks_leaks
+$leaks_decoys"
+}
+
 # Every leak named, with its stack, cache and cgroup, its rate within
 # its interval; no decoy, no background; exit 1.
 leaks_find() {
@@ -1409,7 +1478,7 @@ leaks_contradicted() {
 
 # --min-rate above a leak's interval: not called.
 leaks_min_rate() {
-	[ -d "$tmp/lk-all" ] || return
+	leaks_all || return
 	build/mstat leaks --json --min-rate 20000 --from "$tmp/lk-all" >"$tmp/lk-min.json"
 	local rc=$?
 	echo "exit $rc (want 0)"
@@ -1489,33 +1558,35 @@ leaks_unjudged() {
 }
 
 # mstat serve: the per-cache verdict over the window of its scrapes,
-# each of the next read of a replay directory (-f a file rewritten). The
-# verdict is over the scrapes' own times, as on a live machine: a read a
-# second, so that a scrape delayed by a loaded machine moves its point
-# little (0.1 s apart, a late half slowed by such delays read as a leak
-# slowing down, no suspect, in the cold run at 2dfe51b), each at its own
-# second from the first, not a second after the one before: a delay then
-# moved every later point, the late half again slowed (the cold run at
-# fe5ea55).
+# each of the next read of a replay directory (-f a file rewritten), at
+# the time the replay recorded (NNNN.time, 10 s apart): the file
+# MSTAT_LEAK_CLOCK names holds it while the read is offered, and the
+# window places the snapshot there, as it places a live one at the
+# monotonic clock's. Each scrape after the one before has ended: no
+# sleep, no wall clock. (Placed at the scrapes' own times, a read a
+# second, a scrape that a loaded machine delayed moved its point, and a
+# late half so slowed read as a leak slowing down: two cold runs of make
+# check failed so.) That a live server takes the monotonic clock's time
+# is not judged here: only the wall clock could say it took the right
+# one.
 leaks_serve() {
-	local port=$((20000 + $$ % 20000)) pid i ok=1 t0
+	local i f ok=1
 
-	[ -d "$tmp/lk-all" ] || return
-	cp "$tmp/lk-all/0000.mstat" "$tmp/cur.mstat"
-	build/mstat-serve serve --listen "127.0.0.1:$port" --min-interval 0 \
-		-f "$tmp/cur.mstat" 2>"$tmp/serve.err" &
-	pid=$!
-	t0=$(date +%s.%N)
+	leaks_all || return
+	cp "$tmp/lk-all/0000.mstat" "$tmp/cur.mstat" &&
+		cp "$tmp/lk-all/0000.time" "$tmp/cur.time" || return
+	MSTAT_LEAK_CLOCK=$tmp/cur.time serve_start "$tmp/serve.err" \
+		--min-interval 0 -f "$tmp/cur.mstat" || return
 	for i in $(seq 0 20); do
-		cp "$tmp/lk-all/$(printf %04d "$i").mstat" "$tmp/cur.mstat.new" &&
-			mv "$tmp/cur.mstat.new" "$tmp/cur.mstat"
-		sleep "$(awk -v t0="$t0" -v i="$i" -v now="$(date +%s.%N)" \
-			'BEGIN { d = t0 + i + 1 - now; printf "%.3f", (d > 0 ? d : 0) }')"
-		curl -sS --retry 5 --retry-connrefused --max-time 5 \
-			"http://127.0.0.1:$port/metrics" >"$tmp/lk-metrics" || ok=0
+		f=$tmp/lk-all/$(printf %04d "$i")
+		cp "$f.mstat" "$tmp/cur.mstat.new" &&
+			mv "$tmp/cur.mstat.new" "$tmp/cur.mstat" &&
+			cp "$f.time" "$tmp/cur.time.new" &&
+			mv "$tmp/cur.time.new" "$tmp/cur.time" || ok=0
+		curl -sS --max-time 30 "http://127.0.0.1:$serve_port/metrics" \
+			>"$tmp/lk-metrics" || { echo "scrape $i failed"; ok=0; }
 	done
-	kill "$pid"
-	wait "$pid"
+	serve_stop
 	grep '^mstat_leak' "$tmp/lk-metrics"
 	[ "$ok" = 1 ] &&
 		grep -qx 'mstat_leak_window_reads 21' "$tmp/lk-metrics" &&
@@ -1529,56 +1600,107 @@ leaks_serve() {
 		{ ! command -v promtool >/dev/null || promtool check metrics <"$tmp/lk-metrics"; }
 }
 
-# mstat serve builds a profile without the lock its scrapes take: with a
-# cgroup tree of 45,000 directories (MSTAT_CGROUP_ROOT), whose walk for
-# the profile's labels takes about half a second, a /metrics scrape
-# started 0.15 s after a /debug/pprof/heap request ends before it. Before
-# (fad6ee1) the profile was built under that lock, and the scrape waited
-# for the walk and the gzip.
+# mstat serve builds a profile without the lock its scrapes take: a
+# /metrics scrape made while a /debug/pprof/heap request is held before
+# its build (MSTAT_SERVE_HOLD, a FIFO: serve.c's mstat_serve_hold()) ends,
+# and the profile ends after it, whole. Built under that lock (as it was
+# once), the scrape would wait for the held profile: it times out (30 s),
+# and the test says so. No sleep: the hold says when the profile is in
+# its build, on any machine.
 serve_pprof_unlocked() {
-	local port=$((20000 + ($$ + 7) % 20000)) pid cpid ok=1
+	local cpid ok=1
 
-	[ -d "$tmp/cgbig" ] || python3 -c '
-import os, sys
-for i in range(150):
-    for j in range(300):
-        os.makedirs("%s/a%d/b%d" % (sys.argv[1], i, j))' "$tmp/cgbig" || return
-	MSTAT_CGROUP_ROOT=$tmp/cgbig build/mstat-serve serve --listen "127.0.0.1:$port" \
+	rm -f "$tmp/hold" "$tmp/u.order" && mkfifo "$tmp/hold" || return
+	MSTAT_SERVE_HOLD=$tmp/hold serve_start "$tmp/serve-u.err" \
 		--min-interval 0 -f testdata/mstat-1.2.txt \
-		--sites testdata/mstat_sites-2.2.txt 2>"$tmp/serve-u.err" &
-	pid=$!
-	curl -sS --retry 5 --retry-connrefused --max-time 5 -o /dev/null \
-		"http://127.0.0.1:$port/metrics" || ok=0
-	( curl -sS --max-time 30 -o "$tmp/u.pb.gz" "http://127.0.0.1:$port/debug/pprof/heap" &&
-		date +%s.%N >"$tmp/u.pprof" ) &
+		--sites testdata/mstat_sites-2.2.txt || return
+	curl -sS --max-time 30 -o /dev/null "http://127.0.0.1:$serve_port/metrics" || ok=0
+	( curl -sS --max-time 60 -o "$tmp/u.pb.gz" "http://127.0.0.1:$serve_port/debug/pprof/heap" &&
+		echo pprof >>"$tmp/u.order" ) &
 	cpid=$!
-	sleep 0.15
-	curl -sS --max-time 30 -o /dev/null "http://127.0.0.1:$port/metrics" &&
-		date +%s.%N >"$tmp/u.metrics" || ok=0
+	if ! timeout 30 cat "$tmp/hold"; then
+		echo "timeout: the profile not held before its build within 30 s"
+		ok=0
+	elif curl -sS --max-time 30 -o /dev/null "http://127.0.0.1:$serve_port/metrics"; then
+		echo metrics >>"$tmp/u.order"
+	else
+		echo "timeout: the scrape did not end while the profile was held (30 s)"
+		ok=0
+	fi
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	timeout 30 sh -c ': >"$1"' sh "$tmp/hold" ||
+		{ echo "timeout: the profile not let go within 30 s"; ok=0; }
 	wait "$cpid"
-	kill "$pid"
-	wait "$pid"
-	echo "pprof ended at $(cat "$tmp/u.pprof"), the scrape at $(cat "$tmp/u.metrics")"
+	serve_stop
+	echo "ended in this order: $(cat "$tmp/u.order")"
 	[ "$ok" = 1 ] && gzip -t "$tmp/u.pb.gz" &&
-		awk -v p="$(cat "$tmp/u.pprof")" -v m="$(cat "$tmp/u.metrics")" \
-			'BEGIN { exit !(m < p) }'
+		[ "$(cat "$tmp/u.order")" = "metrics
+pprof" ]
+}
+
+# mstat serve's --min-interval, off the clock: five scrapes of /metrics
+# and five profiles, the files rewritten before each with the next
+# generation (mstat) and snapshot (mstat_sites), 1 to 5. With an hour's
+# interval, every answer is the first read's (1); with none, each its
+# own (1 to 5): the test takes no time an interval must outlast.
+# (scripts/serve-test.sh's serve-min-interval judges the same against a
+# live module in a guest, in the 2 s of its --min-interval.)
+serve_min_interval() {
+	local ivl i g h got want bad=0
+
+	for ivl in 3600000 0; do
+		cp testdata/mstat-1.2.txt "$tmp/mi.mstat" &&
+			cp testdata/mstat_sites-2.2.txt "$tmp/mi.sites" || return
+		serve_start "$tmp/mi.err" --min-interval "$ivl" \
+			-f "$tmp/mi.mstat" --sites "$tmp/mi.sites" || return
+		got=
+		for i in 1 2 3 4 5; do
+			sed "s/^generation .*/generation $i/" testdata/mstat-1.2.txt \
+				>"$tmp/mi.new" && mv "$tmp/mi.new" "$tmp/mi.mstat" &&
+				sed "2s/^# snapshot [0-9]* /# snapshot $i /" \
+					testdata/mstat_sites-2.2.txt >"$tmp/mi.new" &&
+				mv "$tmp/mi.new" "$tmp/mi.sites" || return
+			g=$(curl -sS --max-time 30 "http://127.0.0.1:$serve_port/metrics" |
+				awk '$1 == "mstat_generation" { print $2 }')
+			rm -f "$tmp/mi.gz"
+			curl -sS --max-time 30 -o "$tmp/mi.gz" \
+				"http://127.0.0.1:$serve_port/debug/pprof/heap"
+			h=$(gzip -dc "$tmp/mi.gz" | tr -c '[:print:]' '\n' |
+				grep -o 'mstat_sites [^ ]* snapshot [0-9]*' |
+				awk '{ print $4; exit }')
+			got="$got ${g:-none}/${h:-none}"
+		done
+		serve_stop
+		want=" 1/1 1/1 1/1 1/1 1/1"
+		[ "$ivl" != 0 ] || want=" 1/1 2/2 3/3 4/4 5/5"
+		echo "--min-interval $ivl: generation/snapshot$got (want$want)"
+		[ "$got" = "$want" ] || bad=1
+	done
+	[ "$bad" = 0 ]
 }
 
 # Watching, with --save: in a mount namespace of its own, a tmpfs over
-# /proc holds an mstat and an mstat_sites that a loop replaces by the
-# reads of a replay directory, four a second; mstat leaks reads them
-# twice a second for 8 s. Its verdict names the growing caches, and
-# --from the directory it saved gives the same text. The lost pointer's
-# rows are of cgroup /leaks of a tree of the test's (MSTAT_CGROUP_ROOT,
-# its id the directory's inode): the watch learns its path while it
-# exists and saves it in DIR/cgroups (leaks_cgroups_from judges by it);
-# SLUB's merged names (MSTAT_SLAB_ROOT, a tree of the test's) in
-# DIR/slab-names.
+# /proc holds an mstat and an mstat_sites that a loop replaces by every
+# other read of a replay directory, the read's own time (NNNN.time) in a
+# file that MSTAT_LEAK_CLOCK names; mstat leaks -d 320 -i 20 reads them,
+# on that clock: 17 reads, 20 s apart, each offered once the one before
+# is saved (DIR/NNNN.time), so that the watch takes each, on any
+# machine (replaced four times a second and read twice a second on the
+# wall clock, which reads the watch took, and so its verdict, was a race
+# a loaded machine could lose). Its verdict names the growing caches,
+# and --from the directory it saved gives the same text. The lost
+# pointer's rows are of cgroup /leaks of a tree of the test's
+# (MSTAT_CGROUP_ROOT, its id the directory's inode): the watch learns its
+# path while it exists and saves it in DIR/cgroups (leaks_cgroups_from
+# judges by it); SLUB's merged names (MSTAT_SLAB_ROOT, a tree of the
+# test's) in DIR/slab-names. A wait that times out says "timeout" and
+# what it waited for. The watch on the monotonic clock, a live module's
+# reads, is the guest's leak test's (scripts/guest/leaks.sh).
 leaks_watch() {
-	local id
+	local id rc
 
-	[ -d "$tmp/lk-all" ] || return
-	rm -rf "$tmp/lk-saved" "$tmp/lk-allcg" "$tmp/cgw" "$tmp/slabw"
+	leaks_all || return
+	rm -rf "$tmp/lk-saved" "$tmp/lk-saved.replay" "$tmp/lk-allcg" "$tmp/cgw" "$tmp/slabw"
 	mkdir -p "$tmp/slabw/:A-0000192" &&
 		ln -s :A-0000192 "$tmp/slabw/mstat_leak_merged" &&
 		mkdir -p "$tmp/cgw/leaks" && id=$(stat -c %i "$tmp/cgw/leaks") &&
@@ -1587,23 +1709,41 @@ leaks_watch() {
 			"$tmp"/lk-allcg/*.sites || return
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	MSTAT_CGROUP_ROOT=$tmp/cgw MSTAT_SLAB_ROOT=$tmp/slabw \
-		timeout 60 unshare -m sh -c '
-		src=$1 out=$2 i=0
+		MSTAT_LEAK_CLOCK=/proc/clock timeout 60 unshare -m sh -c '
+		src=$1 out=$2
 		mount -t tmpfs none /proc || exit 9
-		cp "$src/0000.mstat" /proc/mstat && cp "$src/0000.sites" /proc/mstat_sites || exit 9
-		(while [ $i -lt 40 ]; do
-			f=$(printf %04d $i)
-			cp "$src/$f.mstat" /proc/n && mv /proc/n /proc/mstat
-			cp "$src/$f.sites" /proc/n && mv /proc/n /proc/mstat_sites
-			i=$((i + 1))
-			sleep 0.25
+		# offer N: read N of the replay, its time last.
+		offer() {
+			f=$(printf %04d "$1")
+			cp "$src/$f.mstat" /proc/n && mv /proc/n /proc/mstat &&
+				cp "$src/$f.sites" /proc/n && mv /proc/n /proc/mstat_sites &&
+				cp "$src/$f.time" /proc/n && mv /proc/n /proc/clock
+		}
+		offer 0 || exit 9
+		(r=0
+		while [ $r -lt 17 ]; do
+			n=0
+			until [ -s "$out/$(printf %04d $r).time" ]; do
+				n=$((n + 1))
+				if [ $n -gt 3000 ]; then
+					echo "timeout: the watch did not save read $r within 30 s" >"$out.replay"
+					exit 1
+				fi
+				sleep 0.01
+			done
+			r=$((r + 1))
+			[ $r -eq 17 ] || offer $((2 * r)) || exit 1
 		done) &
-		build/mstat leaks -d 8 -i 0.5 --save "$out" >"$out.txt"
+		build/mstat leaks -d 320 -i 20 --save "$out" >"$out.txt"
 		echo "watch: exit $?" >"$out.rc"
-		wait' sh "$tmp/lk-allcg" "$tmp/lk-saved" || return
+		wait' sh "$tmp/lk-allcg" "$tmp/lk-saved"
+	rc=$?
+	[ "$rc" -ne 124 ] || echo "timeout: the watch did not end within 60 s"
+	cat "$tmp/lk-saved.replay" 2>/dev/null
+	[ "$rc" -eq 0 ] || return
 	cat "$tmp/lk-saved.txt" "$tmp/lk-saved.rc" "$tmp/lk-saved/cgroups"
 	local times=("$tmp"/lk-saved/*.time)
-	echo "${#times[@]} reads saved"
+	echo "${#times[@]} reads saved, at $(cat "${times[@]}" | tr '\n' ' ')"
 	grep -qx 'watch: exit 1' "$tmp/lk-saved.rc" && [ "${#times[@]}" -eq 17 ] &&
 		grep -qx 'LEAK cache mstat_leak_list' "$tmp/lk-saved.txt" &&
 		grep -qx "$id /leaks" "$tmp/lk-saved/cgroups" &&
@@ -1623,7 +1763,7 @@ leaks_watch() {
 leaks_cgroups_from() {
 	local id
 
-	[ -d "$tmp/lk-all" ] || return
+	leaks_all || return
 	rm -rf "$tmp/lk-cg" "$tmp/cgo"
 	mkdir -p "$tmp/cgo/other" && id=$(stat -c %i "$tmp/cgo/other") &&
 		cp -r "$tmp/lk-all" "$tmp/lk-cg" &&
@@ -2080,6 +2220,7 @@ leaks_tests() {
 	t leaks_unjudged leaks_unjudged
 	maybe leaks_serve curl "HTTP client" leaks_serve
 	maybe serve_pprof_unlocked curl "HTTP client" serve_pprof_unlocked
+	maybe serve_min_interval curl "HTTP client" serve_min_interval
 	if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 		t leaks_watch leaks_watch
 	else
@@ -2485,15 +2626,12 @@ memory_prom_moment() {
 # as mstat prom's (serve.c: served and held as any other). Tampered: the
 # same file without its age must fail the check.
 serve_moment() {
-	local port=$1 f=$2 out=$3 pid ok=1
+	local f=$1 out=$2 ok=1
 
-	build/mstat-serve serve --listen "127.0.0.1:$port" --min-interval 1000 \
-		-f "$f" --meminfo testdata/meminfo-1.9.txt 2>"$out.err" &
-	pid=$!
-	curl -sS --retry 5 --retry-connrefused --max-time 5 \
-		"http://127.0.0.1:$port/metrics" >"$out" || ok=0
-	kill "$pid"
-	wait "$pid"
+	serve_start "$out.err" --min-interval 1000 \
+		-f "$f" --meminfo testdata/meminfo-1.9.txt || return
+	curl -sS --max-time 30 "http://127.0.0.1:$serve_port/metrics" >"$out" || ok=0
+	serve_stop
 	grep -E '^mstat_(memory_snapshot_age_seconds|snapshot_age_seconds|memory_unexplained_bound_bytes) ' "$out"
 	build/mstat prom -f "$f" --meminfo testdata/meminfo-1.9.txt |
 		grep '^mstat_memory_' >"$out.want"
@@ -2505,12 +2643,11 @@ serve_moment() {
 }
 
 memory_serve_moment() {
-	serve_moment $((20000 + ($$ + 17) % 20000)) \
-		testdata/mstat-1.9-reused.txt "$tmp/moment-serve.prom" || return
+	serve_moment testdata/mstat-1.9-reused.txt "$tmp/moment-serve.prom" ||
+		return
 	sed '/^snapshot_age_ms /d' testdata/mstat-1.9-reused.txt \
 		>"$tmp/moment-serve-noage.txt"
-	if serve_moment $((20000 + ($$ + 19) % 20000)) \
-		"$tmp/moment-serve-noage.txt" "$tmp/moment-serve-t.prom" \
+	if serve_moment "$tmp/moment-serve-noage.txt" "$tmp/moment-serve-t.prom" \
 		>"$tmp/moment-serve-t.out" 2>&1; then
 		echo "the age dropped went unnoticed"
 		return 1
@@ -2707,16 +2844,14 @@ memory_pages_prom() {
 
 # The same series from mstat serve's /metrics (--sites beside -f).
 memory_pages_serve() {
-	local port=$((20000 + ($$ + 13) % 20000)) pid ok=1
+	local ok=1
 
-	build/mstat-serve serve --listen "127.0.0.1:$port" --min-interval 0 \
-		-f testdata/mstat-1.6.txt --sites testdata/mstat_sites-2.3.txt \
-		2>"$tmp/serve-p.err" &
-	pid=$!
-	curl -sS --retry 5 --retry-connrefused --max-time 5 \
-		"http://127.0.0.1:$port/metrics" >"$tmp/pages-serve.prom" || ok=0
-	kill "$pid"
-	wait "$pid"
+	serve_start "$tmp/serve-p.err" --min-interval 0 \
+		-f testdata/mstat-1.6.txt --sites testdata/mstat_sites-2.3.txt ||
+		return
+	curl -sS --max-time 30 "http://127.0.0.1:$serve_port/metrics" \
+		>"$tmp/pages-serve.prom" || ok=0
+	serve_stop
 	build/mstat prom -f testdata/mstat-1.6.txt \
 		--sites testdata/mstat_sites-2.3.txt | grep '^mstat_memory_raw' \
 		>"$tmp/pages-serve.want"
@@ -2938,7 +3073,9 @@ if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
 	t pprof_go_traces pprof_go_traces
 	t pprof_go_labels pprof_go_labels
 	t fleet_labels fleet_labels
-	if MSTAT_FLEET_TAMPER=1 fleet_labels >"$MSTAT_LOGS/fleet-tamper.log" 2>&1; then
+	if ! only fleet_labels_tamper_caught; then
+		:
+	elif MSTAT_FLEET_TAMPER=1 fleet_labels >"$MSTAT_LOGS/fleet-tamper.log" 2>&1; then
 		not_ok "fleet_labels_tamper_caught: a runtime changed in the table, and the profile still matched it"
 	else
 		ok fleet_labels_tamper_caught
@@ -2997,7 +3134,9 @@ t opt_equals opt_equals
 t opt_missing_last opt_missing_last
 t opt_unknown opt_unknown
 leaks_tests
-if [ "${MSTAT_GUEST:-1}" = 0 ]; then
+if ! only guest_live; then
+	:
+elif [ "${MSTAT_GUEST:-1}" = 0 ]; then
 	skip guest_live "MSTAT_GUEST=0"
 else
 	mkdir -p "$MSTAT_LOGS"
