@@ -645,13 +645,17 @@ for id in ${KM_IDS:-}; do
 	[ "$id" = 5.10 ] && params=''
 	mstat_guests_kernel "$id" "$vmlinuz" "$on" $params
 done
+# alloc_pages_exact() is not among the probes left out: its sample is
+# cut at make_alloc_exact(), whose arguments no header gives, so they are
+# checked at load by a call of the module's own (mstat_exact_learn()),
+# not by a prototype; its kretprobes, the fallback, are by theirs.
 if [ -f build/7.3-wrongproto/mstat.ko ] && [ -f build/7.3/mstat.ko ]; then
 	guest guest-7.3-wrongproto "$(mstat_km 7.3 VMLINUZ)" \
 		scripts/guest/survive.sh build/7.3-wrongproto/mstat.ko \
 		build/7.3/tests/truth/mstat_truth.ko \
 		build/7.3/tests/caches/mstat_cachetest.ko \
 		--file=build/tools/mstat:/mstat/mstat \
-		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page alloc_pages_exact" SURVIVE_ABSENT="percpu vmalloc"'
+		'--append=SURVIVE_OFF="kmem_cache_alloc_bulk kmem_cache_free_bulk alloc_pages_bulk split_page" SURVIVE_ABSENT="percpu vmalloc"'
 fi
 
 # 5c. arm64: mstat cross-built, then the torture, the module test and
