@@ -46,23 +46,6 @@ set -u
 broken=$(sed -n 's/.*ACCOUNT_BROKEN=\([01]\).*/\1/p' /proc/cmdline)
 P=/sys/module/mstat/parameters
 
-# judge NAME WHY CMD...: a check; in the broken guest, NAME-caught, which
-# passes where CMD fails.
-judge() {
-	local name="$1" why="$2"
-	shift 2
-	if [ "${broken:-0}" = 1 ]; then
-		if "$@"; then
-			not_ok "$name-caught: the broken build passed ($why)"
-		else
-			ok "$name-caught"
-		fi
-	elif "$@"; then
-		ok "$name"
-	else
-		not_ok "$name: $why"
-	fi
-}
 
 possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) {
 	if (split($i, r, "-") == 2) n += r[2] - r[1] + 1; else n++ }

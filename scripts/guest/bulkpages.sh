@@ -43,23 +43,6 @@ set -u
 broken=$(sed -n 's/.*BULKPAGES_BROKEN=\([01]\).*/\1/p' /proc/cmdline)
 n=8192 size=4096 rate=16384
 
-# judge NAME WHY CMD...: a check; in the broken guest, NAME-caught, which
-# passes where CMD fails.
-judge() {
-	local name="$1" why="$2"
-	shift 2
-	if [ "${broken:-0}" = 1 ]; then
-		if "$@"; then
-			not_ok "$name-caught: the broken build passed ($why)"
-		else
-			ok "$name-caught"
-		fi
-	elif "$@"; then
-		ok "$name"
-	else
-		not_ok "$name: $why"
-	fi
-}
 
 check insmod-mstat insmod ./mstat.ko profile_pages=1 profile_rate=$rate
 grep '^probe_alloc_pages_bulk' /proc/mstat | show

@@ -38,26 +38,10 @@
 set -u
 . ./lib.sh
 
+# shellcheck disable=SC2034 # read by judge() (lib.sh)
 broken=$(sed -n 's/.*EXACT_BROKEN=\([01]\).*/\1/p' /proc/cmdline)
 size=$((3 << 20))
 
-# judge NAME WHY CMD...: a check; in the broken guest, NAME-caught, which
-# passes where CMD fails.
-judge() {
-	local name="$1" why="$2"
-	shift 2
-	if [ "${broken:-0}" = 1 ]; then
-		if "$@"; then
-			not_ok "$name-caught: the broken build passed ($why)"
-		else
-			ok "$name-caught"
-		fi
-	elif "$@"; then
-		ok "$name"
-	else
-		not_ok "$name: $why"
-	fi
-}
 
 # named [KEYS]: each row of /proc/mstat_sites on one line, its labels and
 # sampled figures that only grow (allocs alloc_bytes cgroup node cache

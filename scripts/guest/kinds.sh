@@ -54,6 +54,8 @@ set -u
 . ./lib.sh
 
 tamper=$(sed -n 's/.*KINDS_TAMPER=\([01]\).*/\1/p' /proc/cmdline)
+# shellcheck disable=SC2034 # read by judge() (lib.sh)
+broken=${tamper:-0}
 tamper=${tamper:-0}
 rate=65536 mib=32
 rel=$(uname -r)
@@ -63,23 +65,6 @@ thp=/sys/kernel/mm/transparent_hugepage
 # The raw pages a tampered step makes among its own.
 raw_args='pages=256 pages_order=1'
 
-# judge NAME WHY CMD...: a check; with KINDS_TAMPER=1, NAME-caught, which
-# passes where CMD fails.
-judge() {
-	local name="$1" why="$2"
-	shift 2
-	if [ "$tamper" = 1 ]; then
-		if "$@"; then
-			not_ok "$name-caught: a false truth passed ($why)"
-		else
-			ok "$name-caught"
-		fi
-	elif "$@"; then
-		ok "$name"
-	else
-		not_ok "$name: $why"
-	fi
-}
 
 # own_sites cgroup ID|module NAME OUT: /proc/mstat_sites cut to the rows
 # of cgroup ID, or to those whose site or stack is in module NAME, each

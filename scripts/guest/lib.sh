@@ -49,6 +49,25 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
+# judge NAME WHY CMD...: a check; where the part runs a broken build or
+# a false truth ($broken 1: ACCOUNT_BROKEN, EXACT_BROKEN, KINDS_TAMPER...),
+# NAME-caught instead, which passes where CMD fails.
+judge() {
+	local name="$1" why="$2"
+	shift 2
+	if [ "${broken:-0}" = 1 ]; then
+		if "$@"; then
+			not_ok "$name-caught: the broken build or false truth passed ($why)"
+		else
+			ok "$name-caught"
+		fi
+	elif "$@"; then
+		ok "$name"
+	else
+		not_ok "$name: $why"
+	fi
+}
+
 # relay FILE: a helper's output (evpoll, mstat-fuzz): its "ok"/"not ok"
 # lines counted as checks here, every other line as a diagnostic.
 relay() {
