@@ -30,7 +30,10 @@
 #  - shmem: ./huge (tests/helpers/huge.c) writes 32 MiB to a tmpfs
 #    mounted huge=always, 2 MiB folios (shmem_alloc_hugepage,
 #    shmem_alloc_hugefolio or shmem_alloc_folio by kernel): file, and
-#    meminfo's ShmemHugePages moved by them (kinds-shmem-huge);
+#    meminfo's ShmemHugePages moved by them (kinds-shmem-huge; tmpfs
+#    takes small pages where no 2 MiB block is free, even after the
+#    compaction each huge step begins with: then a skip that says how
+#    many folios the kernel gave);
 #  - thp: ./huge thp 32, MADV_HUGEPAGE and a write a page, each 2 MiB one
 #    do_huge_pmd_anonymous_page(): anon, all of it AnonHugePages
 #    (kinds-thp-huge);
@@ -247,6 +250,16 @@ helper_step() {
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 
+# compact: free memory made into 2 MiB blocks where it can be (page cache
+# dropped, then the whole of it compacted), so that a huge allocation
+# that does not retry finds one.
+compact() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	[ -w /proc/sys/vm/compact_memory ] && echo 1 >/proc/sys/vm/compact_memory
+	return 0
+}
+
 check insmod-mstat insmod ./mstat.ko profile_pages=1 profile_rate=$rate
 diag "kernel $rel; KINDS_TAMPER=$tamper"
 
@@ -268,11 +281,21 @@ diag "THP: enabled $(cat $thp/enabled), shmem_enabled $(cat $thp/shmem_enabled 2
 # Huge shmem: a tmpfs of 2 MiB folios.
 mkdir -p /mnt/kinds
 if mount -t tmpfs -o huge=always,size=$((2 * mib))m none /mnt/kinds; then
+	# tmpfs asks for its 2 MiB folios without retrying and falls back
+	# to small pages where none is free (5.10 did so for some in CI's
+	# guest at cb0d974): memory compacted first, and a shortfall the
+	# kernel's, said as a skip, not mstat's failure (the step's kind
+	# was judged on what the kernel gave either way).
+	compact
 	h0=$(meminfo ShmemHugePages)
 	helper_step shmem file shmem /mnt/kinds/f $mib
 	h1=$(meminfo ShmemHugePages)
 	diag "ShmemHugePages: $h0 before, $h1 after"
-	check kinds-shmem-huge [ $((h1 - h0)) -ge $((mib << 20)) ]
+	if [ $((h1 - h0)) -ge $((mib << 20)) ]; then
+		check kinds-shmem-huge true
+	else
+		skip kinds-shmem-huge "the kernel gave $(((h1 - h0) >> 21)) of $((mib / 2)) 2 MiB folios to tmpfs on $rel (no free huge page after compaction)"
+	fi
 	rm -f /mnt/kinds/f
 	umount /mnt/kinds
 else
@@ -280,6 +303,7 @@ else
 fi
 
 # Anonymous huge pages, faulted.
+compact
 if helper_step thp anon thp $mib; then
 	check kinds-thp-huge [ "${huge:-0}" = $((mib << 20)) ]
 fi
@@ -287,6 +311,7 @@ fi
 # A range of small pages collapsed, THP off meanwhile (no khugepaged).
 was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp/enabled)
 echo never >$thp/enabled
+compact
 if helper_step collapse anon collapse $mib; then
 	check kinds-collapse-huge [ "${huge:-0}" = $((mib << 20)) ]
 fi
