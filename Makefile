@@ -10,6 +10,9 @@
 #   make install      install it into /lib/modules/<KDIR's release>/updates
 #   make run          set up, boot a guest, load mstat, show /proc/mstat
 #   make check        set up and run every test (what CI runs)
+#   make test T=NAME [KERNEL=K]
+#                     one test alone, by the name a run printed
+#                     (scripts/test.sh; make test T=--list lists them)
 #   make bench        benchmarks; figures into build/bench/RESULTS.md
 #   make stress       long runs (1000 load cycles, long tortures)
 #   make soak         the test kernels make check does not boot: x86
@@ -53,6 +56,9 @@ run:
 check:
 	scripts/check.sh
 
+test:
+	scripts/test.sh $(if $(KERNEL),-k $(KERNEL)) '$(T)'
+
 bench:
 	scripts/bench.sh
 
@@ -74,4 +80,4 @@ canary:
 fleet:
 	scripts/fleet-test.sh
 
-.PHONY: all modules install clean run check bench stress soak fresh deb canary fleet
+.PHONY: all modules install clean run check test bench stress soak fresh deb canary fleet

@@ -754,6 +754,13 @@ relay "$logs/layers.log"
 scripts/layers.sh --selftest >"$logs/layers-selftest.log" 2>&1
 relay "$logs/layers-selftest.log"
 
+# 4a''. make test's names (scripts/test.sh): a line this run prints, a
+# part's check, a check's bare name, a tool test, each resolved to the
+# file that makes it, every literal check of every guest file among them
+# (scripts/test-test.sh; nothing booted).
+scripts/test-test.sh >"$logs/test-test.log" 2>&1
+relay "$logs/test-test.log"
+
 # 4a'. compat/'s compile tests in batches (compat/conftest.sh) judge as
 # they do one at a time, on 6.12's headers with build-6.12-W1's command,
 # and a test made to fail is caught (scripts/conftest-test.sh).

@@ -37,6 +37,7 @@
 # they do; bulk-stack and bulk-freed have no rows to judge there.
 #
 # Groups: profile, pages. Runs in /mstat with mstat.ko, mstat_hold.ko.
+# Kernels: 6.12 6.1 7.3
 set -u
 . ./lib.sh
 

@@ -12,6 +12,8 @@
 # /sys/kernel/slab (mstat_objsize, lib.sh). First, the allocator's boot
 # options on the command line, if any, must have taken effect
 # (mstat_bootopts, lib.sh).
+# Kernels: 6.12 5.10 6.1 7.3 6.12rt 6.12cloud 7.2
+# Guest: '--append=CACHES_ARGS="-a"'
 set -u
 . ./lib.sh
 

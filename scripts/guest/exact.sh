@@ -35,6 +35,7 @@
 # exact-named must fail, and pass as "NAME-caught" if they do.
 #
 # Groups: profile, pages. Runs in /mstat with mstat.ko, mstat_hold.ko.
+# Kernels: 6.12 5.10 6.1 7.3
 set -u
 . ./lib.sh
 

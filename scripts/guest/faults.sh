@@ -44,6 +44,8 @@
 # build.
 #
 # Each part's start is a "# part N at S s" line (S: the guest's uptime).
+# Kernels: debug
+# Guest: --mem=384M --timeout=1500 '--append=nokaslr FAULTS_STRIDE=8 FAULTS_READS=80 FAULTS_WRITES=40 FAULTS_HOGS=1 FAULTS_OOM_LOAD=0'
 set -u
 . ./lib.sh
 

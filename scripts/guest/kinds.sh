@@ -53,6 +53,7 @@
 #
 # Groups: profile, pages. Runs in /mstat with mstat.ko, mstat_hold.ko,
 # ./mstat and ./huge.
+# Kernels: 6.12 5.10 6.1 7.3
 set -u
 . ./lib.sh
 

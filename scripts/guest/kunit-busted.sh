@@ -11,6 +11,8 @@
 # (MSTAT_MUT_FORGET_ALL) and mstat_profile_page_stack_no_symbols
 # (MSTAT_MUT_PAGE_SYMBOLS) must report "not ok", every other "ok". Runs in
 # /mstat.
+# Kernels: debug
+# Guest: --tcg=multi --append=kasan_multi_shot
 set -u
 . ./lib.sh
 insmod ./mstat.ko || exit 1

@@ -4,6 +4,8 @@
 # prints its KTAP document to the kernel log. Then unload everything
 # (mstat with sampled objects of the profile still live) and let kmemleak
 # look for what the modules leaked. Runs in /mstat.
+# Kernels: debug
+# Guest: --tcg=multi --mem=512M
 set -u
 . ./lib.sh
 # Forget what the boot left unreferenced: only what follows is ours.

@@ -9,6 +9,7 @@
 # requires a console with no WARNING: a value the README allows must
 # never make the per-CPU allocator (or anything) WARN, which is a panic
 # under panic_on_warn. Runs in /mstat with mstat.ko.
+# Kernels: 6.12 5.10 6.1 7.3 6.12rt 6.12cloud 7.2
 set -u
 . ./lib.sh
 

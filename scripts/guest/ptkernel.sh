@@ -17,6 +17,7 @@
 #  - ptkernel-counted: where the kernel counts them (6.16 on), no line.
 #
 # Groups: account, pages. Runs in /mstat with mstat.ko, mstat_hold.ko.
+# Kernels: 6.12 5.10 6.1 7.3
 set -u
 . ./lib.sh
 

@@ -15,6 +15,7 @@
 # (default: alloc_pages_bulk kmem_cache_alloc_bulk kmem_cache_free_bulk;
 # 5.10 has no alloc_pages_bulk()). Either way, debugfs' internals must
 # say of the bulk probes what /proc/mstat says (check_probes_agree).
+# Kernels: 6.12 5.10 6.1 7.3 6.12rt 6.12cloud 7.2
 set -u
 . ./lib.sh
 

@@ -5,6 +5,8 @@
 # churn, and with the busted cores that must fail. Prints "ok NAME" /
 # "not ok NAME" per run, last "# checks=N failed=N".
 # TORTURE_SECONDS sets the length of the main run.
+# Kernels: debug 6.12rt
+# Guest: --smp=4 --tcg=multi
 set -u
 . ./lib.sh
 secs=${TORTURE_SECONDS:-20}

@@ -9,6 +9,7 @@
 # per-cache row's object size against /sys/kernel/slab (mstat_objsize,
 # lib.sh). First, the allocator's boot options on the command line, if
 # any, must have taken effect (mstat_bootopts, lib.sh).
+# Kernels: 6.12 5.10 6.1 7.3 6.12rt 6.12cloud 7.2
 set -u
 . ./lib.sh
 

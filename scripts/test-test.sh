@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/test.sh's own test (make check's test-by-name): the names a run
+# prints resolve to the file that makes them, on the kernel they name,
+# without booting anything (--resolve):
+#  - test-resolve-NAME: a line of make check's output, a part's check, a
+#    check's bare name, a whole guest, a test of the mstat tool, each to
+#    what it must run;
+#  - test-resolve-unknown and -ambiguous: a name no file makes, and a check
+#    of several files named bare, refused (exit 1, and why);
+#  - test-resolve-every-check: each check a guest file names literally
+#    ("check NAME", "ok NAME", "skip NAME") resolves, bare, to that file
+#    (the whole file, where the check has its name) or is refused as a
+#    check of several files, it among them; never to another file.
+set -uo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$MSTAT_TOP" || exit 1
+
+# expect NAME INPUT WANT: test.sh --resolve INPUT prints WANT.
+expect() {
+	local got
+	got=$(scripts/test.sh --resolve "$2" 2>&1)
+	if [ "$got" = "$3" ]; then
+		ok "test-resolve-$1"
+	else
+		not_ok "test-resolve-$1: '$2' gave '$got', not '$3'"
+	fi
+}
+
+expect line 'not ok guest-5.10-counts: kinds/kinds-shmem-huge' \
+	'guest kinds 5.10 kinds-shmem-huge'
+expect line-times 'ok guest-7.3-parts: chains/chains-A-live (3 s)' \
+	'guest chains 7.3 chains-A-live'
+expect part-check kinds/kinds-shmem-huge 'guest kinds kinds-shmem-huge'
+expect bare kinds-shmem-huge 'guest kinds kinds-shmem-huge'
+expect made-at-run-time truth-kmalloc_large_var \
+	'guest truth truth-kmalloc_large_var'
+expect guest guest-6.12rt-torture 'guest torture 6.12rt'
+expect file kinds 'guest kinds'
+expect tool 'tools/mstat: leaks_serve (3 s, 1 s CPU)' 'tool leaks_serve'
+expect tool-bare json_names 'tool json_names'
+
+# refused NAME INPUT WHY: test.sh --resolve INPUT exits 1 and says WHY.
+refused() {
+	local out rc=0
+	out=$(scripts/test.sh --resolve "$2" 2>&1) || rc=$?
+	if [ "$rc" -eq 1 ] && [[ $out == *"$3"* ]]; then
+		ok "test-resolve-$1"
+	else
+		not_ok "test-resolve-$1: '$2' gave exit $rc, '$out'"
+	fi
+}
+refused unknown no-such-check 'no guest test or tool test named'
+refused ambiguous insmod-mstat 'name it as PART/insmod-mstat'
+
+# Every literal check of every guest file, bare.
+bad=0 n=0
+for f in scripts/guest/*.sh; do
+	p=${f##*/} p=${p%.sh}
+	case $p in lib|parts) continue ;; esac
+	while read -r c; do
+		n=$((n + 1))
+		got=$(scripts/test.sh --resolve "$c" 2>&1)
+		case $got in
+		"guest $p $c")	;;
+		"guest $c")	[ "$c" = "$p" ] || { echo "# $p: $c gave: $got"; bad=$((bad + 1)); } ;;
+		*"is a check of"*" $p "*) ;;
+		*)	echo "# $p: $c gave: $got"
+			bad=$((bad + 1)) ;;
+		esac
+	done < <(sed -nE 's/^[[:space:]]*(check|ok|skip) "?([a-z][a-z0-9_.-]*[a-z0-9])"?( .*|$)/\2/p' "$f" |
+		grep -v '\$' | sort -u)
+done
+if [ "$bad" -eq 0 ] && [ "$n" -gt 300 ]; then
+	ok "test-resolve-every-check ($n)"
+else
+	not_ok "test-resolve-every-check: $bad of $n resolved elsewhere"
+fi
+finish

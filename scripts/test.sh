@@ -1,0 +1,270 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One test alone, by the name a run printed, in minutes:
+#
+#   scripts/test.sh [-k KERNEL] [-a APPEND] NAME...   (make test T=NAME [KERNEL=K])
+#   scripts/test.sh --list                            the guest tests: kernels, needs
+#   scripts/test.sh --resolve NAME...                 what NAME would run
+#
+# NAME is a line of make check's (or make soak's) output, "ok"/"not ok"
+# and the times after it or not, or a part of it:
+#
+#   guest-5.10-counts: kinds/kinds-shmem-huge   scripts/guest/kinds.sh on 5.10
+#   kinds/kinds-shmem-huge   kinds-shmem-huge   kinds
+#                            the same, on -k KERNEL, else the first kernel
+#                            of the file's "# Kernels:" line, else 6.12
+#   guest-6.12-leaks         scripts/guest/leaks.sh on 6.12
+#   tools/mstat: leaks_serve   leaks_serve
+#                            the mstat tool's test (tools/mstat/test.sh,
+#                            MSTAT_TEST_ONLY)
+#
+# A guest test is one file, scripts/guest/NAME.sh; its header says what
+# it checks, and may say on which kernels ("# Kernels: 6.12 7.3", the
+# first the default; "debug" is the test kernel, scripts/testkernel.sh)
+# and what its guest needs beyond what its file shows ("# Guest: ARG...",
+# guest()'s arguments in scripts/lib.sh, --mem=, --smp=, --append=...,
+# quoted as in a shell).
+# What it loads and runs is read from the file itself: each ./NAME.ko it
+# names is built (the tests/ directory holding NAME.c, kunit/ for the
+# KUnit suites), each program of scripts/lib.sh's mstat_tools it runs as
+# ./NAME is built, and all are copied in. A bare check name is looked
+# for in those files: its literal, else the part whose name begins it
+# (truth-kmalloc_large_var: truth.sh's, made at run time).
+#
+# Nothing is installed but what make check's set-up installs; kernels
+# come from scripts/matrix.sh (any of its ids: 5.10, 6.1, 6.12, 6.12rt,
+# 7.3...). The build goes to build/test/KERNEL, logs to build/logs/test/.
+# Prints the guest's lines as make check does, under the guest name
+# guest-KERNEL-PART, then "N passed, N failed"; exits 1 if one failed.
+set -uo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$MSTAT_TOP" || exit 1
+
+usage() {
+	sed -n '4,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# header FILE FIELD: the words of FILE's "# FIELD:" line, if it has one.
+header() { sed -n "1,100s/^# $2: //p" "$1" | head -n 1; }
+
+# module_dir MODULE: the directory of tests/ (or kunit) whose source
+# builds MODULE.ko.
+module_dir() {
+	local f
+	case $1 in
+	mstat)		return 0 ;;
+	*_kunit)	echo kunit; return 0 ;;
+	esac
+	for f in tests/*/"$1".c; do
+		[ -f "$f" ] || continue
+		f=${f#tests/}
+		echo "${f%%/*}"
+		return 0
+	done
+	return 1
+}
+
+# guest_modules FILE: the modules FILE loads, without .ko.
+guest_modules() {
+	grep -o '\./[a-z_0-9*]*\.ko' "$1" | sed 's|^\./||; s|\.ko$||' | sort -u
+}
+
+# guest_tools FILE: the programs of mstat_tools FILE runs as ./NAME, and
+# mstat and acct, which the guests' library runs.
+guest_tools() {
+	local spec name
+	{
+		echo mstat
+		echo acct
+		for spec in "${mstat_tools[@]}"; do
+			name=${spec%% *}
+			grep -qE "(^|[^a-z_/.-])\./$name([^a-z_.-]|$)" "$1" &&
+				echo "$name"
+		done
+	} | sort -u
+}
+
+# list: one line a guest test.
+list() {
+	local f name k
+	printf '%-16s %-22s %s\n' TEST KERNELS NEEDS
+	for f in scripts/guest/*.sh; do
+		name=${f##*/}
+		name=${name%.sh}
+		case $name in lib|parts) continue ;; esac
+		k=$(header "$f" Kernels)
+		printf '%-16s %-22s %s\n' "$name" "${k:-6.12}" \
+			"$(guest_modules "$f" | sed 's/$/.ko/' | tr '\n' ' ')$(guest_tools "$f" | tr '\n' ' ')"
+	done
+}
+
+# resolve NAME: sets kind (guest or tool), part, kernel (from the name,
+# or empty), and check (the check's own name, if it named one).
+resolve() {
+	local n=$1 f c
+	n=${n#not ok } n=${n#ok } n=${n#skip } n=${n#\# failed: }
+	n=${n%% (*}
+	kind='' part='' kernel='' check=''
+	if [[ $n =~ ^tools/mstat:\ ([a-z0-9_]+) ]] ||
+	   { [[ $n =~ ^([a-z0-9_]+)$ ]] &&
+	     grep -qE "^[[:space:]]*(t|maybe) \"?${BASH_REMATCH[1]}\"? " tools/mstat/test.sh; }; then
+		kind=tool part=${BASH_REMATCH[1]}
+		return 0
+	fi
+	if [[ $n =~ ^guest-([0-9]+\.[0-9]+[a-z]*|arm64-[0-9.]+|debug)-([^:]+)(:\ (.*))?$ ]]; then
+		kernel=${BASH_REMATCH[1]}
+		f=${BASH_REMATCH[2]} n=${BASH_REMATCH[4]}
+		[ -n "$n" ] || n=$f
+	fi
+	kind=guest
+	if [[ $n == */* ]]; then
+		part=${n%%/*} check=${n#*/}
+	elif [ -f "scripts/guest/$n.sh" ]; then
+		part=$n
+	else
+		check=$n
+		part=$(grep -lE "(check|ok|skip) \"?$n([\" ]|$)" scripts/guest/*.sh)
+		if [ "$(echo "$part" | grep -c .)" -gt 1 ]; then
+			echo "not ok test: '$n' is a check of $(echo "$part" | sed 's|.*/||; s|\.sh$||' | tr '\n' ' ')- name it as PART/$n"
+			return 1
+		fi
+		for c in scripts/guest/*.sh; do
+			[ -n "$part" ] && break
+			c=${c##*/}
+			[[ $n == "${c%.sh}"-* ]] && part=scripts/guest/$c
+		done
+		part=${part##*/} part=${part%.sh}
+	fi
+	case $part in
+	''|lib|parts)
+		echo "not ok test: no guest test or tool test named '$1' (scripts/test.sh --list)"
+		return 1 ;;
+	esac
+	[ -f "scripts/guest/$part.sh" ] || {
+		echo "not ok test: no scripts/guest/$part.sh (from '$1')"
+		return 1
+	}
+}
+
+# run_tool NAME: the mstat tool's test NAME alone.
+run_tool() {
+	MSTAT_TEST_ONLY=$1 make -s -C tools/mstat test >"$logs/tools-mstat-$1.log" 2>&1
+	relay "$logs/tools-mstat-$1.log" tools/mstat
+}
+
+# kernel_env ID: vmlinuz, kdir and root set for kernel ID (the debug test
+# kernel built, or a kernel of the matrix set up), or a not ok.
+kernel_env() {
+	local dir
+	root=''
+	if [ "$1" = debug ]; then
+		dir=$(scripts/testkernel.sh kunit/.kunitconfig 2>"$logs/testkernel.log") || {
+			not_ok "testkernel-debug, log: build/logs/test/testkernel.log"
+			return 1
+		}
+		vmlinuz=$dir/arch/x86/boot/bzImage kdir=$dir
+		return 0
+	fi
+	scripts/matrix.sh "$1" >"$logs/matrix-$1.env" 2>"$logs/matrix-$1.log"
+	# shellcheck source=/dev/null
+	. "$logs/matrix-$1.env"
+	vmlinuz=$(mstat_km "$1" VMLINUZ) kdir=$(mstat_km "$1" KDIR)
+	root=$(mstat_km "$1" ROOT)
+	if [ -z "$vmlinuz" ] || [ -n "$(mstat_km "$1" ERROR)" ]; then
+		not_ok "kernel-$1: $(mstat_km "$1" ERROR), log: build/logs/test/matrix-$1.log"
+		return 1
+	fi
+	[ "$(mstat_km "$1" ARCH)" != arm64 ] || {
+		not_ok "kernel-$1: arm64 guests run from make check's arm64 part (scripts/arm64.sh), not here yet"
+		return 1
+	}
+}
+
+# run_guest PART KERNEL: build what scripts/guest/PART.sh needs against
+# KERNEL, boot it there alone, collect its lines.
+run_guest() {
+	local part=$1 k=$2 file=scripts/guest/$1.sh m d dirs='' tools=()
+	local kos=() args=() extra out=build/test/$2 name=guest-$2-$1 kunit=''
+	kernel_env "$k" || return 0
+	for m in $(guest_modules "$file"); do
+		[[ $m != *_kunit ]] || kunit=1
+		d=$(module_dir "$m") || {
+			not_ok "$name: $file loads $m.ko, which no tests/*/$m.c builds"
+			return 0
+		}
+		[ -z "$d" ] || [ "$d" = kunit ] || [[ " $dirs " == *" $d "* ]] ||
+			dirs+=" $d"
+	done
+	mapfile -t tools < <(guest_tools "$file")
+	# The KUnit suites are built only by a build of everything.
+	[ -z "$kunit" ] || dirs=''
+	t "build-$k" scripts/build.sh ${root:+--root "$root"} \
+		${dirs:+--tests "${dirs# }"} "$kdir" "$out"
+	[ -f "$out/mstat.ko" ] || return 0
+	t build-tools mstat_build_tools "${tools[@]}"
+	kos=("$out/mstat.ko")
+	for m in $(guest_modules "$file"); do
+		case $m in
+		mstat)		;;
+		*_kunit)	[[ " ${kos[*]} " == *_kunit.ko* ]] ||
+					kos+=("$out"/kunit/*_kunit.ko) ;;
+		*)		kos+=("$out/tests/$(module_dir "$m")/$m.ko") ;;
+		esac
+	done
+	for m in "${tools[@]}"; do
+		args+=("--file=build/tools/$m:/mstat/$m")
+	done
+	# The header's arguments, as a shell would split them (quotes kept).
+	eval "extra=($(header "$file" Guest))"
+	[ -z "$append" ] || extra+=("--append=$append")
+	mstat_guests_parts "$name" "$vmlinuz" "$part" "${kos[@]}" "${args[@]}" \
+		--timeout=1200 "${extra[@]}"
+	collect_guests
+}
+
+[ $# -gt 0 ] || usage
+[ "$1" != --list ] || { list; exit 0; }
+# --resolve NAME...: what each NAME runs ("guest PART KERNEL CHECK" or
+# "tool NAME"), nothing run (scripts/test-test.sh).
+if [ "$1" = --resolve ]; then
+	shift
+	for name; do
+		resolve "$name" || exit 1
+		echo "$kind $part${kernel:+ $kernel}${check:+ $check}"
+	done
+	exit 0
+fi
+want_kernel='' append=''
+while getopts k:a:h o; do
+	case $o in
+	k)	want_kernel=$OPTARG ;;
+	a)	append=$OPTARG ;;
+	*)	usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || usage
+
+logs=$MSTAT_TOP/build/logs/test
+MSTAT_LOGS=$logs
+mkdir -p "$logs"
+if ! mstat_setup_env; then
+	not_ok "setup, log: $mstat_setup_log"
+	summary
+fi
+for name; do
+	resolve "$name" || { mstat_failed=$((mstat_failed + 1)); continue; }
+	if [ "$kind" = tool ]; then
+		run_tool "$part"
+		continue
+	fi
+	k=${want_kernel:-$kernel}
+	[ -n "$k" ] || k=$(header "scripts/guest/$part.sh" Kernels | awk '{ print $1 }')
+	echo "# $name: scripts/guest/$part.sh${check:+ (its check $check)} on ${k:-6.12}"
+	run_guest "$part" "${k:-6.12}"
+done
+summary
