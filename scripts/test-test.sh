@@ -7,8 +7,9 @@
 #  - test-resolve-NAME: a line of make check's output, a part's check, a
 #    check's bare name, a whole guest, a test of the mstat tool, each to
 #    what it must run;
-#  - test-resolve-unknown and -ambiguous: a name no file makes, and a check
-#    of several files named bare, refused (exit 1, and why);
+#  - test-resolve-unknown, -ambiguous, -host, -parts-guest: a name no file
+#    makes, a check of several files named bare, a host test, a guest
+#    of several parts named whole, refused (exit 1, and why);
 #  - test-resolve-every-check: each check a guest file names literally
 #    ("check NAME", "ok NAME", "skip NAME") resolves, bare, to that file
 #    (the whole file, where the check has its name) or is refused as a
@@ -54,6 +55,9 @@ refused() {
 }
 refused unknown no-such-check 'no guest test or tool test named'
 refused ambiguous insmod-mstat 'name it as PART/insmod-mstat'
+refused host build-6.12-W1 'a host test of make check (scripts/check.sh:'
+refused parts-guest guest-6.12-nosuchguest 'no scripts/guest/nosuchguest.sh'
+expect parts-guest-part 'guest-5.10-counts: truth' 'guest truth 5.10'
 
 # Every literal check of every guest file, bare.
 bad=0 n=0

@@ -105,7 +105,7 @@ list() {
 # resolve NAME: sets kind (guest or tool), part, kernel (from the name,
 # or empty), and check (the check's own name, if it named one).
 resolve() {
-	local n=$1 f c
+	local n=$1 f c whole=''
 	n=${n#not ok } n=${n#ok } n=${n#skip } n=${n#\# failed: }
 	n=${n%% (*}
 	kind='' part='' kernel='' check=''
@@ -118,12 +118,12 @@ resolve() {
 	if [[ $n =~ ^guest-([0-9]+\.[0-9]+[a-z]*|arm64-[0-9.]+|debug)-([^:]+)(:\ (.*))?$ ]]; then
 		kernel=${BASH_REMATCH[1]}
 		f=${BASH_REMATCH[2]} n=${BASH_REMATCH[4]}
-		[ -n "$n" ] || n=$f
+		[ -n "$n" ] || n=$f whole=1
 	fi
 	kind=guest
 	if [[ $n == */* ]]; then
 		part=${n%%/*} check=${n#*/}
-	elif [ -f "scripts/guest/$n.sh" ]; then
+	elif [ -f "scripts/guest/$n.sh" ] || [ -n "$whole" ]; then
 		part=$n
 	else
 		check=$n
@@ -141,13 +141,20 @@ resolve() {
 	fi
 	case $part in
 	''|lib|parts)
-		echo "not ok test: no guest test or tool test named '$1' (scripts/test.sh --list)"
+		c=$(grep -nE "^[[:space:]]*t $n " scripts/check.sh | head -n 1)
+		if [ -n "$c" ]; then
+			echo "not ok test: '$n' is a host test of make check (scripts/check.sh:${c%%:*}), not run alone yet"
+		else
+			echo "not ok test: no guest test or tool test named '$1' (scripts/test.sh --list)"
+		fi
 		return 1 ;;
 	esac
-	[ -f "scripts/guest/$part.sh" ] || {
-		echo "not ok test: no scripts/guest/$part.sh (from '$1')"
-		return 1
-	}
+	[ -f "scripts/guest/$part.sh" ] && return 0
+	# A guest of several parts: the parts its last run's console named.
+	c=$(tr -d '\r' <"build/logs/guest-$kernel-$part.console" 2>/dev/null |
+		sed -n 's/^# part \([a-z0-9-]*\)$/\1/p' | tr '\n' ' ')
+	echo "not ok test: no scripts/guest/$part.sh (from '$1')${c:+: guest-$kernel-$part boots the parts $c- name one as guest-$kernel-$part: PART}"
+	return 1
 }
 
 # run_tool NAME: the mstat tool's test NAME alone.
