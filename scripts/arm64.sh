@@ -3,7 +3,7 @@
 #
 # mstat on arm64: cross-built on this host, run in qemu-system-aarch64
 # guests (virt machine, -cpu max, TCG). One line per test, every name
-# prefixed "arm64-" ("ok NAME", "not ok NAME: WHY", "skip NAME: WHY");
+# prefixed "arm64-" ("ok NAME", "not ok NAME: WHY", "ok NAME # SKIP WHY");
 # exits non-zero if a test failed. scripts/check.sh relays its lines.
 #
 #   scripts/arm64.sh

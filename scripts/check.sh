@@ -3,7 +3,7 @@
 #
 # Every test of mstat, from a fresh Debian machine: installs what it
 # lacks, builds, runs the userspace torture, boots guests. One line per
-# test ("ok NAME", "not ok NAME: WHY", "skip NAME: WHY"; a sub-suite's
+# test ("ok NAME", "not ok NAME: WHY", "ok NAME # SKIP WHY"; a sub-suite's
 # lines with its name in front), and last the line "N passed, N failed"
 # (", N skipped" if any were); exits non-zero if anything failed. The
 # emitters and that line are scripts/lib.sh's.

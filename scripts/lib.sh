@@ -22,11 +22,11 @@ die() { printf '[mstat] error: %s\n' "$*" >&2; exit 1; }
 
 ## Test results
 #
-# One line per test on stdout, and nothing else that starts with "ok ",
-# "not ok " or "skip ":
+# One line per test on stdout, TAP's (without numbers, which TAP 13
+# leaves optional), and nothing else that starts with "ok " or "not ok ":
 #	ok NAME[ (DETAIL)]
 #	not ok NAME[: WHY]
-#	skip NAME: WHY
+#	ok NAME # SKIP WHY
 # Diagnostics are "# " lines. A script that runs several tests ends with
 # finish (a sub-suite: exit status only) or summary (make check, the
 # mstat tool's tests: also the line "N passed, N failed[, N skipped]").
@@ -44,7 +44,7 @@ not_ok() {
 	mstat_failed_names+=("${t:0:120}")
 	echo "not ok $*"
 }
-skip() { mstat_skipped=$((mstat_skipped + 1)); echo "skip $1: $2"; }
+skip() { mstat_skipped=$((mstat_skipped + 1)); echo "ok $1 # SKIP $2"; }
 
 # result NAME STATUS: ok if STATUS is 0, else not ok.
 result() {
@@ -112,10 +112,11 @@ relay() {
 	local line pre=${2:+$2: } np nf lbl
 	while IFS= read -r line; do
 		case $line in
+		"ok "*" # SKIP "*)
+				mstat_skipped=$((mstat_skipped + 1))
+				echo "ok $pre${line#ok }" ;;
 		"ok "*)		ok "$pre${line#ok }" ;;
 		"not ok "*)	not_ok "$pre${line#not ok }" ;;
-		"skip "*)	mstat_skipped=$((mstat_skipped + 1))
-				echo "skip $pre${line#skip }" ;;
 		"# KUnit: "*" passed="*" failed="*)
 				np=${line##* passed=} np=${np%% *}
 				nf=${line##* failed=} nf=${nf%% *}
@@ -1220,9 +1221,9 @@ collect() {
 		tail -n 20 "$logs/$name.log" | show
 	fi
 	t "$name-console-clean" "$MSTAT_TOP/scripts/console-check.sh" "$con"
-	# Skips ("skip NAME: WHY", scripts/guest/lib.sh) are relayed,
+	# Skips ("ok NAME # SKIP WHY", scripts/guest/lib.sh) are relayed,
 	# not counted as checks.
-	tr -d '\r' <"$con" 2>/dev/null | grep -E '^((not )?ok|skip) ' >"$logs/$name.checks"
+	tr -d '\r' <"$con" 2>/dev/null | grep -E '^(not )?ok ' >"$logs/$name.checks"
 	# The summary lines' checks, added up: a guest of several parts
 	# (scripts/guest/parts.sh) prints one a part.
 	want=$(tr -d '\r' <"$con" 2>/dev/null | awk -F'[= ]' '
@@ -1230,7 +1231,7 @@ collect() {
 		END { if (s) print n }')
 	[ -n "$want" ] || return 0
 	relay "$logs/$name.checks" "$name"
-	got=$(grep -cE '^(not )?ok ' "$logs/$name.checks")
+	got=$(grep -E '^(not )?ok ' "$logs/$name.checks" | grep -vc ' # SKIP ')
 	if [ "$want" -eq "$got" ]; then
 		ok "$name-checks-reported ($got)"
 	else

@@ -10,6 +10,8 @@
 #  - test-resolve-unknown, -ambiguous, -host, -parts-guest: a name no file
 #    makes, a check of several files named bare, a host test, a guest
 #    of several parts named whole, refused (exit 1, and why);
+#  - test-lines-tap: the results' lines are TAP that perl's TAP::Parser
+#    reads, skips as "# SKIP";
 #  - test-resolve-every-check: each check a guest file names literally
 #    ("check NAME", "ok NAME", "skip NAME") resolves, bare, to that file
 #    (the whole file, where the check has its name) or is refused as a
@@ -58,6 +60,39 @@ refused ambiguous insmod-mstat 'name it as PART/insmod-mstat'
 refused host build-6.12-W1 'a host test of make check (scripts/check.sh:'
 refused parts-guest guest-6.12-nosuchguest 'no scripts/guest/nosuchguest.sh'
 expect parts-guest-part 'guest-5.10-counts: truth' 'guest truth 5.10'
+
+# The lines' form is TAP's: what the emitters and relay print (a guest's
+# skip relayed with its prefix among them), read by perl's TAP::Parser
+# (prove's), gives back the passes, failures and skips made.
+tap_sample() {
+	printf 'TAP version 13\n'
+	( mstat_passed=0 mstat_failed=0 mstat_skipped=0
+	  ok one
+	  not_ok "two: why"
+	  skip three "no such thing"
+	  printf 'ok p/four\nok p/five # SKIP MADV_COLLAPSE: EINVAL\n' >"$tmp"
+	  relay "$tmp" guest-x
+	  echo "# $mstat_passed $mstat_failed $mstat_skipped" )
+	echo 1..5
+}
+tmp=$(mktemp)
+if perl -MTAP::Parser -e 1 2>/dev/null; then
+	got=$(tap_sample | perl -MTAP::Parser -e '
+		my $p = TAP::Parser->new({ tap => join("", <STDIN>) });
+		1 while $p->next;
+		printf "%d %d %d %d\n", scalar($p->passed) - scalar($p->skipped),
+			scalar($p->failed), scalar($p->skipped),
+			scalar($p->parse_errors);')
+	counted=$(tap_sample | sed -n 's/^# \([0-9]* [0-9]* [0-9]*\)$/\1/p')
+	if [ "$got" = "2 1 2 0" ] && [ "$counted" = "2 1 2" ]; then
+		ok test-lines-tap
+	else
+		not_ok "test-lines-tap: TAP::Parser read passed, failed, skipped, errors: $got; the emitters counted $counted; wanted 2 1 2"
+	fi
+else
+	skip test-lines-tap "no perl TAP::Parser (Debian: perl-modules)"
+fi
+rm -f "$tmp"
 
 # Every literal check of every guest file, bare.
 bad=0 n=0

@@ -12,7 +12,7 @@
 # Results, as on the host (scripts/lib.sh): one line per check,
 #	ok NAME
 #	not ok NAME[: WHY]
-#	skip NAME: WHY
+#	ok NAME # SKIP WHY
 # diagnostics as "# " lines, and last, from finish,
 #	# checks=N failed=N
 # which scripts/check.sh's collect() compares with the "ok"/"not ok"
@@ -38,9 +38,10 @@ not_ok() {
 }
 
 # skip NAME WHY: a check this kernel cannot run (it lacks what the check
-# needs), said so as "skip NAME: WHY": neither passed nor failed, not in
-# finish's count; the host relays it (scripts/lib.sh's collect()).
-skip() { echo "skip $1: $2"; }
+# needs), said so as TAP's "ok NAME # SKIP WHY": neither passed nor
+# failed, not in finish's count; the host relays it (scripts/lib.sh's
+# collect()).
+skip() { echo "ok $1 # SKIP $2"; }
 
 # check NAME CMD...: one check, passing if CMD succeeds.
 check() {

@@ -32,7 +32,6 @@ for p in $parts; do
 		case $line in
 		"ok "*)		echo "ok $p/${line#ok }" ;;
 		"not ok "*)	echo "not ok $p/${line#not ok }" ;;
-		"skip "*)	echo "skip $p/${line#skip }" ;;
 		*)		echo "$line" ;;
 		esac
 	done

@@ -4,7 +4,7 @@
 # Tests of the mstat tool, run by `make -C tools/mstat test`. Prints, with
 # scripts/lib.sh's emitters, "ok NAME (N s)", "not ok NAME" (then the tail
 # of its log, kept in build/logs/tools-mstat/, as "# " lines) or
-# "skip NAME: WHY" per test, then "N passed, N failed[, N skipped]"; exits
+# "ok NAME # SKIP WHY" per test, then "N passed, N failed[, N skipped]"; exits
 # non-zero if a test failed.
 #
 # Every test goes through the tool, so through its one parser (parse.c),
