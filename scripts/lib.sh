@@ -1196,6 +1196,20 @@ mstat_guests_kernel() {
 		--timeout=1200
 }
 
+# guest_where CONSOLE: where a guest stopped by its --timeout was: its
+# part (scripts/guest/parts.sh's "# part P" lines), its last result line,
+# or that its script never started.
+guest_where() {
+	local part last
+	if ! tr -d '\r' <"$1" 2>/dev/null | grep -qx 'MSTAT-GUEST-START'; then
+		echo "stopped at its --timeout before its script started"
+		return
+	fi
+	part=$(tr -d '\r' <"$1" | sed -n 's/^# part \([a-z0-9-]*\)$/\1/p' | tail -n 1)
+	last=$(tr -d '\r' <"$1" | grep -E '^(not )?ok ' | tail -n 1)
+	echo "stopped at its --timeout${part:+ in part $part}, after ${last:-no result line}"
+}
+
 # collect NAME: the guest's exit status and times (boot and run, under
 # qemu's TCG emulation: wall-clock and CPU), a clean console, and its "ok"/"not ok" lines if
 # it prints any (then also that their number is the "# checks=N" it
@@ -1216,6 +1230,9 @@ collect() {
 	fi
 	if [ "$rc" -eq 0 ]; then
 		ok "$name ($secs s TCG, $cpu s CPU$retried)"
+	elif [ "$rc" -eq 124 ]; then
+		not_ok "$name ($secs s TCG, $cpu s CPU, timeout: $(guest_where "$con")$retried), console: $rel/$name.console"
+		tail -n 20 "$logs/$name.log" | show
 	else
 		not_ok "$name ($secs s TCG, $cpu s CPU, exit $rc$retried), console: $rel/$name.console"
 		tail -n 20 "$logs/$name.log" | show

@@ -12,6 +12,8 @@
 #    of several parts named whole, refused (exit 1, and why);
 #  - test-lines-tap: the results' lines are TAP that perl's TAP::Parser
 #    reads, skips as "# SKIP";
+#  - test-timeout-named: a guest stopped by its --timeout is reported as
+#    a timeout, in which part and after which line;
 #  - test-resolve-every-check: each check a guest file names literally
 #    ("check NAME", "ok NAME", "skip NAME") resolves, bare, to that file
 #    (the whole file, where the check has its name) or is refused as a
@@ -91,6 +93,28 @@ if perl -MTAP::Parser -e 1 2>/dev/null; then
 	fi
 else
 	skip test-lines-tap "no perl TAP::Parser (Debian: perl-modules)"
+fi
+rm -f "$tmp"
+
+# A guest stopped by its --timeout (guest.sh's exit 124) is reported as a
+# timeout, with its part and last result line, not as the product's exit
+# status (collect, scripts/lib.sh).
+timeout_line() {
+	local MSTAT_LOGS=$tmp.logs
+	mkdir -p "$MSTAT_LOGS"
+	echo "124 600 30" >"$MSTAT_LOGS/guest-x.rc"
+	printf 'MSTAT-GUEST-START\r\n# part kinds\r\nok kinds/read-shmem\r\n' \
+		>"$MSTAT_LOGS/guest-x.console"
+	: >"$MSTAT_LOGS/guest-x.log"
+	collect guest-x | grep '^not ok guest-x ('
+	rm -rf "$MSTAT_LOGS"
+}
+tmp=$(mktemp)
+got=$(timeout_line)
+if [[ $got == *"timeout: stopped at its --timeout in part kinds, after ok kinds/read-shmem"* ]]; then
+	ok test-timeout-named
+else
+	not_ok "test-timeout-named: $got"
 fi
 rm -f "$tmp"
 
