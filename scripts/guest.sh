@@ -299,7 +299,8 @@ silence=${MSTAT_BOOT_SILENCE:-120} size=-1 quiet=0
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 2
 	tr -d '\r' <"$logfile" | grep -qx 'MSTAT-GUEST-START' && break
-	s=$(stat -c %s "$logfile")
+	# The file is made by qemu's shell in the background: 0 until then.
+	s=$(stat -c %s "$logfile" 2>/dev/null) || s=0
 	if [ "$s" != "$size" ]; then
 		size=$s quiet=0
 		continue

@@ -30,6 +30,8 @@
 #                        the parts that have nothing of it to catch
 #   soak: dkms-*         DKMS on this host against 6.12's unpacked
 #                        headers (make check: make install alone)
+#   soak: guest-boot-watchdog-N  the boot watchdog, five boots (make
+#                        check: none, scripts/watchdog-test.sh says why)
 # Lines as make check's, then "N passed, N failed". Guests are
 # TCG-emulated.
 #
@@ -163,4 +165,9 @@ then
 fi
 
 collect_guests
+
+# The boot watchdog (scripts/watchdog-test.sh), five boots: a console
+# silent before the script starts is a hung boot, exit 126.
+scripts/watchdog-test.sh 5 >"$logs/watchdog.log" 2>&1
+relay "$logs/watchdog.log" soak
 summary
