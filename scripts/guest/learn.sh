@@ -44,7 +44,7 @@ large() { awk '$1 == "kmalloc_class" && $2 == "large" { print $3, $4 }' /proc/ms
 # unknown: whether the last load warned that it could not learn.
 unknown() { dmesg | grep -c 'traced in a way mstat does not know'; }
 
-# Booted without it in make check (docs/TESTING.md, "An emulator's fault").
+# Booted without it in make check (scripts/check.sh, 3c, says why).
 if grep -qw cx16 /proc/cpuinfo; then
 	diag "this CPU has cmpxchg16b"
 else

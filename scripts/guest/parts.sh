@@ -12,7 +12,7 @@
 #
 # A boot costs a stock kernel's guest some 5.5 s of CPU under TCG, the
 # debug kernel's more: make check's small guests of one kernel and
-# the same boot options share one (docs/TESTING.md).
+# the same boot options share one.
 set -u
 . ./lib.sh
 

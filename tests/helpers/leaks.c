@@ -55,7 +55,7 @@
  * -b, the busy workload of the watches, in one process that never forks
  * (a fork's thread stack, when the per-CPU cache of two misses, is
  * vmalloc()ed, and a fresh guest's vmap_area pool then fills for minutes:
- * docs/TESTING.md): every 20 ms, eight files made, written and removed in
+ * scripts/guest/leaks.sh): every 20 ms, eight files made, written and removed in
  * /tmp, /proc/meminfo, /proc/self/status and /proc/slabinfo read, every
  * cache's object_size in /sys/kernel/slab read, a pipe written and read,
  * 1 MiB mapped, touched and unmapped. -d CONTROL writes "cgroup" to
