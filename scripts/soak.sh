@@ -19,7 +19,7 @@
 #                       torture (single-threaded TCG, as scripts/arm64.sh)
 # Both were in make check until its cold run had to fit in 45 minutes;
 # each test kernel takes 12 to 16 minutes of CPU to build cold here
-# (docs/TESTING.md, "Where make check's time goes"). And the long forms
+# (make check's testkernel-debug line gives its CPU time). And the long forms
 # of what make check runs shortened, for the same reason (issue 42):
 #   litmus/*             every test of the IPI-meets-interrupt families
 #                        (make check: the interrupt at point 4 only)
