@@ -10,8 +10,8 @@
 #
 #   scripts/check.sh            (make check)
 #
-# The run is a pipeline on the machine's CPUs (docs/TESTING.md, "Where
-# make check's time goes"). After the set-up, two things run in the
+# The run is a pipeline on the machine's CPUs (docs/TESTING.md says
+# where each test runs). After the set-up, two things run in the
 # background from the start: the kernel matrix's set-up
 # (scripts/matrix.sh: downloads and mmdebstrap) and the test kernel's
 # build (x86 debug, with KASAN; at the priority of the rest: what boots
@@ -137,8 +137,7 @@ ok setup
 # core. Alone, before anything else starts: its ten threads wait for
 # each other on the machine's CPUs, spinning, so that beside a kernel
 # build and a guest it took 480 s where alone it takes 30 s, and 156 s
-# beside the matrix's set-up (docs/TESTING.md, "Where make check's time
-# goes").
+# beside the matrix's set-up, in a cold run.
 phase userspace
 make -C tests/userspace check >"$logs/userspace.log" 2>&1
 relay "$logs/userspace.log"
@@ -308,7 +307,7 @@ fi
 # a task right after its "cmpxchg16b %gs:(%rsi)" (SLUB's per-CPU fast
 # path) with impossible RFLAGS, reserved bits and TF set: a #DB splat in
 # the kernel, user tasks killed by a #GP, a double fault; once while
-# mstat was not loaded (docs/TESTING.md, "An emulator's fault"). Without
+# mstat was not loaded (scripts/guest/irqload-loop.sh counts it). Without
 # the instruction the kernel takes its emulation (this_cpu_cmpxchg16b_emu),
 # which the test does not care about.
 learn_cpu=--cpu=cx16=off
@@ -353,7 +352,7 @@ fi
 # must name nothing, then every leak named with its stack, cache, cgroup
 # and rate and no decoy, then the module's false truth, whose every lie
 # the judge must catch. Each leak guest runs two watches of 120 s at
-# profile_rate=16384 (docs/TESTING.md), mostly waiting: it goes first.
+# profile_rate=16384 (scripts/guest/leaks.sh), mostly waiting: it goes first.
 # The leak guest runs on 6.12 only; 7.3's is in make soak (it took 132 s
 # of CPU in the cold run of 768cf86, issue 42).
 # profile_guests ID VMLINUZ [noleaks]: the leak and labels guests on the
