@@ -82,7 +82,7 @@ fi
 # Debian's arm64 6.12 is also the kernel matrix's arm64-6.12: make check
 # passes its W=1 build (build-arm64-6.12-W1, passed, against the same
 # headers) as MSTAT_ARM64_STOCK, and the guests use it rather than
-# build it twice (48 s of CPU, issue 42).
+# build it twice (48 s of CPU).
 stock=build/arm64-stock
 if [ -n "${MSTAT_ARM64_STOCK:-}" ] && [ -f "$MSTAT_ARM64_STOCK/mstat.ko" ]; then
 	stock=$MSTAT_ARM64_STOCK
@@ -101,7 +101,7 @@ t arm64-build-tools mstat_build_tools --arch arm64 mstat runas write1 evpoll tru
 # reader meets it open; arm64's cpu_relax() is YIELD, which QEMU's
 # multi-threaded TCG translates as a no-op, so the sections stay too
 # short to be met (x86's PAUSE leaves the vCPU's loop in either mode).
-# Measured, debug kernel, 4 vCPUs, 5 s runs, 2026-11-23: multi-threaded,
+# Measured, debug kernel, 4 vCPUs, 5 s runs: multi-threaded,
 # busted=1 caught 8 of 8 times in rcu mode with 2-175 violations in
 # ~4,500 rotations, and 0 of 8 times in ipi mode; single-threaded, 6 of 6
 # times in each mode, violations on 97% of the rotations or more.

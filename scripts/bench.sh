@@ -226,7 +226,7 @@ scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh
 					med["cache-none"], med["mstat-cache-nopercache"],
 					med["mstat-cache-percache"],
 					med["mstat-cache-percache"] / med["mstat-cache-nopercache"]
-			# The heap profile (issue 29): one sampled allocation with
+			# The heap profile: one sampled allocation with
 			# its whole stack, and the profile amortized at the
 			# default rate over these pairs.
 			if (med["mstat-every-stack"] && med["mstat-default-noprofile"])

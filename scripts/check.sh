@@ -159,8 +159,7 @@ matrix_pid=$!
 # Debian's kernels here, the kernel torture among their guests.
 # Not at nice 10, as they were: beside the guests the debug kernel then
 # took 1996 s (756 s of CPU), and its guests and the arm64 kernel's
-# waited for it at the end of the run (the cold run of 2026-11-28 at
-# 768cf86, docs/TESTING.md).
+# waited for it at the end of a cold run.
 # Each leaves build/logs/testkernel-K.rc ("STATUS SECONDS CPU_SECONDS")
 # and, built, testkernel-K.dir (its directory); tk_wait K waits for it.
 ( k=debug b=$SECONDS rc=0 c0=0 c1=0
@@ -215,8 +214,8 @@ t setup-arm64-nolists scripts/setup-test.sh
 # 2. W=1 builds, no warnings allowed, against every stock kernel. Every
 # test module against 6.12 (and the debug kernel, 6); against another
 # kernel, those its guests load (build.sh --tests; the matrix's too, 5:
-# they took some 25 s of CPU a kernel, 7.3-wrongproto's build of mstat.ko
-# alone against 7.3's of everything in the cold run at 9176e69).
+# they took some 25 s of CPU a kernel in a cold run, 7.3-wrongproto's
+# build of mstat.ko alone against 7.3's of everything).
 phase builds
 t build-6.1-W1 scripts/build.sh --tests "truth caches hold" "$K61_KDIR" build/6.1
 t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12
@@ -354,7 +353,7 @@ fi
 # the judge must catch. Each leak guest runs two watches of 120 s at
 # profile_rate=16384 (scripts/guest/leaks.sh), mostly waiting: it goes first.
 # The leak guest runs on 6.12 only; 7.3's is in make soak (it took 132 s
-# of CPU in the cold run of 768cf86, issue 42).
+# of CPU in a cold run).
 # profile_guests ID VMLINUZ [noleaks]: the leak and labels guests on the
 # build in build/ID; with noleaks, not the leak guest. (The chains
 # guest: on 6.12 a part of guest-6.12-parts, on 7.3 one of its own.)
@@ -390,8 +389,8 @@ profile_guests 6.12 "$K612_VMLINUZ"
 # reconciliation against slabinfo and the cache of known live objects
 # (3j), the known call chains (3e), every load parameter at its limits
 # (3f), and, last, the controls under a lockdown raised at runtime
-# (3l), which no part after it could lift: six boots in the cold run at
-# 927f971, some 5.5 s of CPU each.
+# (3l), which no part after it could lift: six boots, once, some 5.5 s
+# of CPU each.
 if [ -f build/6.12/tests/chains/mstat_chains.ko ] &&
    [ -f build/6.12/tests/slabinfo/mstat_slabtest.ko ]; then
 	mstat_guests_parts guest-6.12-parts "$K612_VMLINUZ" \
@@ -419,7 +418,7 @@ if [ -f build/6.12rt/mstat.ko ]; then
 	# Single-threaded TCG: the torture loads and unloads mstat while
 	# its threads allocate on every vCPU, and under multi-threaded TCG
 	# the 6.12-rt kernel met "Oops: int3" in kfree() as mstat's
-	# tracepoints were switched off (the cold run at 768cf86), the
+	# tracepoints were switched off (once, in a cold run), the
 	# cross-modifying code of scripts/guest.sh's note. x86's PAUSE
 	# leaves the vCPU's loop in either mode, so the busted readers are
 	# still met (scripts/arm64.sh).
@@ -452,7 +451,7 @@ slab_guests() {
 		--file=build/tools/mstat:/mstat/mstat --timeout=900 \
 		"--append=${5:+$5 }CACHES_ARGS=\"$4\""
 }
-# No guest with slub_debug=- (it had one until 2026-11-29): Debian's
+# No guest with slub_debug=-: Debian's
 # 6.12 has CONFIG_SLUB_DEBUG_ON off, so that is how the plain 6.12 truth
 # and per-cache guests boot.
 slab_guests 6.12-slub-debug 6.12 "$K612_VMLINUZ" -a slub_debug=FZPU
@@ -518,10 +517,9 @@ fi
 # 3l. Fuzzing every control, through debugfs and through its module
 # parameter (22,000 inputs each way: 2,000 a control), read-only load-time
 # parameters, and 10 load/unload cycles under load, on 6.12 (make soak:
-# 137,500 inputs each way and 50 cycles; make stress: 1000 cycles; the
-# fuzz guest took 129 s of CPU and the cycles 170 s in the cold run of
-# 768cf86, issue 42, and 81 s and 100 s with 4,000 and 20 in the cold run
-# at 8152d56); the controls under lockdown
+# 137,500 inputs each way and 50 cycles; make stress: 1000 cycles; in
+# cold runs the fuzz guest took 129 s of CPU and the cycles 170 s at the
+# soak's sizes, 81 s and 100 s with 4,000 and 20); the controls under lockdown
 # (raised to integrity at runtime: an unsigned module cannot load once it
 # is up; the last part of guest-6.12-parts, 3e), and a guest booted with
 # lockdown=integrity, which must refuse the unsigned module.
@@ -544,8 +542,8 @@ fi
 # trees built above. A kernel of MATRIX_XFAIL whose build fails is skipped.
 # Before the host tests, so that the matrix's guests are queued early:
 # after them, the queue had run dry while the matrix built, one build at
-# a time, and the CPUs were 20 to 56% idle for some 400 s (the cold run
-# at 8152d56, vmstat beside it).
+# a time, and the CPUs were 20 to 56% idle for some 400 s of a cold run
+# (vmstat beside it).
 phase matrix
 # matrix_build ID CMD...: as t build-ID-W1 CMD..., but for MATRIX_XFAIL;
 # the IDs built are in matrix_built.
@@ -627,8 +625,8 @@ vmlinuz=$(mstat_km 7.3 VMLINUZ)
 # and the kernel's moduleparam, the same from 5.10 to 7.3 and on either
 # architecture: judged on the oldest, 5.10, here, on 6.12 (3f) and on
 # the newest, arm64's 7.3 (scripts/arm64.sh); not on x86's 7.2, 7.3 and
-# 7.3-rt, whose params guests took 43 and 45 s of CPU in the cold run at
-# 9176e69. 5.10 has no alloc_pages_bulk(). Then the wrong-prototype
+# 7.3-rt, whose params guests took 43 and 45 s of CPU in a cold run.
+# 5.10 has no alloc_pages_bulk(). Then the wrong-prototype
 # build on the newest.
 for id in ${KM_IDS:-}; do
 	case $id in 6.1|6.12|6.12rt|6.12cloud|arm64-*) continue ;; esac
@@ -663,8 +661,8 @@ fi
 # guests in the same queue as the x86 ones. In the background from
 # here, once the matrix has built for arm64, its lines relayed at the
 # end (7): run after the host tests and lint, its guests were the run's
-# tail, and a CPU stood idle for much of its last 200 s (the cold run at
-# f90b7b7, vmstat beside it). Debian's arm64 6.12 is the matrix's
+# tail, and a CPU stood idle for much of a cold run's last 200 s (vmstat
+# beside it). Debian's arm64 6.12 is the matrix's
 # arm64-6.12: one build of it.
 stock=''
 [[ " $matrix_built " != *" arm64-6.12 "* ]] ||
@@ -685,15 +683,15 @@ arm64_pid=$!
 # fail_page_alloc's failures. debug_kernel_poll, between the host tests
 # (4), queues them if the kernel is there; debug_kernel_queue, after
 # them, waits for it. Before, they waited for the host tests to end:
-# in the cold run at fe5ea55 the kernel was built at 1584 s and its
-# guests queued at 2605 s, while the queue ran dry and the CPUs stood
-# 22 to 48% idle (vmstat beside it).
+# in a cold run the kernel was built at 1584 s and its guests queued at
+# 2605 s, while the queue ran dry and the CPUs stood 22 to 48% idle
+# (vmstat beside it).
 debug_queued=''
 
 # lint_start: the kernel's own style checks (6e), in the background from
 # the debug build on (sparse reads its directory; nothing is rebuilt).
 # In the foreground after the host tests they were the run's tail, 113
-# s with a CPU idle (the cold run at 4715f77, vmstat beside it).
+# s of a cold run with a CPU idle (vmstat beside it).
 lint_pid=''
 lint_start() {
 	[ -z "$lint_pid" ] || return 0
@@ -736,7 +734,7 @@ phase host-tests
 # background from here: its lines where they were, after the packages'
 # test (4d). In the foreground they took 306 s of the host tests' 1299
 # (a 6.12 guest of their own, the leak watches' reads), while the CPUs
-# stood idle at the run's end (the cold run at 4715f77).
+# stood idle at a cold run's end.
 make -C tools/mstat test >"$logs/tools-mstat.log" 2>&1 &
 tools_pid=$!
 
@@ -801,8 +799,8 @@ relay "$logs/doc-check-broken.log" doc-check-broken
 # promtool, protoc, and a guest of its own). The kernel's own style
 # checks need the debug kernel: after it (6e). make install against
 # 6.12's headers; not DKMS on this host as well (make soak: against one
-# kernel, scripts/dkms-test.sh took 57 s, 66 s of CPU, by hand on this
-# machine, 2026-11-29, half of it DKMS's build): the package's test
+# kernel, scripts/dkms-test.sh took 57 s, 66 s of CPU, by hand on a
+# 2-CPU machine, half of it DKMS's build): the package's test
 # below has DKMS build the package for 6.1 and 6.12, and checks each
 # build as dkms-test.sh did.
 scripts/dkms-test.sh --install-only "$K612_KDIR" >"$logs/dkms.log" 2>&1

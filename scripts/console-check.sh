@@ -22,7 +22,7 @@
 # "Modules linked in:" line empty), as during boot, before the guest
 # script runs: under TCG on a busy host the emulated CPU can stall in
 # the kernel's own work for tens of seconds (jitterentropy's start-up
-# on 6.12 took 48 s in a cold make check, 2026-11-28), and mstat is not
+# on 6.12 took 48 s in a cold make check), and mstat is not
 # there to be blamed. Listed on stderr, not counted; one with a module
 # loaded still fails.
 #

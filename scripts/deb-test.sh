@@ -6,8 +6,8 @@
 # 6.1 and 6.12 kernels and headers, where the postinst has DKMS build, sign
 # and install mstat.ko for both; removed, then purged, leaving nothing
 # behind. lintian fails it on any error or warning, with no override:
-# `lintian --info --pedantic` on the .changes gave no tag (2.116.3, this
-# machine, 2026-11-25; --display-experimental adds only
+# `lintian --info --pedantic` on the .changes gave no tag (lintian
+# 2.116.3; --display-experimental adds only
 # very-long-line-length-in-source-file, for three Markdown files' tables).
 # One "ok"/"not ok" line per test.
 #
@@ -68,7 +68,7 @@ grep -E '^[EWIPX]: ' "$MSTAT_LOGS/deb-lintian.log" | show
 # Each release's image: Debian's signed one, or, while the mirror has
 # none yet, the unsigned one the kernel matrix picked, the same kernel
 # (the signed build follows a security upload: linux-image-6.1.0-57-amd64
-# was not on the mirror when its -unsigned and headers were, 2026-11-28).
+# was not on the mirror when its -unsigned and headers were, once).
 pkgs=(dkms openssl)
 for rel; do
 	img=linux-image-$rel
@@ -99,7 +99,7 @@ make_root() {
 		mstat_root_sources "$root" && mstat_root_mount "$root" || return
 	# The root is never booted: no initramfs. The images' postinst and
 	# initramfs-tools' trigger made three, gzip of all of each kernel's
-	# modules (the cold run at 0c2eb82: this step took 218 s of CPU).
+	# modules (in a cold run this step took 218 s of CPU).
 	in_root "dpkg-divert --local --rename --add /usr/sbin/update-initramfs &&
 		ln -s /bin/true /usr/sbin/update-initramfs" || return
 	in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \

@@ -51,7 +51,7 @@
 # under TCG, and without KASLR, which the decompressor does. A 6.12
 # guest's boot to a one-line script took 5.5 s of CPU and 6.6 s against
 # 7.2 s and 8.6 s, four boots each, alternating (scripts/guest.sh by
-# hand, this machine alone, 2026-12-01). --boot bzimage boots the image
+# hand, a 2-CPU machine alone). --boot bzimage boots the image
 # as a machine's boot loader does, decompressor and KASLR: make check's
 # smoke and module tests on 6.1 and 6.12 boot so.
 #
@@ -145,7 +145,7 @@ chmod 1777 "$root/tmp"
 # The host's busybox names the applets: an arm64 one does not run here,
 # and setup.sh takes both from the same Debian release. One process
 # makes the 268 links: an ln each took 0.45 s of CPU a guest, Debian's
-# python3 0.06 s (by hand, this machine, 2026-12-02; Debian's, not
+# python3 0.06 s (by hand; Debian's, not
 # whatever python3 PATH finds first: a pyenv shim took 0.3 s).
 cp "$busybox" "$root/bin/busybox"
 py=/usr/bin/python3
@@ -198,7 +198,7 @@ done
 # the debug kernel (KASAN), and its smoke guest took 26.1 s of CPU with
 # gzip -1 against 14.7 s without, one after the other alone; a stock
 # 6.12 guest's, 6.9 and 6.5 against 5.8 and 6.9 s: no difference
-# (scripts/guest.sh by hand, this machine, 2026-11-29).
+# (scripts/guest.sh by hand).
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$tmp/initrd"
 
 # TCG with one host thread for all vCPUs by default: with multi-threaded
@@ -224,14 +224,14 @@ done
 # qemu on a panic. rcupdate.rcu_cpu_stall_suppress_at_boot=1: no RCU
 # stall warning before init starts: under TCG on a loaded host the boot's
 # switch to the TSC clocksource can leap the clock, and 6.12's -cloud
-# kernel, 67 s into a boot of a cold make check at 21a65cd, reported the
+# kernel, 67 s into a boot of a cold make check, reported the
 # grace-period kthread "starved for 16009 jiffies" as it did, a splat
 # with nothing of mstat's loaded yet. Stalls after boot are still caught.
 # cryptomgr.notests: no self-test of each crypto algorithm as it
 # registers (Debian's kernels run them), which mstat and its tests do
 # not use: a 6.12 guest's boot to a one-line script took 5.5 s of CPU
 # against 6.4 s, three boots each, alternating, alone, the same 6.6 s of
-# wall-clock time (scripts/guest.sh by hand, this machine, 2026-12-01).
+# wall-clock time (scripts/guest.sh by hand).
 #
 # x86: qemu's pc machine, or its microvm for a kernel built without ACPI
 # (the .config of the build tree the image lies in says so: the debug
@@ -287,7 +287,7 @@ qpid=$!
 # The boot watchdog. Under TCG a kernel now and then hangs silently in
 # early boot, before anything of ours runs: 7.3.4 bringing up its second
 # vCPU ("smp: Bringing up secondary CPUs ..." the console's last line),
-# once in the cold run at 0c2eb82, where the guest then sat out its whole
+# once in a cold make check, where the guest then sat out its whole
 # --timeout (602 s, 342 s of CPU). The longest silence of a boot that
 # went on, in that run's 83 guests, was 13 s of guest time (the debug
 # kernel unpacking its initramfs under KASAN). So a console that has not

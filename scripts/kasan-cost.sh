@@ -6,7 +6,7 @@
 # check (kunit/.kunitconfig: KASAN_SANITIZE=n for the kernel's own objects
 # but vsprintf, seq_file, libfs, sort, kstrtox and params, its "#make
 # x86_64" lines) against the same fragment without those lines, KASAN
-# everywhere, as it was before bb17d95.
+# everywhere, as the debug kernel once was.
 #
 #  - the build: each kernel built in a directory of this run's, one after
 #    the other, kunit.py's --jobs=$(nproc), its CPU time and wall time;

@@ -284,7 +284,7 @@ mstat_debootstrap() {
 # them (with the merged-usr hook: without it apt picks usrmerge, and perl
 # with it, for usr-is-merged), 41.5 s of CPU against debootstrap's 88.9
 # s; trixie's minbase with the matrix's compilers 31.5 s against 55.2 s
-# (one after the other on this machine, alone, 2026-11-29). make fresh's
+# (one after the other on a 2-CPU machine, alone). make fresh's
 # root stays debootstrap's (mstat_debootstrap).
 mstat_mmdebstrap() {
 	local variant=$1 suite=$2 root=$3 mirror=$4 opts=() f
@@ -714,8 +714,8 @@ mstat_check() { "$MSTAT_TOP/build/tools/mstat" check "$@"; }
 # pahole's "BTF [M]" step), no test reads them (a guest's oops is
 # decoded by kallsyms; the eBPF tests attach to raw tracepoints), and
 # they took 11% of a build's CPU: everything against 6.12, 51.4 s of CPU
-# against 56.4 and 59.2 s (scripts/build.sh by hand, this machine,
-# 2026-12-01). DKMS, make install and make deb build as the kernel's
+# against 56.4 and 59.2 s (scripts/build.sh by hand, a 2-CPU machine).
+# DKMS, make install and make deb build as the kernel's
 # config says.
 # shellcheck disable=SC2034 # used by the scripts that source this
 mstat_kbuild_lean=(CONFIG_DEBUG_INFO= CONFIG_DEBUG_INFO_BTF_MODULES=)
@@ -830,9 +830,8 @@ mstat_queue_slots() {
 # shares its parent's: nobody writes it either). The pollers below nap
 # so: sleep(1), cat and find, forked twice a second by the dispatcher
 # through a whole make check, took 1.26 s of CPU in 30 s idle (`time`
-# on an idle queue, this machine, 2026-12-02): some 125 s of a 3000 s
-# run at that rate; the guests' phase took 138 s less in the next cold
-# run (docs/TESTING.md).
+# on an idle queue): some 125 s of a 3000 s run at that rate; the
+# guests' phase of a cold run took 138 s less with naps.
 mstat_nap_fd=
 mstat_nap() {
 	local f
@@ -1044,7 +1043,7 @@ mstat_debug_guests() {
 	# and took 20 s of the KUnit guest's 62 s against 27 of 70 s on 1
 	# GiB, 73.7 s of CPU against 82.4 s; the torture's was the same,
 	# 136.5 s and 137.3 s (scripts/guest.sh by hand, one after the
-	# other, this machine alone, 2026-12-02).
+	# other, a 2-CPU machine alone).
 	MSTAT_TORTURE_SECONDS=10 mstat_suite_guests "$name" \
 		"$image" "$dir" --prio=2 --mem=512M
 
@@ -1063,12 +1062,12 @@ mstat_debug_guests() {
 	# debug kernel's counting paths under KASAN, lockdep and kmemleak are
 	# what they judge; its torture (four vCPUs), KUnit and fault guests
 	# (two) run mstat across CPUs. Side by side, beside a CPU hog and
-	# another guest (scripts/guest.sh by hand, this machine, 2026-11-29),
+	# another guest (scripts/guest.sh by hand),
 	# the truth guest took 61.9 s of CPU on one vCPU against 72.8 s on
 	# two, the per-cache guest 27.6 s against 35.4 s, the same checks
 	# passing; a debug guest's CPU time grows with the host's load on two
-	# vCPUs (the truth guest's 146 s in the cold run at fe5ea55, 61 s
-	# alone), little on one. The fault guests stay on two: side by side,
+	# vCPUs (the truth guest's 146 s in a cold run, 61 s alone), little
+	# on one. The fault guests stay on two: side by side,
 	# the good build's OOM part on one vCPU had taken 158 s of CPU,
 	# unfinished, when the guest on two had ended it and the rest in 130 s.
 	# Then the per-cache test, in the same boot: every row exact here too
@@ -1113,19 +1112,19 @@ mstat_debug_guests() {
 	# every point in make soak; the reads under injection 80 of each file,
 	# the control writes 40 of each, against 150 and 60 in make soak (the
 	# good build's guest took 365 s of CPU at stride 5 with 150 and 60 in
-	# the cold run at 9176e69, its load part 288 s of 608 s).
+	# a cold run, its load part 288 s of 608 s).
 	# 384 MiB, not 1 GiB: the OOM part's hog fills what is free three
 	# times, which took 229 s of a 530 s run on 1 GiB and 49 s of 358 s on
-	# 384 MiB (scripts/guest.sh by hand, this machine beside a kernel build,
-	# 2026-11-28), and 288 s of 820 s in the cold run at 8152d56: here once
+	# 384 MiB (scripts/guest.sh by hand, beside a kernel build), and 288 s
+	# of 820 s in a cold run: here once
 	# (FAULTS_HOGS=1), three times in make soak, and with no walk of /proc
 	# and /sys beside it (FAULTS_OOM_LOAD=0: the part alone took 38 s of
-	# the guest's CPU against 83 s with it, by hand, 2026-11-29; make soak
+	# the guest's CPU against 83 s with it, by hand; make soak
 	# keeps it). These guests and the truth
 	# and per-cache ones (above) run on single-threaded TCG: the broken
 	# build's fault guest took 123 s of CPU in 134 s, against 144 s in 131 s
-	# multi-threaded (scripts/guest.sh by hand, this machine alone,
-	# 2026-11-28): the same time, less CPU.
+	# multi-threaded (scripts/guest.sh by hand, the machine alone): the
+	# same time, less CPU.
 	faults=(--file=build/tools/faultio:/mstat/faultio
 		--file=build/tools/truth:/mstat/truth
 		--file=build/tools/mstat:/mstat/mstat --timeout=1500

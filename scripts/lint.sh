@@ -47,8 +47,8 @@ fi
 # checkpatch (in as many parts as CPUs), kernel-doc and shellcheck at
 # once: one after the other they left a CPU idle in make check, where
 # lint runs beside the last guests (243 s, 108 s of CPU, with the CPUs
-# 37 to 61% idle in the cold run at 52068f1, vmstat beside it). Alone
-# on this machine: 103 s, 139 s of CPU (2026-11-29).
+# 37 to 61% idle in a cold run, vmstat beside it). Alone on a 2-CPU
+# machine: 103 s, 139 s of CPU.
 out_dir=$(mktemp -d)
 n=$(nproc)
 for ((i = 0; i < n; i++)); do
@@ -85,7 +85,7 @@ rm -rf "$out_dir"
 # (KDIR:BUILD, scripts/build.sh's OUTDIR) it runs sparse alone, and
 # leaves the objects and modules as they are: 7 s of CPU for mstat.ko,
 # where a build of its own in a copy of the tree took 48 s (by hand on
-# 6.12's headers, this machine beside a make check, 2026-11-29). A bare
+# 6.12's headers, beside a make check). A bare
 # KDIR is checked in a copy, built from nothing.
 for arg; do
 	kdir=${arg%%:*} dir=''

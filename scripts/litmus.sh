@@ -31,7 +31,7 @@
 # the interrupt section at point J = N, every IPI placement against it:
 # `make check` runs N = 4, between the section's two adds (11 of their 77
 # tests; the whole run took 30 s of CPU so, 189 s with all, `/usr/bin/time
-# scripts/litmus.sh`, this machine alone, 2026-11-28; issue 42), `make
+# scripts/litmus.sh`, a 2-CPU machine alone), `make
 # soak` all (the default, LITMUS_PAIRS=all). A diagnostic line says how
 # many were left out.
 set -uo pipefail

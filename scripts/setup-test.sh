@@ -14,7 +14,7 @@
 # kernel than the caller's day-old ones: with the caller's cache, this
 # test once extracted 6.12.118's arm64 headers, removed 6.12.117's (the
 # one set make ARCH=arm64 finds) and rewrote the matrix's picks while
-# make check built against them (CI, 2026-12-02). make fresh runs the
+# make check built against them (in CI). make fresh runs the
 # same path from an empty cache, in a root debootstrap just made.
 #
 #   scripts/setup-test.sh

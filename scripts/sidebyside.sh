@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The side-by-side of leak tools (make bench, section 11; or alone; issue
-# 43): `mstat leaks` beside kmemleak and libbpf-tools' memleak on the same
+# The side-by-side of leak tools (make bench, section 11; or alone):
+# `mstat leaks` beside kmemleak and libbpf-tools' memleak on the same
 # leaks, decoys and busy workload (tests/leaks/mstat_leaktest.ko: five
 # leaks, one of them a list that only grows, referenced; four decoys),
 # and what each costs, under -icount, per kmalloc+kfree pair and on three

@@ -32,7 +32,7 @@
 #    percpu lines' mstat counts read none below zero (-percpu, -vmalloc)
 #    and they read what the reset left (-rebased). The slab's "objects,
 #    net since" line is printed, not judged: its frees of objects from
-#    before the reset are counted (issue 62's slab item).
+#    before the reset are counted.
 #
 # ACCOUNT_BROKEN=1 on the command line: the broken build's guest, which
 # counts percpu as charged and keeps its tables at a reset (and loses

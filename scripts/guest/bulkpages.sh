@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # busybox ash has "local"
 # alloc_pages_bulk()'s pages are sampled for the heap profile as traced
-# pages are (issue 62, "Raw pages: ... bulk allocations sampled"): the
+# pages are: the
 # pages it takes from the per-CPU lists trace no mm_page_alloc, and
 # mstat_bulk.c's kretprobe counts them; with profile_pages=1 it also
 # samples each at the profile's rate, its stack from the call's return

@@ -25,7 +25,7 @@ cat /proc/mstat >/tmp/before
 # On one CPU: a destroyed cache's struct goes back to the free list of
 # the CPU that frees it, and the re-created one is allocated from the
 # same list only if the run is still there (unpinned, caches-reused
-# failed once beside a kernel build, 2026-11-28).
+# failed once beside a kernel build).
 check cachetest-run taskset 1 sh -c 'echo 1 >/sys/kernel/debug/mstat_cachetest/run'
 cat /proc/mstat >/tmp/after
 cat /sys/kernel/debug/mstat_cachetest/run >/tmp/expect

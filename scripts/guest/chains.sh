@@ -20,7 +20,7 @@
 #    of N objects is then binomial, the estimate's relative standard
 #    error sqrt((1-p)/(N p)), about 1/sqrt(E[samples]) (384 samples
 #    allocated and 192 live a chain here: 5.1% and 7.2%). Z = 5: in 30
-#    chain runs in TCG guests (6.12 and 7.3, 2026-11-26) the squared
+#    chain runs in TCG guests (6.12 and 7.3) the squared
 #    deviations averaged 1.5 squared standard errors, not 1 (the guests'
 #    random seeds repeat from boot to boot), and at 1.5 times the
 #    variance Z = 5 fails a good build about once in 20,000 checks;

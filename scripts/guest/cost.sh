@@ -174,7 +174,7 @@ variant() {
 	esac
 	# What an unload or an exit left to free runs now, not in the next
 	# variant's figures (memleak's maps: a "none" pair of 336 against
-	# 254 after it, 2026-11-28); an idle guest's clock jumps, free.
+	# 254 after it); an idle guest's clock jumps, free.
 	sleep 5
 	case $x in
 	*=-*)	not_ok "variant-$v-measured: round $run: $x" ;;

@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # busybox ash has "local"
 # The heap profile's sample of an alloc_pages_exact() block is the bytes
-# its caller holds (issue 62, "Samples"): alloc_pages_exact(3 MiB) takes
+# its caller holds: alloc_pages_exact(3 MiB) takes
 # an order-10 block (4 MiB), traced and sampled at that order, and gives
 # back its last 1 MiB before it returns; mstat_bulk.c's probe cuts the
 # sample to 3 MiB there (mstat_count_page_trim()): a kprobe on

@@ -39,7 +39,7 @@
 # does not count fail_page_alloc's failures). Each part must then catch
 # its bug. The parts that have no bug of it to catch (part 2's reads, its
 # writes but the switches' and its truth with the injection off, part 4)
-# are left out, as they take half the guest's time (issue 42), unless
+# are left out, as they take half the guest's time, unless
 # FAULTS="broken full" (make soak): there they must pass as on a good
 # build.
 #
@@ -106,7 +106,7 @@ DEPTH=7
 # FAULTS_STRIDE=S fails every S-th point only, from FAULTS_START=F (1 to
 # S; 1 by default): points F, F+S, F+2S, ... Each point loads and unloads
 # mstat, some 10 s of guest time in a cold make check (288 s of the 608 s
-# guest at stride 5, the cold run at 9176e69). make check takes stride 8
+# guest at stride 5 in a cold run). make check takes stride 8
 # from a start of its own each run, so that its runs between them fail
 # every point; make soak fails every point in one. The broken build's
 # test needs only to reach the leaking path: below.
@@ -192,9 +192,9 @@ else
 	# after them (mstat_init()'s last steps): its points are taken from
 	# the last one down, until a refusal names one of those steps
 	# (before, it failed every fourth point from the first: 36 points,
-	# 246 s of a 404 s guest in the cold run at 0c2eb82). A first load
-	# passes more points than the next ones (150 against 140 in the
-	# cold run at 9176e69, ten loads with nothing injected, 140 s): a
+	# 246 s of a 404 s guest in a cold run). A first load passes more
+	# points than the next ones (150 against 140 in a cold run, ten
+	# loads with nothing injected, 140 s): a
 	# point past the last goes on from the last that load passed.
 	point 100000
 	n=$((100000 - ${last:-100000}))
@@ -263,7 +263,7 @@ echo 15 >"$D/events_sources"
 # FAULTS_READS=R reads of each file, FAULTS_WRITES=W writes of each
 # control (150 and 60 by default, make soak's; make check: 80 and 40, a
 # read failed one time in three to five at 150, a write one in four to
-# thirty at 60, the cold run at 9176e69).
+# thirty at 60, in a cold run).
 reads=${FAULTS_READS:-150}
 writes=${FAULTS_WRITES:-60}
 case $reads$writes in
@@ -364,7 +364,7 @@ mkdir -p /tmp/snaps
 # own. The walk took most of the part's CPU, the hog filling 2.5 MB a
 # second beside it: by hand, this part alone on one hog took 83 s of
 # the guest's CPU with the walk (45 reads under pressure) and 38 s
-# without (36 reads), the OOM killer at work in both (2026-11-29).
+# without (36 reads), the OOM killer at work in both.
 oom_load=${FAULTS_OOM_LOAD:-1}
 case $oom_load in
 0|1) ;;
@@ -374,8 +374,8 @@ esac
 [ "$oom_load" = 0 ] || load_start
 # FAULTS_HOGS=H (make check: 1) hogs, one after the other; 3 by default
 # (make soak). Each fills what is free until the OOM killer kills it:
-# the part took 288 s of the cold run's guest at 8152d56 with 3; by
-# hand, side by side on this machine (2026-11-29), 40 s with 1 and 83 s
+# the part took 288 s of a cold run's guest with 3; by hand, side by
+# side, 40 s with 1 and 83 s
 # with 3, the guests 245 and 285 s of CPU, the same 30 checks passed.
 hogs=${FAULTS_HOGS:-3}
 case $hogs in

@@ -16,7 +16,7 @@
 #
 # A guest that lives reports "# loads N" and exits 0; one the emulator
 # broke leaves a splat on the console and no exit status (guest.sh: 125).
-# Counted on 6.12 (this 2-CPU machine, qemu 7.2 TCG, 2026-11-27): with
+# Counted on 6.12 (a 2-CPU machine, qemu 7.2 TCG): with
 # CMPXCHG16B, 2 such crashes in about 480 loads; without, none in about
 # 630.
 set -u

@@ -20,7 +20,7 @@
 # with another cross call coalesce), which also proves the count sees
 # IPIs.
 #
-# Then the lever a reader is (issue 35): /proc/mstat is 0444, in ipi mode.
+# Then the lever a reader is: /proc/mstat is 0444, in ipi mode.
 # A loop of reads as fast as it can for LOOP_MS (3000) ms, as root, as an
 # unprivileged user (runas 65534) under the default proc_min_interval_ms
 # (1000), then the same user with proc_min_interval_ms=0 (no bound: the

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # busybox ash has "local"
-# Each page kind's frames, checked against known allocations (issue 62,
-# "Raw pages"): mstat memory sorts the heap profile's page samples into
+# Each page kind's frames, checked against known allocations: mstat
+# memory sorts the heap profile's page samples into
 # kinds by their stacks' frames (tools/mstat/pages.c's page_frames[]),
 # and names the rest raw pages by caller. A page misfiled as raw counts
 # twice: in the kernel's line (Shmem, AnonHugePages, VmallocUsed, Slab)
@@ -283,8 +283,8 @@ diag "THP: enabled $(cat $thp/enabled), shmem_enabled $(cat $thp/shmem_enabled 2
 mkdir -p /mnt/kinds
 if mount -t tmpfs -o huge=always,size=$((2 * mib))m none /mnt/kinds; then
 	# tmpfs asks for its 2 MiB folios without retrying and falls back
-	# to small pages where none is free (5.10 did so for some in CI's
-	# guest at cb0d974): memory compacted first, and a shortfall the
+	# to small pages where none is free (5.10 did so for some once, in
+	# CI): memory compacted first, and a shortfall the
 	# kernel's, said as a skip, not mstat's failure (the step's kind
 	# was judged on what the kernel gave either way).
 	compact

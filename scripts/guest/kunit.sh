@@ -17,7 +17,7 @@ done
 # Keep some sampled objects live across the unload: every allocation
 # sampled while a part of sysfs is walked (its inodes and dentries stay
 # cached). A part, not all of /sys: that took 46 s of the guest's 117
-# (scripts/guest.sh by hand, this machine, 2026-11-29).
+# (scripts/guest.sh by hand).
 echo 1 >"$D/profile_rate"
 ls -R /sys/devices/system >/dev/null 2>&1
 live=$(sed -n 's/.* addr_live \([0-9]*\) .*/\1/p' /proc/mstat_sites | head -n 1)

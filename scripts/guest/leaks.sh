@@ -73,7 +73,7 @@ check leak-cache-merged [ -n "$(merged_with)" ]
 # The busy workload, for both watches: ./leaks -b, which never forks: a
 # fresh guest's vmap_area pool fills for minutes under forks (with
 # LEAKS_BUSY=fork, 9 objects a second for 360 s, to 3551, then flat: a
-# 6.12 guest, 2026-11-27), which no two-minute watch tells from a leak.
+# 6.12 guest), which no two-minute watch tells from a leak.
 # LEAKS_BUSY=fork: a shell loop of forked commands instead.
 busy_fork() {
 	local i=0 f
@@ -213,7 +213,7 @@ for ph in $phases; do
 		done
 		check stop-leaks sh -c "echo stop >$L/control"
 		# Its open control file holds the module: rmmod waits for it
-		# (a cold run's rmmod came first, 2026-11-28).
+		# (a cold run's rmmod came first once).
 		wait "$driverpid"
 		;;
 	*)	not_ok "phase $ph: free or leaks" ;;

@@ -280,8 +280,8 @@ mstat_bootopts() {
 # own, a kernel worker come or gone among them. acct first waits for
 # the page tables of processes gone before it to be counted out (7.2 and
 # later free them after an RCU grace period: 7.3's guest read 11 to 20
-# pages short, three runs in three, in CI at d94c911; 7.2's one failure
-# in the cold run at 38b1b6b, its log lost, was likely the same). A run
+# pages short, three runs in three, in CI; 7.2's one failure in a cold
+# run, its log lost, was likely the same). A run
 # off all the same is tried again, twice at most. A false truth (65 threads, or 8
 # page-table pages more) must fail the same judge.
 mstat_acct_check() {
@@ -379,8 +379,8 @@ mstat_memory_check() {
 	rest=$(awk -F'|' '$2 == "unexplained" { print $3 }' /tmp/memory.rows)
 	diag "unexplained: $rest bytes of $total ($(awk -v r="$rest" -v t="$total" 'BEGIN { printf "%.2f", 100 * r / t }')%)"
 	# Printed, not judged: on 5.10, after the truth's patterns, the
-	# kernel's own counters overlapped (unexplained -6%, cold make
-	# check at 0c2eb82, 2026-11-28): why is issue 44's to find.
+	# kernel's own counters overlapped (unexplained -6% in a cold make
+	# check): why is not known yet.
 	check memory-account-unexplained [ -n "$rest" ]
 }
 

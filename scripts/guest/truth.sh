@@ -52,7 +52,7 @@ fi
 # handler runs, and an interrupt that frees an object while one runs (on
 # 5.10 the ftrace-based kprobe's handler runs with interrupts on) is such
 # a hit, once in a cold make check here (guest-5.10-truth and
-# arm64-5.10-truth, 2026-11-28, every count of the patterns exact). It is
+# arm64-5.10-truth, every count of the patterns exact). It is
 # shown, as the module reports it (probe_kmem_cache_free_missed): a
 # free not counted, a limit of kprobes on those kernels.
 if grep '^probe_.*_missed ' /proc/mstat >/tmp/missed &&
