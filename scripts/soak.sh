@@ -20,11 +20,11 @@
 # Both were in make check until its cold run had to fit in 45 minutes;
 # each test kernel takes 12 to 16 minutes of CPU to build cold here
 # (make check's testkernel-debug line gives its CPU time). And the long forms
-# of what make check runs shortened, for the same reason (issue 42):
+# of what make check runs shortened, for the same reason:
 #   litmus/*             every test of the IPI-meets-interrupt families
 #                        (make check: the interrupt at point 4 only)
-#   soak-6.12-fuzz       137,500 inputs each way (make check: 44,000)
-#   soak-6.12-cycles     50 load/unload cycles (make check: 20)
+#   soak-6.12-fuzz       137,500 inputs each way (make check: 22,000)
+#   soak-6.12-cycles     50 load/unload cycles (make check: 10)
 #   soak-7.3-leaks       the leak guest on 7.3 (make check: on 6.12)
 #   soak-debug-faults-broken-full  the broken build's fault guest with
 #                        the parts that have nothing of it to catch
