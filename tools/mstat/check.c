@@ -736,3 +736,48 @@ int do_check(const struct mstat_check_opts *o)
 	free(buf);
 	return summary(&c);
 }
+
+static const struct option mstat_check_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Its own options, as mstat-check had them; FILEs as operands. */
+const struct mstat_optspec mstat_check_optspec = {
+	.name = "check", .shortopts = "-:hn:i:",
+	.longopts = mstat_check_longopts, .operands = true,
+};
+
+static int mstat_check_opt(void *p, int c, const char *v)
+{
+	struct mstat_check_opts *o = p;
+
+	switch (c) {
+	case 'n':
+		if (!mstat_parse_long(v, 1, 1000000, &o->reads))
+			return mstat_bad_usage("check: -n wants 1 to 1000000 reads, got",
+					       v);
+		break;
+	case 'i':
+		if (!mstat_parse_long(v, 0, 1000000, &o->ms))
+			return mstat_bad_usage("check: -i wants 0 to 1000000 ms, got",
+					       v);
+		break;
+	case 1:
+		o->files[o->nfiles++] = v;
+		break;
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct mstat_check_opts o = { .reads = 1 };
+	int err;
+
+	/* Lives until exit, as the checker's messages name the files. */
+	o.files = mstat_alloc(NULL, argc * sizeof(*o.files));
+	err = mstat_opts_parse(&mstat_check_optspec, argc, argv,
+			       mstat_check_opt, &o);
+	return err ? err : do_check(&o);
+}

@@ -53,4 +53,13 @@ void check_read(struct checker *c, char *buf, size_t len);
  */
 int do_check(const struct mstat_check_opts *o);
 
+/* The options mstat check takes. */
+extern const struct mstat_optspec mstat_check_optspec;
+
+/*
+ * mstat check's command line, @argv[0] "check": parse it and run;
+ * returns the exit status (MSTAT_HELP for --help).
+ */
+int cmd_check(int argc, char **argv);
+
 #endif /* MSTAT_CHECK_H */

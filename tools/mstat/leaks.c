@@ -79,7 +79,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,4 +154,80 @@ int do_leaks(const struct mstat_opts *o)
 	if (suspects)
 		return MSTAT_LEAKS_SUSPECT;
 	return judged ? MSTAT_LEAKS_NONE : MSTAT_LEAKS_UNJUDGED;
+}
+
+static const struct option mstat_leaks_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "prom", no_argument, NULL, OPT_PROM_OUT },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ "min-rate", required_argument, NULL, OPT_MIN_RATE },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* -f only to say that --from is what it may have meant. */
+const struct mstat_optspec mstat_leaks_optspec = {
+	.name = "leaks", .shortopts = "-:hf:o:d:i:",
+	.longopts = mstat_leaks_longopts,
+};
+
+static int mstat_leaks_opt(void *o, int c, const char *v)
+{
+	if (c == 'f')
+		return mstat_bad_usage("mstat leaks reads no -f (see --from)", NULL);
+	return mstat_opt_value(o, c, v);
+}
+
+/*
+ * A watch of mstat leaks long enough for a verdict: its reads (one every
+ * -i over -d, and the first) at least what the confidence asks.
+ */
+static int mstat_leaks_enough(const struct mstat_opts *o)
+{
+	long reads = (long)floor(o->duration / o->interval + 1e-9) + 1;
+	int need = mstat_leak_min_reads(o->confidence);
+	char what[160];
+
+	if (need && reads >= need)
+		return 0;
+	if (need)
+		snprintf(what, sizeof(what),
+			 "mstat leaks: -d / -i gives %ld reads; a verdict at confidence %.12g needs %d",
+			 reads, o->confidence, need);
+	else
+		snprintf(what, sizeof(what),
+			 "mstat leaks: no watch can give a verdict at confidence %.12g",
+			 o->confidence);
+	return mstat_bad_usage(what, NULL);
+}
+
+/* The options that go together or apart, and the watch's length. */
+static int mstat_leaks_check(struct mstat_opts *o)
+{
+	if (o->prom_out && o->json)
+		return mstat_bad_usage("--json and --prom go apart", NULL);
+	if (o->out && !o->prom_out)
+		return mstat_bad_usage("-o goes with mstat leaks --prom", NULL);
+	if (o->from && o->save)
+		return mstat_bad_usage("--from and --save go apart", NULL);
+	if (o->delay_set)
+		o->duration = o->delay;
+	if (o->interval > o->duration)
+		return mstat_bad_usage("mstat leaks: -i longer than -d", NULL);
+	return o->from ? 0 : mstat_leaks_enough(o);
+}
+
+int cmd_leaks(int argc, char **argv)
+{
+	struct mstat_opts o = MSTAT_OPTS_INIT;
+	int err = mstat_opts_parse(&mstat_leaks_optspec, argc, argv,
+				   mstat_leaks_opt, &o);
+
+	if (!err)
+		err = mstat_leaks_check(&o);
+	return err ? err : do_leaks(&o);
 }

@@ -34,4 +34,13 @@ int do_leaks(const struct mstat_opts *o);
  * leaks_out.h.
  */
 
+/* The options mstat leaks takes. */
+extern const struct mstat_optspec mstat_leaks_optspec;
+
+/*
+ * mstat leaks's command line, @argv[0] "leaks": parse it and run;
+ * returns the exit status (MSTAT_HELP for --help).
+ */
+int cmd_leaks(int argc, char **argv);
+
 #endif /* MSTAT_LEAKS_H */

@@ -969,3 +969,29 @@ out:
 	free(a);
 	return err;
 }
+
+static const struct option mstat_memory_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "sites", required_argument, NULL, OPT_SITES },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct mstat_optspec mstat_memory_optspec = {
+	.name = "memory", .shortopts = "-:hf:",
+	.longopts = mstat_memory_longopts,
+};
+
+int cmd_memory(int argc, char **argv)
+{
+	struct mstat_opts o = MSTAT_OPTS_INIT;
+	int err = mstat_opts_parse(&mstat_memory_optspec, argc, argv,
+				   mstat_opt_value, &o);
+
+	if (err)
+		return err;
+	mstat_opts_default_file(&o, MSTAT_PROC);
+	return do_memory(&o);
+}

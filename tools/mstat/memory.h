@@ -15,4 +15,13 @@ int mstat_memory_sites(const struct mstat_opts *o, struct mstat_sites **ss);
 void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 		       const char *meminfo, const struct mstat_sites *ss);
 
+/* The options mstat memory takes. */
+extern const struct mstat_optspec mstat_memory_optspec;
+
+/*
+ * mstat memory's command line, @argv[0] "memory": parse it and run;
+ * returns the exit status (MSTAT_HELP for --help).
+ */
+int cmd_memory(int argc, char **argv);
+
 #endif /* MSTAT_MEMORY_H */

@@ -1,55 +1,81 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The options of the commands: main.c parses them (getopt_long()), the
- * commands and formats read them. A header alone, so that they sit below
- * both. mstat check has options of its own, as mstat-check had.
+ * The commands' command lines (opts.c): each command has a table of the
+ * options it takes (struct mstat_optspec, in the command's own file) and
+ * parses its command line with mstat_opts_parse(), so an option a command
+ * does not take is unknown to it. The values land in struct mstat_opts,
+ * which the commands and the formats they share read (mstat prom's cache
+ * filter and mstat serve's, mstat memory's files and mstat prom's).
  */
 #ifndef MSTAT_OPTS_H
 #define MSTAT_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #define MSTAT_MAX_FILES		16
 
-enum mstat_cmd {
-	CMD_SHOW, CMD_TOP, CMD_PROM, CMD_PPROF, CMD_SERVE, CMD_LEAKS, CMD_MEMORY
+/* What a command returns for -h or --help: main.c prints the help. */
+#define MSTAT_HELP		(-1)
+
+/* The long options' values past every short option's character. */
+enum {
+	OPT_JSON = 256, OPT_PROM_OUT, OPT_SORT, OPT_CACHE_INCLUDE,
+	OPT_CACHE_EXCLUDE, OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL,
+	OPT_SITES, OPT_DURATION, OPT_FROM, OPT_SAVE, OPT_MIN_RATE,
+	OPT_CONFIDENCE, OPT_MEMINFO, OPT_KALLSYMS,
 };
 
+/**
+ * struct mstat_optspec - the options one command takes
+ * @name: the command's name, NULL for plain mstat (for messages)
+ * @shortopts: for getopt_long(), beginning "-:" ("-": the operands in
+ *	order, as option 1, whatever POSIXLY_CORRECT says; ":": a missing
+ *	argument as ':', apart from an unknown option), and with "h"
+ * @longopts: for getopt_long(), with "help" as 'h'
+ * @operands: the command takes operands (mstat check's FILEs); if not,
+ *	one is a usage error
+ */
+struct mstat_optspec {
+	const char *name;
+	const char *shortopts;
+	const struct option *longopts;
+	bool operands;
+};
+
+/* The values of the options of every command but check. */
 struct mstat_opts {
-	enum mstat_cmd cmd;
-	bool cmd_set;
-	bool json;
+	bool json;			/* plain mstat, leaks, memory */
 	bool prom_out;			/* leaks --prom */
-	const char *file[MSTAT_MAX_FILES];
+	const char *file[MSTAT_MAX_FILES];	/* -f: top takes several */
 	int nfile;
-	const char *out;
-	double delay;
-	long iters;
-	bool delay_set, iters_set;
+	const char *out;		/* -o */
+	double delay;			/* top, leaks -d, s */
+	bool delay_set;
+	long iters;			/* top -n */
 	bool caches;			/* top --caches */
 	bool sort_live;			/* top --sort live */
 	bool sort_set;
-	const char *cache_include;	/* prom --cache-include */
-	const char *cache_exclude;	/* prom --cache-exclude */
-	long cache_max;			/* prom --cache-max */
-	bool cache_opts_set;
+	const char *cache_include;	/* prom, serve --cache-include */
+	const char *cache_exclude;	/* prom, serve --cache-exclude */
+	long cache_max;			/* prom, serve --cache-max */
 	const char *listen;		/* serve --listen */
-	const char *sites;		/* serve, memory --sites */
+	const char *sites;		/* serve, memory, prom --sites */
 	long min_interval;		/* serve --min-interval, ms */
-	bool serve_opts_set;
-	bool sites_set;
 	double duration;		/* leaks -d/--duration, s */
 	double interval;		/* leaks -i/--interval, s */
 	const char *from;		/* leaks --from DIR */
 	const char *save;		/* leaks --save DIR */
-	double min_rate;		/* leaks --min-rate, bytes/s */
-	double confidence;		/* leaks --confidence */
-	bool leaks_opts_set;		/* -i, --from or --save */
-	bool rate_opts_set;		/* --min-rate or --confidence */
-	bool duration_long;		/* -d given as --duration */
-	const char *meminfo;		/* memory --meminfo FILE */
+	double min_rate;		/* leaks, serve --min-rate, bytes/s */
+	double confidence;		/* leaks, serve --confidence */
+	const char *meminfo;		/* memory, prom, serve --meminfo */
 	const char *kallsyms;		/* memory --kallsyms FILE */
 };
+
+/* Every option's default. */
+#define MSTAT_OPTS_INIT { .delay = 2, .cache_max = 200, \
+			  .min_interval = 1000, .duration = 600, \
+			  .interval = 10, .confidence = 0.99 }
 
 /* mstat check [-n N] [-i MS] [FILE...] */
 struct mstat_check_opts {
@@ -58,5 +84,41 @@ struct mstat_check_opts {
 	const char **files;		/* FILE...; none: /proc/mstat */
 	int nfiles;
 };
+
+/**
+ * mstat_opts_parse() - parse one command's command line
+ * @sp: the options the command takes
+ * @argc: @argv's words
+ * @argv: the command's name, then its options and operands in any order
+ *	("--opt value" or "--opt=value"; after "--", operands only)
+ * @opt: called with each option as getopt_long() gives it (1 for an
+ *	operand) and its argument; returns 0 or an exit status
+ * @o: @opt's first argument
+ *
+ * An option @sp has not, or an option given wrong, is a one-line message
+ * naming it and the command.
+ *
+ * Return: 0; an exit status, after a message; MSTAT_HELP for -h or --help.
+ */
+int mstat_opts_parse(const struct mstat_optspec *sp, int argc, char **argv,
+		     int (*opt)(void *o, int c, const char *v), void *o);
+
+/*
+ * For @opt: an option's argument @v into the struct mstat_opts @o, as
+ * every command but check reads it (-f once: mstat top takes several).
+ */
+int mstat_opt_value(void *o, int c, const char *v);
+
+/* A usage error: "@what @arg (see mstat --help)"; returns EXIT_USAGE. */
+int mstat_bad_usage(const char *what, const char *arg);
+
+/* @s in [@min, @max] into *@n, or false. */
+bool mstat_parse_long(const char *s, long min, long max, long *n);
+
+/* -f FILE once more, of at most @max; 0 or EXIT_USAGE. */
+int mstat_opt_file(struct mstat_opts *o, const char *v, int max);
+
+/* @path as the -f of a command given none. */
+void mstat_opts_default_file(struct mstat_opts *o, const char *path);
 
 #endif /* MSTAT_OPTS_H */

@@ -606,3 +606,25 @@ int do_pprof(const struct mstat_opts *o)
 	mstat_sites_free(ss);
 	return err;
 }
+
+static const struct option mstat_pprof_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct mstat_optspec mstat_pprof_optspec = {
+	.name = "pprof", .shortopts = "-:hf:o:",
+	.longopts = mstat_pprof_longopts,
+};
+
+int cmd_pprof(int argc, char **argv)
+{
+	struct mstat_opts o = MSTAT_OPTS_INIT;
+	int err = mstat_opts_parse(&mstat_pprof_optspec, argc, argv,
+				   mstat_opt_value, &o);
+
+	if (err)
+		return err;
+	mstat_opts_default_file(&o, MSTAT_SITES_PROC);
+	return do_pprof(&o);
+}

@@ -39,4 +39,13 @@ bool mstat_pprof_gz(struct mstat_buf *z, const struct mstat_sites *ss,
 /* Returns the exit status. */
 int do_pprof(const struct mstat_opts *o);
 
+/* The options mstat pprof takes. */
+extern const struct mstat_optspec mstat_pprof_optspec;
+
+/*
+ * mstat pprof's command line, @argv[0] "pprof": parse it and run;
+ * returns the exit status (MSTAT_HELP for --help).
+ */
+int cmd_pprof(int argc, char **argv);
+
 #endif /* MSTAT_PPROF_H */

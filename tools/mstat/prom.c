@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "memory.h"
 #include "prom.h"
 #include "slab.h"
@@ -416,4 +417,55 @@ void mstat_prom(FILE *f, const struct mstat_snap *s,
 	mstat_prom_caches(f, s, pf);
 	mstat_memory_prom(f, s, meminfo, ss);
 	mstat_prom_snapshot(f, s);
+}
+
+static const struct option mstat_prom_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "cache-include", required_argument, NULL, OPT_CACHE_INCLUDE },
+	{ "cache-exclude", required_argument, NULL, OPT_CACHE_EXCLUDE },
+	{ "cache-max", required_argument, NULL, OPT_CACHE_MAX },
+	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
+	{ "sites", required_argument, NULL, OPT_SITES },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct mstat_optspec mstat_prom_optspec = {
+	.name = "prom", .shortopts = "-:hf:o:",
+	.longopts = mstat_prom_longopts,
+};
+
+int cmd_prom(int argc, char **argv)
+{
+	struct mstat_opts o = MSTAT_OPTS_INIT;
+	struct mstat_prom_filter pf;
+	struct mstat_sites *ss = NULL;
+	struct mstat_snap *s;
+	char tmp[4096];
+	FILE *f;
+	int err = mstat_opts_parse(&mstat_prom_optspec, argc, argv,
+				   mstat_opt_value, &o);
+
+	if (err)
+		return err;
+	mstat_opts_default_file(&o, MSTAT_PROC);
+	/* First, so that a bad regex writes nothing. */
+	if (!mstat_prom_filter_init(&pf, &o))
+		return EXIT_USAGE;
+	s = mstat_snap_read(o.file[0]);
+	/* The raw pages' series come from the sites file: read before -o. */
+	if (s && mstat_memory_sites(&o, &ss)) {
+		mstat_snap_free(s);
+		s = NULL;
+	}
+	f = s ? mstat_out_open(o.out, tmp, sizeof(tmp)) : NULL;
+	if (f) {
+		mstat_prom(f, s, &pf, mstat_memory_meminfo(&o), ss);
+		err = mstat_out_close(f, o.out, tmp);
+	} else {
+		err = EXIT_INPUT;
+	}
+	mstat_snap_free(s);
+	mstat_sites_free(ss);
+	mstat_prom_filter_free(&pf);
+	return err;
 }

@@ -41,4 +41,13 @@ void mstat_prom(FILE *f, const struct mstat_snap *s,
 		const struct mstat_prom_filter *pf, const char *meminfo,
 		const struct mstat_sites *ss);
 
+/* The options mstat prom takes. */
+extern const struct mstat_optspec mstat_prom_optspec;
+
+/*
+ * mstat prom's command line, @argv[0] "prom": parse it and run;
+ * returns the exit status (MSTAT_HELP for --help).
+ */
+int cmd_prom(int argc, char **argv);
+
 #endif /* MSTAT_PROM_H */

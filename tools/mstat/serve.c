@@ -759,7 +759,7 @@ static struct MHD_Daemon *mstat_serve_start(struct mstat_server *srv,
 				MHD_OPTION_END);
 }
 
-int do_serve(const struct mstat_opts *o, char **argv)
+int do_serve(const struct mstat_opts *o, int argc, char **argv)
 {
 	const char *listen = o->listen ? o->listen : MSTAT_SERVE_LISTEN;
 	struct mstat_server srv = { .o = o };
@@ -771,6 +771,7 @@ int do_serve(const struct mstat_opts *o, char **argv)
 	sigset_t set;
 	int sig;
 
+	(void)argc;
 	(void)argv;
 	if (!mstat_serve_addr(listen, &sa, &port) ||
 	    !mstat_prom_filter_init(&srv.filter, o))

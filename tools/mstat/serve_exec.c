@@ -25,13 +25,19 @@
 #define MSTAT_LIBEXECDIR "/usr/libexec/mstat"
 #endif
 
-int do_serve(const struct mstat_opts *o, char **argv)
+int do_serve(const struct mstat_opts *o, int argc, char **argv)
 {
+	char **args = mstat_alloc(NULL, (argc + 2) * sizeof(*args));
 	char path[PATH_MAX];
 	ssize_t n;
 	char *slash;
 
 	(void)o;
+	/* mstat serve ...: @argv begins with the command's name. */
+	args[0] = "mstat";
+	memcpy(args + 1, argv, argc * sizeof(*args));
+	args[argc + 1] = NULL;
+	argv = args;
 	n = readlink("/proc/self/exe", path, sizeof(path) - sizeof("mstat-serve"));
 	if (n > 0)
 		path[n] = '\0';

@@ -689,8 +689,8 @@ usage() {
 	expect_err 2 "unknown option '?-x" build/mstat -x &&
 		expect_err 2 'positive count' build/mstat top -n 0 &&
 		expect_err 2 'seconds' build/mstat top -d -1 &&
-		expect_err 2 'with plain mstat' build/mstat prom --json &&
-		expect_err 2 'with top only' build/mstat -n 3 &&
+		expect_err 2 '^mstat: unknown option --json for mstat prom ' build/mstat prom --json &&
+		expect_err 2 '^mstat: unknown option -n for plain mstat ' build/mstat -n 3 &&
 		expect_err 2 'unexpected argument bogus' build/mstat bogus &&
 		expect_err 2 'missing argument to -f' build/mstat -f &&
 		build/mstat --help | grep -q '^usage: mstat'
@@ -721,6 +721,21 @@ opt_unknown() {
 		expect_err 2 '^mstat: unknown option --frobnicate ' build/mstat --frobnicate=1 prom &&
 		expect_err 2 '^mstat: unknown option -q ' build/mstat top -cq &&
 		expect_err 2 '^mstat: --json takes no argument ' build/mstat --json=yes
+}
+
+# The command table (main.c): the command is the first word that is no
+# option and no option's argument, so it may come after options, which
+# are its own; an option of another command is unknown to it.
+opt_command_after() {
+	build/mstat prom -f testdata/mstat-1.2.txt --cache-max 3 >"$tmp/ca-a.prom" &&
+		build/mstat --cache-max 3 -f testdata/mstat-1.2.txt prom >"$tmp/ca-b.prom" &&
+		diff -u "$tmp/ca-a.prom" "$tmp/ca-b.prom" &&
+		expect_err 1 '^mstat: top not found$' build/mstat -f top prom &&
+		expect_err 2 '^mstat: unknown option --listen for mstat top ' \
+			build/mstat --listen 1 top &&
+		expect_err 2 '^mstat: unknown option -c for mstat check ' \
+			build/mstat -c check &&
+		expect_err 2 '^mstat: unexpected argument top ' build/mstat -- top top
 }
 
 # Counters near 2^63 (u64s past it): every invariant holds, the estimate
@@ -810,7 +825,7 @@ caches_prom_filters() {
 		--cache-include '(' -o "$tmp/never2.prom" &&
 		test ! -e "$tmp/never2.prom" &&
 		expect_err 2 'cache-max wants' build/mstat prom --cache-max x &&
-		expect_err 2 'go with mstat prom and serve only' build/mstat --cache-max 3 &&
+		expect_err 2 '^mstat: unknown option --cache-max for plain mstat ' build/mstat --cache-max 3 &&
 		expect_err 2 'sort goes with --caches' build/mstat top --sort live &&
 		expect_err 2 'sort wants allocs or live' build/mstat top --caches --sort x
 }
@@ -1520,7 +1535,7 @@ leaks_usage() {
 		expect_err 2 '^mstat: -i wants seconds' build/mstat leaks -i 0 &&
 		expect_err 2 '^mstat: mstat leaks: -i longer than -d ' build/mstat leaks -d 5 -i 10 &&
 		expect_err 2 '^mstat: --from and --save go apart ' build/mstat leaks --from a --save b &&
-		expect_err 2 '^mstat: -i, --duration, --from and --save go with mstat leaks only ' \
+		expect_err 2 '^mstat: unknown option --duration for mstat top ' \
 			build/mstat top --duration 5 &&
 		expect_err 2 '^mstat: mstat leaks reads no -f ' build/mstat leaks -f x &&
 		expect_err 2 '^mstat: mstat leaks: -d / -i gives 2 reads; a verdict at confidence 0.99 needs 14 ' \
@@ -1839,7 +1854,7 @@ leaks_prom() {
 			build/mstat leaks --prom --json --from "$tmp/lk-cg" &&
 		expect_err 2 'goes with mstat leaks --prom' \
 			build/mstat leaks -o "$f" --from "$tmp/lk-cg" &&
-		expect_err 2 'prom goes with mstat leaks only' build/mstat --prom
+		expect_err 2 '^mstat: unknown option --prom for plain mstat ' build/mstat --prom
 }
 
 # SLUB's merged caches (slab.h): a cache is named by every name linked
@@ -2501,7 +2516,7 @@ memory_errors() {
 		--meminfo testdata/meminfo-1.6.txt &&
 	expect_err 1 'nope: No such file' build/mstat memory \
 		-f testdata/mstat-1.6.txt --meminfo "$tmp/nope" &&
-	expect_err 2 'meminfo goes with mstat memory, prom and serve only' \
+	expect_err 2 '^mstat: unknown option --meminfo for mstat top ' \
 		build/mstat top --meminfo x
 }
 
@@ -3133,6 +3148,7 @@ t usage usage
 t opt_equals opt_equals
 t opt_missing_last opt_missing_last
 t opt_unknown opt_unknown
+t opt_command_after opt_command_after
 leaks_tests
 if ! only guest_live; then
 	:

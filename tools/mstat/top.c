@@ -299,3 +299,36 @@ int do_top(const struct mstat_opts *o)
 	return 0;
 }
 
+static const struct option mstat_top_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "caches", no_argument, NULL, 'c' },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct mstat_optspec mstat_top_optspec = {
+	.name = "top", .shortopts = "-:hcf:d:n:",
+	.longopts = mstat_top_longopts,
+};
+
+/* -f several times, read in turn; the others as every command has them. */
+static int mstat_top_opt(void *o, int c, const char *v)
+{
+	if (c == 'f')
+		return mstat_opt_file(o, v, MSTAT_MAX_FILES);
+	return mstat_opt_value(o, c, v);
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct mstat_opts o = MSTAT_OPTS_INIT;
+	int err = mstat_opts_parse(&mstat_top_optspec, argc, argv,
+				   mstat_top_opt, &o);
+
+	if (err)
+		return err;
+	if (o.sort_set && !o.caches)
+		return mstat_bad_usage("--sort goes with --caches", NULL);
+	mstat_opts_default_file(&o, MSTAT_PROC);
+	return do_top(&o);
+}

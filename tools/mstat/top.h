@@ -8,4 +8,13 @@
 /* Returns the exit status. */
 int do_top(const struct mstat_opts *o);
 
+/* The options mstat top takes. */
+extern const struct mstat_optspec mstat_top_optspec;
+
+/*
+ * mstat top's command line, @argv[0] "top": parse it and run;
+ * returns the exit status (MSTAT_HELP for --help).
+ */
+int cmd_top(int argc, char **argv);
+
 #endif /* MSTAT_TOP_H */
