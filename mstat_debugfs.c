@@ -16,10 +16,10 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "mstat_bulk.h"
 #include "mstat_caches.h"
 #include "mstat_ctl.h"
 #include "mstat_faces.h"
+#include "mstat_kprobes.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
@@ -93,15 +93,15 @@ static unsigned int mstat_internals_per_cpu(void)
 static void mstat_internals_head(struct seq_file *m)
 {
 	struct mstat_core *c = &mstat_core;
-	struct mstat_bulk_view alloc = { }, free = { }, pages = { };
+	struct mstat_kprobe_view alloc = { }, free = { }, pages = { };
 
 	seq_printf(m, "generation %llu\n", mstat_generation(c));
 	seq_printf(m, "sync_mode %s\n", mstat_sync_name[mstat_get_sync(c)]);
 	seq_printf(m, "current_slot %u\n", mstat_cur_slot(c));
 	seq_printf(m, "words_per_slot %u\n", mstat_nr_words(c));
-	mstat_bulk_state(MSTAT_BULK_ALLOC, &alloc);
-	mstat_bulk_state(MSTAT_BULK_FREE, &free);
-	mstat_bulk_state(MSTAT_BULK_PAGES, &pages);
+	mstat_kprobe_state(MSTAT_KPROBE_ALLOC, &alloc);
+	mstat_kprobe_state(MSTAT_KPROBE_FREE, &free);
+	mstat_kprobe_state(MSTAT_KPROBE_PAGES, &pages);
 	seq_printf(m, "kmalloc_twice_sites %u\n", mstat_twice_sites());
 	seq_printf(m, "page_watch_full %lu\n", mstat_page_watch_full());
 	seq_printf(m, "bulk_alloc_counted %d\n", alloc.on);

@@ -20,10 +20,10 @@
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 
-#include "mstat_bulk.h"
 #include "mstat_caches.h"
 #include "mstat_ctl.h"
 #include "mstat_faces.h"
+#include "mstat_kprobes.h"
 #include "mstat_mutant.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
@@ -156,7 +156,7 @@ static int __init mstat_init(void)
 		goto err_profile;
 	mstat_debugfs_init();
 	what = "the bulk APIs' probes";
-	err = mstat_bulk_init();
+	err = mstat_kprobes_init();
 	if (err)
 		goto err_debugfs;
 	/* The sources last, with the stream's settings: mstat_ctl_start(). */
@@ -169,7 +169,7 @@ static int __init mstat_init(void)
 
 err_sources:
 	mstat_sources_exit();
-	mstat_bulk_exit();
+	mstat_kprobes_exit();
 err_debugfs:
 	mstat_debugfs_exit();
 	mstat_proc_exit();
@@ -198,7 +198,7 @@ static void __exit mstat_exit(void)
 	mstat_ctl_stop();
 	/* No probe may run once the core and the buffers are freed. */
 	mstat_sources_exit();
-	mstat_bulk_exit();
+	mstat_kprobes_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 	mstat_profile_exit();

@@ -43,10 +43,10 @@
 #include <linux/user_namespace.h>
 #include <linux/vmalloc.h>
 
-#include "mstat_bulk.h"
 #include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_faces.h"
+#include "mstat_kprobes.h"
 #include "mstat_profile.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -222,8 +222,8 @@ struct mstat_proc_snap {
 	bool enabled[MSTAT_NR_SOURCES];
 	bool present[MSTAT_NR_SOURCES];
 	struct mstat_vmem_view vmem[2];	/* vmalloc's table, percpu's */
-	bool has_probe[MSTAT_BULK_NR];	/* a probe this kernel uses */
-	struct mstat_bulk_view probe[MSTAT_BULK_NR];
+	bool has_probe[MSTAT_KPROBE_NR];	/* a probe this kernel uses */
+	struct mstat_kprobe_view probe[MSTAT_KPROBE_NR];
 	unsigned long sheaf_mismatch;
 	const char *caches_why;
 };
@@ -274,7 +274,7 @@ static void mstat_show_slab(struct seq_file *m, const struct mstat_stats *st)
 }
 
 /*
- * The probe_* lines, from the probe table (mstat_bulk.c): "probe_API 1"
+ * The probe_* lines, from the probe table (mstat_kprobes.c): "probe_API 1"
  * if API is counted, "probe_API 0" if not (this kernel lacks the
  * function, or its prototype is not one mstat was built to read: the
  * load's log says which; alloc_pages_exact()'s split is counted by its
@@ -290,13 +290,13 @@ static void mstat_show_probes(struct seq_file *m,
 {
 	int i;
 
-	for (i = 0; i < MSTAT_BULK_NR; i++)
+	for (i = 0; i < MSTAT_KPROBE_NR; i++)
 		if (ps->has_probe[i])
 			seq_printf(m, "probe_%s %d\n", ps->probe[i].api,
 				   ps->probe[i].on);
 	seq_printf(m, "probe_kfree_rcu_sheaf_mismatch %lu\n",
 		   ps->sheaf_mismatch);
-	for (i = 0; i < MSTAT_BULK_NR; i++)
+	for (i = 0; i < MSTAT_KPROBE_NR; i++)
 		if (ps->has_probe[i])
 			seq_printf(m, "probe_%s_missed %lu\n", ps->probe[i].api,
 				   ps->probe[i].missed);
@@ -591,13 +591,13 @@ static struct mstat_shot *mstat_proc_take(void)
 		ps->enabled[i] = mstat_source_enabled(i);
 		ps->present[i] = mstat_source_present(i) &&
 				 (i != MSTAT_SRC_VMALLOC ||
-				  mstat_bulk_vm_present());
+				  mstat_kprobe_vm_present());
 	}
 	mstat_vmem_state(MSTAT_SRC_VMALLOC, &ps->vmem[0]);
 	mstat_vmem_state(MSTAT_SRC_PERCPU, &ps->vmem[1]);
-	for (i = 0; i < MSTAT_BULK_NR; i++)
-		ps->has_probe[i] = mstat_bulk_state(i, &ps->probe[i]);
-	ps->sheaf_mismatch = mstat_bulk_sheaf_mismatch();
+	for (i = 0; i < MSTAT_KPROBE_NR; i++)
+		ps->has_probe[i] = mstat_kprobe_state(i, &ps->probe[i]);
+	ps->sheaf_mismatch = mstat_kprobe_sheaf_mismatch();
 	ps->caches_why = mstat_caches_names_why();
 	kref_init(&ps->shot.ref);
 	ps->shot.free = mstat_proc_snap_free;
@@ -782,16 +782,16 @@ static void mstat_proc_sites_free(struct mstat_shot *shot)
  */
 static void mstat_sites_check_missed(void)
 {
-	static const enum mstat_bulk_id free_probes[] = {
-		MSTAT_BULK_FREE, MSTAT_BULK_CACHE_FREE, MSTAT_BULK_SHEAF,
+	static const enum mstat_kprobe_id free_probes[] = {
+		MSTAT_KPROBE_FREE, MSTAT_KPROBE_CACHE_FREE, MSTAT_KPROBE_SHEAF,
 	};
 	static unsigned long seen;
-	struct mstat_bulk_view p;
+	struct mstat_kprobe_view p;
 	unsigned long missed = 0;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(free_probes); i++)
-		if (mstat_bulk_state(free_probes[i], &p))
+		if (mstat_kprobe_state(free_probes[i], &p))
 			missed += p.missed;
 	if (missed == seen)
 		return;

@@ -41,7 +41,7 @@
  * Which kernels do is learnt at load from what the running kernel does
  * (mstat_twice_learn()), not from its version: the inner events' call
  * sites are then skipped. The bulk APIs, which trace nothing per object,
- * are counted by mstat_bulk.c.
+ * are counted by mstat_kprobes.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -543,7 +543,7 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 #else
 /*
  * Set while the kprobe at kmem_cache_free()'s entry counts its frees
- * (mstat_bulk.c): then the event, which comes after the free, does not.
+ * (mstat_kprobes.c): then the event, which comes after the free, does not.
  */
 bool mstat_cache_free_at_entry;
 
@@ -595,7 +595,7 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
  * fallback counts twice. MSTAT_WATCH_SLOTS is many more than the bulk
  * calls in flight on a machine of 384 CPUs, one a CPU but for a fallback
  * asleep in reclaim; static, so that the bulk probe's handlers, which
- * outlive the tracepoints (mstat_bulk_exit() comes after
+ * outlive the tracepoints (mstat_kprobes_exit() comes after
  * mstat_sources_exit()), never see it freed.
  */
 #define MSTAT_WATCH_BITS	9
@@ -909,7 +909,7 @@ static int mstat_source_switch(enum mstat_source src, bool on)
  * @src: the source
  *
  * The percpu source needs a prototype of percpu_alloc_percpu that mstat
- * was built to read; the vmalloc source, its two probes (mstat_bulk.c:
+ * was built to read; the vmalloc source, its two probes (mstat_kprobes.c:
  * the faces ask them). Every other source is always there.
  *
  * Return: false if the source can count nothing here.

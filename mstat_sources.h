@@ -22,7 +22,7 @@ struct page;
 void mstat_count_kfree(const void *ptr, unsigned long site);
 void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
 			     gfp_t gfp, unsigned long site);
-/* Before 6.0 only (no cache in the kmem_cache_free event): mstat_bulk.c. */
+/* Before 6.0 only (no cache in the kmem_cache_free event): mstat_kprobes.c. */
 extern bool mstat_cache_free_at_entry;
 void mstat_count_cache_free_entry(struct kmem_cache *s, const void *ptr);
 void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,

@@ -6,7 +6,7 @@
  *  - A vm area is counted when __get_vm_area_node() returns it, which
  *    every vmalloc(), vmap(), ioremap() and get_vm_area() goes through,
  *    and freed when remove_vm_area() returns it, which vfree(), vunmap(),
- *    iounmap() and free_vm_area() go through (mstat_bulk.c's kretprobes):
+ *    iounmap() and free_vm_area() go through (mstat_kprobes.c's kretprobes):
  *    both ends read the same struct vm_struct, so its kind (its VM_ALLOC,
  *    VM_MAP or VM_IOREMAP flag), its bytes (its size without the guard
  *    page) and its caller are the same at the free as at the allocation.

@@ -17,10 +17,10 @@
 #include <linux/vmalloc.h>
 
 #include "mstat.h"
-#include "mstat_bulk.h"
 #include "mstat_caches.h"
 #include "mstat_compat.h"
 #include "mstat_count.h"
+#include "mstat_kprobes.h"
 #include "mstat_profile.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
@@ -410,7 +410,7 @@ static bool kunit_has_symbol(const char *name)
 }
 
 /*
- * mstat_bulk_symbol(), on the test kernel's own symbols: a function
+ * mstat_kprobe_symbol(), on the test kernel's own symbols: a function
  * emitted under its own name is probed there; one emitted only as a clone
  * (__alloc_pages_slowpath.constprop.0 on the debug kernel, kunit/'s
  * .kunitconfig) under the clone's name, which a probe by the plain name
@@ -419,7 +419,7 @@ static bool kunit_has_symbol(const char *name)
  * clones a kernel has is its compiler's choice (the KCSAN kernel has
  * other ones): each such fact is judged where this kernel has it.
  */
-static void mstat_bulk_symbol_clones(struct kunit *test)
+static void mstat_kprobe_symbol_clones(struct kunit *test)
 {
 	char sym[64];
 	int err = kunit_probe_symbol("remove_vm_area");
@@ -428,15 +428,15 @@ static void mstat_bulk_symbol_clones(struct kunit *test)
 	if (err)
 		kunit_skip(test, "register_kprobe(remove_vm_area): %d", err);
 
-	KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("remove_vm_area", sym,
-						sizeof(sym)), 0);
+	KUNIT_EXPECT_EQ(test, mstat_kprobe_symbol("remove_vm_area", sym,
+						  sizeof(sym)), 0);
 	KUNIT_EXPECT_STREQ(test, sym, "remove_vm_area");
-	KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("mstat_kunit_no_such_function",
-						sym, sizeof(sym)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, mstat_kprobe_symbol("mstat_kunit_no_such_function",
+						  sym, sizeof(sym)), -ENOENT);
 	if (kunit_has_symbol("__alloc_pages_slowpath.constprop.0") &&
 	    !kunit_has_symbol("__alloc_pages_slowpath")) {
-		KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("__alloc_pages_slowpath",
-							sym, sizeof(sym)), 0);
+		KUNIT_EXPECT_EQ(test, mstat_kprobe_symbol("__alloc_pages_slowpath",
+							  sym, sizeof(sym)), 0);
 		KUNIT_EXPECT_STREQ(test, sym,
 				   "__alloc_pages_slowpath.constprop.0");
 	} else {
@@ -444,8 +444,8 @@ static void mstat_bulk_symbol_clones(struct kunit *test)
 	}
 	if (kunit_has_symbol("xas_next_entry.constprop.0") &&
 	    kunit_has_symbol("xas_next_entry"))
-		KUNIT_EXPECT_EQ(test, mstat_bulk_symbol("xas_next_entry", sym,
-							sizeof(sym)), -EEXIST);
+		KUNIT_EXPECT_EQ(test, mstat_kprobe_symbol("xas_next_entry", sym,
+							  sizeof(sym)), -EEXIST);
 	else
 		kunit_info(test, "no second xas_next_entry here\n");
 }
@@ -998,7 +998,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_vmem_table),
 	KUNIT_CASE(mstat_vmem_forget_in_batches),
 	KUNIT_CASE(mstat_vmem_vm_area_reused),
-	KUNIT_CASE(mstat_bulk_symbol_clones),
+	KUNIT_CASE(mstat_kprobe_symbol_clones),
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),

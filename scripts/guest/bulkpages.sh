@@ -4,7 +4,7 @@
 # alloc_pages_bulk()'s pages are sampled for the heap profile as traced
 # pages are: the
 # pages it takes from the per-CPU lists trace no mm_page_alloc, and
-# mstat_bulk.c's kretprobe counts them; with profile_pages=1 it also
+# mstat_kprobes.c's kretprobe counts them; with profile_pages=1 it also
 # samples each at the profile's rate, its stack from the call's return
 # address, and the mm_page_free probe matches its free. page_pool's RX
 # buffers and 6.x vmalloc()'s order-0 pages come so. 6.12 and 7.3 (5.10

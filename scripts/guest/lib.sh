@@ -88,7 +88,7 @@ relay() {
 mstat_check() { ./mstat check "$@"; }
 
 # check_probes_agree: one check, that debugfs' internals say of the bulk
-# probes what /proc/mstat's probe_* lines say (one table, mstat_bulk.c,
+# probes what /proc/mstat's probe_* lines say (one table, mstat_kprobes.c,
 # behind both): each of bulk_alloc_counted, bulk_free_counted and
 # bulk_pages_counted is its API's probe_* line.
 check_probes_agree() {

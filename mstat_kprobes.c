@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bulk APIs (layer 4): kmem_cache_alloc_bulk(), kmem_cache_free_bulk()
+ * mstat's kprobes and kretprobes (layer 4): what the kmem tracepoints do
+ * not report, counted from probes on the functions themselves, one table
+ * of them by id (struct mstat_kprobe), registered at load.
+ *
+ * The bulk APIs: kmem_cache_alloc_bulk(), kmem_cache_free_bulk()
  * and kfree_bulk() trace no event per object, on 6.1 as on 6.12, and
  * kfree_rcu()/kvfree_rcu() free their batches through kfree_bulk();
  * alloc_pages_bulk(), through which vmalloc() gets its pages, traces none
@@ -61,7 +65,7 @@
  *
  * The functions are found by name in the running kernel (the vm areas'
  * two, private to mm/vmalloc.c, under their own name or as the one
- * clone the compiler emitted: mstat_bulk_symbol()); kprobes are allowed
+ * clone the compiler emitted: mstat_kprobe_symbol()); kprobes are allowed
  * under lockdown. If the kernel has no such function or will not
  * let it be probed, mstat still loads and counts everything else, and
  * says so in the log, in /proc/mstat and in debugfs' internals; any
@@ -87,12 +91,12 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "mstat_bulk.h"
 #include "mstat_compat.h"
 #include "mstat_count.h"
+#include "mstat_kprobes.h"
 #include "mstat_mutant.h"
-#include "mstat_sources.h"
 #include "mstat_slab.h"
+#include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_text.h"
 #include "mstat_vmem.h"
@@ -186,11 +190,11 @@
 #endif
 
 /* The longest name probed: a function's, and a clone's suffix. */
-#define MSTAT_BULK_SYM_LEN	64
+#define MSTAT_KPROBE_SYM_LEN	64
 
 /*
  * One probed function. Every function has its entry in the table, at its
- * mstat_bulk_id, on every kernel and in every build.
+ * mstat_kprobe_id, on every kernel and in every build.
  *
  * @api: what it counts, as /proc/mstat's probe_* line names it
  * @fn: the function probed; NULL if no prototype compat/ knows matched
@@ -208,11 +212,11 @@
  *	registered where make_alloc_exact()'s kprobe counts for it
  *	(mstat_exact_learn())
  * @clones: private to its file, so that the compiler may have emitted
- *	it only as a clone (mstat_bulk_symbol())
+ *	it only as a clone (mstat_kprobe_symbol())
  * @sym: the name probed: @fn, or its clone's
  * @on: whether it is registered
  */
-struct mstat_bulk_probe {
+struct mstat_kprobe {
 	const char *api;
 	const char *fn;
 	struct kretprobe *rp;
@@ -223,7 +227,7 @@ struct mstat_bulk_probe {
 	bool *on_flag;
 	bool exact;
 	bool clones;
-	char sym[MSTAT_BULK_SYM_LEN];
+	char sym[MSTAT_KPROBE_SYM_LEN];
 	bool on;
 };
 
@@ -248,10 +252,10 @@ static bool mstat_exact_inner;
 
 #if IS_ENABLED(CONFIG_KRETPROBES) && \
 	IS_ENABLED(CONFIG_HAVE_REGS_AND_STACK_ACCESS_API)
-#define MSTAT_BULK_PROBES
+#define MSTAT_CAN_KRETPROBE
 
 /* The name make_alloc_exact() is probed under (a clone's, maybe). */
-static char mstat_exact_inner_sym[MSTAT_BULK_SYM_LEN];
+static char mstat_exact_inner_sym[MSTAT_KPROBE_SYM_LEN];
 
 /* What the alloc_bulk kretprobe's entry handler keeps for its return. */
 struct mstat_bulk_call {
@@ -769,7 +773,7 @@ static struct kretprobe mstat_fail_page_rp = {
  * vm_struct (the private function's through its public callers');
  * without that, neither is probed and the source is absent, as it is
  * where the running kernel has neither function, or not one name for
- * it alone (mstat_bulk_symbol(): inlined, or emitted twice).
+ * it alone (mstat_kprobe_symbol(): inlined, or emitted twice).
  */
 static int mstat_vm_area_ret(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -777,7 +781,7 @@ static int mstat_vm_area_ret(struct kretprobe_instance *ri,
 	struct vm_struct *vm = (void *)regs_return_value(regs);
 
 	/* Not without the other end: its areas would never be freed. */
-	if (!mstat_source_enabled(MSTAT_SRC_VMALLOC) || !mstat_bulk_vm_present())
+	if (!mstat_source_enabled(MSTAT_SRC_VMALLOC) || !mstat_kprobe_vm_present())
 		return 0;
 	if (vm)
 		mstat_count_vm_area(vm, true);
@@ -793,7 +797,7 @@ static int mstat_vm_remove_ret(struct kretprobe_instance *ri,
 
 	/* Nor without it: its frees would all be unknown. */
 	if (vm && mstat_source_enabled(MSTAT_SRC_VMALLOC) &&
-	    mstat_bulk_vm_present())
+	    mstat_kprobe_vm_present())
 		mstat_count_vm_area(vm, false);
 	return 0;
 }
@@ -855,18 +859,18 @@ static struct kprobe mstat_cache_free_kp;
 #endif
 
 /* Registered in this order; /proc/mstat shows them in it. */
-static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
-	[MSTAT_BULK_ALLOC] = {
+static struct mstat_kprobe mstat_kprobes[MSTAT_KPROBE_NR] = {
+	[MSTAT_KPROBE_ALLOC] = {
 		.api = "kmem_cache_alloc_bulk",
 		.fn = MSTAT_BULK_ALLOC_FN,
 		.rp = &mstat_bulk_alloc_rp,
 	},
-	[MSTAT_BULK_FREE] = {
+	[MSTAT_KPROBE_FREE] = {
 		.api = "kmem_cache_free_bulk",
 		.fn = MSTAT_BULK_FREE_FN,
 		.kp = &mstat_bulk_free_kp,
 	},
-	[MSTAT_BULK_CACHE_FREE] = {
+	[MSTAT_KPROBE_CACHE_FREE] = {
 		.api = "kmem_cache_free",
 #ifdef MSTAT_PROBE_CACHE_FREE
 		.fn = MSTAT_CACHE_FREE_FN,
@@ -878,12 +882,12 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 		.unused = true,
 #endif
 	},
-	[MSTAT_BULK_PAGES] = {
+	[MSTAT_KPROBE_PAGES] = {
 		.api = "alloc_pages_bulk",
 		.fn = MSTAT_BULK_PAGES_FN,
 		.rp = &mstat_bulk_pages_rp,
 	},
-	[MSTAT_BULK_SPLIT_PAGE] = {
+	[MSTAT_KPROBE_SPLIT_PAGE] = {
 		.api = "split_page",
 		.fn = MSTAT_SPLIT_PAGE_FN,
 		.kp = &mstat_split_page_kp,
@@ -892,14 +896,14 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 	 * After split_page(): mstat_exact_learn() asks its probe, and
 	 * probes make_alloc_exact() in place of these two where it can.
 	 */
-	[MSTAT_BULK_EXACT] = {
+	[MSTAT_KPROBE_EXACT] = {
 		.api = "alloc_pages_exact",
 		.fn = MSTAT_EXACT_FN,
 		.rp = &mstat_exact_rp,
 		.exact = true,
 	},
 	/* Not exported; in init code, freed, without memory hotplug. */
-	[MSTAT_BULK_EXACT_NID] = {
+	[MSTAT_KPROBE_EXACT_NID] = {
 		.api = "alloc_pages_exact_nid",
 		.fn = MSTAT_EXACT_NID_FN,
 		.rp = &mstat_exact_nid_rp,
@@ -907,27 +911,27 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
 		.quiet = true,
 	},
 	/* Before 7.0 kfree_rcu() frees through kfree_bulk(). */
-	[MSTAT_BULK_SHEAF] = {
+	[MSTAT_KPROBE_SHEAF] = {
 		.api = "kfree_rcu_sheaf",
 		.fn = "__kfree_rcu_sheaf",
 		.rp = &mstat_bulk_sheaf_rp,
 		.quiet = true,
 	},
 	/* Only kernels with fail_page_alloc have it. */
-	[MSTAT_BULK_FAIL_PAGE] = {
+	[MSTAT_KPROBE_FAIL_PAGE] = {
 		.api = "fail_page_alloc",
 		.fn = MSTAT_FAIL_PAGE_FN,
 		.rp = &mstat_fail_page_rp,
 		.quiet = true,
 	},
 	/* Private to mm/vmalloc.c, where the compiler may clone or inline it. */
-	[MSTAT_BULK_VM_AREA] = {
+	[MSTAT_KPROBE_VM_AREA] = {
 		.api = "get_vm_area",
 		.fn = MSTAT_VM_AREA_FN,
 		.rp = &mstat_vm_area_rp,
 		.clones = true,
 	},
-	[MSTAT_BULK_VM_REMOVE] = {
+	[MSTAT_KPROBE_VM_REMOVE] = {
 		.api = "remove_vm_area",
 		.fn = MSTAT_VM_REMOVE_FN,
 		.rp = &mstat_vm_remove_rp,
@@ -940,12 +944,12 @@ static struct mstat_bulk_probe mstat_bulk_probes[MSTAT_BULK_NR] = {
  * its constants propagated (.constprop.0), its arguments reduced
  * (.isra.0). Not fn.part.0, a piece of it, nor fn.cold.
  */
-static const char *const mstat_bulk_suffix[] = {
+static const char *const mstat_kprobe_suffix[] = {
 	"", ".constprop.0", ".isra.0",
 };
 
 /**
- * mstat_bulk_symbol() - the name under which a function can be probed
+ * mstat_kprobe_symbol() - the name under which a function can be probed
  * @fn: the function, as its source names it
  * @sym: set to the name the kernel has it under: @fn, or a clone's
  *	("__get_vm_area_node.constprop.0"), which a kprobe's symbol_name
@@ -963,18 +967,18 @@ static const char *const mstat_bulk_suffix[] = {
  * Return: 0 (@sym set), -ENOENT (none found: inlined, or not in this
  * kernel), -EEXIST (more than one), -ENAMETOOLONG or -ENOMEM.
  */
-int mstat_bulk_symbol(const char *fn, char *sym, size_t size)
+int mstat_kprobe_symbol(const char *fn, char *sym, size_t size)
 {
-	const unsigned int n = ARRAY_SIZE(mstat_bulk_suffix);
-	char names[ARRAY_SIZE(mstat_bulk_suffix)][MSTAT_BULK_SYM_LEN];
-	struct mstat_text_range r[ARRAY_SIZE(mstat_bulk_suffix)];
-	const char *np[ARRAY_SIZE(mstat_bulk_suffix)];
+	const unsigned int n = ARRAY_SIZE(mstat_kprobe_suffix);
+	char names[ARRAY_SIZE(mstat_kprobe_suffix)][MSTAT_KPROBE_SYM_LEN];
+	struct mstat_text_range r[ARRAY_SIZE(mstat_kprobe_suffix)];
+	const char *np[ARRAY_SIZE(mstat_kprobe_suffix)];
 	unsigned int i;
 	int found;
 
 	for (i = 0; i < n; i++) {
 		if (snprintf(names[i], sizeof(names[i]), "%s%s", fn,
-			     mstat_bulk_suffix[i]) >= sizeof(names[i]))
+			     mstat_kprobe_suffix[i]) >= sizeof(names[i]))
 			return -ENAMETOOLONG;
 		np[i] = names[i];
 	}
@@ -987,9 +991,9 @@ int mstat_bulk_symbol(const char *fn, char *sym, size_t size)
 		;
 	return strscpy(sym, names[i], size) < 0 ? -ENAMETOOLONG : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mstat_bulk_symbol);
+EXPORT_SYMBOL_IF_KUNIT(mstat_kprobe_symbol);
 
-#ifdef MSTAT_BULK_PROBES
+#ifdef MSTAT_CAN_KRETPROBE
 
 /*
  * Whether @err from registering a probe means the kernel has no such
@@ -1003,9 +1007,9 @@ static bool mstat_probe_absent(int err)
 }
 
 /* Register probe @id; 0 also when the kernel has no such function. */
-static int mstat_bulk_register(enum mstat_bulk_id id)
+static int mstat_kprobe_register(enum mstat_kprobe_id id)
 {
-	struct mstat_bulk_probe *p = &mstat_bulk_probes[id];
+	struct mstat_kprobe *p = &mstat_kprobes[id];
 	const char *sym;
 	int err;
 
@@ -1026,12 +1030,12 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 				p->api);
 		return 0;
 	}
-	if ((id == MSTAT_BULK_FAIL_PAGE && mstat_mutant(MSTAT_MUT_NO_FAIL_PAGE)) ||
+	if ((id == MSTAT_KPROBE_FAIL_PAGE && mstat_mutant(MSTAT_MUT_NO_FAIL_PAGE)) ||
 	    (p->exact && mstat_mutant(MSTAT_MUT_NO_EXACT)))
 		return 0;
 	sym = p->fn;
 	if (p->clones) {
-		err = mstat_bulk_symbol(p->fn, p->sym, sizeof(p->sym));
+		err = mstat_kprobe_symbol(p->fn, p->sym, sizeof(p->sym));
 		if (err == -ENOMEM)
 			return err;
 		if (err == -ENOENT)
@@ -1061,7 +1065,7 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 	if (p->on_flag)
 		WRITE_ONCE(*p->on_flag, p->on);
 	if (!err) {
-		if (id == MSTAT_BULK_FAIL_PAGE)
+		if (id == MSTAT_KPROBE_FAIL_PAGE)
 			pr_info("fail_page_alloc in this kernel: its injected failures counted\n");
 		return 0;
 	}
@@ -1081,7 +1085,7 @@ static int mstat_bulk_register(enum mstat_bulk_id id)
 
 /*
  * Probe make_alloc_exact() (or the one clone of it this kernel has, as
- * mstat_bulk_symbol() finds it), its kprobe counting nothing until
+ * mstat_kprobe_symbol() finds it), its kprobe counting nothing until
  * mstat_exact_learn() has checked its arguments. Return: whether it is
  * registered.
  */
@@ -1091,8 +1095,8 @@ static bool mstat_exact_inner_register(void)
 
 	if (mstat_mutant(MSTAT_MUT_NO_EXACT))
 		return false;
-	err = mstat_bulk_symbol(MSTAT_MAKE_EXACT_FN, mstat_exact_inner_sym,
-				sizeof(mstat_exact_inner_sym));
+	err = mstat_kprobe_symbol(MSTAT_MAKE_EXACT_FN, mstat_exact_inner_sym,
+				  sizeof(mstat_exact_inner_sym));
 	if (!err) {
 		mstat_exact_inner_kp.symbol_name = mstat_exact_inner_sym;
 		mstat_exact_inner_kp.addr = NULL;
@@ -1129,7 +1133,7 @@ static bool mstat_exact_inner_register(void)
  */
 static int mstat_exact_learn(void)
 {
-	bool split = mstat_bulk_probes[MSTAT_BULK_SPLIT_PAGE].on;
+	bool split = mstat_kprobes[MSTAT_KPROBE_SPLIT_PAGE].on;
 	size_t size = 5 * PAGE_SIZE;
 	bool inner;
 	void *p;
@@ -1177,7 +1181,7 @@ static int mstat_exact_learn(void)
 }
 
 /**
- * mstat_bulk_init() - probe the bulk APIs, and fail_page_alloc's failures
+ * mstat_kprobes_init() - probe the bulk APIs, and fail_page_alloc's failures
  *
  * A function the kernel does not have, or does not let us probe, or whose
  * prototype is not one compat/ knows, leaves that API uncounted, with a
@@ -1189,23 +1193,23 @@ static int mstat_exact_learn(void)
  * mstat_ctl_start().
  * Return: 0 or a negative errno (-ENOMEM).
  */
-int mstat_bulk_init(void)
+int mstat_kprobes_init(void)
 {
-	struct mstat_bulk_probe *p;
+	struct mstat_kprobe *p;
 	unsigned int i;
 	int err;
 
 	mstat_exact_by_split = -1;
-	for (i = 0; i < MSTAT_BULK_NR; i++) {
-		p = &mstat_bulk_probes[i];
+	for (i = 0; i < MSTAT_KPROBE_NR; i++) {
+		p = &mstat_kprobes[i];
 		err = 0;
 		if (p->exact && mstat_exact_by_split < 0)
 			err = mstat_exact_learn();
 		if (!err)
-			err = mstat_bulk_register(i);
+			err = mstat_kprobe_register(i);
 		if (err) {
 			pr_err("cannot probe %s(): %d\n", p->fn, err);
-			mstat_bulk_exit();
+			mstat_kprobes_exit();
 			return err;
 		}
 	}
@@ -1213,17 +1217,17 @@ int mstat_bulk_init(void)
 }
 
 /**
- * mstat_bulk_exit() - remove the probes and wait for their handlers
+ * mstat_kprobes_exit() - remove the probes and wait for their handlers
  *
  * Context: process; sleeps. Before the core is freed.
  */
-void mstat_bulk_exit(void)
+void mstat_kprobes_exit(void)
 {
-	struct mstat_bulk_probe *p;
+	struct mstat_kprobe *p;
 	unsigned int i;
 
-	for (i = 0; i < MSTAT_BULK_NR; i++) {
-		p = &mstat_bulk_probes[i];
+	for (i = 0; i < MSTAT_KPROBE_NR; i++) {
+		p = &mstat_kprobes[i];
 		if (!p->on)
 			continue;
 		if (p->rp)
@@ -1242,13 +1246,13 @@ void mstat_bulk_exit(void)
 
 #else /* no kretprobes */
 
-int mstat_bulk_init(void)
+int mstat_kprobes_init(void)
 {
 	pr_warn("the bulk APIs are not counted: no kretprobes in this kernel\n");
 	return 0;
 }
 
-void mstat_bulk_exit(void)
+void mstat_kprobes_exit(void)
 {
 }
 
@@ -1258,7 +1262,7 @@ void mstat_bulk_exit(void)
  * Calls @p's probe missed: a kretprobe with all its instances in use, or
  * a probe that fired inside another.
  */
-static unsigned long mstat_bulk_missed(const struct mstat_bulk_probe *p)
+static unsigned long mstat_kprobe_missed(const struct mstat_kprobe *p)
 {
 	/* Both APIs' calls through make_alloc_exact()'s: shown on each. */
 	if (p->exact && READ_ONCE(mstat_exact_inner))
@@ -1271,7 +1275,7 @@ static unsigned long mstat_bulk_missed(const struct mstat_bulk_probe *p)
 }
 
 /**
- * mstat_bulk_state() - one probe's state, for the faces
+ * mstat_kprobe_state() - one probe's state, for the faces
  * @id: the probe
  * @st: set to its name, whether it counts and the calls it missed
  *
@@ -1284,40 +1288,40 @@ static unsigned long mstat_bulk_missed(const struct mstat_bulk_probe *p)
  * Context: any; the state read may be a moment old.
  * Return: false if @id is not probed on this kernel (@st is untouched).
  */
-bool mstat_bulk_state(enum mstat_bulk_id id, struct mstat_bulk_view *st)
+bool mstat_kprobe_state(enum mstat_kprobe_id id, struct mstat_kprobe_view *st)
 {
-	const struct mstat_bulk_probe *p = &mstat_bulk_probes[id];
+	const struct mstat_kprobe *p = &mstat_kprobes[id];
 
 	if (p->unused)
 		return false;
 	st->api = p->api;
 	st->on = p->on || (p->exact && (mstat_exact_by_split > 0 ||
 					READ_ONCE(mstat_exact_inner)));
-	st->missed = mstat_bulk_missed(p);
+	st->missed = mstat_kprobe_missed(p);
 	return true;
 }
 
 /**
- * mstat_bulk_vm_present() - whether the vmalloc source can count
+ * mstat_kprobe_vm_present() - whether the vmalloc source can count
  *
  * Return: true if both of its probes are registered: an area's making
  * and its removal.
  */
-bool mstat_bulk_vm_present(void)
+bool mstat_kprobe_vm_present(void)
 {
-	return mstat_bulk_probes[MSTAT_BULK_VM_AREA].on &&
-	       mstat_bulk_probes[MSTAT_BULK_VM_REMOVE].on;
+	return mstat_kprobes[MSTAT_KPROBE_VM_AREA].on &&
+	       mstat_kprobes[MSTAT_KPROBE_VM_REMOVE].on;
 }
 
 /**
- * mstat_bulk_sheaf_mismatch() - sheaf frees not counted
+ * mstat_kprobe_sheaf_mismatch() - sheaf frees not counted
  *
  * Context: any.
  * Return: how many kfree_rcu() sheaf frees were not counted because the
  * object's slab did not name the cache argument (0 unless the private
  * prototype of __kfree_rcu_sheaf() changed).
  */
-unsigned long mstat_bulk_sheaf_mismatch(void)
+unsigned long mstat_kprobe_sheaf_mismatch(void)
 {
 	return atomic_long_read(&mstat_bulk_sheaf_bad);
 }
