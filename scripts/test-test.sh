@@ -7,9 +7,12 @@
 #  - test-resolve-NAME: a line of make check's output, a part's check, a
 #    check's bare name, a whole guest, a test of the mstat tool, each to
 #    what it must run;
-#  - test-resolve-unknown, -ambiguous, -host, -parts-guest: a name no file
-#    makes, a check of several files named bare, a host test, a guest
-#    of several parts named whole, refused (exit 1, and why);
+#  - test-resolve-host-*: a host test of check.sh ("t NAME"), a line a
+#    host script prints (literal, made at run time, or a sub-suite's
+#    "PREFIX/NAME"), to the line check.sh runs it with;
+#  - test-resolve-unknown, -ambiguous, -parts-guest: a name no file
+#    makes, a check of several files named bare, a guest of several
+#    parts named whole, refused (exit 1, and why);
 #  - test-lines-tap: the results' lines are TAP that perl's TAP::Parser
 #    reads, skips as "# SKIP";
 #  - test-timeout-named: a guest stopped by its --timeout is reported as
@@ -23,7 +26,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$MSTAT_TOP" || exit 1
 
-# expect NAME INPUT WANT: test.sh --resolve INPUT prints WANT.
+# expect NAME INPUT WANT: test.sh --resolve INPUT prints WANT (a line of
+# check.sh's, its variables unexpanded).
 expect() {
 	local got
 	got=$(scripts/test.sh --resolve "$2" 2>&1)
@@ -57,9 +61,17 @@ refused() {
 		not_ok "test-resolve-$1: '$2' gave exit $rc, '$out'"
 	fi
 }
-refused unknown no-such-check 'no guest test or tool test named'
+refused unknown no-such-check 'no guest, host or tool test named'
 refused ambiguous insmod-mstat 'name it as PART/insmod-mstat'
-refused host build-6.12-W1 'a host test of make check (scripts/check.sh:'
+# shellcheck disable=SC2016 # check.sh's line, unexpanded
+expect host-t build-6.12-W1 \
+	'host-t build-6.12-W1: t build-6.12-W1 scripts/build.sh "$K612_KDIR" build/6.12'
+expect host-script layers-selftest 'host layers-selftest: scripts/layers.sh --selftest'
+expect host-made-at-run-time console-check-oops \
+	'host console-check-oops: scripts/console-check-test.sh'
+# shellcheck disable=SC2016 # check.sh's line, unexpanded
+expect host-part litmus/broken-rcu-nogp \
+	'host litmus/broken-rcu-nogp: LITMUS_PAIRS=4 scripts/litmus.sh "$KSRC"'
 refused parts-guest guest-6.12-nosuchguest 'no scripts/guest/nosuchguest.sh'
 expect parts-guest-part 'guest-5.10-counts: truth' 'guest truth 5.10'
 

@@ -108,7 +108,7 @@ resolve() {
 	local n=$1 f c whole=''
 	n=${n#not ok } n=${n#ok } n=${n#skip } n=${n#\# failed: }
 	n=${n%% (*}
-	kind='' part='' kernel='' check=''
+	kind='' part='' kernel='' check='' hostcmd=''
 	if [[ $n =~ ^tools/mstat:\ ([a-z0-9_]+) ]] ||
 	   { [[ $n =~ ^([a-z0-9_]+)$ ]] &&
 	     grep -qE "^[[:space:]]*(t|maybe) \"?${BASH_REMATCH[1]}\"? " tools/mstat/test.sh; }; then
@@ -123,15 +123,21 @@ resolve() {
 	kind=guest
 	if [[ $n == */* ]]; then
 		part=${n%%/*} check=${n#*/}
+		[ -f "scripts/guest/$part.sh" ] || [ -n "$kernel" ] ||
+			! host_resolve "$n" || return 0
 	elif [ -f "scripts/guest/$n.sh" ] || [ -n "$whole" ]; then
 		part=$n
 	else
+		# A check's bare name: its literal in a guest file, else a
+		# host script's line, else the guest file whose name begins
+		# it (truth-kmalloc_large_var: made at run time by truth.sh).
 		check=$n
 		part=$(grep -lE "(check|ok|skip) \"?$n([\" ]|$)" scripts/guest/*.sh)
 		if [ "$(echo "$part" | grep -c .)" -gt 1 ]; then
 			echo "not ok test: '$n' is a check of $(echo "$part" | sed 's|.*/||; s|\.sh$||' | tr '\n' ' ')- name it as PART/$n"
 			return 1
 		fi
+		[ -n "$part" ] || ! host_resolve "$n" || return 0
 		for c in scripts/guest/*.sh; do
 			[ -n "$part" ] && break
 			c=${c##*/}
@@ -141,20 +147,90 @@ resolve() {
 	fi
 	case $part in
 	''|lib|parts)
-		c=$(grep -nE "^[[:space:]]*t $n " scripts/check.sh | head -n 1)
-		if [ -n "$c" ]; then
-			echo "not ok test: '$n' is a host test of make check (scripts/check.sh:${c%%:*}), not run alone yet"
-		else
-			echo "not ok test: no guest test or tool test named '$1' (scripts/test.sh --list)"
-		fi
+		echo "not ok test: no guest, host or tool test named '$1' (scripts/test.sh --list)"
 		return 1 ;;
 	esac
 	[ -f "scripts/guest/$part.sh" ] && return 0
 	# A guest of several parts: the parts its last run's console named.
-	c=$(tr -d '\r' <"build/logs/guest-$kernel-$part.console" 2>/dev/null |
+	c=$(tr -d '\r' 2>/dev/null <"build/logs/guest-$kernel-$part.console" |
 		sed -n 's/^# part \([a-z0-9-]*\)$/\1/p' | tr '\n' ' ')
 	echo "not ok test: no scripts/guest/$part.sh (from '$1')${c:+: guest-$kernel-$part boots the parts $c- name one as guest-$kernel-$part: PART}"
 	return 1
+}
+
+# line_at FILE N: line N of FILE and the lines its backslashes continue,
+# as one.
+line_at() {
+	sed -n "$2,\$p" "$1" | awk '{ sub(/^[ \t]+/, ""); if (sub(/\\$/, "")) { printf "%s", $0; next } print; exit }'
+}
+
+# host_resolve NAME: a host test of make check or make soak: one they run
+# as "t NAME CMD..." (kind host-t: that line), or a line a host script
+# prints ("ok NAME" or a check of its own: kind host, that script as
+# check.sh or soak.sh calls it, its log's redirection left out). Sets
+# kind, part (NAME) and hostcmd.
+host_resolve() {
+	local h=${1%%: *} c f files
+	h=${h%% # SKIP*}
+	for f in scripts/check.sh scripts/soak.sh; do
+		c=$(grep -nE "^[[:space:]]*t $h " "$f" | head -n 1)
+		[ -n "$c" ] || continue
+		kind=host-t part=$h check='' hostcmd=$(line_at "$f" "${c%%:*}")
+		return 0
+	done
+	files=$(grep -lE "(ok|not_ok|check|result|expect|refused|skip|value) \"?$h([\" ]|$)" \
+		scripts/*.sh | grep -vE '/(check|soak|lib|test)\.sh$')
+	# A name made at run time: the script whose name, less -test or
+	# -check, begins it, the longest such (exports-debug:
+	# scripts/exports-check.sh; console-check-oops: console-check-test.sh).
+	if [ -z "$files" ]; then
+		local best=0
+		for f in scripts/*.sh; do
+			c=${f##*/} c=${c%.sh} c=${c%-test} c=${c%-check}
+			if [[ $h == "$c"[-/]* ]] && [ "${#c}" -gt "$best" ]; then
+				files=$f best=${#c}
+			fi
+		done
+	fi
+	[ "$(echo "$files" | grep -c .)" -eq 1 ] || return 1
+	for f in scripts/check.sh scripts/soak.sh; do
+		# Of several calls, the one with an option the name has
+		# (layers-selftest: scripts/layers.sh --selftest).
+		c=$(grep -nE "^[[:space:]]*[A-Z_=0-9]*[[:space:]]*$files( |$)" "$f" |
+			awk -v h="$h" '{ n = split(h, w, /[-\/]/); for (i = 1; i <= n; i++)
+				if (index($0, "--" w[i])) { print; exit } }
+				NR == 1 { first = $0 } END { if (first != "") print first }' |
+			head -n 1)
+		[ -n "$c" ] || continue
+		# shellcheck disable=SC2016 # the line's own $logs, cut
+		hostcmd=$(line_at "$f" "${c%%:*}" |
+			sed -E 's/ *2?>+ *"?\$logs[^ ]*//g; s/ *2>&1//; s/ *&$//')
+		kind=host part=$h check=''
+		return 0
+	done
+	return 1
+}
+
+# run_host: the host test resolved, alone: its line run here, after the
+# set-up, with make check's variables the set-up and the matrix give
+# ($logs: build/logs/test). A line that needs what only make check's
+# earlier steps make (a build directory, a variable of its own) says so
+# in its output.
+run_host() {
+	local out=$logs/host-$part.log v
+	echo "# $part: $hostcmd"
+	# shellcheck disable=SC2016 # the variables the line names
+	for v in $(grep -oE '\$\{?[A-Za-z_][A-Za-z0-9_]*' <<<"$hostcmd" | tr -d '${' | sort -u); do
+		[ -n "${!v+set}" ] && continue
+		not_ok "$part: its line in make check needs \$$v, which only make check's earlier steps set: run make check"
+		return 0
+	done
+	if [ "$kind" = host-t ]; then
+		eval "$hostcmd"
+	else
+		( eval "$hostcmd" ) >"$out" 2>&1
+		relay "$out"
+	fi
 }
 
 # run_tool NAME: the mstat tool's test NAME alone.
@@ -241,7 +317,7 @@ if [ "$1" = --resolve ]; then
 	shift
 	for name; do
 		resolve "$name" || exit 1
-		echo "$kind $part${kernel:+ $kernel}${check:+ $check}"
+		echo "$kind $part${kernel:+ $kernel}${check:+ $check}${hostcmd:+: $hostcmd}"
 	done
 	exit 0
 fi
@@ -267,6 +343,10 @@ for name; do
 	resolve "$name" || { mstat_failed=$((mstat_failed + 1)); continue; }
 	if [ "$kind" = tool ]; then
 		run_tool "$part"
+		continue
+	fi
+	if [[ $kind == host* ]]; then
+		run_host
 		continue
 	fi
 	k=${want_kernel:-$kernel}
