@@ -26,6 +26,7 @@
 #include "mstat_kprobes.h"
 #include "mstat_mutant.h"
 #include "mstat_profile.h"
+#include "mstat_sites.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
@@ -174,10 +175,12 @@ err_debugfs:
 	mstat_debugfs_exit();
 	mstat_proc_exit();
 err_profile:
-	if (!mstat_mutant(MSTAT_MUT_LEAK_PROFILE))
+	if (!mstat_mutant(MSTAT_MUT_LEAK_PROFILE)) {
+		mstat_sites_exit();
 		mstat_profile_exit();
-	else
+	} else {
 		mstat_profile_unhook();	/* the tables leak, not the hook */
+	}
 err_events:
 	mstat_stream_exit();
 err_vmem:
@@ -201,6 +204,7 @@ static void __exit mstat_exit(void)
 	mstat_kprobes_exit();
 	mstat_debugfs_exit();
 	mstat_proc_exit();
+	mstat_sites_exit();
 	mstat_profile_exit();
 	mstat_stream_exit();
 	mstat_vmem_exit();

@@ -48,6 +48,7 @@
 #include "mstat_faces.h"
 #include "mstat_kprobes.h"
 #include "mstat_profile.h"
+#include "mstat_sites.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_text.h"

@@ -148,7 +148,8 @@ struct mstat_site_row {
 };
 
 /**
- * struct mstat_sites - the profile as of one snapshot (mstat_profile_read())
+ * struct mstat_sites - the profile as of one snapshot (mstat_profile_read(),
+ *	mstat_sites.c)
  * @gen: the snapshot's generation
  * @rate: the sampling rate when it was read
  * @site_drops: samples whose stack found no free bucket
@@ -182,20 +183,19 @@ struct mstat_sites {
 	struct mstat_site_row row[];
 };
 
-struct mstat_sites *mstat_profile_read(struct mstat_snapshot *snap);
-void mstat_sites_free(struct mstat_sites *ss);
+void mstat_sites_copy(const u64 *total, void *arg);
+void mstat_profile_sizes(unsigned int *buckets, unsigned int *addrs);
+void mstat_profile_counts(struct mstat_sites *ss);
 void mstat_profile_forget(const char *why);
 void mstat_profile_forget_sources(unsigned long srcs, const char *why);
 unsigned long mstat_profile_epoch(unsigned int slot);
 void mstat_profile_set_cache_of(const void *(*cache_of)(const void *obj));
-s64 mstat_row_inuse(const struct mstat_site_row *r);
 int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		       unsigned int addrs, unsigned int depth);
 void mstat_profile_unhook(void);
 void mstat_profile_exit(void);
 void mstat_profile_set_rate(unsigned long rate);
 void mstat_profile_set_pages(bool on);
-int mstat_profile_site(const char *name, u64 *allocs, u64 *frees);
 void mstat_profile_drops(u64 *site_drops, u64 *addr_drops, u64 *phantoms);
 unsigned int mstat_profile_keep_names(unsigned long start, unsigned long size);
 u64 mstat_sample_interval(unsigned long rate);

@@ -22,6 +22,7 @@
 #include "mstat_count.h"
 #include "mstat_kprobes.h"
 #include "mstat_profile.h"
+#include "mstat_sites.h"
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"

@@ -19,6 +19,7 @@
 
 #include "mstat_compat.h"
 #include "mstat_profile.h"
+#include "mstat_sites.h"
 #include "mstat_stats.h"
 #include "mstat_text.h"
 
