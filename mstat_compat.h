@@ -1,8 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every difference between the kernels mstat builds for (Debian's 5.10 to
- * 7.3, the 6.12 test kernels, and vendor kernels between) lives here, and
- * only here: compat/ finds which, by compiling against the kernel.
+ * The differences between the kernels mstat builds for (Debian's 5.10 to
+ * 7.3, the 6.12 test kernels, and vendor kernels between) that a helper,
+ * a macro or a type can hide: compat/ finds which, by compiling against
+ * the kernel (MSTAT_HAVE_*, below), and this file gives the rest of mstat
+ * one spelling of each.
+ *
+ * The others are the shape of a probe or of a table row, and stay beside
+ * it, where a helper would only part a handler from its own prototype:
+ *  - mstat_sources.c: each kmem tracepoint probe's prototype, as the
+ *    event has it (kmalloc_node and kmem_cache_alloc_node before 6.0, the
+ *    cache in kmem_cache_free from 6.0, percpu_alloc_percpu's call site),
+ *    and whether kmalloc has kmem_buckets (6.11 on);
+ *  - mstat_learn.c: its learning probe's, the same kmalloc prototypes;
+ *  - mstat_kprobes.c: each probed function's name and its arguments'
+ *    places (the *_noprof() names of 6.10, alloc_pages_bulk()'s list
+ *    gone in 6.14, kmem_cache_alloc_bulk()'s bool of 7.2), and which
+ *    functions this kernel has to probe at all;
+ *  - mstat_stats.c: which of /proc/meminfo's counters this kernel has,
+ *    one row of the account each.
+ * The test modules' own differences are in tests/mstat_test_compat.h.
  * A leaf: it includes no mstat header, and any file may include it.
  */
 #ifndef _MSTAT_COMPAT_H
