@@ -1,382 +1,530 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: every benchmark of mstat, figures into build/bench/RESULTS.md
-# with the command that made each, the machine and the date. Guest figures
-# come from qemu under TCG (software emulation) and say so.
+# make bench: every benchmark of mstat, into build/bench/RESULTS.md in
+# docs/RESULTS.md's sections, each headed by the command that made it,
+# the commit, the machine, the date and the emulation (guest figures come
+# from qemu under TCG, software emulation, and say so). A section of that
+# file replaces the section of the same name in docs/RESULTS.md.
 #
-#   scripts/bench.sh
+#   scripts/bench.sh [NAME...]	those sections alone (default: all)
+#   scripts/bench.sh --list	each NAME and its section
+#
+# MSTAT_BENCH_BASE=REF: mstat as of git REF too, measured as a baseline
+# in the same rounds (icount's base-* variants; scale's guests).
+# Markdown's backquotes stand in single quotes throughout, unexpanded.
+# shellcheck disable=SC2016
 set -euo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# NAME|the section's heading, in docs/RESULTS.md's order. icount writes
+# three more: the per-cache table's cost, what a sample costs and the
+# other sources' pairs, from the same guest.
+sections=(
+	"writer|The writer in userspace"
+	"reader|The reader's latency in userspace"
+	"probe|The probe cost in the guest"
+	"macro|A macro workload and a read"
+	"isolation|Reader modes on an isolated CPU"
+	"icount|Instructions per kmalloc+kfree pair"
+	"slabinfo|/proc/slabinfo against the truth"
+	"torn|Torn reads"
+	"scale|Scale per possible CPU"
+	"allocinfo|Side by side with /proc/allocinfo"
+	"leaktools|Leak tools side by side"
+	"kasan|KASAN on mstat's code against KASAN everywhere"
+)
+names=()
+for s in "${sections[@]}"; do
+	names+=("${s%%|*}")
+done
+if [ "${1:-}" = --list ]; then
+	for s in "${sections[@]}"; do
+		printf '%-10s %s\n' "${s%%|*}" "${s#*|}"
+	done
+	exit 0
+fi
+want=("$@")
+[ $# -gt 0 ] || want=("${names[@]}")
+for w in "${want[@]}"; do
+	[[ " ${names[*]} " == *" $w "* ]] ||
+		die "no section '$w'; scripts/bench.sh --list names them"
+done
+
 cd "$MSTAT_TOP"
 out=build/bench
 mkdir -p "$out"
 res=$out/RESULTS.md
-mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
-make -s -C tests/userspace build/bench >/dev/null
 bench=tests/userspace/build/bench
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit, with changes not committed"
+machine="this $(nproc)-CPU machine ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(free -g | awk '/^Mem:/ {print $2}') GiB, host kernel $(uname -r))"
+tcg2='qemu TCG, 2 vCPUs: not hardware timings'
+icount='qemu TCG, one vCPU under `-icount shift=0,sleep=off`: instruction counts; a warm-up round discarded, then three rounds'
 
-# run CMD...: record the command and its output in the results file.
+# section_head HEADING MADE_BY EMULATION: a section's heading and the
+# header lines docs/RESULTS.md's sections have.
+section_head() {
+	cat >>"$res" <<EOT
+
+## $1
+
+- made by: $2
+- commit: $commit; machine: $machine; date: $(date -u '+%Y-%m-%d %H:%M UTC')
+- emulation: $3
+EOT
+}
+
+# run CMD...: the command and its output, into a code block.
 run() {
+	echo "\$ $*"
+	"$@" 2>&1
+}
+
+# need_env, need_612: the set-up's environment, then mstat and its test
+# modules built for the stock 6.12 guest; each once.
+env_done='' k612_done=''
+need_env() {
+	[ -n "$env_done" ] && return
+	mstat_setup_env || die "set-up failed; log: $mstat_setup_log"
+	env_done=1
+}
+need_612() {
+	need_env
+	[ -n "$k612_done" ] && return
+	scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
+	k612_done=1
+}
+
+# console LOG: a guest's console without its carriage returns.
+console() {
+	tr -d '\r' <"$1"
+}
+
+bench_writer() {
+	need_env
+	make -s -C tests/userspace build/bench >/dev/null
+	section_head "The writer in userspace" \
+		'`make bench` (scripts/bench.sh; alone: `scripts/bench.sh writer`), the commands below' \
+		"none, the host's CPUs"
+	cat >>"$res" <<EOT
+
+ns per allocation event (8 counters), median and p99 over batches of 1000
+events, then with a reader taking snapshots at 1 kHz and spinning; then
+instructions per event under valgrind --tool=callgrind (inclusive Ir of
+the event function / events; 1 thread, 200000 events; repeatable). See
+tests/userspace/core_bench.c for each variant.
+
+EOT
+	{
+		echo '```'
+		for t in 1 2 4; do
+			run "$bench" --threads "$t" --iters 4000000
+		done
+		run "$bench" --threads 2 --iters 4000000 --only mstat --reader-hz 1000
+		run "$bench" --threads 2 --iters 4000000 --only mstat --reader-hz -1
+		echo "\$ valgrind --tool=callgrind $bench --threads 1 --iters 200000 --only V"
+		for v in floor atomic seqcount irqoff golit mstat; do
+			valgrind --tool=callgrind --callgrind-out-file="$out/cg.$v" \
+				"$bench" --threads 1 --iters 200000 --only "$v" \
+				>/dev/null 2>&1
+			# The first (largest) inclusive count of the event
+			# function.
+			ir=$(callgrind_annotate --inclusive=yes "$out/cg.$v" 2>/dev/null |
+			     awk -v f=":event_$v" 'index($0, f) && !n++ {gsub(",", "", $1); print $1}')
+			printf '%-9s %s instructions/event\n' "$v" \
+				"$(awk -v i="${ir:-0}" 'BEGIN {printf "%.1f", i / 200000}')"
+		done
+		echo '```'
+	} | tee -a "$res"
+}
+
+bench_reader() {
+	need_env
+	make -s -C tests/userspace build/bench >/dev/null
+	section_head "The reader's latency in userspace" \
+		'`make bench` (scripts/bench.sh; alone: `scripts/bench.sh reader`), the commands below' \
+		"none, the host's CPUs"
+	cat >>"$res" <<EOT
+
+Snapshot latency (us) at 1 to 64 simulated CPUs, idle and with two
+writers spinning on two of the CPUs, in IPI mode: the reader's barrier
+is membarrier(2), the userspace analogue of the kernel's IPI. The RCU
+modes' latency is a grace period's: [reader modes on an isolated
+CPU](#reader-modes-on-an-isolated-cpu).
+
+EOT
+	{
+		echo '```'
+		for c in 1 4 16 64; do
+			run "$bench" --reader-lat "$c"
+		done
+		echo '```'
+	} | tee -a "$res"
+}
+
+bench_probe() {
+	need_612
+	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/probe-bench.sh \
+		--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
+		--log "$out/probe-bench.console" >/dev/null
+	section_head "The probe cost in the guest" \
+		"\`scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/probe-bench.sh --ko mstat.ko --ko mstat_probe_bench.ko\` (make bench; alone: \`scripts/bench.sh probe\`)" \
+		"$tcg2"
+	cat >>"$res" <<EOT
+
+Stock Debian $K612_REL. 200,000 kmalloc/kfree pairs of 8..240 B per
+variant, three interleaved runs (each run's lines:
+$out/probe-bench.console); the median per variant, ns per pair, and
+its ratio to the empty probe's:
+
+EOT
+	{
+		echo '```'
+		console "$out/probe-bench.console" | grep '^bench:' |
+			sed 's/.*variant=\([^ ]*\) ns_per_pair=\([0-9]*\)/\1 \2/' |
+			sort -k1,1 -k2,2n | awk '
+			{ v[$1] = v[$1] " " $2; n[$1]++ }
+			END {
+				for (k in v) { split(substr(v[k], 2), a, " "); med[k] = a[int((n[k] + 1) / 2)] }
+				for (k in med) printf "%-24s %6d ns  x%.2f of empty\n", k, med[k], med[k] / med["empty"]
+			}' | sort -k2,2n
+		echo '```'
+	} | tee -a "$res"
+}
+
+bench_macro() {
+	need_612
+	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/macro-bench.sh \
+		--ko build/6.12/mstat.ko --log "$out/macro-bench.console" >/dev/null
+	section_head "A macro workload and a read" \
+		"\`scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/macro-bench.sh --ko mstat.ko\` (make bench; alone: \`scripts/bench.sh macro\`)" \
+		"$tcg2"
+	cat >>"$res" <<EOT
+
+A fork/exec- and allocation-heavy shell workload (300 x fork+exec of
+/bin/true and ls /sys/kernel, then ls -R /sys) without and with mstat
+(all sources, profile at its default rate), three interleaved runs; then
+200 reads of /proc/mstat next to 200 of /proc/vmstat.
+
+EOT
+	{
+		echo '```'
+		console "$out/macro-bench.console" | grep -E '^(macro|read):'
+		echo '```'
+	} | tee -a "$res"
+}
+
+bench_isolation() {
+	need_612
+	mstat_build_tools readlat runas mstat
+	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/isolation.sh \
+		--ko build/6.12/mstat.ko --file build/tools/readlat:/mstat/readlat \
+		--file build/tools/runas:/mstat/runas --file build/tools/mstat:/mstat/mstat \
+		--append "isolcpus=1 nohz_full=1 ISOLATION_READS=1000" \
+		--log "$out/isolation.console" >/dev/null
+	section_head "Reader modes on an isolated CPU" \
+		"\`scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --file runas:/mstat/runas --file mstat:/mstat/mstat --append \"isolcpus=1 nohz_full=1 ISOLATION_READS=1000\"\` (make bench; alone: \`scripts/bench.sh isolation\`; make check runs the same guest with 200 reads)" \
+		"$tcg2"
+	cat >>"$res" <<EOT
+
+Stock $K612_REL booted with isolcpus=1 nohz_full=1. Per mode,
+1000 reads of /proc/mstat from CPU 0 (readlat: open, read, close;
+latency in us), then an idle window as long: the function-call
+interrupts (CAL row of /proc/interrupts) idle CPU 1 took during the
+reads (cpu1_cal) and during the idle window (idle_cal). The README's
+table of reader modes quotes these p50/p99.
+
+EOT
+	{
+		echo '```'
+		console "$out/isolation.console" |
+			grep -E '^(# mode=|# isolated|# .*NO_HZ|ok |not ok )'
+		echo '```'
+	} | tee -a "$res"
+}
+
+# icount_what VARIANT: what icount-bench.sh's variant measures.
+icount_what() {
+	case $1 in
+	none) echo 'no probe' ;;
+	empty) echo 'empty probes on kmalloc and kfree' ;;
+	floor) echo 'the least a size-aware consistent counter must do' ;;
+	ftrace-hist) echo 'ftrace hist triggers, kmalloc by bytes_req, kfree by CPU' ;;
+	ebpf-counters) echo 'eBPF raw tracepoints, a per-CPU array by size class' ;;
+	ebpf-sized) echo "the same and a pointer-to-size hash, memleak's way of sizing a kfree" ;;
+	mstat-kmalloc-noprofile) echo 'mstat, the kmalloc source alone, profile off' ;;
+	mstat-default) echo 'mstat by default: every source, profile at its default rate' ;;
+	mstat-default-noprofile) echo 'every source, profile off' ;;
+	mstat-default-stream) echo 'by default, the event stream on for kmalloc, nobody reading' ;;
+	mstat-every-site) echo 'every allocation sampled, its call site alone' ;;
+	mstat-every-stack) echo 'every allocation sampled, its whole stack' ;;
+	cache-none) echo 'no probe' ;;
+	mstat-cache-nopercache) echo 'mstat, the cache source alone, per-cache off' ;;
+	mstat-cache-percache) echo 'the same, per-cache on' ;;
+	vmalloc-none) echo 'vmalloc(4 KiB)+vfree, no mstat' ;;
+	mstat-vmalloc-off) echo 'mstat (profile off), vmalloc source off' ;;
+	mstat-vmalloc) echo 'the vmalloc source on' ;;
+	percpu-none) echo 'alloc_percpu(8)+free_percpu, no mstat' ;;
+	mstat-percpu-off) echo 'mstat, percpu source off' ;;
+	mstat-percpu) echo 'the percpu source on' ;;
+	page-none) echo 'alloc_pages(0)+__free_pages, no mstat' ;;
+	mstat-page-off) echo 'mstat (profile off), page source off' ;;
+	mstat-page) echo 'the page source on' ;;
+	mstat-page-profile-off) echo 'mstat by default, `profile_pages=0`' ;;
+	mstat-page-profile) echo 'mstat by default, `profile_pages=1`' ;;
+	base-*) echo "the baseline, ${MSTAT_BENCH_BASE:-}: as mstat-${1#base-}" ;;
+	*) echo '' ;;
+	esac
+}
+
+# icount_table VARIANT...: the table of those variants that ran, from
+# $out/icount.medians ("VARIANT MEDIAN ROUNDS").
+icount_table() {
+	local v line
+	echo
+	echo '| variant | what | instructions per pair | rounds |'
+	echo '|---|---|---|---|'
+	for v in "$@"; do
+		line=$(awk -v v="$v" '$1 == v { $1 = ""; print substr($0, 2) }' \
+			"$out/icount.medians")
+		[ -n "$line" ] || continue
+		printf '| %s | %s | %s | %s |\n' "$v" "$(icount_what "$v")" \
+			"${line%% *}" "${line#* }"
+	done
+}
+
+bench_icount() {
+	local base=() cmd
+	need_612
+	if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
+		mstat_build_base "$MSTAT_BENCH_BASE" "$K612_KDIR" "$out/base" ||
+			die "cannot build MSTAT_BENCH_BASE=$MSTAT_BENCH_BASE"
+		cp "$out/base/mstat.ko" "$out/mstat_base.ko"
+		base=(--ko "$out/mstat_base.ko")
+	fi
+	# The eBPF variants' loader, its programs built in (tests/bpf/).
+	mstat_build_tools mstat-bpf
+	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh \
+		--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
+		${base[@]+"${base[@]}"} --file build/tools/mstat-bpf:/mstat/mstat-bpf \
+		--smp 1 --icount on --log "$out/icount-bench.console" >/dev/null
+	# The median of each variant's rounds, then the rounds.
+	console "$out/icount-bench.console" | grep '^icount:' |
+		sed 's/.*variant=\([^ ]*\) insns_per_pair=\([0-9]*\)/\1 \2/' |
+		awk '
+		{ if (!($1 in n)) order[++k] = $1; v[$1, ++n[$1]] = $2
+		  r[$1] = r[$1] (n[$1] > 1 ? ", " : "") $2 }
+		END {
+			for (i = 1; i <= k; i++) {
+				name = order[i]; m = n[name]
+				for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
+					if (v[name, b] < v[name, a]) { t = v[name, a]; v[name, a] = v[name, b]; v[name, b] = t }
+				print name, v[name, int((m + 1) / 2)], r[name]
+			}
+		}' >"$out/icount.medians"
+	cmd="\`scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/icount-bench.sh --ko mstat.ko --ko mstat_probe_bench.ko${base[*]:+ --ko mstat_base.ko} --file mstat-bpf:/mstat/mstat-bpf --smp 1 --icount on\`"
+
+	section_head "Instructions per kmalloc+kfree pair" \
+		"$cmd (make bench runs every variant; alone: \`scripts/bench.sh icount\`)" \
+		"$icount"
 	{
 		echo
+		echo "Stock Debian $K612_REL, 200,000 kmalloc+kfree pairs of 8..240 B per"
+		echo 'variant (tests/bench/mstat_probe_bench.c, which holds the floor; the'
+		echo 'variants: scripts/guest/icount-bench.sh). The eBPF sets (tests/bpf/,'
+		echo 'JIT on), per round: the events the kernel skipped (recursion_misses:'
+		echo 'the program already running on that CPU) and whether they counted'
+		echo 'every pair of the loop:'
+		echo
+		console "$out/icount-bench.console" | grep '^ebpf:' | awk '
+			{ for (i = 2; i <= NF; i++) { split($i, a, "="); f[a[1]] = a[2] }
+			  s[f["variant"]] = s[f["variant"]] (s[f["variant"]] ? ", " : "") f["recursion_misses"] " (" f["counted_every_pair"] ")" }
+			END { for (k in s) printf "- %s: %s\n", k, s[k] }' | sort
+		icount_table none empty floor ftrace-hist ebpf-counters ebpf-sized \
+			mstat-kmalloc-noprofile mstat-default mstat-default-noprofile \
+			mstat-default-stream base-kmalloc-noprofile base-default
+	} | tee -a "$res"
+
+	section_head "The per-cache table's cost" \
+		"the same run as [the pair](#instructions-per-kmallockfree-pair) (make bench; alone: \`scripts/bench.sh icount\`)" \
+		"$icount"
+	{
+		echo
+		echo "A kmem_cache_alloc+kmem_cache_free pair of a cache of the bench's own"
+		echo "(\`mstat_probe_bench loop=cache\`), with no probe and with mstat's cache"
+		echo 'source alone, the profile off, `per_cache=0` and `per_cache=1`.'
+		icount_table cache-none mstat-cache-nopercache mstat-cache-percache \
+			base-cache
+	} | tee -a "$res"
+
+	section_head "Stacks and labels: what a sample costs" \
+		"the same run as [the pair](#instructions-per-kmallockfree-pair) (make bench; alone: \`scripts/bench.sh icount\`)" \
+		"$icount"
+	{
+		echo
+		echo 'Every allocation sampled (`profile_rate=1`), with its call site alone'
+		echo '(`profile_depth=1`) or its whole stack (the default depth),'
+		echo 'its cgroup, node, cache and time labels; their difference with the'
+		echo 'profile off is what one sampled allocation and its sampled free cost.'
+		icount_table mstat-kmalloc-noprofile mstat-default-noprofile \
+			mstat-default mstat-every-site mstat-every-stack
+	} | tee -a "$res"
+
+	section_head "The other sources' pairs" \
+		"the same run as [the pair](#instructions-per-kmallockfree-pair) (make bench; alone: \`scripts/bench.sh icount\`)" \
+		"$icount"
+	{
+		echo
+		echo 'A vmalloc()+vfree() of a page (`loop=vmalloc`), an'
+		echo 'alloc_percpu()+free_percpu() of 8 bytes (`loop=percpu`) and an'
+		echo 'alloc_pages()+__free_pages() of one page (`loop=page`), each with no'
+		echo 'mstat, with mstat (profile off) and that source off, and on; pages also'
+		echo 'by default with `profile_pages=0` and `1`.'
+		icount_table vmalloc-none mstat-vmalloc-off mstat-vmalloc \
+			percpu-none mstat-percpu-off mstat-percpu page-none \
+			mstat-page-off mstat-page mstat-page-profile-off \
+			mstat-page-profile
+	} | tee -a "$res"
+}
+
+bench_slabinfo() {
+	need_612
+	mstat_build_tools mstat
+	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/slabinfo.sh \
+		--ko build/6.12/mstat.ko --ko build/6.12/tests/slabinfo/mstat_slabtest.ko \
+		--file build/tools/mstat:/mstat/mstat \
+		--log "$out/slabinfo.console" >/dev/null
+	section_head "/proc/slabinfo against the truth" \
+		"\`scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/slabinfo.sh --ko mstat.ko --ko mstat_slabtest.ko --file mstat:/mstat/mstat\` (make bench; alone: \`scripts/bench.sh slabinfo\`)" \
+		'qemu TCG, 2 vCPUs, a quiet guest'
+	cat >>"$res" <<EOT
+
+One cache, mstat_slabtest (200 B objects; tests/slabinfo/mstat_slabtest.c),
+whose live objects the module knows at every step: 20,000 allocated,
+10,000 of them freed (every other one), the cache shrunk through
+/sys/kernel/slab/mstat_slabtest/shrink, all freed, shrunk again. After
+each step: the truth, /proc/slabinfo's active and total objects for the
+cache (what slabtop shows), and mstat's live objects in the cache's row.
+EOT
+	{
+		console "$out/slabinfo.console" | grep '^not ok ' || true
+		echo
+		echo '| step | truth | slabinfo active (off by) | slabinfo total | mstat live (off by) |'
+		echo '|---|---|---|---|---|'
+		console "$out/slabinfo.console" | grep '^slabinfo:' | sed 's/[a-z_]*=//g' |
+			awk '{ printf "| %s | %d | %d (%+d) | %d | %d (%+d) |\n",
+				$2, $3, $4, $4 - $3, $5, $6, $6 - $3 }'
+	} | tee -a "$res"
+}
+
+bench_torn() {
+	need_612
+	mstat_build_tools mstat-bpf mstat
+	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/torn.sh \
+		--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_xload.ko \
+		--file build/tools/mstat-bpf:/mstat/mstat-bpf \
+		--file build/tools/mstat:/mstat/mstat --smp 3 --tcg multi \
+		--timeout 1200 --log "$out/torn.console" >/dev/null
+	section_head "Torn reads" \
+		"\`scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/torn.sh --ko mstat.ko --ko mstat_xload.ko --file mstat-bpf:/mstat/mstat-bpf --file mstat:/mstat/mstat --smp 3 --tcg multi\` (make bench; alone: \`scripts/bench.sh torn\`)" \
+		'qemu TCG, 3 vCPUs on multi-threaded TCG'
+	cat >>"$res" <<EOT
+
+eBPF's per-CPU map against /proc/mstat. mstat_xload's two kthreads make
+kmalloc/kfree pairs of 8..240 B across CPUs: allocated on CPU 0, passed
+through a ring of 16, freed on CPU 1 (tests/bench/mstat_xload.c). A
+reader bound to CPU 2 takes the same number of reads of each, and each
+read is checked against what the counts at any one moment satisfy. The
+eBPF maps are read as userspace reads a per-CPU map, one lookup per
+class copying one CPU's value after another (tests/helpers/mstat-bpf.c):
+per class below "large", bytes = allocs x size; for the sized set also
+bytes_freed = frees x size and frees <= allocs. torn_reads: the reads
+that broke one. /proc/mstat's reads are checked by \`mstat check -n\`
+(every invariant of a snapshot, within and across reads; violations
+must be 0). A second line of the sized set has 50 times as many reads.
+The set=sized-slow line is a walk torn on purpose, each CPU's value from
+a lookup of its own 200 us after the last: it shows the checks catch a
+torn read. Each "mstat_xload: pairs=N" line is the cross-CPU pairs made
+during the run whose lines follow it.
+
+EOT
+	{
 		echo '```'
-		echo "\$ $*"
-		"$@" 2>&1
+		console "$out/torn.console" |
+			grep -E '^(# reads=|torn:|# torn read|mstat_xload:|bpf: set=|not ok )'
 		echo '```'
+	} | tee -a "$res"
+}
+
+# The scripts of their own: scale.sh, allocinfo.sh, sidebyside.sh and
+# kasan-cost.sh print their tables; the heading and header are ours.
+
+bench_scale() {
+	section_head "Scale per possible CPU" \
+		'`scripts/scale.sh` (make bench; alone: `scripts/bench.sh scale`)' \
+		'qemu TCG, one vCPU online under `-icount`: instruction counts'
+	cat >>"$res" <<EOT
+
+One vCPU online. On 6.1 the other possible CPUs are empty hotplug slots
+(\`--smp 1,maxcpus=P\`); 6.12 counts such slots only under a hypervisor it
+knows, which TCG is not, so 6.12 and 7.3 boot P CPUs and take all but
+CPU 0 offline (scripts/guest/scale.sh, SCALE_OFFLINE=1). Memory is what
+/proc/meminfo's Percpu, VmallocUsed and SUnreclaim grow by at insmod,
+module text included. A read is an open-read-close of the file, p50 of
+20, after a mixed workload, in instructions; "ipi" and "rcu_expedited"
+are /proc/mstat in those sync modes.
+EOT
+	# The per-CPU free lists' walk, scale.sh's last part, under a
+	# heading of its own.
+	scripts/scale.sh | awk '
+		/^\| online CPUs/ && !h {
+			print "### The per-CPU free lists'\'' walk\n"
+			print "- made by: the same run'\''s last part, scripts/guest/pcp-cost.sh in 6.12 guests of P vCPUs in N NUMA nodes (`--smp P --numa N --mem 2G --icount on`), mstat_kernel_read()'\''s instructions on the guest clock\n"
+			h = 1
+		}
+		{ print }' | tee -a "$res"
+}
+
+bench_allocinfo() {
+	section_head "Side by side with /proc/allocinfo" \
+		'`scripts/allocinfo.sh` (make bench; alone: `scripts/bench.sh allocinfo`)' \
+		'qemu TCG, one vCPU under `-icount`; the byte figures are the guest'\''s own'
+	{
+		echo
+		scripts/allocinfo.sh
+	} | tee -a "$res"
+}
+
+bench_leaktools() {
+	section_head "Leak tools side by side" \
+		'`scripts/sidebyside.sh` (make bench; alone: `scripts/bench.sh leaktools`)' \
+		"qemu TCG; detection: 2 vCPUs a guest; cost: one vCPU under \`-icount\`"
+	{
+		echo
+		scripts/sidebyside.sh
+	} | tee -a "$res"
+}
+
+bench_kasan() {
+	section_head "KASAN on mstat's code against KASAN everywhere" \
+		'`scripts/kasan-cost.sh` (make bench; alone: `scripts/bench.sh kasan`)' \
+		"qemu TCG: the times are emulation's, the ratios the figure"
+	{
+		echo
+		scripts/kasan-cost.sh
 	} | tee -a "$res"
 }
 
 cat >"$res" <<EOT
 # mstat benchmark results
 
-- date: $(date -u '+%Y-%m-%d %H:%M UTC')
-- machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(free -g | awk '/^Mem:/ {print $2}') GiB; host kernel $(uname -r)
-- made by: \`make bench\` (scripts/bench.sh) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-
-## 1. Writer, userspace build of the core (host CPUs, not emulated)
-
-ns per allocation event (8 counters), median and p99 over batches of 1000
-events; see tests/userspace/core_bench.c for each variant.
+Made by \`scripts/bench.sh ${want[*]}\`. Each section replaces the one of
+the same name in docs/RESULTS.md.
 EOT
-for t in 1 2 4; do
-	run "$bench" --threads "$t" --iters 4000000
+for w in "${want[@]}"; do
+	"bench_$w"
 done
-echo -e "\nWith a reader taking snapshots at 1 kHz, and spinning:" >>"$res"
-run "$bench" --threads 2 --iters 4000000 --only mstat --reader-hz 1000
-run "$bench" --threads 2 --iters 4000000 --only mstat --reader-hz -1
-
-cat >>"$res" <<EOT
-
-Instructions per event, valgrind --tool=callgrind (inclusive Ir of the
-event function / events; 1 thread, 200000 events; repeatable):
-
-\`\`\`
-EOT
-for v in floor atomic seqcount irqoff golit mstat; do
-	valgrind --tool=callgrind --callgrind-out-file="$out/cg.$v" \
-		"$bench" --threads 1 --iters 200000 --only "$v" >/dev/null 2>&1
-	# The first (largest) inclusive count of the event function.
-	ir=$(callgrind_annotate --inclusive=yes "$out/cg.$v" 2>/dev/null |
-	     awk -v f=":event_$v" 'index($0, f) && !n++ {gsub(",", "", $1); print $1}')
-	printf '%-9s %s instructions/event\n' "$v" \
-		"$(awk -v i="${ir:-0}" 'BEGIN {printf "%.1f", i / 200000}')" |
-		tee -a "$res"
-done
-echo '```' >>"$res"
-
-cat >>"$res" <<EOT
-
-## 2. Reader, userspace: snapshot latency (us), 1 to 64 simulated CPUs
-
-Idle, and with two writers spinning on two of the CPUs, in IPI mode: the
-reader's barrier is membarrier(2), the userspace analogue of the kernel's
-IPI. The RCU modes' latency is a grace period's, measured in section 5.
-EOT
-for c in 1 4 16 64; do
-	run "$bench" --reader-lat "$c"
-done
-
-cat >>"$res" <<EOT
-
-## 3. In the guest: kmalloc/kfree probe cost (TCG emulation: not hardware timings)
-
-Stock Debian $K612_REL kernel in qemu TCG, 2 vCPUs. 200,000 kmalloc/kfree
-pairs of 8..240 B per variant, three interleaved runs, ns per pair.
-EOT
-scripts/build.sh "$K612_KDIR" build/6.12 >/dev/null
-scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/probe-bench.sh \
-	--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
-	--log "$out/probe-bench.console" >/dev/null
-{
-	echo
-	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/probe-bench.sh --ko mstat.ko --ko mstat_probe_bench.ko"
-	tr -d '\r' <"$out/probe-bench.console" | grep '^bench:'
-	echo '```'
-	echo
-	echo 'Median per variant (ns per pair) and ratio to the empty probe:'
-	echo
-	echo '```'
-	tr -d '\r' <"$out/probe-bench.console" | grep '^bench:' |
-		sed 's/.*variant=\([^ ]*\) ns_per_pair=\([0-9]*\)/\1 \2/' |
-		sort -k1,1 -k2,2n | awk '
-		{ v[$1] = v[$1] " " $2; n[$1]++ }
-		END {
-			for (k in v) { split(substr(v[k], 2), a, " "); med[k] = a[int((n[k] + 1) / 2)] }
-			for (k in med) printf "%-24s %6d ns  x%.2f of empty\n", k, med[k], med[k] / med["empty"]
-		}' | sort -k2,2n
-	echo '```'
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 4. In the guest: a macro workload and a read (TCG emulation)
-
-A fork/exec- and allocation-heavy shell workload (300 x fork+exec of
-/bin/true and ls /sys/kernel, then ls -R /sys) without and with mstat
-(all sources, profile at its default rate), three interleaved runs; then
-200 reads of /proc/mstat next to 200 of /proc/vmstat.
-EOT
-scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/macro-bench.sh \
-	--ko build/6.12/mstat.ko --log "$out/macro-bench.console" >/dev/null
-{
-	echo
-	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/macro-bench.sh --ko mstat.ko"
-	tr -d '\r' <"$out/macro-bench.console" | grep -E '^(macro|read):'
-	echo '```'
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 5. In the guest: the reader modes on an isolated CPU (TCG emulation)
-
-Stock $K612_REL kernel, 2 vCPUs, booted with isolcpus=1 nohz_full=1
-(scripts/guest/isolation.sh, also run by make check with 200 reads). Per
-mode, 1000 reads of /proc/mstat from CPU 0 (readlat: open, read, close; latency in
-us), then an idle window as long: the function-call interrupts (CAL row
-of /proc/interrupts) idle CPU 1 took during the reads (cpu1_cal) and
-during the idle window (idle_cal).
-EOT
-mstat_build_tools readlat runas mstat
-scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/isolation.sh \
-	--ko build/6.12/mstat.ko --file build/tools/readlat:/mstat/readlat \
-	--file build/tools/runas:/mstat/runas --file build/tools/mstat:/mstat/mstat \
-	--append "isolcpus=1 nohz_full=1 ISOLATION_READS=1000" \
-	--log "$out/isolation.console" >/dev/null
-{
-	echo
-	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/isolation.sh --ko mstat.ko --file readlat:/mstat/readlat --file runas:/mstat/runas --file mstat:/mstat/mstat --append \"isolcpus=1 nohz_full=1 ISOLATION_READS=1000\""
-	tr -d '\r' <"$out/isolation.console" |
-		grep -E '^(# mode=|# isolated|# .*NO_HZ|ok |not ok )'
-	echo '```'
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 6. In the guest: instructions per kmalloc+kfree pair (TCG, -icount)
-
-Stock $K612_REL kernel, one vCPU, qemu -icount shift=0,sleep=off: the
-guest clock advances one nanosecond per instruction, so these are
-instruction counts, repeatable to the instruction (icount cannot see what
-an instruction costs, a fence or a cache miss: section 1 measures those on
-real CPUs). 200,000 pairs of 8..240 B per variant; a warm-up round
-discarded, then three rounds. See scripts/guest/icount-bench.sh for the
-variants and tests/bench/mstat_probe_bench.c for the floor.
-EOT
-# MSTAT_BENCH_BASE=REF: mstat as of git REF too, as a baseline in the
-# same rounds (variants base-*).
-base=()
-if [ -n "${MSTAT_BENCH_BASE:-}" ]; then
-	mstat_build_base "$MSTAT_BENCH_BASE" "$K612_KDIR" "$out/base" ||
-		die "cannot build MSTAT_BENCH_BASE=$MSTAT_BENCH_BASE"
-	cp "$out/base/mstat.ko" "$out/mstat_base.ko"
-	base=(--ko "$out/mstat_base.ko")
-	echo "Baseline (variants base-*): mstat at $(git rev-parse --short "$MSTAT_BENCH_BASE")." >>"$res"
-fi
-# The eBPF variants' loader, its programs built in (tests/bpf/).
-mstat_build_tools mstat-bpf
-scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh \
-	--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
-	${base[@]+"${base[@]}"} --file build/tools/mstat-bpf:/mstat/mstat-bpf \
-	--smp 1 --icount on --log "$out/icount-bench.console" >/dev/null
-{
-	echo
-	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/icount-bench.sh --ko mstat.ko --ko mstat_probe_bench.ko --file mstat-bpf:/mstat/mstat-bpf --smp 1 --icount on"
-	tr -d '\r' <"$out/icount-bench.console" | grep '^icount:'
-	echo '```'
-	echo
-	echo 'The eBPF variants (tests/bpf/, loaded by mstat-bpf): the JIT on (jit=1),'
-	echo 'and what their programs counted of each run of the loop, all of it'
-	echo '(counted_every_pair=yes: allocs and frees at least its pairs; the'
-	echo "guest's background events come on top); recursion_misses: events the"
-	echo 'kernel skipped because the program was already running on that CPU.'
-	echo
-	echo '```'
-	tr -d '\r' <"$out/icount-bench.console" | grep '^ebpf:'
-	echo '```'
-	echo
-	echo 'Median per variant, and against the floor and the empty probes:'
-	echo
-	echo '| variant | instructions per pair | / floor | added over empty probes |'
-	echo '|---|---|---|---|'
-	tr -d '\r' <"$out/icount-bench.console" | grep '^icount:' |
-		sed 's/.*variant=\([^ ]*\) insns_per_pair=\([0-9]*\)/\1 \2/' |
-		awk '
-		{ if (!($1 in n)) order[++k] = $1; v[$1, ++n[$1]] = $2 }
-		END {
-			for (i = 1; i <= k; i++) {
-				name = order[i]
-				# median of n values, sorted by insertion
-				m = n[name]
-				for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
-					if (v[name, b] < v[name, a]) { t = v[name, a]; v[name, a] = v[name, b]; v[name, b] = t }
-				med[name] = v[name, int((m + 1) / 2)]
-			}
-			for (i = 1; i <= k; i++) {
-				name = order[i]
-				printf "| %s | %d | %.2fx | %+d |\n", name, med[name],
-					med[name] / med["floor"], med[name] - med["empty"]
-			}
-			if (med["mstat-cache-nopercache"])
-				printf "\nkmem_cache_alloc+kmem_cache_free pair: no probe %d, mstat (cache source alone) per-cache off %d, on %d: on/off %.3fx\n",
-					med["cache-none"], med["mstat-cache-nopercache"],
-					med["mstat-cache-percache"],
-					med["mstat-cache-percache"] / med["mstat-cache-nopercache"]
-			# The heap profile: one sampled allocation with
-			# its whole stack, and the profile amortized at the
-			# default rate over these pairs.
-			if (med["mstat-every-stack"] && med["mstat-default-noprofile"])
-				printf "\nheap profile: one sampled allocation and its free, with the stack: +%d instructions over an unsampled pair (the call site alone: +%d; the unwinding: %d); amortized at the default rate: +%d a pair (default %d, profile off %d)\n",
-					med["mstat-every-stack"] - med["mstat-default-noprofile"],
-					med["mstat-every-site"] - med["mstat-default-noprofile"],
-					med["mstat-every-stack"] - med["mstat-every-site"],
-					med["mstat-default"] - med["mstat-default-noprofile"],
-					med["mstat-default"], med["mstat-default-noprofile"]
-		}'
-} | tee -a "$res"
-
-cat >>"$res" <<EOT
-
-## 7. /proc/slabinfo against the truth (TCG emulation, quiet guest)
-
-Stock $K612_REL kernel, 2 vCPUs, nothing else running. One cache,
-mstat_slabtest (200 B objects; tests/slabinfo/mstat_slabtest.c), whose
-live objects the module knows at every step: 20,000 allocated, 10,000 of
-them freed (every other one), the cache shrunk through
-/sys/kernel/slab/mstat_slabtest/shrink, all freed, shrunk again. After
-each step: the truth, /proc/slabinfo's active and total objects for the
-cache (what slabtop shows), and mstat's live objects in the cache's row
-(scripts/guest/slabinfo.sh checks that one against the truth).
-EOT
-mstat_build_tools mstat
-scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/slabinfo.sh \
-	--ko build/6.12/mstat.ko --ko build/6.12/tests/slabinfo/mstat_slabtest.ko \
-	--file build/tools/mstat:/mstat/mstat \
-	--log "$out/slabinfo.console" >/dev/null
-{
-	echo
-	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/slabinfo.sh --ko mstat.ko --ko mstat_slabtest.ko --file mstat:/mstat/mstat"
-	tr -d '\r' <"$out/slabinfo.console" | grep -E '^(slabinfo:|not ok )'
-	echo '```'
-	echo
-	echo '| step | truth | slabinfo active (off by) | slabinfo total | mstat live (off by) |'
-	echo '|---|---|---|---|---|'
-	tr -d '\r' <"$out/slabinfo.console" | grep '^slabinfo:' | sed 's/[a-z_]*=//g' |
-		awk '{ printf "| %s | %d | %d (%+d) | %d | %d (%+d) |\n",
-			$2, $3, $4, $4 - $3, $5, $6, $6 - $3 }'
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 8. Torn reads: eBPF's per-CPU map against /proc/mstat (TCG emulation)
-
-Stock $K612_REL kernel, 3 vCPUs on multi-threaded TCG. mstat_xload's two
-kthreads make kmalloc/kfree pairs of 8..240 B across CPUs: allocated on
-CPU 0, passed through a ring of 16, freed on CPU 1
-(tests/bench/mstat_xload.c). A reader bound to
-CPU 2 takes the same number of reads of each, and each read is checked
-against what the counts at any one moment satisfy. The eBPF maps are read
-as userspace reads a per-CPU map, one lookup per class copying one CPU's
-value after another (tests/helpers/mstat-bpf.c): per class below
-"large", bytes = allocs x size; for the sized set also bytes_freed =
-frees x size and frees <= allocs (it counts a free only after recording
-its allocation). torn_reads: the reads that broke one. /proc/mstat's
-reads are checked by \`mstat check -n\` (every invariant of a snapshot,
-within and across reads; violations must be 0). A second line of the
-sized set has 50 times as many reads. The set=sized-slow line
-is a walk torn on purpose, each CPU's value from a lookup of its own
-200 us after the last: it shows the checks catch a torn read. Each
-"mstat_xload: pairs=N" line is the cross-CPU pairs made during the run
-whose lines follow it (the reader's own and the guest's events besides).
-EOT
-scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/torn.sh \
-	--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_xload.ko \
-	--file build/tools/mstat-bpf:/mstat/mstat-bpf \
-	--file build/tools/mstat:/mstat/mstat --smp 3 --tcg multi \
-	--timeout 1200 --log "$out/torn.console" >/dev/null
-{
-	echo
-	echo '```'
-	echo "\$ scripts/guest.sh --kernel $K612_VMLINUZ --script scripts/guest/torn.sh --ko mstat.ko --ko mstat_xload.ko --file mstat-bpf:/mstat/mstat-bpf --file mstat:/mstat/mstat --smp 3 --tcg multi"
-	tr -d '\r' <"$out/torn.console" |
-		grep -E '^(# reads=|torn:|# torn read|mstat_xload:|bpf: set=|not ok )'
-	echo '```'
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 9. Scale: memory and read cost per possible CPU (TCG, -icount)
-
-One vCPU online, the rest of the possible CPUs empty hotplug slots (6.1)
-or booted and taken offline (6.12); memory is what /proc/meminfo's
-Percpu, VmallocUsed and SUnreclaim grow by at insmod, module text
-included; a read is an open-read-close (instructions: the guest clock
-under -icount), p50 of 20, after a mixed workload, beside
-/proc/slabinfo's and /proc/vmstat's in the same guest; the fit is least
-squares over the possible CPUs (scripts/scale.sh,
-scripts/guest/scale.sh; MSTAT_BENCH_BASE=REF adds the baseline).
-EOT
-{
-	echo
-	echo "\$ scripts/scale.sh"
-	echo
-	scripts/scale.sh
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 10. Side by side with /proc/allocinfo (TCG, -icount)
-
-A 6.12 test kernel with CONFIG_MEM_ALLOC_PROFILING=y
-(kunit/allocinfo.kunitconfig; built by scripts/testkernel.sh on the
-first make bench, then cached by its config), one vCPU under -icount:
-instructions per kmalloc+kfree pair with allocinfo on, off and with
-mstat, and the top functions by allocinfo's live bytes against mstat's
-estimates at the same functions after the mixed workload
-(scripts/allocinfo.sh, scripts/guest/allocinfo.sh).
-EOT
-{
-	echo
-	echo "\$ scripts/allocinfo.sh"
-	echo
-	scripts/allocinfo.sh
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 11. Leak tools side by side: kmemleak, memleak, mstat leaks (TCG)
-
-The leak test's five leaks (one a list that only grows, referenced) and
-four decoys under its busy workload, watched by \`mstat leaks\` beside
-libbpf-tools' memleak (Debian 6.12), kmemleak with forced scans and
-kmemleak as booted (a test kernel of kunit/kmemleak.kunitconfig): the
-time to name each leak, what each named that is not a leak; then what
-each costs under -icount, per kmalloc+kfree pair and on hackbench,
-iperf3 over loopback and a file tree, with /proc/allocinfo's kernel
-beside (scripts/sidebyside.sh, scripts/guest/sidebyside.sh,
-scripts/guest/cost.sh).
-EOT
-{
-	echo
-	echo "\$ scripts/sidebyside.sh"
-	echo
-	scripts/sidebyside.sh
-} | tee -a "$res"
-cat >>"$res" <<EOT
-
-## 12. The debug kernel: KASAN on mstat's code against KASAN everywhere (TCG)
-
-make check's x86 debug kernel instruments mstat's modules and the
-kernel files that take their buffers (kunit/.kunitconfig's "#make
-x86_64" lines), not the rest of the kernel: what that saves, its build
-and its guests, against the same fragment with KASAN on every object,
-and the verdicts of the same checks on both (scripts/kasan-cost.sh).
-EOT
-{
-	echo
-	echo "\$ scripts/kasan-cost.sh"
-	echo
-	scripts/kasan-cost.sh
-} | tee -a "$res"
 log "results: $res"
