@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The side-by-side bench with /proc/allocinfo (make bench, section 10; or
-# alone). A 6.12 test kernel with CONFIG_MEM_ALLOC_PROFILING=y
+# The side-by-side bench with /proc/allocinfo (make bench's "Side by side
+# with /proc/allocinfo"; or alone). A 6.12 test kernel with
+# CONFIG_MEM_ALLOC_PROFILING=y
 # (kunit/allocinfo.kunitconfig, built by scripts/testkernel.sh and
 # cached by its config: about 6 min cold on 2 cores, built by make bench
 # only), mstat built against it, scripts/guest/allocinfo.sh in a guest

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What KASAN on mstat's code alone saves against KASAN on the whole
-# kernel (make bench, section 12; or alone): the x86 debug kernel of make
-# check (kunit/.kunitconfig: KASAN_SANITIZE=n for the kernel's own objects
-# but vsprintf, seq_file, libfs, sort, kstrtox and params, its "#make
-# x86_64" lines) against the same fragment without those lines, KASAN
-# everywhere, as the debug kernel once was.
+# kernel (make bench's "KASAN on mstat's code"; or alone): the x86 debug
+# kernel of make check (kunit/.kunitconfig: KASAN_SANITIZE=n for the
+# kernel's own objects but vsprintf, seq_file, libfs, sort, kstrtox and
+# params, its "#make x86_64" lines) against the same fragment without
+# those lines, KASAN everywhere, as the debug kernel once was.
 #
 #  - the build: each kernel built in a directory of this run's, one after
 #    the other, kunit.py's --jobs=$(nproc), its CPU time and wall time;

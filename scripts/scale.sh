@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The scale bench (make bench, section 9; or alone): what mstat costs per
-# possible CPU, in memory and in instructions per read of /proc/mstat,
-# against /proc/slabinfo's and /proc/vmstat's reads in the same guests.
+# The scale bench (make bench's "Scale per possible CPU"; or alone): what
+# mstat costs per possible CPU, in memory and in instructions per read of
+# /proc/mstat, against /proc/slabinfo's and /proc/vmstat's reads in the
+# same guests.
 # One vCPU online, under qemu -icount shift=0,sleep=off (a guest ns is
 # an instruction), scripts/guest/scale.sh in each guest:
 #

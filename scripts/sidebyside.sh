@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The side-by-side of leak tools (make bench, section 11; or alone):
-# `mstat leaks` beside kmemleak and libbpf-tools' memleak on the same
-# leaks, decoys and busy workload (tests/leaks/mstat_leaktest.ko: five
+# The side-by-side of leak tools (make bench's "Leak tools side by side";
+# or alone): `mstat leaks` beside kmemleak and libbpf-tools' memleak on
+# the same leaks, decoys and busy workload (tests/leaks/mstat_leaktest.ko: five
 # leaks, one of them a list that only grows, referenced; four decoys),
 # and what each costs, under -icount, per kmalloc+kfree pair and on three
 # workloads (hackbench, iperf3 over loopback, a file tree), with
@@ -131,7 +131,7 @@ gsecs=$((SECONDS - t0))
 
 cat <<EOT
 - date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1); qemu TCG (software emulation)
-- made by: \`scripts/sidebyside.sh\` (make bench, section 11) at $(git rev-parse --short HEAD), the guests $gsecs s; the test kernels $( [ "$ksecs" -gt 60 ] && echo "built in $ksecs s" || echo cached)
+- made by: \`scripts/sidebyside.sh\` (make bench's "Leak tools side by side") at $(git rev-parse --short HEAD), the guests $gsecs s; the test kernels $( [ "$ksecs" -gt 60 ] && echo "built in $ksecs s" || echo cached)
 - kernels: Debian $K612_REL; $kb_km (kunit/kmemleak.kunitconfig); $kb_ai (kunit/allocinfo.kunitconfig)
 - tools: Debian trixie's libbpf-tools memleak-libbpf, rt-tests hackbench, iperf3 ($root)
 EOT

@@ -32,10 +32,11 @@
 #
 # LEAKS_PHASES="free leaks" on the kernel command line: the phases to run
 # (default both). LEAKS_TABLE="B0 B1 B2 B3": instead, the detection-time
-# run (docs/RESULTS.md): the table leaks tbl0..3 at those rates among the
-# decoys, one watch of LEAKS_D saved (--save), then `mstat leaks --from`
-# on the first N reads for N = 2, 3, ...: for each leak, the first read
-# at which it is named, and its time from the start.
+# run (docs/RESULTS.md, "mstat leaks: time to a verdict"): the table
+# leaks tbl0..3 at those rates among the decoys, one watch of LEAKS_D
+# saved (--save), then `mstat leaks --from` on the first N reads for
+# N = 2, 3, ...: for each leak, the first read at which it is named, and
+# its time from the start.
 set -u
 . ./lib.sh
 

@@ -8,9 +8,9 @@
  * the objects themselves (no allocation of its own grows beside them).
  * Every leak's list but list's is kept hidden: its links are stored
  * XORed with a key, which no pointer scan takes for a pointer, so that
- * to kmemleak (docs/RESULTS.md, the side-by-side) the objects are lost,
- * as a lost pointer's are, while the module can still free them at
- * "stop"; list's links are plain pointers, a list that only grows from
+ * to kmemleak (docs/RESULTS.md, "Leak tools side by side") the objects
+ * are lost, as a lost pointer's are, while the module can still free them
+ * at "stop"; list's links are plain pointers, a list that only grows from
  * the module's own data, which a pointer scan sees as referenced:
  *
  *	leaks (never freed until "stop"):
