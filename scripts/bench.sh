@@ -275,7 +275,7 @@ icount_what() {
 	mstat-page) echo 'the page source on' ;;
 	mstat-page-profile-off) echo 'mstat by default, `profile_pages=0`' ;;
 	mstat-page-profile) echo 'mstat by default, `profile_pages=1`' ;;
-	base-*) echo "the baseline, ${MSTAT_BENCH_BASE:-}: as mstat-${1#base-}" ;;
+	base-*) echo "the baseline${MSTAT_BENCH_BASE:+, $MSTAT_BENCH_BASE}: as mstat-${1#base-}" ;;
 	*) echo '' ;;
 	esac
 }
@@ -283,7 +283,7 @@ icount_what() {
 # icount_table VARIANT...: the table of those variants that ran, from
 # $out/icount.medians ("VARIANT MEDIAN ROUNDS").
 icount_table() {
-	local v line
+	local v line rows=0
 	echo
 	echo '| variant | what | instructions per pair | rounds |'
 	echo '|---|---|---|---|'
@@ -293,7 +293,10 @@ icount_table() {
 		[ -n "$line" ] || continue
 		printf '| %s | %s | %s | %s |\n' "$v" "$(icount_what "$v")" \
 			"${line%% *}" "${line#* }"
+		rows=$((rows + 1))
 	done
+	[ "$rows" -gt 0 ] ||
+		echo "| - | none of $* ran (ICOUNT_VARIANTS) | | |"
 }
 
 bench_icount() {
