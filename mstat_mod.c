@@ -2,11 +2,11 @@
 /*
  * mstat - consistent statistics of kernel memory allocation events
  *
- * Counters live in mstat_core (see mstat_core/mstat_core.h for the
- * protocol): probes on the kmem tracepoints add per-CPU deltas without
- * locks or barriers, and a read of /proc/mstat folds them into one
- * snapshot taken at a single cut across all CPUs, in which allocations -
- * frees == live objects holds exactly.
+ * Counters live in mstat_core (mstat_core/mstat_core.h for the guarantee,
+ * mstat_core/mstat_core.c for the argument): probes on the kmem
+ * tracepoints add per-CPU deltas without locks or barriers, and a read of
+ * /proc/mstat folds them into one snapshot taken at a single cut across
+ * all CPUs, in which allocations - frees == live objects holds exactly.
  *
  * This file (layer 6, the top; see docs/ARCHITECTURE.md) holds the
  * load-time module parameters (the runtime controls' parameters are

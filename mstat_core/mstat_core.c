@@ -2,13 +2,74 @@
 /*
  * mstat_core - consistent snapshots of per-CPU statistics
  *
- * The protocol, its guarantee and its memory-ordering argument are in
- * mstat_core.h. This file is the reader side: the rotation, the wait for
- * open sections, and the fold.
+ * The guarantee and the usage are in mstat_core.h, with the writers'
+ * inline side (mstat_write_begin(), mstat_add(), mstat_write_end()). This
+ * file is the reader side, the rotation, the wait for open sections and
+ * the fold, and the argument that they give a cut: the overview here,
+ * each step's at its function (mstat_wait_rcu(), mstat_wait_ipi() and
+ * the sequence word at mstat_seq_done(), mstat_fold(), __mstat_rotate()).
  *
  * It uses only a small kernel API (per-CPU memory, RCU, cross calls, a
  * mutex, the hotplug lock) so that the same file compiles in userspace behind
  * the shim headers of tests/userspace/shim.
+ *
+ * The rotation
+ * ============
+ *
+ * Each CPU has a sequence word and two slots of deltas. Writers add into
+ * the slot that the global pointer ->cur names; the reader flips ->cur,
+ * waits until no section that may have loaded the old value is still
+ * open, then folds the old slot of every possible CPU into the
+ * reader-private totals and clears it::
+ *
+ *	          writers add here          reader folds, clears
+ *	               |                            |
+ *	gen N:   [ slot 0 ] [ slot 1 ]  ->   [ slot 0 ] [ slot 1 ]  gen N+1
+ *	          ^cur                                  ^cur
+ *
+ * Go's runtime (consistentHeapStats) needs three slots because the ring
+ * itself holds the cumulative values: one slot is written, one holds the
+ * latest totals, one is kept clear for the next rotation. Here the totals
+ * live outside the ring, and the reader folds and clears the old slot
+ * before it drops the mutex, so the next rotation always finds it clear:
+ * two slots suffice, which halves the per-CPU footprint and the fold.
+ *
+ * Waiting for writers
+ * ===================
+ *
+ * The writer does "store seq; load ->cur; store slot; store seq", the
+ * reader "store ->cur; ...; load slot". Per-CPU operations are not
+ * barriers, so the reader cannot simply look at the sequence words: the
+ * first pair is the store-buffering pattern (a writer can load the old
+ * ->cur while the reader still reads its sequence word from before the
+ * section), the second is message passing with nothing on the writer
+ * side (the slot stores may become visible after the closing sequence
+ * store). mstat puts the whole cost of ordering on the reader, which is
+ * rare, and keeps writers at compiler barriers. The reader has three
+ * ways (&enum mstat_sync, chosen per core and switchable between reads):
+ * an RCU grace period, an expedited one (mstat_wait_rcu()), or two rounds
+ * of IPIs (mstat_wait_ipi()).
+ *
+ * Writers pay preempt_disable(), a this_cpu_read(), two this_cpu_add()s,
+ * a load of ->cur, the mark's store and preempt_enable() per section, in
+ * every mode. The alternative, a full barrier in every writer, costs a
+ * fence per allocation event, a multiple of the whole section.
+ *
+ * Offline CPUs have no open section (sections run with preemption off,
+ * which holds off stop_machine()) but keep their slots: the fold covers
+ * every possible CPU. The arguments here and at the functions below are
+ * checked with the Linux-kernel memory model by the litmus tests of mstat_core/litmus/:
+ * rotation-*.litmus to read, and the exhaustive families that its gen.py
+ * writes into build/litmus/ when the tests run, rcu+irq-at-*.litmus (a
+ * nested interrupt section at every point of a section) and
+ * ipi+ipi-at-*.litmus (the first IPI at every point of a section, with
+ * and without a nested section), each with two counters per section and
+ * all "Never"; and the broken variants broken-*.litmus, among them the
+ * earlier IPI design, all "Sometimes". The slot the flip hands to
+ * writers was cleared by the fold that last used it; the flip is a
+ * release, so a section that loads the new ->cur adds to the cleared
+ * counters (address dependency; reuse.litmus, and broken-reuse-once.litmus
+ * without the release).
  */
 #include <linux/cpu.h>
 #include <linux/delay.h>
@@ -51,8 +112,7 @@ const char *const mstat_sync_name[MSTAT_NR_SYNC] = {
 EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_sync_name);
 
 /*
- * Slot @i of every CPU: its counters, after its mark (see "What a fold
- * reads" in mstat_core.h).
+ * Slot @i of every CPU: its counters, after its mark (see mstat_fold()).
  */
 static u64 __percpu *mstat_slot_ptr(struct mstat_core *core, unsigned int i)
 {
@@ -74,6 +134,28 @@ static unsigned int mstat_count_busy(struct mstat_core *core)
  * The RCU modes: flip, then wait for a grace period. Every section is a
  * preempt-disabled region, so one that may have loaded the old ->cur has
  * ended, its stores visible here, when synchronize_rcu() returns.
+ *
+ * %MSTAT_SYNC_RCU (the default): flip ->cur, then synchronize_rcu().
+ *   Every section is a preempt-disabled region, which since the RCU
+ *   flavour consolidation (v4.20) is an RCU read-side critical section
+ *   for synchronize_rcu(), on PREEMPT_RCU and PREEMPT_RT kernels too
+ *   (Documentation/RCU/Design/Requirements/Requirements.rst, "Consolidated
+ *   RCU"). RCU's grace-period guarantee: a section that is not entirely
+ *   after the start of the grace period (so it may have loaded the old
+ *   ->cur) ends before synchronize_rcu() returns, with all its stores
+ *   visible to the reader; a section that is not entirely before its end
+ *   begins after the store of ->cur and loads the new value. That is
+ *   the cut, for any number of counters per section and any nesting: the
+ *   sequence words are not read at all. No CPU is interrupted: idle and
+ *   nohz_full CPUs are quiescent for RCU as they are. A read takes a
+ *   grace period, milliseconds.
+ *
+ * %MSTAT_SYNC_RCU_EXPEDITED: the same with synchronize_rcu_expedited(),
+ *   the same guarantee (the memory model does not tell them apart). RCU
+ *   interrupts the CPUs that are not idle or in nohz_full user mode,
+ *   then waits for the sections it found. Tens to hundreds of
+ *   microseconds.
+ *
  * Litmus: mstat_core/litmus/rotation-rcu*.litmus, and gen.py's
  * rcu+irq-at-*.litmus for every point of a section.
  * Context: process, core->lock held. Return: CPUs seen in a section at
@@ -140,6 +222,36 @@ static void mstat_ipi_publish(void *unused)
 	smp_mb();
 }
 
+/*
+ * The sequence word and nesting: whether the outermost section open when
+ * a CPU's word read @first is over, the word reading @now.
+ *
+ * Go's per-P counter is odd while a writer is inside. An interrupt that
+ * nests into an open section would flip it back to even, and a reader
+ * would take a CPU with an open section for idle. So the word is split::
+ *
+ *	 BITS_PER_LONG-1             8 7        0
+ *	+-------------------------------+----------+
+ *	| outermost sections completed  |  depth   |
+ *	+-------------------------------+----------+
+ *
+ * mstat_write_begin() reads the depth, then adds 1 to it (two this_cpu
+ * operations: an interrupt that lands in between runs whole sections and
+ * leaves the depth as it found it, so the depth read is still the
+ * section's own); depth 0 makes it the outermost section. This is cheaper
+ * than one this_cpu_add_return(), an xadd on x86. mstat_write_end()
+ * subtracts 1 from the depth and, for the outermost section only, adds 1
+ * to the count, in one interrupt-safe this_cpu_add(). Sections on a CPU
+ * are properly nested (interrupts return before the code they
+ * interrupted resumes, and preemption is off: on PREEMPT_RT, and on
+ * kernels whose tracepoint probes run with only migration disabled, a
+ * preemptible section could interleave with another task's on the same
+ * CPU, which the word cannot tell from nesting), so every section open at
+ * some point of a CPU's execution is inside the outermost one open then;
+ * once the word shows depth 0 or a different count, that outermost
+ * section and all it contained are over. The count also keeps a waiter
+ * from starving on a CPU that is rarely at depth 0.
+ */
 static bool mstat_seq_done(unsigned long first, unsigned long now)
 {
 	return !(now & MSTAT_SEQ_DEPTH_MASK) ||
@@ -173,6 +285,30 @@ static bool mstat_wait_cpu(struct mstat_core *core, int cpu,
 /*
  * The IPI mode: flip, an IPI round that records where every CPU is, a
  * wait for the sections open then, and a second round if there were any.
+ *
+ * %MSTAT_SYNC_IPI: flip ->cur; smp_mb() (pairs with the handler's);
+ *   an IPI to every online CPU whose handler does smp_mb() and records
+ *   the CPU's own sequence word as it is at the interrupted instruction.
+ *   Everything the CPU does after the handler, including any load of
+ *   ->cur, sees the new slot (the reader's smp_mb() before sending pairs
+ *   with the handler's).
+ *   Everything it did before is published to the reader by the
+ *   handler's smp_mb() and the cross call's completion (release in the
+ *   handler's return, acquire in the waiting reader). A CPU whose
+ *   recorded word showed an open section may have loaded the old ->cur
+ *   and not added yet: the reader waits until its word shows that
+ *   section over, then runs a second IPI round, whose smp_mb(), which
+ *   pairs with the barrier() in mstat_write_end(), after the section's
+ *   end on that CPU, publishes the slot stores the section made after
+ *   the first handler. The handler, not the reader, reads the
+ *   word: a section open at the first IPI that closes before the reader
+ *   could look must still get the second round (the earlier design read
+ *   the words from the reader and missed it on weakly ordered CPUs). The
+ *   CPU hotplug lock is held across the rotation, so that no CPU comes
+ *   online between the flip and the IPIs unordered. Lowest latency, but
+ *   interrupts every online CPU, idle and isolated ones included, on
+ *   every read.
+ *
  * Litmus: mstat_core/litmus/rotation-ipi*.litmus, and gen.py's
  * ipi+ipi-at-*.litmus for every point of a section.
  * Context: process, core->lock held. Return: the CPUs waited for.
@@ -226,6 +362,22 @@ static unsigned int mstat_wait_ipi(struct mstat_core *core, unsigned int new)
  * totals, and clear it, mark and counters. A slot with no mark had no
  * section since its last fold, and is clear: skipped. Return: the slots
  * folded.
+ *
+ * What a fold reads: a slot starts with a mark word, which
+ * mstat_write_begin() sets to 1 through the pointer it loaded from ->cur,
+ * before any mstat_add(). The fold reads a CPU's mark first and skips the
+ * slot if it is 0, and clears the mark with the counters. This is sound
+ * for the reason the fold is: the mark is one more store of the section
+ * into its slot, and every mode's wait makes all the stores of a section
+ * that loaded the old ->cur visible to the fold (the litmus tests' "both
+ * adds or neither, never lost"); so a mark read as 0 means no section
+ * added to that slot since its last fold, which left it clear.
+ * rotation-rcu-mark.litmus and rotation-ipi-mark.litmus check it as the
+ * reader does it, the mark read first and the counters only if it is set;
+ * broken-rcu-mark-nogp.litmus without the grace period. A read then costs
+ * the same few instructions for every possible CPU that ran no section
+ * since the last one (a machine's hotplug slots that never came online,
+ * idle CPUs), and the full fold only for the others.
  */
 static unsigned int mstat_fold(struct mstat_core *core, unsigned int old)
 {
@@ -268,6 +420,12 @@ EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_cur_slot);
 /*
  * Flip the slot, wait for the sections that may still use the old one,
  * fold it. Context: process, core->lock held.
+ *
+ * NOTE: a reader never returns a torn snapshot: once it has flipped
+ * ->cur it waits as long as it takes, and a section held open (a vCPU
+ * preempted by its host) delays every mode. In %MSTAT_SYNC_IPI mode the
+ * wait spins briefly, then sleeps between checks. The wait's duration
+ * and the CPUs seen in a section at the flip are recorded.
  */
 static void __mstat_rotate(struct mstat_core *core, struct mstat_snapshot *snap)
 {
@@ -386,7 +544,7 @@ EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_read);
  * flips writers into that slot only after every section that began
  * before the write has ended, so that each section that adds into it
  * reads what the hook wrote (an RCU guarantee; sections are RCU readers,
- * see "Waiting for writers" in mstat_core.h; litmus:
+ * see "Waiting for writers" above; litmus:
  * mstat_core/litmus/reset-hook.litmus). The second call, after the
  * totals are cleared, does the same for the other slot, which no section
  * uses before the flip of the next read, after the second grace period.

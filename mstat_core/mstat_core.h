@@ -5,45 +5,47 @@
  * The guarantee
  * =============
  *
- * A snapshot is a cut across all CPUs: every write section (see below)
- * is either entirely in the snapshot or entirely absent from it. Fields
- * that one section updates together therefore agree in every snapshot,
- * and any invariant that each section preserves (allocations - frees ==
- * live objects, totals == sum over classes) holds exactly in every
- * snapshot, while writers keep running and never wait.
- *
- * Snapshots are cumulative: counters only move by the deltas that
- * sections add, and snapshot N+1 contains every section of snapshot N.
- * Every section that ended before mstat_read() was called is in the
- * snapshot it returns.
+ * A snapshot is a cut across all CPUs: every write section is either
+ * entirely in the snapshot or entirely absent from it. Fields that one
+ * section updates together therefore agree in every snapshot, and any
+ * invariant that each section preserves (allocations - frees == live
+ * objects, totals == sum over classes) holds exactly in every snapshot,
+ * while writers keep running and never wait. Snapshots are cumulative:
+ * snapshot N+1 contains every section of snapshot N, and every section
+ * that ended before mstat_read() was called is in the snapshot it returns.
  *
  * The statistics are an opaque block of u64 words whose layout belongs to
  * the user of the core (a plain struct of u64/s64 counters; s64 deltas
  * wrap and sum correctly in u64). The core only adds, folds and clears.
  *
- * Usage constraints
- * =================
+ * The design
+ * ==========
  *
- * 1) Writers may run in task, softirq and hardirq context, with
- *    interrupts on or off, and may nest: an interrupt may open a section
- *    on a CPU whose task is in the middle of one. Not from NMI: this_cpu
- *    operations are not NMI-safe on every architecture.
+ * Each CPU has a sequence word and two slots of deltas. Writers add into
+ * the slot that the global pointer ->cur names; the reader flips ->cur,
+ * waits until no section that may have loaded the old value is still
+ * open, then folds the old slot of every possible CPU into its totals and
+ * clears it. The whole cost of ordering is the reader's, which is rare:
+ * writers pay no fence. The reader waits by an RCU grace period (the
+ * default), an expedited one, or two rounds of IPIs (&enum mstat_sync).
+ * Why each way gives a cut is argued in mstat_core.c, beside the code it
+ * proves, and checked with the Linux-kernel memory model by the litmus
+ * tests of mstat_core/litmus/.
  *
- * 2) A section makes itself safe: mstat_write_begin() disables
- *    preemption until mstat_write_end(), whatever the caller holds. This
- *    is what keeps sections on one CPU properly nested (on PREEMPT_RT,
- *    and on kernels whose tracepoint probes run with only migration
- *    disabled, a preemptible section could interleave with another
- *    task's on the same CPU, which the sequence word cannot tell from
- *    nesting), and what makes every section an RCU read-side critical
- *    section (see "Waiting for writers"). Keep sections short: no
- *    sleeping, no sleeping locks (spinlock_t sleeps on PREEMPT_RT).
+ * Usage
+ * =====
  *
- * 3) Inside a section, update counters only with mstat_add(), which is an
- *    interrupt-safe this_cpu_add(). A plain "+=" would lose the update of
+ *  - Writers may run in task, softirq and hardirq context, with
+ *    interrupts on or off, and may nest (an interrupt's section inside a
+ *    task's); not from NMI (this_cpu operations are not NMI-safe on
+ *    every architecture).
+ *  - A section disables preemption from mstat_write_begin() to
+ *    mstat_write_end(), whatever the caller holds: keep it short, with no
+ *    sleeping and no sleeping lock (spinlock_t sleeps on PREEMPT_RT).
+ *  - Inside a section, update counters only with mstat_add(), an
+ *    interrupt-safe this_cpu_add(): a plain "+=" would lose the update of
  *    an interrupt that nests between its load and its store.
- *
- * 4) Readers (mstat_read()) sleep. They are serialized by a mutex.
+ *  - Readers (mstat_read()) sleep; they are serialized by a mutex.
  *
  * Writer template::
  *
@@ -63,161 +65,6 @@
  *	err = mstat_read(core, &snap, &st);
  *	if (err)
  *		return err;		// -EINTR: signal while waiting for a turn
- *
- * The rotation
- * ============
- *
- * Each CPU has a sequence word and two slots of deltas. Writers add into
- * the slot that the global pointer ->cur names; the reader flips ->cur,
- * waits until no section that may have loaded the old value is still
- * open, then folds the old slot of every possible CPU into the
- * reader-private totals and clears it::
- *
- *	          writers add here          reader folds, clears
- *	               |                            |
- *	gen N:   [ slot 0 ] [ slot 1 ]  ->   [ slot 0 ] [ slot 1 ]  gen N+1
- *	          ^cur                                  ^cur
- *
- * Go's runtime (consistentHeapStats) needs three slots because the ring
- * itself holds the cumulative values: one slot is written, one holds the
- * latest totals, one is kept clear for the next rotation. Here the totals
- * live outside the ring, and the reader folds and clears the old slot
- * before it drops the mutex, so the next rotation always finds it clear:
- * two slots suffice, which halves the per-CPU footprint and the fold.
- *
- * The sequence word and nesting
- * =============================
- *
- * Go's per-P counter is odd while a writer is inside. An interrupt that
- * nests into an open section would flip it back to even, and a reader
- * would take a CPU with an open section for idle. So the word is split::
- *
- *	 BITS_PER_LONG-1             8 7        0
- *	+-------------------------------+----------+
- *	| outermost sections completed  |  depth   |
- *	+-------------------------------+----------+
- *
- * mstat_write_begin() reads the depth, then adds 1 to it (two this_cpu
- * operations: an interrupt that lands in between runs whole sections and
- * leaves the depth as it found it, so the depth read is still the
- * section's own); depth 0 makes it the outermost section. This is cheaper
- * than one this_cpu_add_return(), an xadd on x86. mstat_write_end()
- * subtracts 1 from the depth and, for the outermost section only, adds 1
- * to the count, in one interrupt-safe this_cpu_add(). Sections on a CPU
- * are properly nested (interrupts return before the code they
- * interrupted resumes, and preemption is off), so every section open at
- * some point of a CPU's execution is inside the outermost one open then;
- * once the word shows depth 0 or a different count, that outermost
- * section and all it contained are over. The count also keeps a waiter
- * from starving on a CPU that is rarely at depth 0.
- *
- * Waiting for writers
- * ===================
- *
- * The writer does "store seq; load ->cur; store slot; store seq", the
- * reader "store ->cur; ...; load slot". Per-CPU operations are not
- * barriers, so the reader cannot simply look at the sequence words: the
- * first pair is the store-buffering pattern (a writer can load the old
- * ->cur while the reader still reads its sequence word from before the
- * section), the second is message passing with nothing on the writer
- * side (the slot stores may become visible after the closing sequence
- * store). mstat puts the whole cost of ordering on the reader, which is
- * rare, and keeps writers at compiler barriers. The reader has three
- * ways (&enum mstat_sync, chosen per core and switchable between reads):
- *
- * %MSTAT_SYNC_RCU (the default): flip ->cur, then synchronize_rcu().
- *   Every section is a preempt-disabled region, which since the RCU
- *   flavour consolidation (v4.20) is an RCU read-side critical section
- *   for synchronize_rcu(), on PREEMPT_RCU and PREEMPT_RT kernels too
- *   (Documentation/RCU/Design/Requirements/Requirements.rst, "Consolidated
- *   RCU"). RCU's grace-period guarantee: a section that is not entirely
- *   after the start of the grace period (so it may have loaded the old
- *   ->cur) ends before synchronize_rcu() returns, with all its stores
- *   visible to the reader; a section that is not entirely before its end
- *   begins after the store of ->cur and loads the new value. That is
- *   the cut, for any number of counters per section and any nesting: the
- *   sequence words are not read at all. No CPU is interrupted: idle and
- *   nohz_full CPUs are quiescent for RCU as they are. A read takes a
- *   grace period, milliseconds.
- *
- * %MSTAT_SYNC_RCU_EXPEDITED: the same with synchronize_rcu_expedited(),
- *   the same guarantee (the memory model does not tell them apart). RCU
- *   interrupts the CPUs that are not idle or in nohz_full user mode,
- *   then waits for the sections it found. Tens to hundreds of
- *   microseconds.
- *
- * %MSTAT_SYNC_IPI: flip ->cur; smp_mb() (pairs with the handler's);
- *   an IPI to every online CPU whose handler does smp_mb() and records
- *   the CPU's own sequence word as it is at the interrupted instruction.
- *   Everything the CPU does after the handler, including any load of
- *   ->cur, sees the new slot (the reader's smp_mb() before sending pairs
- *   with the handler's).
- *   Everything it did before is published to the reader by the
- *   handler's smp_mb() and the cross call's completion (release in the
- *   handler's return, acquire in the waiting reader). A CPU whose
- *   recorded word showed an open section may have loaded the old ->cur
- *   and not added yet: the reader waits until its word shows that
- *   section over, then runs a second IPI round, whose smp_mb(), which
- *   pairs with the barrier() in mstat_write_end(), after the section's
- *   end on that CPU, publishes the slot stores the section made after
- *   the first handler. The handler, not the reader, reads the
- *   word: a section open at the first IPI that closes before the reader
- *   could look must still get the second round (the earlier design read
- *   the words from the reader and missed it on weakly ordered CPUs). The
- *   CPU hotplug lock is held across the rotation, so that no CPU comes
- *   online between the flip and the IPIs unordered. Lowest latency, but
- *   interrupts every online CPU, idle and isolated ones included, on
- *   every read.
- *
- * Offline CPUs have no open section (sections run with preemption off,
- * which holds off stop_machine()) but keep their slots: the fold covers
- * every possible CPU. The arguments above are checked with the
- * Linux-kernel memory model by the litmus tests of mstat_core/litmus/:
- * rotation-*.litmus to read, and the exhaustive families that its gen.py
- * writes into build/litmus/ when the tests run, rcu+irq-at-*.litmus (a
- * nested interrupt section at every point of a section) and
- * ipi+ipi-at-*.litmus (the first IPI at every point of a section, with
- * and without a nested section), each with two counters per section and
- * all "Never"; and the broken variants broken-*.litmus, among them the
- * earlier IPI design, all "Sometimes". The slot the flip hands to
- * writers was cleared by the fold that last used it; the flip is a
- * release, so a section that loads the new ->cur adds to the cleared
- * counters (address dependency; reuse.litmus, and broken-reuse-once.litmus
- * without the release).
- *
- * What a fold reads
- * =================
- *
- * A slot starts with a mark word, which mstat_write_begin() sets to 1
- * through the pointer it loaded from ->cur, before any mstat_add(). The
- * fold reads a CPU's mark first and skips the slot if it is 0, and
- * clears the mark with the counters. This is sound for the reason the
- * fold is: the mark is one more store of the section into its slot, and
- * every mode's wait makes all the stores of a section that loaded the
- * old ->cur visible to the fold (the litmus tests' "both adds or
- * neither, never lost"); so a mark read as 0 means no section added to
- * that slot since its last fold, which left it clear.
- * rotation-rcu-mark.litmus and rotation-ipi-mark.litmus check it as the
- * reader does it, the mark read first and the counters only if it is
- * set; broken-rcu-mark-nogp.litmus without the grace period. A read then
- * costs the same few instructions for every possible CPU that ran no
- * section since the last one (a machine's hotplug slots that never
- * came online, idle CPUs), and the full fold only for the others.
- *
- * Writers pay preempt_disable(), a this_cpu_read(), two this_cpu_add()s,
- * a load of ->cur, the mark's store and preempt_enable() per section, in
- * every mode. The
- * alternative, a full barrier in every writer, costs a fence per
- * allocation event, a multiple of the whole section.
- *
- * NOTE: a reader never returns a torn snapshot: once it has flipped
- * ->cur it waits as long as it takes, and a section held open (a vCPU
- * preempted by its host) delays every mode. In %MSTAT_SYNC_IPI mode the
- * wait spins briefly, then sleeps between checks. The wait's duration
- * and the CPUs seen in a section at the flip are recorded.
- *
- * Exports
- * =======
  *
  * In mstat.ko the functions below are exported for mstat's own test
  * modules only, in the MSTAT_INTERNAL symbol namespace (see mstat_core.c):
@@ -422,7 +269,8 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
 		 (MSTAT_SEQ_COUNT_ONE - 1);
 	/*
 	 * Keep the load of ->cur after the sequence store in program order;
-	 * the rest of the ordering is the reader's, see "Waiting for writers".
+	 * the rest of the ordering is the reader's ("Waiting for writers",
+	 * mstat_core.c).
 	 * Pairs with synchronize_rcu() in mstat_wait_rcu() and with smp_mb()
 	 * in mstat_ipi_look().
 	 */
@@ -431,7 +279,7 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
 	/*
 	 * Mark the slot: the reader folds only marked slots. A store into
 	 * the slot through the same address dependency as mstat_add()'s,
-	 * ordered for the reader as they are ("What a fold reads").
+	 * ordered for the reader as they are (mstat_fold()).
 	 */
 	this_cpu_write(*(s->slot - 1), 1);
 }

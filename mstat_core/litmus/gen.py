@@ -15,7 +15,7 @@ generate. scripts/litmus.sh runs it into build/litmus/ before herd7; the
 generated files are not tracked. The families and what they prove:
 README.md beside this script.
 
-The model (the protocol is in mstat_core.h, "Waiting for writers"):
+The model (the protocol is in mstat_core.c, "Waiting for writers"):
 
  - P0 is the reader, P1 one CPU X running write sections. Every test has
    the outer section of X with two counters, a and b; most add an
