@@ -126,7 +126,7 @@ static unsigned long long mstat_site_avg(const struct mstat_site *st)
 
 /*
  * The ratio by which the kernel scales a site's sampled figures into its
- * est_ columns (mstat_scale() in mstat_profile.c): 1 / (1 - e^(-avg/rate))
+ * est_ columns (mstat_scale() in mstat_sites.c): 1 / (1 - e^(-avg/rate))
  * with avg the site's mean sampled object size.
  */
 static double mstat_site_scale(const struct mstat_site *st, long long rate)
