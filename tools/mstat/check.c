@@ -73,6 +73,7 @@
 
 #include "check.h"
 #include "input.h"
+#include "parse_snap.h"
 
 static const char *const slab_sources[] = { "kmalloc", "cache", "api" };
 #define NR_SLAB		3

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "parse_snap.h"
 #include "util.h"
 
 char *mstat_slurp(const char *path, size_t max, struct timespec *when,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "parse_snap.h"
 #include "slab.h"
 #include "util.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "leaks_cache.h"
+#include "parse_snap.h"
 #include "stats.h"
 #include "util.h"
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "parse.h"
+#include "parse_snap.h"
 #include "stats.h"
 #include "util.h"
 

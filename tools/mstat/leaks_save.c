@@ -20,6 +20,7 @@
 #include "input.h"
 #include "leaks_cache.h"
 #include "leaks_int.h"
+#include "parse_snap.h"
 #include "slab.h"
 #include "util.h"
 

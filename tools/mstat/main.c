@@ -29,20 +29,22 @@
  *   mstat memory [-f FILE] [--meminfo FILE] [--kallsyms FILE]
  *	[--sites FILE] [--json]		where the memory is: one account
  *					whose lines add up to MemTotal
- *					(memory.c, pages.c)
+ *					(memory.c, memory_out.c, pages.c)
  *
- * Every file is read by the one parser, parse.c. This file holds the
- * table of commands, as bpftool's main.c does: each command's name, its
- * function, its line of the usage. It finds the command named on the
- * command line and hands it the rest, which the command parses with its
- * own table of options (opts.c); nothing calls into this file. The
- * files, each x.c with its x.h, from the commands down:
+ * Every file is read by the one parser (parse_snap.c, parse.c). This
+ * file holds the table of commands, as bpftool's main.c does: each
+ * command's name, its function, its line of the usage. It finds the
+ * command named on the command line and hands it the rest, which the
+ * command parses with its own table of options (opts.c); nothing calls
+ * into this file. The files, each x.c with its x.h, from the commands
+ * down:
  *
  *   main.c      the command table, the help, and dispatch
  *   serve.c     mstat serve: /metrics and pprof over HTTP (libmicrohttpd);
  *               serve_exec.c in its place in the static mstat: it execs
  *               mstat-serve, the dynamic build that has serve.c;
- *               serve_cmd.c  its options, for both
+ *               serve_cmd.c  its options, for both;
+ *               serve_url.c  --listen's address, a request's query
  *   leaks.c     mstat leaks: what grows without bound (the method);
  *               its files below, leaks_int.h their shared state:
  *     leaks_watch.c   the watch, a read every --interval
@@ -52,12 +54,14 @@
  *     leaks_cgroup.c  the cgroups' paths as the watch saw them
  *     leaks_cache.c   the per-cache series (serve keeps one too)
  *   memory.c    mstat memory: the account of MemTotal
+ *   memory_out.c  ... as text, JSON, and its Prometheus series
  *   pages.c     ... its page samples by kind and raw caller
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
  *   check.c     mstat check: the snapshot invariants, across reads
- *   show.c      plain mstat: the snapshot as text; json.c  ... as JSON,
- *               and the JSON string writer every --json output uses
+ *   show_cmd.c  plain mstat: the snapshot as text or JSON
+ *   show.c      the snapshot as text        json.c  ... as JSON, and
+ *               the JSON string writer every --json output uses
  *   prom.c      mstat prom: ... in Prometheus's text format
  *   slab.c      SLUB's merged caches: every name of a cache
  *   cgroup.c    the cgroup2 tree: cgroup ids to paths and labels
@@ -69,7 +73,9 @@
  *   input.c     reading a file in one open(); the tool's read errors
  *   util.c      errors, memory, the string map, the monotonic clock and
  *               sleeping, numbers for people, output files
- *   parse.c     the parser of /proc/mstat and /proc/mstat_sites
+ *   parse_snap.c  the parser of /proc/mstat; a snapshot's counters
+ *   parse.c     the parser of /proc/mstat_sites, and the lines, words
+ *               and numbers of both files
  *
  * Not in mstat: check_selftest.c, the checker's test, a program of the
  * test build (make check-selftest) that drives check.c; stats_selftest.c,
@@ -104,7 +110,7 @@
 #include "pprof.h"
 #include "prom.h"
 #include "serve.h"
-#include "show.h"
+#include "show_cmd.h"
 #include "top.h"
 #include "util.h"
 

@@ -35,53 +35,16 @@
 #include <unistd.h>
 
 #include "input.h"
-#include "json.h"
 #include "memory.h"
+#include "memory_out.h"
 #include "pages.h"
+#include "parse_snap.h"
 #include "util.h"
 
-/* /proc/meminfo's lines this account reads, in bytes; -1 if absent. */
-enum {
-	MI_TOTAL, MI_FREE, MI_VMALLOC_USED, MI_PERCPU, MI_HUGETLB,
-	MI_KERNEL_STACK, MI_SLAB, MI_NR
-};
-
+/* /proc/meminfo's names of memory_out.h's MI_ lines. */
 static const char *const mi_name[MI_NR] = {
 	"MemTotal", "MemFree", "VmallocUsed", "Percpu", "Hugetlb",
 	"KernelStack", "Slab",
-};
-
-#define MAX_LINES	48
-
-/* Whose figure a line is: its from="..." label in Prometheus. */
-enum line_from { FROM_KERNEL, FROM_MEMINFO, FROM_MSTAT, FROM_SUM, FROM_REST };
-
-static const char *const from_name[] = {
-	[FROM_KERNEL] = "kernel", [FROM_MEMINFO] = "meminfo",
-	[FROM_MSTAT] = "mstat", [FROM_SUM] = "sum", [FROM_REST] = "rest",
-};
-
-struct line {
-	int depth;
-	const char *name;
-	const char *key;	/* its place in the tree: line="..." */
-	enum line_from kind;
-	long long bytes;
-	char from[160];
-};
-
-#define KEY_LEN		32
-
-struct account {
-	struct line l[MAX_LINES];
-	int n;
-	char keys[4][KEY_LEN];	/* counted()'s */
-	int nkeys;
-	long long total, unexplained;
-	long long bound;	/* lag_bound()'s, -1 unknown */
-	long long pcpu_first;	/* percpu_first_chunk()'s, -1 unknown */
-	long long pcpu_static;
-	long long gen;
 };
 
 static struct line *add(struct account *a, int depth, const char *name,
@@ -157,16 +120,6 @@ static void counted(struct account *a, int depth, const char *key,
 	snprintf(k, KEY_LEN, "%s.rest", key);
 	add(a, depth, rest, k, FROM_REST, kernel - mstat,
 	    "the line above, less mstat's count");
-}
-
-/*
- * One standard error of a sampled estimate whose variance is @var
- * (pages.c's row_estimate()): about bytes / sqrt(samples) where the
- * objects are far below the rate, 0 where they are far above it.
- */
-static long long sampled_se(double var)
-{
-	return var > 0 ? llround(sqrt(var)) : 0;
 }
 
 /*
@@ -613,156 +566,25 @@ static void add_raw(struct account *a, const struct mstat_snap *s,
 	add(a, 2, "of which raw pages, sampled", "unexplained.raw_sampled",
 	    FROM_MSTAT, ps->kind[PK_RAW],
 	    "mstat: page samples in use whose stack no kind claims, +-%lld (1 s.e.), %lld samples",
-	    sampled_se(ps->raw_var), ps->kind_n[PK_RAW]);
+	    mstat_page_se(ps->raw_var), ps->kind_n[PK_RAW]);
 	for (i = 0; i < ps->ncaller; i++)
 		add(a, 3, ps->caller[i].name, keys[i], FROM_MSTAT,
 		    ps->caller[i].bytes, "mstat: sampled, +-%lld (1 s.e.), %lld samples",
-		    sampled_se(ps->caller[i].var), ps->caller[i].n);
+		    mstat_page_se(ps->caller[i].var), ps->caller[i].n);
 	/* 1.10: page tables this kernel's NR_PAGETABLE leaves out. */
 	if (mstat_get(s, "kernel_pud_uncounted") == 1)
 		add(a, 2, "of which PUD page tables, sampled",
 		    "unexplained.pt_pud_sampled", FROM_MSTAT, ps->kind[PK_PT_PUD],
 		    "mstat: page samples under __pud_alloc, which NR_PAGETABLE leaves out before 6.12, +-%lld (1 s.e.), %lld samples",
-		    sampled_se(ps->kind_var[PK_PT_PUD]), ps->kind_n[PK_PT_PUD]);
+		    mstat_page_se(ps->kind_var[PK_PT_PUD]),
+		    ps->kind_n[PK_PT_PUD]);
 	if (mstat_get(s, "kernel_pte_kernel_uncounted") == 1)
 		add(a, 2, "of which kernel page tables, sampled",
 		    "unexplained.pt_kernel_sampled", FROM_MSTAT,
 		    ps->kind[PK_PT_KERNEL],
 		    "mstat: page samples under __pte_alloc_kernel (init_mm's), which NR_PAGETABLE leaves out before 6.16, +-%lld (1 s.e.), %lld samples",
-		    sampled_se(ps->kind_var[PK_PT_KERNEL]),
+		    mstat_page_se(ps->kind_var[PK_PT_KERNEL]),
 		    ps->kind_n[PK_PT_KERNEL]);
-}
-
-static void print_text(const struct account *a, const long long mi[MI_NR],
-		       const struct mstat_snap *s,
-		       const struct mstat_page_samples *ps, const char *sites)
-{
-	char b[32];
-	int i;
-
-	printf("mstat memory: one snapshot, generation %lld (format %s)\n",
-	       a->gen, s->version);
-	printf("%-40s %12s %7s  %s\n", "", "bytes", "share", "from");
-	for (i = 0; i < a->n; i++) {
-		const struct line *l = &a->l[i];
-		char name[64];
-
-		snprintf(name, sizeof(name), "%*s%s", 2 * l->depth, "",
-			 l->name);
-		printf("%-40s %12s %6.1f%%  %s\n", name,
-		       mstat_bytes(b, (double)l->bytes),
-		       a->total ? 100.0 * l->bytes / a->total : 0.0,
-		       l->from);
-	}
-	if (mi[MI_TOTAL] < 0) {
-		printf("\nbeside, as checks: the module's counters (no /proc/meminfo beside a saved snapshot: --meminfo FILE gives one)\n");
-		printf("  MemTotal %lld, MemFree %lld, Slab %lld, KernelStack %lld\n",
-		       mstat_get(s, "kernel_mem_total_bytes"),
-		       mstat_get(s, "kernel_mem_free_bytes"),
-		       mstat_get(s, "kernel_slab_reclaimable_bytes") +
-		       mstat_get(s, "kernel_slab_unreclaimable_bytes"),
-		       mstat_get(s, "kernel_kernel_stack_bytes"));
-	} else {
-		printf("\nbeside, as checks: the module's counters and /proc/meminfo read after\n");
-		printf("  MemTotal %lld / %lld, MemFree %lld / %lld, Slab %lld / %lld, KernelStack %lld / %lld\n",
-		       mstat_get(s, "kernel_mem_total_bytes"), mi[MI_TOTAL],
-		       mstat_get(s, "kernel_mem_free_bytes"), mi[MI_FREE],
-		       mstat_get(s, "kernel_slab_reclaimable_bytes") +
-		       mstat_get(s, "kernel_slab_unreclaimable_bytes"),
-		       mi[MI_SLAB], mstat_get(s, "kernel_kernel_stack_bytes"),
-		       mi[MI_KERNEL_STACK]);
-	}
-	if (mstat_find(s, "kernel_mem_total_bytes_at_load"))
-		printf("  when mstat began counting (load or reset): MemFree %lld, Slab %lld, KernelStack %lld, PageTables %lld, file %lld, anon %lld\n",
-		       mstat_get(s, "kernel_mem_free_bytes_at_load"),
-		       mstat_get(s, "kernel_slab_reclaimable_bytes_at_load") +
-		       mstat_get(s, "kernel_slab_unreclaimable_bytes_at_load"),
-		       mstat_get(s, "kernel_kernel_stack_bytes_at_load"),
-		       mstat_get(s, "kernel_page_tables_bytes_at_load"),
-		       mstat_get(s, "kernel_file_bytes_at_load"),
-		       mstat_get(s, "kernel_anon_bytes_at_load"));
-	printf("  vm areas: vmalloc live %lld bytes in %lld areas; unknown frees %lld (%lld bytes); untracked %lld\n",
-	       s->vm[VM_KIND_VMALLOC][VM_LIVE_BYTES],
-	       s->vm[VM_KIND_VMALLOC][VM_LIVE_AREAS],
-	       mstat_get(s, "vmalloc_unknown_frees"),
-	       mstat_get(s, "vmalloc_unknown_bytes"),
-	       mstat_get(s, "vmalloc_untracked"));
-	printf("  percpu: live %lld bytes in %lld objects; unknown frees %lld; untracked %lld\n",
-	       s->src[SRC_PERCPU][SRC_LIVE_BYTES],
-	       s->src[SRC_PERCPU][SRC_LIVE_OBJ],
-	       mstat_get(s, "percpu_unknown_frees"),
-	       mstat_get(s, "percpu_untracked"));
-	if (!sites)
-		return;
-	if (!ps->have) {
-		printf("  pages by what they became: no page samples in %s (format 2.3 and profile_pages=1 give them)\n",
-		       sites);
-		return;
-	}
-	printf("  pages sampled in use by what their stacks say they became (profile rate %lld, since profile_pages=1):\n   ",
-	       ps->rate);
-	for (int k = 0; k < PK_NR; k++)
-		printf(" %s %s%s", mstat_page_kind_name[k],
-		       mstat_bytes(b, (double)ps->kind[k]), k + 1 < PK_NR ? "," : "\n");
-	if (ps->dropped > 0)
-		printf("  the profile dropped %lld samples, with no room for them (profile_buckets, profile_addrs): every sampled line above is low\n",
-		       ps->dropped);
-}
-
-/* The page kinds' @v as members of an object, after others if !@first. */
-static void json_kinds(const long long v[PK_NR], bool first)
-{
-	int i;
-
-	for (i = 0; i < PK_NR; i++) {
-		printf(first && !i ? " " : ", ");
-		mstat_json_key(stdout, mstat_page_kind_name[i]);
-		printf("%lld", v[i]);
-	}
-	printf(" }");
-}
-
-static void print_json(const struct account *a,
-		       const struct mstat_page_samples *ps)
-{
-	int i;
-
-	printf("{\n  \"generation\": %lld,\n  \"mem_total\": %lld,\n"
-	       "  \"unexplained\": %lld,\n",
-	       a->gen, a->total, a->unexplained);
-	if (a->bound >= 0)
-		printf("  \"unexplained_bound\": %lld,\n", a->bound);
-	if (ps->have) {
-		long long se[PK_NR];
-
-		printf("  \"pages_sampled\": { \"rate\": %lld, \"samples\": %lld",
-		       ps->rate, ps->samples);
-		json_kinds(ps->kind, false);
-		/* Each kind's estimate's standard error, and its samples. */
-		for (i = 0; i < PK_NR; i++)
-			se[i] = sampled_se(ps->kind_var[i]);
-		printf(",\n  \"pages_sampled_stderr\": {");
-		json_kinds(se, true);
-		printf(",\n  \"pages_sampled_n\": {");
-		json_kinds(ps->kind_n, true);
-		printf(",\n  \"pages_sampled_dropped\": %lld,\n", ps->dropped);
-	}
-	printf("  \"lines\": [");
-	for (i = 0; i < a->n; i++) {
-		const struct line *l = &a->l[i];
-
-		printf("%s\n    { \"depth\": %d, \"name\": ", i ? "," : "",
-		       l->depth);
-		mstat_json_str(stdout, l->name);
-		printf(", \"bytes\": %lld, \"line\": ", l->bytes);
-		mstat_json_str(stdout, l->key);
-		printf(", \"source\": ");
-		mstat_json_str(stdout, from_name[l->kind]);
-		printf(", \"from\": ");
-		mstat_json_str(stdout, l->from);
-		printf(" }");
-	}
-	printf("\n  ]\n}\n");
 }
 
 /*
@@ -819,73 +641,10 @@ int mstat_memory_sites(const struct mstat_opts *o, struct mstat_sites **ss)
 }
 
 /*
- * The raw pages the profile sampled, by caller as mstat memory names them
- * (its top MSTAT_RAW_CALLERS, then "every other caller": a name no
- * function has, so a caller label never stands for two things), each
- * with its standard error in a family of its own, so that sum() of the
- * bytes is the sampled raw pages and no series is an error bar. Nothing
- * without page samples, or none raw.
- */
-static void raw_prom(FILE *f, const struct mstat_page_samples *ps)
-{
-	int i;
-
-	if (!ps->have || !ps->ncaller)
-		return;
-	mstat_prom_head(f, "mstat_memory_raw_pages_bytes", "gauge",
-			"Pages in use that no kernel counter names (raw pages), as the heap profile sampled them (profile_pages=1), by caller: the first frame of their stack outside the page allocator. An estimate: see mstat_memory_raw_pages_stderr_bytes.");
-	for (i = 0; i < ps->ncaller; i++) {
-		fputs("mstat_memory_raw_pages_bytes{caller=\"", f);
-		mstat_prom_label(f, ps->caller[i].name);
-		fprintf(f, "\"} %lld\n", ps->caller[i].bytes);
-	}
-	mstat_prom_head(f, "mstat_memory_raw_pages_stderr_bytes", "gauge",
-			"One standard error of mstat_memory_raw_pages_bytes of the same caller, from each sampled object's chance (Horvitz-Thompson): about bytes / sqrt(samples) for objects far below the rate, 0 far above it.");
-	for (i = 0; i < ps->ncaller; i++) {
-		fputs("mstat_memory_raw_pages_stderr_bytes{caller=\"", f);
-		mstat_prom_label(f, ps->caller[i].name);
-		fprintf(f, "\"} %lld\n",
-			sampled_se(ps->caller[i].var));
-	}
-}
-
-/*
- * What the account's lines alone do not say, each a gauge of its own: how
- * far unexplained may be off by the kernel's counters' lag (1.9 on:
- * lag_bound()), and, where /proc/meminfo was read beside the snapshot,
- * how much older the snapshot is than it: 0 for a snapshot this read
- * took, its snapshot_age_ms for one the module served again to a reader
- * under proc_min_interval_ms (mstat serve's, without CAP_SYS_ADMIN). The
- * meminfo lines are then of a later moment than the others by as much,
- * which no bound covers: the age is given, never folded in or dropped.
- */
-static void moment_prom(FILE *f, const struct account *a,
-			const struct mstat_snap *s, const long long mi[MI_NR])
-{
-	bool beside = false;
-	int i;
-
-	for (i = 0; i < MI_NR; i++)
-		beside |= mi[i] >= 0;
-	if (a->bound >= 0) {
-		mstat_prom_head(f, "mstat_memory_unexplained_bound_bytes", "gauge",
-				"How far mstat_memory_bytes{line=\"unexplained\"} may be off the truth either way, by the lag of the kernel's counters in the account (each vmstat counter by the per-CPU differences not yet folded: kernel_zone_stat_lag_bytes, kernel_node_stat_lag_bytes). Two reads' unexplained may differ by twice this with no memory moving: only a change beyond it is memory. Format 1.9 on.");
-		fprintf(f, "mstat_memory_unexplained_bound_bytes %lld\n",
-			a->bound);
-	}
-	if (beside) {
-		mstat_prom_head(f, "mstat_memory_snapshot_age_seconds", "gauge",
-				"How much older the snapshot is than the /proc/meminfo read beside it, whose are the from=\"meminfo\" lines: 0 for a snapshot this read took; for one the module served again (snapshot_reused 1: a reader without CAP_SYS_ADMIN within proc_min_interval_ms, as mstat serve's unit), its age then, snapshot_age_ms. The meminfo lines are that much later than the others, which the unexplained bound does not cover. None without a meminfo beside the snapshot.");
-		fprintf(f, "mstat_memory_snapshot_age_seconds %.3f\n",
-			mstat_snap_age(s));
-	}
-}
-
-/*
  * The account as Prometheus series, for mstat prom and mstat serve: one
  * gauge, a series a line; then, with @ss (format 2.3 with page samples),
- * the raw pages by caller (raw_prom()). Nothing for a snapshot without
- * the kernel's counters (before format 1.6). @meminfo: the /proc/meminfo
+ * the raw pages by caller (mstat_memory_raw_prom()). Nothing for a
+ * snapshot without the kernel's counters (before format 1.6). @meminfo: the /proc/meminfo
  * to read beside the snapshot, or NULL (a saved snapshot: then the
  * vmalloc and percpu lines are mstat's own counts, from="mstat"). @ss:
  * the sites file beside it (mstat_memory_sites()), or NULL.
@@ -914,10 +673,10 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 				"MemTotal as mstat memory accounts for it, a series a line: line, its place in the tree; from, whose figure it is (kernel: a counter the module read in the snapshot; meminfo: /proc/meminfo's, read after the snapshot, mstat_memory_snapshot_age_seconds later; mstat: mstat's own count; sum: of the lines below; rest: what the others leave, unexplained within +- mstat_memory_unexplained_bound_bytes).");
 		for (i = 0; i < a->n; i++)
 			fprintf(f, "mstat_memory_bytes{line=\"%s\",from=\"%s\"} %lld\n",
-				a->l[i].key, from_name[a->l[i].kind],
+				a->l[i].key, mstat_memory_from[a->l[i].kind],
 				a->l[i].bytes);
-		moment_prom(f, a, s, mi);
-		raw_prom(f, ps);
+		mstat_memory_moment_prom(f, a, s, mi);
+		mstat_memory_raw_prom(f, ps);
 	}
 	free(ps);
 	free(a);
@@ -958,9 +717,9 @@ int do_memory(const struct mstat_opts *o)
 	add_raw(a, s, ps);
 	add_outside(a, s);
 	if (o->json)
-		print_json(a, ps);
+		mstat_memory_json(a, ps);
 	else
-		print_text(a, mi, s, ps, sites);
+		mstat_memory_text(a, mi, s, ps, sites);
 	err = mstat_out_close(stdout, NULL, NULL);
 out:
 	mstat_snap_free(s);

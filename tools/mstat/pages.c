@@ -306,3 +306,8 @@ void mstat_page_samples(struct mstat_page_samples *ps,
 	callers_top(ps, c, nc);
 	free(c);
 }
+
+long long mstat_page_se(double var)
+{
+	return var > 0 ? llround(sqrt(var)) : 0;
+}

@@ -61,4 +61,11 @@ struct mstat_page_samples {
 void mstat_page_samples(struct mstat_page_samples *ps,
 			const struct mstat_sites *ss);
 
+/*
+ * One standard error of a sampled estimate whose variance is @var (a
+ * kind's or a caller's @*_var above): about bytes / sqrt(samples) where
+ * the objects are far below the rate, 0 where they are far above it.
+ */
+long long mstat_page_se(double var);
+
 #endif /* MSTAT_PAGES_H */

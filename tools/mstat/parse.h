@@ -2,9 +2,10 @@
 /*
  * The one parser of what the mstat module publishes: /proc/mstat
  * ("mstat - version: 1.x") and /proc/mstat_sites ("mstat_sites -
- * version: 1.x" or "2.x"). Every subcommand, `mstat check` included, reads through
- * it. It does no I/O and prints nothing: it fills a struct or returns a
- * struct mstat_perror, and each caller words its own messages.
+ * version: 1.x" or "2.x"): their types here, the parser of /proc/mstat
+ * in parse_snap.h. Every subcommand, `mstat check` included, reads
+ * through it. It does no I/O and prints nothing: it fills a struct or
+ * returns a struct mstat_perror, and each caller words its own messages.
  *
  * The grammar, as the module prints it (mstat_proc.c):
  *  - the first line is "<name> - version: MAJOR.MINOR";
@@ -364,50 +365,26 @@ bool mstat_parse_num(const char *s, long long *v);
 bool mstat_is_s64(const char *name);
 bool mstat_parse_u64(const char *s, unsigned long long *v);
 
-/**
- * mstat_snap_parse() - parse a /proc/mstat text
- * @s: gets the lines (zeroed first; @s->path is kept)
- * @buf: the text, NUL-terminated; the parser writes into it
- * @len: its length (a NUL before it is an error)
- * @flags: 0 or MSTAT_PARSE_EXACT
- * @dup: told of each line given twice (which is not kept); NULL: a line
- *	 given twice stops the parse with MSTAT_E_DUP
- * @arg: for @dup
- * @err: why it stopped
- *
- * Return: true if the whole text parsed. It checks no relation between
- * values: see mstat_snap_missing() and `mstat check` for that.
+/*
+ * The lines, words and numbers of both files (parse.c), for the parsers
+ * (parse.c's of /proc/mstat_sites, parse_snap.c's of /proc/mstat). A
+ * line is split at single spaces into at most MSTAT_MAX_WORDS words.
  */
-bool mstat_snap_parse(struct mstat_snap *s, char *buf, size_t len,
-		      unsigned int flags, mstat_dup_fn *dup, void *arg,
+#define MSTAT_MAX_WORDS		32
+
+/* @n numbers of @w into @v (mstat_parse_num()), or false. */
+bool mstat_parse_nums(char **w, int n, long long *v);
+int mstat_split(char *line, char **w, int max);
+void mstat_unsplit(char *line, const char *end);
+/* Stop a parse: @err gets @code, @line and @text; returns false. */
+bool mstat_fail(struct mstat_perror *err, enum mstat_perr code, int line,
+		const char *text);
+bool mstat_check_text(const char *buf, size_t len, struct mstat_perror *err);
+char *mstat_next_line(char **pos);
+bool mstat_parse_head(char *line, const char *head, char *version,
+		      int *major, int *minor, int lo, int hi,
 		      struct mstat_perror *err);
-
-const struct mstat_counter *mstat_find(const struct mstat_snap *s,
-				       const char *name);
-/* The value of counter @name, 0 if there is none. */
-long long mstat_get(const struct mstat_snap *s, const char *name);
-
-/*
- * @s's age when it was read, in seconds: its "snapshot_age_ms", which a
- * snapshot served again to a reader under proc_min_interval_ms has (0,
- * or none, for one taken at the open).
- */
-double mstat_snap_age(const struct mstat_snap *s);
-/* When the kernel took @s (CLOCK_MONOTONIC, s): @s->when less its age. */
-double mstat_snap_taken(const struct mstat_snap *s);
-/*
- * Is @s a snapshot of generation @gen, read before at @age_ms old,
- * served again ("snapshot_reused 1", older since)? Its counters then
- * say nothing of the time between. A file read twice has not aged.
- */
-bool mstat_snap_again(const struct mstat_snap *s, long long gen,
-		      long long age_ms);
-
-/* The first counter of format 1.0 @s lacks, in file order, or NULL. */
-const char *mstat_snap_missing(const struct mstat_snap *s);
-
-/* Fill @s->src and @s->gen from its counters. */
-void mstat_snap_index(struct mstat_snap *s);
+bool mstat_cache_name_decode(const char *w, struct mstat_cache *c);
 
 /**
  * mstat_sites_parse() - parse a /proc/mstat_sites text

@@ -23,6 +23,7 @@
 
 #include "input.h"
 #include "memory.h"
+#include "parse_snap.h"
 #include "prom.h"
 #include "slab.h"
 #include "util.h"

@@ -39,7 +39,7 @@
  * exceed --min-interval (a proc_min_interval_ms longer than it, or the
  * four held). The answer then is served and held as any other, its age
  * in it: mstat_snapshot_age_seconds, and mstat_memory_snapshot_age_seconds
- * beside the account's from="meminfo" lines (memory.c's moment_prom()),
+ * beside the account's from="meminfo" lines (memory_out.c's mstat_memory_moment_prom()),
  * with unexplained's lag bound, mstat_memory_unexplained_bound_bytes.
  * Not read again: a bounded reader's next open within
  * proc_min_interval_ms would be served the same snapshot; not refused
@@ -94,7 +94,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -110,9 +109,11 @@
 #include "leaks_cache.h"
 #include "leaks_out.h"
 #include "memory.h"
+#include "parse_snap.h"
 #include "pprof.h"
 #include "prom.h"
 #include "serve.h"
+#include "serve_url.h"
 #include "util.h"
 
 enum {
@@ -187,85 +188,6 @@ mstat_serve_error(struct MHD_Connection *c, unsigned int status,
 	line[n++] = '\n';
 	return mstat_serve_answer(c, status, line, n, MHD_RESPMEM_MUST_COPY,
 				  "text/plain; charset=utf-8");
-}
-
-/* Queries, read from the raw URI: libmicrohttpd's own decoding forgives */
-
-static int mstat_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/*
- * @n bytes at @s, %-decoded ("+" is a space) into @out of @len bytes;
- * false on a bad escape, a control character or no room.
- */
-static bool mstat_unescape(const char *s, size_t n, char *out, size_t len)
-{
-	size_t i, k = 0;
-	int hi, lo;
-
-	for (i = 0; i < n; i++) {
-		char ch = s[i];
-
-		if (ch == '%') {
-			if (i + 2 >= n)
-				return false;
-			hi = mstat_hex(s[i + 1]);
-			lo = mstat_hex(s[i + 2]);
-			if (hi < 0 || lo < 0)
-				return false;
-			ch = (char)(hi << 4 | lo);
-			i += 2;
-		} else if (ch == '+') {
-			ch = ' ';
-		}
-		if ((unsigned char)ch < 0x20 || ch == 0x7f || k + 1 >= len)
-			return false;
-		out[k++] = ch;
-	}
-	out[k] = '\0';
-	return true;
-}
-
-/*
- * The query of @uri: every pair well formed, and @key's value into @val
- * (of @len bytes; "" if absent or empty; @key NULL: none). Returns 1 if
- * @key is there, 0 if not, -1 if the query is malformed or has @key twice.
- */
-static int mstat_query(const char *uri, const char *key, char *val, size_t len)
-{
-	const char *q = strchr(uri, '?'), *end, *eq;
-	char k[64], v[64];
-	int found = 0, skip;
-
-	val[0] = '\0';
-	if (!q)
-		return 0;
-	for (q++; *q; q = *end ? end + 1 : end) {
-		end = q + strcspn(q, "&");
-		eq = memchr(q, '=', end - q);
-		if (!eq)
-			eq = end;
-		skip = eq < end;	/* the "=" */
-		if (!mstat_unescape(q, eq - q, k, sizeof(k)) ||
-		    !mstat_unescape(eq + skip, end - eq - skip, v, sizeof(v)))
-			return -1;
-		if (!key || strcmp(k, key))
-			continue;
-		if (found++)
-			return -1;
-		if (strlen(v) >= len)
-			return -1;
-		memcpy(val, v, strlen(v) + 1);
-	}
-	return found;
 }
 
 /* /metrics */
@@ -574,14 +496,14 @@ static enum MHD_Result mstat_serve_pprof(struct mstat_server *srv,
 	char v[64];
 	int q;
 
-	q = mstat_query(uri, "debug", v, sizeof(v));
+	q = mstat_serve_query(uri, "debug", v, sizeof(v));
 	if (q < 0)
 		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
 	if (q > 0 && v[0] && strcmp(v, "0"))
 		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST,
 					 "debug=%s: only the protobuf profile (debug=0) is served",
 					 v);
-	q = mstat_query(uri, "seconds", v, sizeof(v));
+	q = mstat_serve_query(uri, "seconds", v, sizeof(v));
 	if (q < 0)
 		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
 	/* Go's words; an empty value is no value, as r.FormValue() has it. */
@@ -663,7 +585,7 @@ static enum MHD_Result mstat_serve_request(void *cls, struct MHD_Connection *c,
 	    strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return mstat_serve_error(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 					 "method not allowed: GET or HEAD");
-	if (mstat_query(uri, NULL, v, sizeof(v)) < 0)
+	if (mstat_serve_query(uri, NULL, v, sizeof(v)) < 0)
 		return mstat_serve_error(c, MHD_HTTP_BAD_REQUEST, "malformed query");
 	/*
 	 * A good request is answered once it has been read whole, a body
@@ -685,47 +607,6 @@ static enum MHD_Result mstat_serve_request(void *cls, struct MHD_Connection *c,
 }
 
 /* Set-up */
-
-/* ADDR:PORT or [ADDR]:PORT, numeric, into @sa; false after a message. */
-static bool mstat_serve_addr(const char *spec, struct sockaddr_storage *sa,
-			     unsigned short *port)
-{
-	struct addrinfo hints = {
-		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
-		.ai_socktype = SOCK_STREAM,
-	};
-	const char *colon = strrchr(spec, ':');
-	struct addrinfo *ai;
-	unsigned long long p;
-	char host[INET6_ADDRSTRLEN + 2];
-	size_t n;
-	int err;
-
-	if (!colon || !mstat_parse_u64(colon + 1, &p) || p > 65535)
-		goto bad;
-	n = colon - spec;
-	if (n && spec[0] == '[' && spec[n - 1] == ']') {
-		spec++;
-		n -= 2;
-	}
-	if (!n || n >= sizeof(host))
-		goto bad;
-	memcpy(host, spec, n);
-	host[n] = '\0';
-	err = getaddrinfo(host, colon + 1, &hints, &ai);
-	if (err) {
-		mstat_err("--listen %s: %s", spec, gai_strerror(err));
-		return false;
-	}
-	memcpy(sa, ai->ai_addr, ai->ai_addrlen);
-	freeaddrinfo(ai);
-	*port = p;
-	return true;
-bad:
-	mstat_err("--listen wants ADDR:PORT or [ADDR]:PORT, numeric, got %s (see mstat --help)",
-		  spec);
-	return false;
-}
 
 static struct MHD_Daemon *mstat_serve_start(struct mstat_server *srv,
 					    struct sockaddr_storage *sa,

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "json.h"
+#include "parse_snap.h"
 #include "show.h"
 #include "slab.h"
 #include "util.h"
@@ -203,36 +202,4 @@ void mstat_show(const struct mstat_snap *s)
 	mstat_show_classes(s);
 	mstat_show_orders(s);
 	mstat_show_caches(s, 20);
-}
-
-static const struct option mstat_show_longopts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 }
-};
-
-const struct mstat_optspec mstat_show_optspec = {
-	.shortopts = "-:hf:", .longopts = mstat_show_longopts,
-};
-
-/* Plain mstat: the snapshot as text, or with --json as JSON (json.c). */
-int cmd_show(int argc, char **argv)
-{
-	struct mstat_opts o = MSTAT_OPTS_INIT;
-	struct mstat_snap *s;
-	int err = mstat_opts_parse(&mstat_show_optspec, argc, argv,
-				   mstat_opt_value, &o);
-
-	if (err)
-		return err;
-	mstat_opts_default_file(&o, MSTAT_PROC);
-	s = mstat_snap_read(o.file[0]);
-	if (!s)
-		return EXIT_INPUT;
-	if (o.json)
-		mstat_json(s);
-	else
-		mstat_show(s);
-	mstat_snap_free(s);
-	return mstat_out_close(stdout, NULL, NULL);
 }

@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 
-#include "opts.h"
 #include "parse.h"
 
 void mstat_show(const struct mstat_snap *s);
@@ -19,14 +18,5 @@ void mstat_show_caches(const struct mstat_snap *s, int rows);
  */
 const char *mstat_cache_label(char *buf, size_t len,
 			      const struct mstat_cache *c);
-
-/* The options plain mstat takes. */
-extern const struct mstat_optspec mstat_show_optspec;
-
-/*
- * Plain mstat's command line, @argv[0] its name: parse it and run;
- * returns the exit status (MSTAT_HELP for --help).
- */
-int cmd_show(int argc, char **argv);
 
 #endif /* MSTAT_SHOW_H */

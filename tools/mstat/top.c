@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "parse_snap.h"
 #include "show.h"
 #include "slab.h"
 #include "top.h"
