@@ -136,8 +136,8 @@ void mstat_leak_window_add(struct mstat_leak_window *w,
  * CPUs, mm/vmalloc.c), then purges them at once, so a fresh machine's
  * vmap_area grows for minutes under forks (each a vmalloc()ed thread
  * stack when the per-CPU cache of two misses) before it falls: a guest's
- * 71 B/s in a 10-minute watch was called a leak (issue 43). Their growth
- * is shown apart, never a suspect.
+ * 71 B/s in a 10-minute watch would be called a leak. Their growth is
+ * shown apart, never a suspect.
  */
 static const char *const mstat_leak_lazy[] = { "vmap_area" };
 

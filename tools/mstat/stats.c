@@ -461,7 +461,7 @@ int mstat_leak_min_reads(double conf)
  * line: the minima of a leak of a few large objects stray from their
  * line as a random walk does, not as independent errors, and such a
  * test took 4 leaks of 30 for fills (by hand: leaks_mixed's replays,
- * seeds 1 to 30 of 600 s, 2026-11-28).
+ * seeds 1 to 30 of 600 s).
  */
 #ifndef MSTAT_LEAKS_WEAK
 static void mstat_trend_fill(const double *bt, const double *bx, int nb,

@@ -572,8 +572,8 @@ stats_catches_old_t() {
 		grep -q '^not ok t-q-0.99-3: ' "$tmp/stats-b"
 }
 
-# The variance mstat memory gave a sampled estimate before (issue 62),
-# est^2 / samples: the enumeration of a sample's outcomes catches it, and
+# A wrong variance of a sampled estimate, est^2 / samples, which
+# understates the error of objects near the rate: the enumeration of a sample's outcomes catches it, and
 # so does an object sure to be sampled, whose error must be 0.
 stats_catches_old_se() {
 	build/stats-selftest -b >"$tmp/stats-b" && return 1
@@ -1548,9 +1548,9 @@ leaks_usage() {
 
 # A replay of 16 reads (8 blocks): at confidence 0.999 Sen's interval has
 # no low end below 9 blocks, so the exact counts cannot judge: "no
-# verdict", exit 3, "judged": false, not "no suspect" (before, fad6ee1:
-# 7 blocks were enough at any confidence, and it said exit 0, nothing
-# grows). At 0.99 the same reads name the slow leak.
+# verdict", exit 3, "judged": false, not "no suspect" (a rule that took
+# 7 blocks as enough at any confidence would say exit 0, nothing grows).
+# At 0.99 the same reads name the slow leak.
 leaks_unjudged() {
 	local rc
 
@@ -1773,8 +1773,8 @@ leaks_watch() {
 # (an inode number) may be another cgroup's or none. The lost pointer's
 # rows of a replay of 600 s are of id I, the inode of /other in a tree of
 # the test's (MSTAT_CGROUP_ROOT): with DIR/cgroups "I /leaks", the stack
-# is labelled /leaks; without it, "id:I" (before, fad6ee1, "/other", the
-# judging host's cgroup of that number); a malformed line is an error.
+# is labelled /leaks; without it, "id:I" (never "/other", the judging
+# host's cgroup of that number); a malformed line is an error.
 leaks_cgroups_from() {
 	local id
 
@@ -2038,9 +2038,9 @@ leaks_same_ms() {
 # and on, a free probe that missed calls, a reset: addr_phantoms grows
 # and every sample live then leaves the reads), at 200 s and at 400 s,
 # among the decoys: the samples gone are not frees, and every leak is
-# still named by its stack, from the births after the last drop. Before
-# (fad6ee1), each gone sample taught its stack a lifetime of up to 700
-# s, and no leak was named by its stack.
+# still named by its stack, from the births after the last drop. Were
+# each gone sample taken for a free, it would teach its stack a lifetime
+# of up to 700 s, and no leak would be named by its stack.
 leaks_source_switch() {
 	local rc
 
@@ -2057,8 +2057,9 @@ $leaks_decoys" forget=200,400 || return
 
 # One object of the leaking stack that lived 400 s, freed 500 s into the
 # watch, while the stack's other objects, older than it, are all live:
-# that free tells of it alone, and the leak is named. Before (fad6ee1)
-# it set the stack's leak-like age to 1.5 x 400 s, more than the watch.
+# that free tells of it alone, and the leak is named. Were it taken for
+# the stack's lifetime, the stack's leak-like age would be 1.5 x 400 s,
+# more than the watch.
 leaks_long_lived_free() {
 	local rc
 
@@ -2078,8 +2079,8 @@ leaks_long_lived_free() {
 # tau 1, 3, 5 and 10 minutes in a 10-minute watch (the last still rises
 # at 37% of its first rate at the end), beside the leaks and decoys:
 # each is "filling" toward its plateau, its stack too, none a suspect;
-# the leaks are named as before. Before (fad6ee1) the fills of 5 and 10
-# minutes passed the later-half test and were called leaks, by cache
+# the leaks are named as before. The later-half test alone lets the
+# fills of 5 and 10 minutes pass, and would call them leaks, by cache
 # and by stack.
 leaks_filling() {
 	local rc tau
@@ -2109,11 +2110,10 @@ w10 fill size=320 rate=60 cache=mstat_warm_600 tau=600 from=0 fn=warm_600" || re
 # default confidence 0.99). Its samples are a compound Poisson: an
 # interval of the count times the mean weight missed the truth in 6 of
 # 30 seeds of 600 s (by hand: these replays, seeds 1 to 30, D=600, the
-# interval recomputed from each verdict's rate and samples, 2026-11-28),
-# and before (fad6ee1) the
-# stack was not named at all: its whole rate was held against the growth
-# of the one cache where most of its bytes go ("grows while its cache
-# does not").
+# interval recomputed from each verdict's rate and samples); and, were
+# its whole rate held against the growth of the one cache where most of
+# its bytes go ("grows while its cache does not"), the stack would not
+# be named at all.
 leaks_mixed() {
 	local seed miss=0 named=0 truth=23347 line
 
@@ -2142,10 +2142,10 @@ big leak size=262144 rate=0.05 cache=mstat_big fn=leak_mix from=0 poisson=1' \
 
 # One stack with 12,000 live samples of one size (profile_rate=64, 200
 # allocations a second of 64 B for 100 s, read every 5 s): judged in
-# under 3 s of CPU, and named (0.26 s here, 2026-11-28). Before
-# (fad6ee1) each read paired every sample with every one of the last
-# read's within 2.5 s of its birth, quadratic in the stack's samples:
-# 5.4 s.
+# under 3 s of CPU (a few tenths of a second), and named. Pairing every
+# sample with every one of the last read's within 2.5 s of its birth,
+# quadratic in the stack's samples, would take several seconds (5.4 s
+# measured).
 leaks_many_samples() {
 	local rc
 
@@ -2975,7 +2975,7 @@ pages_ht_check() {
 }
 
 # Raw pages named by their caller, the first frame outside the page
-# allocator's own (issue 62: get_free_pages_noprof named 8 MiB of a
+# allocator's own (else get_free_pages_noprof would name 8 MiB of a
 # module's __get_free_pages()): past 6.12's get_free_pages_noprof and
 # __alloc_pages_noprof's kind, past 5.10's __alloc_pages_nodemask's,
 # clone suffixes cut (alloc_pages_exact_noprof.constprop.0 skipped as
