@@ -743,12 +743,6 @@ static const struct option mstat_check_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Its own options, as mstat-check had them; FILEs as operands. */
-const struct mstat_optspec mstat_check_optspec = {
-	.name = "check", .shortopts = "-:hn:i:",
-	.longopts = mstat_check_longopts, .operands = true,
-};
-
 static int mstat_check_opt(void *p, int c, const char *v)
 {
 	struct mstat_check_opts *o = p;
@@ -771,6 +765,13 @@ static int mstat_check_opt(void *p, int c, const char *v)
 	return 0;
 }
 
+/* Its own options, as mstat-check had them; FILEs as operands. */
+const struct mstat_optspec mstat_check_optspec = {
+	.name = "check", .shortopts = "-:hn:i:",
+	.longopts = mstat_check_longopts, .operands = true,
+	.opt = mstat_check_opt,
+};
+
 int cmd_check(int argc, char **argv)
 {
 	struct mstat_check_opts o = { .reads = 1 };
@@ -778,7 +779,6 @@ int cmd_check(int argc, char **argv)
 
 	/* Lives until exit, as the checker's messages name the files. */
 	o.files = mstat_alloc(NULL, argc * sizeof(*o.files));
-	err = mstat_opts_parse(&mstat_check_optspec, argc, argv,
-			       mstat_check_opt, &o);
+	err = mstat_opts_parse(&mstat_check_optspec, argc, argv, &o);
 	return err ? err : do_check(&o);
 }

@@ -170,17 +170,17 @@ static const struct option mstat_leaks_longopts[] = {
 };
 
 /* -f only to say that --from is what it may have meant. */
-const struct mstat_optspec mstat_leaks_optspec = {
-	.name = "leaks", .shortopts = "-:hf:o:d:i:",
-	.longopts = mstat_leaks_longopts,
-};
-
 static int mstat_leaks_opt(void *o, int c, const char *v)
 {
 	if (c == 'f')
 		return mstat_bad_usage("mstat leaks reads no -f (see --from)", NULL);
 	return mstat_opt_value(o, c, v);
 }
+
+const struct mstat_optspec mstat_leaks_optspec = {
+	.name = "leaks", .shortopts = "-:hf:o:d:i:",
+	.longopts = mstat_leaks_longopts, .opt = mstat_leaks_opt,
+};
 
 /*
  * A watch of mstat leaks long enough for a verdict: its reads (one every
@@ -224,8 +224,7 @@ static int mstat_leaks_check(struct mstat_opts *o)
 int cmd_leaks(int argc, char **argv)
 {
 	struct mstat_opts o = MSTAT_OPTS_INIT;
-	int err = mstat_opts_parse(&mstat_leaks_optspec, argc, argv,
-				   mstat_leaks_opt, &o);
+	int err = mstat_opts_parse(&mstat_leaks_optspec, argc, argv, &o);
 
 	if (!err)
 		err = mstat_leaks_check(&o);

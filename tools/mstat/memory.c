@@ -740,17 +740,13 @@ static const struct option mstat_memory_longopts[] = {
 
 const struct mstat_optspec mstat_memory_optspec = {
 	.name = "memory", .shortopts = "-:hf:",
-	.longopts = mstat_memory_longopts,
+	.longopts = mstat_memory_longopts, .file = MSTAT_PROC,
 };
 
 int cmd_memory(int argc, char **argv)
 {
 	struct mstat_opts o = MSTAT_OPTS_INIT;
-	int err = mstat_opts_parse(&mstat_memory_optspec, argc, argv,
-				   mstat_opt_value, &o);
+	int err = mstat_opts_parse(&mstat_memory_optspec, argc, argv, &o);
 
-	if (err)
-		return err;
-	mstat_opts_default_file(&o, MSTAT_PROC);
-	return do_memory(&o);
+	return err ? err : do_memory(&o);
 }

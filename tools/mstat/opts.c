@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,11 @@ static int mstat_bad_opt(int c, const struct mstat_optspec *sp, char **argv)
 }
 
 int mstat_opts_parse(const struct mstat_optspec *sp, int argc, char **argv,
-		     int (*opt)(void *o, int c, const char *v), void *o)
+		     void *o)
 {
+	int (*opt)(void *o, int c, const char *v) = sp->opt ? sp->opt :
+						       mstat_opt_value;
+	struct mstat_opts *mo = o;
 	int c, err = 0;
 
 	/* From the first word past @argv[0], whatever ran before. */
@@ -107,6 +111,8 @@ int mstat_opts_parse(const struct mstat_optspec *sp, int argc, char **argv,
 					       argv[optind]);
 		err = opt(o, 1, argv[optind]);
 	}
+	if (!err && sp->file && !mo->nfile)
+		mo->file[mo->nfile++] = sp->file;
 	return err;
 }
 
@@ -160,44 +166,29 @@ int mstat_opt_file(struct mstat_opts *o, const char *v, int max)
 	return 0;
 }
 
-void mstat_opts_default_file(struct mstat_opts *o, const char *path)
-{
-	if (!o->nfile)
-		o->file[o->nfile++] = path;
-}
+/* The options that name a file, an address or a pattern, kept as given. */
+static const struct {
+	int c;
+	size_t off;
+} mstat_opt_strings[] = {
+	{ 'o', offsetof(struct mstat_opts, out) },
+	{ OPT_MEMINFO, offsetof(struct mstat_opts, meminfo) },
+	{ OPT_KALLSYMS, offsetof(struct mstat_opts, kallsyms) },
+	{ OPT_FROM, offsetof(struct mstat_opts, from) },
+	{ OPT_SAVE, offsetof(struct mstat_opts, save) },
+	{ OPT_LISTEN, offsetof(struct mstat_opts, listen) },
+	{ OPT_SITES, offsetof(struct mstat_opts, sites) },
+	{ OPT_CACHE_INCLUDE, offsetof(struct mstat_opts, cache_include) },
+	{ OPT_CACHE_EXCLUDE, offsetof(struct mstat_opts, cache_exclude) },
+};
 
-/* The options that name a file or a pattern, kept as given. */
 static int mstat_opt_string(struct mstat_opts *o, int c, const char *v)
 {
-	switch (c) {
-	case 'o':
-		o->out = v;
-		break;
-	case OPT_MEMINFO:
-		o->meminfo = v;
-		break;
-	case OPT_KALLSYMS:
-		o->kallsyms = v;
-		break;
-	case OPT_FROM:
-		o->from = v;
-		break;
-	case OPT_SAVE:
-		o->save = v;
-		break;
-	case OPT_LISTEN:
-		o->listen = v;
-		break;
-	case OPT_SITES:
-		o->sites = v;
-		break;
-	case OPT_CACHE_INCLUDE:
-		o->cache_include = v;
-		break;
-	case OPT_CACHE_EXCLUDE:
-		o->cache_exclude = v;
-		break;
-	}
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mstat_opt_strings); i++)
+		if (mstat_opt_strings[i].c == c)
+			*(const char **)((char *)o + mstat_opt_strings[i].off) = v;
 	return 0;
 }
 

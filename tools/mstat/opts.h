@@ -35,12 +35,18 @@ enum {
  * @longopts: for getopt_long(), with "help" as 'h'
  * @operands: the command takes operands (mstat check's FILEs); if not,
  *	one is a usage error
+ * @opt: called with each option as getopt_long() gives it (1 for an
+ *	operand) and its argument, returns 0 or an exit status; NULL:
+ *	mstat_opt_value()
+ * @file: the -f of the command given none (a struct mstat_opts), or NULL
  */
 struct mstat_optspec {
 	const char *name;
 	const char *shortopts;
 	const struct option *longopts;
 	bool operands;
+	int (*opt)(void *o, int c, const char *v);
+	const char *file;
 };
 
 /* The values of the options of every command but check. */
@@ -91,9 +97,7 @@ struct mstat_check_opts {
  * @argc: @argv's words
  * @argv: the command's name, then its options and operands in any order
  *	("--opt value" or "--opt=value"; after "--", operands only)
- * @opt: called with each option as getopt_long() gives it (1 for an
- *	operand) and its argument; returns 0 or an exit status
- * @o: @opt's first argument
+ * @o: what @sp->opt fills; with @sp->file, a struct mstat_opts
  *
  * An option @sp has not, or an option given wrong, is a one-line message
  * naming it and the command.
@@ -101,7 +105,7 @@ struct mstat_check_opts {
  * Return: 0; an exit status, after a message; MSTAT_HELP for -h or --help.
  */
 int mstat_opts_parse(const struct mstat_optspec *sp, int argc, char **argv,
-		     int (*opt)(void *o, int c, const char *v), void *o);
+		     void *o);
 
 /*
  * For @opt: an option's argument @v into the struct mstat_opts @o, as
@@ -117,8 +121,5 @@ bool mstat_parse_long(const char *s, long min, long max, long *n);
 
 /* -f FILE once more, of at most @max; 0 or EXIT_USAGE. */
 int mstat_opt_file(struct mstat_opts *o, const char *v, int max);
-
-/* @path as the -f of a command given none. */
-void mstat_opts_default_file(struct mstat_opts *o, const char *path);
 
 #endif /* MSTAT_OPTS_H */

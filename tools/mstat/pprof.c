@@ -614,17 +614,13 @@ static const struct option mstat_pprof_longopts[] = {
 
 const struct mstat_optspec mstat_pprof_optspec = {
 	.name = "pprof", .shortopts = "-:hf:o:",
-	.longopts = mstat_pprof_longopts,
+	.longopts = mstat_pprof_longopts, .file = MSTAT_SITES_PROC,
 };
 
 int cmd_pprof(int argc, char **argv)
 {
 	struct mstat_opts o = MSTAT_OPTS_INIT;
-	int err = mstat_opts_parse(&mstat_pprof_optspec, argc, argv,
-				   mstat_opt_value, &o);
+	int err = mstat_opts_parse(&mstat_pprof_optspec, argc, argv, &o);
 
-	if (err)
-		return err;
-	mstat_opts_default_file(&o, MSTAT_SITES_PROC);
-	return do_pprof(&o);
+	return err ? err : do_pprof(&o);
 }

@@ -432,7 +432,7 @@ static const struct option mstat_prom_longopts[] = {
 
 const struct mstat_optspec mstat_prom_optspec = {
 	.name = "prom", .shortopts = "-:hf:o:",
-	.longopts = mstat_prom_longopts,
+	.longopts = mstat_prom_longopts, .file = MSTAT_PROC,
 };
 
 int cmd_prom(int argc, char **argv)
@@ -443,12 +443,10 @@ int cmd_prom(int argc, char **argv)
 	struct mstat_snap *s;
 	char tmp[4096];
 	FILE *f;
-	int err = mstat_opts_parse(&mstat_prom_optspec, argc, argv,
-				   mstat_opt_value, &o);
+	int err = mstat_opts_parse(&mstat_prom_optspec, argc, argv, &o);
 
 	if (err)
 		return err;
-	mstat_opts_default_file(&o, MSTAT_PROC);
 	/* First, so that a bad regex writes nothing. */
 	if (!mstat_prom_filter_init(&pf, &o))
 		return EXIT_USAGE;

@@ -28,17 +28,13 @@ static const struct option mstat_serve_longopts[] = {
 
 const struct mstat_optspec mstat_serve_optspec = {
 	.name = "serve", .shortopts = "-:hf:",
-	.longopts = mstat_serve_longopts,
+	.longopts = mstat_serve_longopts, .file = MSTAT_PROC,
 };
 
 int cmd_serve(int argc, char **argv)
 {
 	struct mstat_opts o = MSTAT_OPTS_INIT;
-	int err = mstat_opts_parse(&mstat_serve_optspec, argc, argv,
-				   mstat_opt_value, &o);
+	int err = mstat_opts_parse(&mstat_serve_optspec, argc, argv, &o);
 
-	if (err)
-		return err;
-	mstat_opts_default_file(&o, MSTAT_PROC);
-	return do_serve(&o, argc, argv);
+	return err ? err : do_serve(&o, argc, argv);
 }

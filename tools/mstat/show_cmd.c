@@ -24,18 +24,17 @@ static const struct option mstat_show_longopts[] = {
 
 const struct mstat_optspec mstat_show_optspec = {
 	.shortopts = "-:hf:", .longopts = mstat_show_longopts,
+	.file = MSTAT_PROC,
 };
 
 int cmd_show(int argc, char **argv)
 {
 	struct mstat_opts o = MSTAT_OPTS_INIT;
 	struct mstat_snap *s;
-	int err = mstat_opts_parse(&mstat_show_optspec, argc, argv,
-				   mstat_opt_value, &o);
+	int err = mstat_opts_parse(&mstat_show_optspec, argc, argv, &o);
 
 	if (err)
 		return err;
-	mstat_opts_default_file(&o, MSTAT_PROC);
 	s = mstat_snap_read(o.file[0]);
 	if (!s)
 		return EXIT_INPUT;

@@ -307,11 +307,6 @@ static const struct option mstat_top_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-const struct mstat_optspec mstat_top_optspec = {
-	.name = "top", .shortopts = "-:hcf:d:n:",
-	.longopts = mstat_top_longopts,
-};
-
 /* -f several times, read in turn; the others as every command has them. */
 static int mstat_top_opt(void *o, int c, const char *v)
 {
@@ -320,16 +315,18 @@ static int mstat_top_opt(void *o, int c, const char *v)
 	return mstat_opt_value(o, c, v);
 }
 
+const struct mstat_optspec mstat_top_optspec = {
+	.name = "top", .shortopts = "-:hcf:d:n:",
+	.longopts = mstat_top_longopts, .opt = mstat_top_opt,
+	.file = MSTAT_PROC,
+};
+
 int cmd_top(int argc, char **argv)
 {
 	struct mstat_opts o = MSTAT_OPTS_INIT;
-	int err = mstat_opts_parse(&mstat_top_optspec, argc, argv,
-				   mstat_top_opt, &o);
+	int err = mstat_opts_parse(&mstat_top_optspec, argc, argv, &o);
 
-	if (err)
-		return err;
-	if (o.sort_set && !o.caches)
-		return mstat_bad_usage("--sort goes with --caches", NULL);
-	mstat_opts_default_file(&o, MSTAT_PROC);
-	return do_top(&o);
+	if (!err && o.sort_set && !o.caches)
+		err = mstat_bad_usage("--sort goes with --caches", NULL);
+	return err ? err : do_top(&o);
 }
