@@ -210,12 +210,16 @@ heap_gen() {
 }
 
 # check_min_interval READ: five READs (metrics_gen, heap_gen) back to
-# back (within 2 s): two generations at most, each a snapshot 2 s at
-# least after the other; 2.5 s later, a newer one. The guest's module
-# has no bound of its own (proc_min_interval_ms=0): the server's is
-# what this sees.
+# back, then one 2.5 s later (a sleep is never shorter: the server's 2 s
+# have passed), which must be newer. The five may see two generations,
+# one before and one after a 2 s boundary (Prometheus's scrapes make
+# snapshots too), and one more for each 2 s they took: a slow machine
+# allows more, never fails the check; a server with no bound makes one
+# a scrape, five in the milliseconds five scrapes take. The guest's
+# module has no bound of its own (proc_min_interval_ms=0): the server's
+# is what this sees.
 check_min_interval() {
-	local read=$1 i t1 t2 gens last
+	local read=$1 i t1 t2 gens last n allowed
 	t1=$(date +%s%N)
 	for ((i = 0; i < 5; i++)); do
 		"$read"
@@ -224,13 +228,11 @@ check_min_interval() {
 	sleep 2.5
 	last=$("$read")
 	gens=$(sort -un "$tmp/gens" | tr '\n' ' ')
-	echo "generations ${gens}in $(((t2 - t1) / 1000000)) ms, then ${last:-none}"
+	n=$(sort -u "$tmp/gens" | grep -c .)
+	allowed=$((2 + (t2 - t1) / 2000000000))
+	echo "generations ${gens}in $(((t2 - t1) / 1000000)) ms ($n, at most $allowed), then ${last:-none}"
 	[ "$(grep -c . "$tmp/gens")" -eq 5 ] && [ -n "$last" ] || return 1
-	if [ $((t2 - t1)) -ge 2000000000 ]; then
-		echo "five scrapes took 2 s or more: no conclusion"
-		return 1
-	fi
-	[ "$(sort -u "$tmp/gens" | wc -l)" -le 2 ] &&
+	[ "$n" -le "$allowed" ] &&
 		[ "$last" -gt "$(sort -n "$tmp/gens" | tail -n 1)" ]
 }
 
