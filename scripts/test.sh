@@ -21,7 +21,8 @@
 #
 # A guest test is one file, scripts/guest/NAME.sh; its header says what
 # it checks, and may say on which kernels ("# Kernels: 6.12 7.3", the
-# first the default; "debug" is the test kernel, scripts/testkernel.sh)
+# first the default; "debug" is the test kernel, scripts/testkernel.sh;
+# "all", any; make check's counts guests read it too: mstat_part_on)
 # and what its guest needs beyond what its file shows ("# Guest: ARG...",
 # guest()'s arguments in scripts/lib.sh, --mem=, --smp=, --append=...,
 # quoted as in a shell).

@@ -38,6 +38,7 @@
 #
 # Groups: profile, pages. Runs in /mstat with mstat.ko, mstat_hold.ko.
 # Kernels: 6.12 6.1 7.3
+# (5.10 has no alloc_pages_bulk())
 set -u
 . ./lib.sh
 

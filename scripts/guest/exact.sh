@@ -36,6 +36,8 @@
 #
 # Groups: profile, pages. Runs in /mstat with mstat.ko, mstat_hold.ko.
 # Kernels: 6.12 5.10 6.1 7.3
+# (make_alloc_exact()'s kprobe leaves 5.10's stacks whole, where a
+# kretprobe's trampoline stopped its unwinder)
 set -u
 . ./lib.sh
 

@@ -370,31 +370,32 @@ mstat_debug_guests() {
 			'--append=nokaslr FAULTS="broken"'
 }
 
+# mstat_part_on PART ID: scripts/guest/PART.sh's "# Kernels:" line names
+# kernel ID, or "all".
+mstat_part_on() {
+	local k
+	k=$(sed -n '1,100s/^# Kernels: //p' "$MSTAT_TOP/scripts/guest/$1.sh" | head -n 1)
+	[[ " $k " == *" $2 "* || " $k " == *" all "* ]]
+}
+
 # mstat_guests_counts ID VMLINUZ [PART...] [ARG...]: queue guest-ID-counts,
 # the counts against a known truth on the kernel built in build/ID, the
 # ground-truth and per-cache tests ("-a": the re-created cache's address
-# reused), the whole-memory account's truth (account, exact on 5.10 to
-# 7.3, and on 6.12 and 7.3 bulkpages and kinds, where build/ID has
-# tests/hold/), then each PART (survive, params), in one boot
+# reused), the whole-memory account's parts (account, exact, kinds,
+# ptkernel, bulkpages: where build/ID has tests/hold/, each on the
+# kernels its header names), then each PART (survive, params), in one boot
 # (mstat_guests_parts); each ARG is guest's (a later --timeout, the
 # default 900 s's place).
 mstat_guests_counts() {
-	local id=$1 kernel=$2 parts='truth caches' b=build/$1 holdko=()
+	local id=$1 kernel=$2 parts='truth caches' b=build/$1 holdko=() p
 	shift 2
 	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
-		parts+=' account'
 		holdko=("$b/tests/hold/mstat_hold.ko")
-		# alloc_pages_exact()'s sample cut to its size, its rows
-		# named as before after the unload (exact.sh): on 5.10, 6.1,
-		# 6.12 and 7.3 (make_alloc_exact()'s kprobe leaves 5.10's
-		# stacks whole, where a kretprobe's trampoline stopped its
-		# unwinder). alloc_pages_bulk()'s pages sampled
-		# (bulkpages.sh): on 6.1, 6.12 and 7.3 (5.10 has no
-		# alloc_pages_bulk()). Each page kind's frames against
-		# known allocations (kinds.sh), and the kernel's own page
-		# tables against a kprobe's count (ptkernel.sh): on all four.
-		case $id in 5.10|6.1|6.12|7.3) parts+=' exact kinds ptkernel' ;; esac
-		case $id in 6.1|6.12|7.3) parts+=' bulkpages' ;; esac
+		# The whole-memory account's parts, each on the kernels its
+		# own header names (mstat_part_on).
+		for p in account exact kinds ptkernel bulkpages; do
+			! mstat_part_on "$p" "$id" || parts+=" $p"
+		done
 	fi
 	while [ $# -gt 0 ] && [[ $1 != -* ]]; do
 		parts+=" $1"
