@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The faces (layer 5) that mstat_mod.c sets up: /proc (mstat_proc.c) and
- * debugfs (mstat_debugfs.c). The controls and their module parameters
+ * The faces (layer 5) that mstat_mod.c sets up: /proc (mstat_proc.c,
+ * the snapshots its opens share and proc_min_interval_ms: mstat_shots.c)
+ * and debugfs (mstat_debugfs.c). The controls and their module parameters
  * are mstat_ctl.h's; the tracefs events are created by mstat_trace.c; the
  * event stream's file by mstat_stream.c.
  */
