@@ -74,6 +74,12 @@ expect host-part litmus/broken-rcu-nogp \
 	'host litmus/broken-rcu-nogp: LITMUS_PAIRS=4 scripts/litmus.sh "$KSRC"'
 refused parts-guest guest-6.12-nosuchguest 'no scripts/guest/nosuchguest.sh'
 expect parts-guest-part 'guest-5.10-counts: truth' 'guest truth 5.10'
+expect soak-guest-check 'soak-debug-faults-every-point: faultio-read /proc/mstat' \
+	'guest faults debug faultio-read /proc/mstat'
+expect guest-console 'guest-6.12-module-console-clean' 'guest module 6.12'
+# shellcheck disable=SC2016 # soak.sh's line, unexpanded
+expect host-t-made soak-build-debug \
+	'host-t soak-build-debug: t soak-build-debug scripts/build.sh "$kb" build/soak-debug'
 
 # The lines' form is TAP's: what the emitters and relay print (a guest's
 # skip relayed with its prefix among them), read by perl's TAP::Parser

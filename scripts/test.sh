@@ -6,6 +6,7 @@
 #   scripts/test.sh [-k KERNEL] [-a APPEND] NAME...   (make test T=NAME [KERNEL=K])
 #   scripts/test.sh --list                            the guest tests: kernels, needs
 #   scripts/test.sh --resolve NAME...                 what NAME would run
+#   scripts/test.sh --resolve-log LOG                 every name of a run's output
 #
 # NAME is a line of make check's (or make soak's) output, "ok"/"not ok"
 # and the times after it or not, or a part of it:
@@ -108,18 +109,40 @@ list() {
 resolve() {
 	local n=$1 f c whole=''
 	n=${n#not ok } n=${n#ok } n=${n#skip } n=${n#\# failed: }
-	n=${n%% (*}
+	n=${n%% (*} n=${n#soak: }
 	kind='' part='' kernel='' check='' hostcmd=''
+	# A "t NAME" line of check.sh or soak.sh, its name made of variables
+	# or not (soak-build-$id): a host test, whatever else it looks like.
+	! host_t_resolve "$n" || return 0
 	if [[ $n =~ ^tools/mstat:\ ([a-z0-9_]+) ]] ||
 	   { [[ $n =~ ^([a-z0-9_]+)$ ]] &&
 	     grep -qE "^[[:space:]]*(t|maybe) \"?${BASH_REMATCH[1]}\"? " tools/mstat/test.sh; }; then
 		kind=tool part=${BASH_REMATCH[1]}
 		return 0
 	fi
-	if [[ $n =~ ^guest-([0-9]+\.[0-9]+[a-z]*|arm64-[0-9.]+|debug)-([^:]+)(:\ (.*))?$ ]]; then
-		kernel=${BASH_REMATCH[1]}
-		f=${BASH_REMATCH[2]} n=${BASH_REMATCH[4]}
-		[ -n "$n" ] || n=$f whole=1
+	# A guest's name: make check's guest-K-G, make soak's soak-K-G,
+	# arm64's arm64-K-G (K a kernel, G the guest; its -console-clean,
+	# -checks-reported and -kunit-parse lines are the guest's too),
+	# then ": CHECK" or ": PART/CHECK".
+	if [[ $n =~ ^(guest|soak|arm64|soak-arm64)-([0-9]+\.[0-9]+[a-z]*|debug|kcsan|kasan|stock)-([^:]+)(:\ (.*))?$ ]]; then
+		kernel=${BASH_REMATCH[2]}
+		[[ ${BASH_REMATCH[1]} != *arm64 ]] || kernel=arm64-$kernel
+		f=${BASH_REMATCH[3]} n=${BASH_REMATCH[5]}
+		f=${f%-checks-reported} f=${f%-console-clean} f=${f%-kunit-parse}
+		# Its script: the longest of G, G less its last words, that
+		# is a file (debug-faults-broken: faults.sh).
+		c=$f
+		until [ -f "scripts/guest/$c.sh" ] || [[ $c != *-* ]]; do
+			c=${c%-*}
+		done
+		[ ! -f "scripts/guest/$c.sh" ] || f=$c
+		if [ -z "$n" ]; then
+			n=$f whole=1
+		elif [ -f "scripts/guest/$f.sh" ] &&
+		     { [[ $n != */* ]] || [ ! -f "scripts/guest/${n%%/*}.sh" ]; }; then
+			# A guest of one script: its checks carry no part.
+			n=$f/$n
+		fi
 	fi
 	kind=guest
 	if [[ $n == */* ]]; then
@@ -165,20 +188,34 @@ line_at() {
 	sed -n "$2,\$p" "$1" | awk '{ sub(/^[ \t]+/, ""); if (sub(/\\$/, "")) { printf "%s", $0; next } print; exit }'
 }
 
-# host_resolve NAME: a host test of make check or make soak: one they run
-# as "t NAME CMD..." (kind host-t: that line), or a line a host script
+# host_t_resolve NAME: a host test make check or make soak runs as
+# "t NAME CMD..." (kind host-t: that line; a name of variables matched
+# as a pattern). host_resolve NAME: that, or a line a host script
 # prints ("ok NAME" or a check of its own: kind host, that script as
 # check.sh or soak.sh calls it, its log's redirection left out). Sets
 # kind, part (NAME) and hostcmd.
+host_t_resolve() {
+	local h=${1%%: *} f line re
+	for f in scripts/check.sh scripts/soak.sh; do
+		while IFS=: read -r line re; do
+			# The name's words: a variable matches any run of them.
+			re=$(sed -E 's/^t "?([^ "]+)"? .*/\1/' <<<"$re")
+			re=$(sed -E 's/[.+]/\\&/g; s/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/.+/g' <<<"$re")
+			[[ $h =~ ^$re$ ]] || continue
+			kind=host-t part=$h check=''
+			hostcmd=$(line_at "$f" "$line" |
+				sed -E 's/^.*(^|if |elif |&& )(t )/\2/; s/;? *then$//')
+			return 0
+		done < <(grep -nE '(^[[:space:]]*|if |elif |&& )t "?[a-z$][^ ]* ' "$f" |
+			sed -E 's/^([0-9]+):.*(^|[[:space:]]|if |elif |&& )(t "?[a-z$])/\1:\3/')
+	done
+	return 1
+}
+
 host_resolve() {
 	local h=${1%%: *} c f files
 	h=${h%% # SKIP*}
-	for f in scripts/check.sh scripts/soak.sh; do
-		c=$(grep -nE "^[[:space:]]*t $h " "$f" | head -n 1)
-		[ -n "$c" ] || continue
-		kind=host-t part=$h check='' hostcmd=$(line_at "$f" "${c%%:*}")
-		return 0
-	done
+	! host_t_resolve "$h" || return 0
 	files=$(grep -lE "(ok|not_ok|check|result|expect|refused|skip|value) \"?$h([\" ]|$)" \
 		scripts/*.sh | grep -vE '/(check|soak|lib|test)\.sh$')
 	# A name made at run time: the script whose name, less -test or
@@ -243,11 +280,15 @@ run_tool() {
 # kernel_env ID: vmlinuz, kdir and root set for kernel ID (the debug test
 # kernel built, or a kernel of the matrix set up), or a not ok.
 kernel_env() {
-	local dir
+	local dir frag
 	root=''
-	if [ "$1" = debug ]; then
-		dir=$(scripts/testkernel.sh kunit/.kunitconfig 2>"$logs/testkernel.log") || {
-			not_ok "testkernel-debug, log: build/logs/test/testkernel.log"
+	if [ "$1" = debug ] || [ "$1" = kcsan ]; then
+		# The x86 test kernels: the debug one (KASAN, lockdep,
+		# kmemleak, fault injection) and make soak's KCSAN one.
+		frag=kunit/.kunitconfig
+		[ "$1" = debug ] || frag=kunit/kcsan.kunitconfig
+		dir=$(scripts/testkernel.sh "$frag" 2>"$logs/testkernel.log") || {
+			not_ok "testkernel-$1, log: build/logs/test/testkernel.log"
 			return 1
 		}
 		vmlinuz=$dir/arch/x86/boot/bzImage kdir=$dir
@@ -312,6 +353,19 @@ run_guest() {
 
 [ $# -gt 0 ] || usage
 [ "$1" != --list ] || { list; exit 0; }
+# --resolve-log LOG: each result name of a run's output LOG (make check's,
+# make soak's) resolved; those that do not, listed; exit 1 if any.
+if [ "$1" = --resolve-log ]; then
+	bad=0 n=0
+	while IFS= read -r name; do
+		n=$((n + 1))
+		out=$("$0" --resolve "$name" 2>&1) || { bad=$((bad + 1)); echo "$out"; }
+	done < <(grep -E '^(not )?ok ' "$2" |
+		sed -E 's/^(not )?ok //; s/ # SKIP.*//; s/ \(.*//; s/, log: .*//' | sort -u)
+	echo "# $n names, $((n - bad)) resolved, $bad not"
+	[ "$bad" -eq 0 ]
+	exit
+fi
 # --resolve NAME...: what each NAME runs ("guest PART KERNEL CHECK" or
 # "tool NAME"), nothing run (scripts/test-test.sh).
 if [ "$1" = --resolve ]; then
