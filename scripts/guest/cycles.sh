@@ -6,6 +6,7 @@
 # parameters, which meets mstat loading, loaded and unloading (-EBUSY,
 # set, -ENODEV); each cycle's read must pass the checker. The console
 # check afterwards catches splats.
+# Guest: --append=CYCLES=10
 set -u
 . ./lib.sh
 n=${CYCLES:-50}

@@ -7,6 +7,7 @@
 # that state changes on valid input only. The load-only parameters stay
 # read-only (0444): checked too.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
+# Guest: --append=FUZZ_WRITES=2000
 set -u
 . ./lib.sh
 P=/sys/module/mstat/parameters

@@ -36,6 +36,7 @@
 # unprivileged open files hold at most 4 snapshots of a file: seven held
 # opens past the interval took 4 and were served the 4th three times.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
+# Guest: '--append=isolcpus=1 nohz_full=1'
 set -u
 . ./lib.sh
 reads=${ISOLATION_READS:-200}

@@ -24,6 +24,7 @@
 # events too) turns it around: one of up to 48 loads must learn other
 # than the quiet load did, the pairs not judged (that build counts both
 # events of a large kmalloc anyway).
+# Guest: --cpu=cx16=off
 set -u
 . ./lib.sh
 

@@ -14,6 +14,7 @@
 # the kernel refuses it (open fails with EPERM), /proc/mstat readable and
 # consistent, and rmmod.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
+# Guest: --append=lockdown=integrity
 set -u
 . ./lib.sh
 P=/sys/module/mstat/parameters
