@@ -218,6 +218,19 @@ host_resolve() {
 	! host_t_resolve "$h" || return 0
 	files=$(grep -lE "(ok|not_ok|check|result|expect|refused|skip|value) \"?$h([\" ]|$)" \
 		scripts/*.sh | grep -vE '/(check|soak|lib|test)\.sh$')
+	# A name made of variables where it is printed (ok
+	# "guest-boot-watchdog-$i"): matched as a pattern.
+	if [ -z "$files" ]; then
+		local tok re
+		# shellcheck disable=SC2016 # the names' own $variables
+		while IFS=: read -r f tok; do
+			re=$(sed -E 's/^[a-z_]+ "?//; s/[.+]/\\&/g; s/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/.+/g' <<<"$tok")
+			[[ $re == *'.+'* && $h =~ ^$re$ ]] || continue
+			files=$f
+			break
+		done < <(grep -oHE '(ok|not_ok|check|result|value|skip) "?[a-z][A-Za-z0-9_.${}/-]*' \
+			scripts/*.sh | grep -vE '^scripts/(check|soak|lib|test)\.sh:')
+	fi
 	# A name made at run time: the script whose name, less -test or
 	# -check, begins it, the longest such (exports-debug:
 	# scripts/exports-check.sh; console-check-oops: console-check-test.sh).
