@@ -25,17 +25,17 @@ log() { printf '[mstat] %s\n' "$*" >&2; }
 die() { printf '[mstat] error: %s\n' "$*" >&2; exit 1; }
 
 # The library's parts, one job a file (scripts/lib/):
-# shellcheck source=lib/results.sh
+# shellcheck source=scripts/lib/results.sh
 . "$MSTAT_TOP/scripts/lib/results.sh"
-# shellcheck source=lib/setup.sh
+# shellcheck source=scripts/lib/setup.sh
 . "$MSTAT_TOP/scripts/lib/setup.sh"
-# shellcheck source=lib/roots.sh
+# shellcheck source=scripts/lib/roots.sh
 . "$MSTAT_TOP/scripts/lib/roots.sh"
-# shellcheck source=lib/apt.sh
+# shellcheck source=scripts/lib/apt.sh
 . "$MSTAT_TOP/scripts/lib/apt.sh"
-# shellcheck source=lib/tools.sh
+# shellcheck source=scripts/lib/tools.sh
 . "$MSTAT_TOP/scripts/lib/tools.sh"
-# shellcheck source=lib/guests.sh
+# shellcheck source=scripts/lib/guests.sh
 . "$MSTAT_TOP/scripts/lib/guests.sh"
-# shellcheck source=lib/servers.sh
+# shellcheck source=scripts/lib/servers.sh
 . "$MSTAT_TOP/scripts/lib/servers.sh"

@@ -13,7 +13,11 @@
 #
 #  - ptkernel-no-drops: every sample kept (the profile's addr_drops 0);
 #  - ptkernel: the line's move within 4 s.e. of the truth;
-#  - ptkernel-tamper: not within them of three times the truth;
+#  - ptkernel-tamper: not within them of a false truth, two more PTE
+#    pages an area than the kernel took (how many areas land in 2 MiB
+#    regions mapped before, by earlier vmalloc()s whose address space
+#    was purged and given again, varies: a counts guest once saw 6
+#    calls, where three times the truth was within 4 s.e.);
 #  - ptkernel-counted: where the kernel counts them (6.16 on), no line.
 #
 # Groups: account, pages. Runs in /mstat with mstat.ko, mstat_hold.ko.
@@ -51,7 +55,7 @@ drops=$(sed -n 's/.* addr_drops \([0-9]*\) .*/\1/p' /proc/mstat_sites)
 check ptkernel-no-drops [ "${drops:-1}" = 0 ]
 check ptkernel within "$est" "$want" $((4 * ${se:-0}))
 apart() { ! within "$est" "$1" $((4 * ${se:-0})); }
-check ptkernel-tamper apart $((3 * want))
+check ptkernel-tamper apart $((want + 2 * n * 4096))
 check rmmod-hold rmmod mstat_hold
 check rmmod-mstat rmmod mstat
 finish
