@@ -50,8 +50,6 @@ usage() {
 	exit 2
 }
 
-# header FILE FIELD: the words of FILE's "# FIELD:" line, if it has one.
-header() { sed -n "1,100s/^# $2: //p" "$1" | head -n 1; }
 
 # module_dir MODULE: the directory of tests/ (or kunit) whose source
 # builds MODULE.ko.
@@ -98,7 +96,7 @@ list() {
 		name=${f##*/}
 		name=${name%.sh}
 		case $name in lib|parts) continue ;; esac
-		k=$(header "$f" Kernels)
+		k=$(mstat_header "$f" Kernels)
 		printf '%-16s %-22s %s\n' "$name" "${k:-6.12}" \
 			"$(guest_modules "$f" | sed 's/$/.ko/' | tr '\n' ' ')$(guest_tools "$f" | tr '\n' ' ')"
 	done
@@ -357,7 +355,7 @@ run_guest() {
 		args+=("--file=build/tools/$m:/mstat/$m")
 	done
 	# The header's arguments, as a shell would split them (quotes kept).
-	eval "extra=($(header "$file" Guest))"
+	eval "extra=($(mstat_header "$file" Guest))"
 	[ -z "$append" ] || extra+=("--append=$append")
 	mstat_guests_parts "$name" "$vmlinuz" "$part" "${kos[@]}" "${args[@]}" \
 		--timeout=1200 "${extra[@]}"
@@ -418,7 +416,7 @@ for name; do
 		continue
 	fi
 	k=${want_kernel:-$kernel}
-	[ -n "$k" ] || k=$(header "scripts/guest/$part.sh" Kernels | awk '{ print $1 }')
+	[ -n "$k" ] || k=$(mstat_header "scripts/guest/$part.sh" Kernels | awk '{ print $1 }')
 	echo "# $name: scripts/guest/$part.sh${check:+ (its check $check)} on ${k:-6.12}"
 	run_guest "$part" "${k:-6.12}"
 done

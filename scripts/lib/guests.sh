@@ -370,11 +370,15 @@ mstat_debug_guests() {
 			'--append=nokaslr FAULTS="broken"'
 }
 
+# mstat_header FILE FIELD: the words of a guest test's "# FIELD:" header
+# line (Kernels, Guest), if it has one (scripts/test.sh reads them too).
+mstat_header() { sed -n "1,100s/^# $2: //p" "$1" | head -n 1; }
+
 # mstat_part_on PART ID: scripts/guest/PART.sh's "# Kernels:" line names
 # kernel ID, or "all".
 mstat_part_on() {
 	local k
-	k=$(sed -n '1,100s/^# Kernels: //p' "$MSTAT_TOP/scripts/guest/$1.sh" | head -n 1)
+	k=$(mstat_header "$MSTAT_TOP/scripts/guest/$1.sh" Kernels)
 	[[ " $k " == *" $2 "* || " $k " == *" all "* ]]
 }
 
