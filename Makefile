@@ -19,7 +19,8 @@
 #                     under KCSAN, arm64 under KASAN; the long forms of
 #                     what make check shortens (scripts/soak.sh)
 #   make fresh        make run and make check in a root debootstrap just
-#                     made, from nothing (about an hour)
+#                     made, from nothing (about an hour); SOAK=1: and
+#                     make soak after it
 #   make deb          the Debian packages mstat-dkms and mstat, built by
 #                     dpkg-buildpackage, into build/deb/ (scripts/deb.sh)
 #   make canary       build and smoke-test mstat on the newest release
@@ -69,7 +70,7 @@ soak:
 	scripts/soak.sh
 
 fresh:
-	scripts/fresh.sh
+	MSTAT_FRESH_SOAK=$(SOAK) scripts/fresh.sh
 
 deb:
 	scripts/deb.sh

@@ -244,27 +244,15 @@ phase queue-stock
 mstat_queue_start
 mstat_queue_slots $((slots > 1 ? slots - 1 : 1))
 
-helpers=()
-for tool in mstat runas write1 evpoll; do
-	helpers+=("--file=build/tools/$tool:/mstat/$tool")
-done
-
-# 3a. Stock kernels: the smoke test (6.12's: make run's), then the module
-# test (invariants under load, bad input, permissions, events, rmmod
-# under load), which loads, reads and unloads as the smoke test does.
-# These boot the bzImage, its decompressor and KASLR, as a machine does;
-# the other x86 guests of Debian's kernels boot its ELF kernel at the
-# PVH entry point (scripts/guest.sh --boot).
-[ -f build/6.12/mstat.ko ] &&
-	guest guest-6.12-smoke "$K612_VMLINUZ" scripts/guest/smoke.sh \
-		build/6.12/mstat.ko --boot=bzimage
+# 3a. The counts against a known truth on the stock kernels (6.1, 6.12,
+# 6.12-rt), each one boot of several parts (mstat_guests_counts), first:
+# they are the longest.
 for v in 6.1 6.12; do
 	vmlinuz=K${v/./}_VMLINUZ
 	[ -f "build/$v/mstat.ko" ] || continue
-	guest "guest-$v-module" "${!vmlinuz}" scripts/guest/module.sh \
-		"build/$v/mstat.ko" "${helpers[@]}" --boot=bzimage
 	mstat_guests_counts "$v" "${!vmlinuz}"
 done
+[ ! -f build/6.12rt/mstat.ko ] || mstat_guests_counts 6.12rt "$K612RT_VMLINUZ"
 
 # 3b. The ground-truth test's own test: the broken build must fail it, on
 # each pattern whose count it breaks.
@@ -295,102 +283,17 @@ if [ -f build/6.12-broken/mstat.ko ]; then
 		'--append=CACHES_ARGS="-n -a" ACCOUNT_BROKEN=1 EXACT_BROKEN=1 BULKPAGES_BROKEN=1 KINDS_TAMPER=1'
 fi
 
-# 3c. How a large kmalloc is traced, learnt at load under an interrupt
-# load of large kmallocs on every CPU (tests/irqload/): every load learns
-# what a quiet one did, and counts the interrupts' pairs against their
-# truth; the broken build, which learns from the interrupts' events too,
-# must be caught learning otherwise.
-#
-# On a CPU without CMPXCHG16B (--cpu=cx16=off): under this load, an
-# interrupt every 5 us on each vCPU, qemu 7.2's TCG now and then resumes
-# a task right after its "cmpxchg16b %gs:(%rsi)" (SLUB's per-CPU fast
-# path) with impossible RFLAGS, reserved bits and TF set: a #DB splat in
-# the kernel, user tasks killed by a #GP, a double fault; once while
-# mstat was not loaded (scripts/guest/irqload-loop.sh counts it). Without
-# the instruction the kernel takes its emulation (this_cpu_cmpxchg16b_emu),
-# which the test does not care about.
-learn_cpu=--cpu=cx16=off
-if [ -f build/6.12/tests/irqload/mstat_irqload.ko ]; then
-	guest guest-6.12-learn "$K612_VMLINUZ" scripts/guest/learn.sh \
-		build/6.12/mstat.ko build/6.12/tests/irqload/mstat_irqload.ko \
-		"$learn_cpu"
-fi
-if [ -f build/6.12-broken/tests/irqload/mstat_irqload.ko ]; then
-	guest guest-6.12-learn-broken "$K612_VMLINUZ" scripts/guest/learn.sh \
-		build/6.12-broken/mstat.ko \
-		build/6.12-broken/tests/irqload/mstat_irqload.ko \
-		--append=LEARN_BROKEN=1 "$learn_cpu"
-fi
-
-# 3d. alloc_pages_bulk()'s single-page fallback, traced by the page
-# allocator, counted once among interrupts that allocate pages and with
-# the task moved from CPU to CPU (the truth pattern bulk_fallback, in a
-# memory cgroup so that the kernel takes the fallback, preempt=full so
-# that the task can move inside a call); the broken build, which watches
-# nothing, must fail it (3b).
-if [ -f build/6.12/tests/truth/mstat_truth.ko ]; then
-	guest guest-6.12-bulk-fallback "$K612_VMLINUZ" scripts/guest/truth.sh \
-		build/6.12/mstat.ko build/6.12/tests/truth/mstat_truth.ko \
-		--file=build/tools/truth:/mstat/truth \
-		'--append=preempt=full TRUTH_MEMCG=1 TRUTH_ARGS="-n 40000 bulk_fallback"'
-fi
-
-# 3e. The heap profile against known call chains (scripts/guest/chains.sh):
-# each chain's stack, frame by frame, and its estimated bytes allocated
-# and in use within five standard errors of the truth, at the default
-# rate, on 6.12 and on the newest kernel of the matrix (5a); then the
-# false truth of CHAINS_TAMPER=1, which every such check must catch.
-# And its labels (scripts/guest/labels.sh), on the same kernels with two
-# NUMA nodes: each (stack, cgroup) and (stack, node) estimate against
-# allocations of known cgroups, nodes, softirq and ages, a false truth
-# of each kind caught; then the phantom entries (objects freed while the
-# kmalloc source is off, a reset, a missed free probe) leave nothing in
-# use.
-# And mstat leaks against known leaks among decoys
-# (scripts/guest/leaks.sh): a leak-free watch under a busy workload that
-# must name nothing, then every leak named with its stack, cache, cgroup
-# and rate and no decoy, then the module's false truth, whose every lie
-# the judge must catch. Each leak guest runs two watches of 120 s at
-# profile_rate=16384 (scripts/guest/leaks.sh), mostly waiting: it goes first.
-# The leak guest runs on 6.12 only; 7.3's is in make soak (it took 132 s
-# of CPU in a cold run).
-# profile_guests ID VMLINUZ [noleaks]: the leak and labels guests on the
-# build in build/ID; with noleaks, not the leak guest. (The chains
-# guest: on 6.12 a part of guest-6.12-parts, on 7.3 one of its own.)
-profile_guests() {
-	local id=$1 vmlinuz=$2
-	[ -f "$vmlinuz" ] || return 0
-	if [ "${3:-}" != noleaks ] &&
-	   [ -f "build/$id/tests/leaks/mstat_leaktest.ko" ]; then
-		guest "guest-$id-leaks" "$vmlinuz" scripts/guest/leaks.sh \
-			"build/$id/mstat.ko" \
-			"build/$id/tests/leaks/mstat_leaktest.ko" \
-			--file=build/tools/mstat:/mstat/mstat \
-			--file=build/tools/leaks:/mstat/leaks --prio=1
-	fi
-	if [ -f "build/$id/tests/labels/mstat_labeltest.ko" ]; then
-		guest "guest-$id-labels" "$vmlinuz" scripts/guest/labels.sh \
-			"build/$id/mstat.ko" \
-			"build/$id/tests/labels/mstat_labeltest.ko" \
-			--file=build/tools/labels:/mstat/labels --numa=2
-	fi
-}
-profile_guests 6.12 "$K612_VMLINUZ"
-# The whole-memory account with mstat loaded at boot, pages sampled
-# (scripts/guest/memory.sh): its lines add up, what predates mstat is
-# given, raw pages are named by caller, and what no line and no sample
-# names is printed and judged; on 6.12 here, on the newest kernel of the
-# matrix in 5a.
-#
-# On 6.12 it is the first part of guest-6.12-parts, one boot for the
-# guests of a stock 6.12 that need no command line, CPU option or
-# memory of their own (scripts/guest/parts.sh), each as in a boot of its
-# own: the account (mstat loaded first thing, as at boot), the
-# reconciliation against slabinfo and the cache of known live objects
-# (3j), the known call chains (3e), every load parameter at its limits
-# (3f), and, last, the controls under a lockdown raised at runtime
-# (3l), which no part after it could lift: six boots, once, some 5.5 s
-# of CPU each.
+# 3c. guest-6.12-parts: one boot for the guest tests of a stock 6.12
+# that need no command line, CPU option or memory of their own
+# (scripts/guest/parts.sh), each as in a boot of its own: the
+# whole-memory account with mstat loaded first thing, as at boot
+# (memory.sh), the reconciliation against slabinfo (reconcile.sh) and the
+# cache of known live objects (slabinfo.sh), the heap profile's known
+# call chains (chains.sh), every load parameter at its limits
+# (params.sh), and, last, the controls under a lockdown raised at
+# runtime (lockdown.sh), which no part after it could lift: six boots,
+# once, some 5.5 s of CPU each. On the newest kernel of the matrix the
+# first and the chains (5a).
 if [ -f build/6.12/tests/chains/mstat_chains.ko ] &&
    [ -f build/6.12/tests/slabinfo/mstat_slabtest.ko ]; then
 	mstat_guests_parts guest-6.12-parts "$K612_VMLINUZ" \
@@ -400,34 +303,8 @@ if [ -f build/6.12/tests/chains/mstat_chains.ko ] &&
 		--file=build/tools/mstat:/mstat/mstat \
 		--file=build/tools/reconcile:/mstat/reconcile --timeout=1200
 fi
-[ -f build/6.12/tests/chains/mstat_chains.ko ] &&
-	guest guest-6.12-chains-tamper "$K612_VMLINUZ" scripts/guest/chains.sh \
-		build/6.12/mstat.ko build/6.12/tests/chains/mstat_chains.ko \
-		--append=CHAINS_TAMPER=1
 
-# 3f. Every load parameter at its limits, on 6.12 (and on the oldest
-# and newest kernels of the matrix, 5b): no WARNING on the console. A
-# part of guest-6.12-parts (3e).
-
-# 3g. PREEMPT_RT (Debian's stock -rt flavour): the module test, and the
-# kernel torture, on four vCPUs.
-if [ -f build/6.12rt/mstat.ko ]; then
-	guest guest-6.12rt-module "$K612RT_VMLINUZ" scripts/guest/module.sh \
-		build/6.12rt/mstat.ko "${helpers[@]}"
-	mstat_guests_counts 6.12rt "$K612RT_VMLINUZ"
-	# Single-threaded TCG: the torture loads and unloads mstat while
-	# its threads allocate on every vCPU, and under multi-threaded TCG
-	# the 6.12-rt kernel met "Oops: int3" in kfree() as mstat's
-	# tracepoints were switched off (once, in a cold run), the
-	# cross-modifying code of scripts/guest.sh's note. x86's PAUSE
-	# leaves the vCPU's loop in either mode, so the busted readers are
-	# still met (scripts/arm64.sh).
-	guest guest-6.12rt-torture "$K612RT_VMLINUZ" scripts/guest/torture.sh \
-		build/6.12rt/mstat.ko build/6.12rt/tests/torture/mstat_torture.ko \
-		--smp=4
-fi
-
-# 3h. The slab layout mstat finds at load (mstat_slab.c) and reads on
+# 3d. The slab layout mstat finds at load (mstat_slab.c) and reads on
 # every kfree, under the boot options that change the allocator, and in
 # Debian's -cloud config of 6.12: the ground truth and the per-cache
 # test, every count exact (a layout refused, its log line saying why,
@@ -459,19 +336,7 @@ slab_guests 6.12-slab-opts 6.12 "$K612_VMLINUZ" '' \
 	'slab_nomerge init_on_free=1 kfence.sample_interval=1'
 slab_guests 6.12cloud 6.12cloud "$K612CLOUD_VMLINUZ" -a
 
-# 3i. An isolated nohz_full CPU: the IPIs a read sends it, per reader
-# mode, and each mode's read latency; and the IPIs a reader loop sends it
-# in ipi mode, root's, an unprivileged one's under proc_min_interval_ms
-# (bounded) and without it (the storm the bound must catch).
-if [ -f build/6.12/mstat.ko ]; then
-	guest guest-6.12-isolation "$K612_VMLINUZ" scripts/guest/isolation.sh \
-		build/6.12/mstat.ko --file=build/tools/readlat:/mstat/readlat \
-		--file=build/tools/runas:/mstat/runas \
-		--file=build/tools/mstat:/mstat/mstat \
-		"--append=isolcpus=1 nohz_full=1"
-fi
-
-# 3m. The whole-memory account with swap (scripts/guest/swap.sh): a zram
+# 3e. The whole-memory account with swap (scripts/guest/swap.sh): a zram
 # swap device (Debian's zram.ko and what it needs, from the image
 # package), anonymous memory written out in a memory cgroup of 32 MiB
 # and read back: the swap cache counted once, the zsmalloc line against
@@ -491,48 +356,16 @@ swap_guest() {
 }
 swap_guest 6.12 "$K612_REL" "$K612_VMLINUZ"
 
-# 3j. mstat against the allocator's own counts: per kmalloc class, the
-# change in live objects against /proc/slabinfo's, under a mixed
-# workload; and one cache of known live objects, step by step (make
-# bench reports slabinfo's figures beside it). Parts of guest-6.12-parts
-# (3e).
-
-# 3k. The eBPF comparison's programs and loader (tests/bpf/, built by
-# build-tools), so that they cannot rot: the JIT on; each set loads,
-# attaches, counts every pair of a known loop, class by class, and
-# detaches leaving no program loaded; the torn-read reader runs under
-# cross-CPU load. make bench measures them (scripts/guest/icount-bench.sh,
-# scripts/guest/torn.sh).
-if [ -f build/6.12/tests/bench/mstat_probe_bench.ko ] &&
-   [ -f build/6.12/tests/bench/mstat_xload.ko ] &&
-   [ -x build/tools/mstat-bpf ]; then
-	guest guest-6.12-bpf "$K612_VMLINUZ" scripts/guest/bpf.sh \
-		build/6.12/tests/bench/mstat_probe_bench.ko \
-		build/6.12/tests/bench/mstat_xload.ko \
-		--file=build/tools/mstat-bpf:/mstat/mstat-bpf --timeout=300
-else
-	not_ok "guest-6.12-bpf: no mstat-bpf or test modules (build-6.12-W1, build-tools)"
-fi
-
-# 3l. Fuzzing every control, through debugfs and through its module
-# parameter (22,000 inputs each way: 2,000 a control), read-only load-time
-# parameters, and 10 load/unload cycles under load, on 6.12 (make soak:
-# 137,500 inputs each way and 50 cycles; make stress: 1000 cycles; in
-# cold runs the fuzz guest took 129 s of CPU and the cycles 170 s at the
-# soak's sizes, 81 s and 100 s with 4,000 and 20); the controls under lockdown
-# (raised to integrity at runtime: an unsigned module cannot load once it
-# is up; the last part of guest-6.12-parts, 3e), and a guest booted with
-# lockdown=integrity, which must refuse the unsigned module.
-if [ -f build/6.12/mstat.ko ]; then
-	guest guest-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat-fuzz:/mstat/mstat-fuzz \
-		--append=FUZZ_WRITES=2000
-	guest guest-6.12-lockdown-boot "$K612_VMLINUZ" scripts/guest/lockdown.sh \
-		build/6.12/mstat.ko --append=lockdown=integrity
-	guest guest-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
-		build/6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat \
-		--append=CYCLES=10
-fi
+# 3f. Every other guest test of the stock kernels: each a file of its
+# own, scripts/guest/X.sh, run as its header's "# Run: check NAME ARG..."
+# lines say (mstat_runs, scripts/lib/guests.sh): the smoke and module
+# tests, the learning of how a large kmalloc is traced (and its broken
+# build), alloc_pages_bulk()'s single-page fallback, the known call
+# chains' false truth, the labels and the leaks (whose two watches of
+# 120 s mostly wait: --prio=1, first), 6.12-rt's torture, the isolated
+# CPU's IPIs, the eBPF comparison's programs, fuzzing every control, a
+# boot under lockdown=integrity and load/unload cycles under load.
+mstat_runs check 6.12 6.1 6.12rt
 
 ## The kernel matrix: its builds, then its guests queued
 
@@ -607,11 +440,11 @@ if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
 fi
 
 # 5a. The heap profile's and labels' guests on the newest kernel
-# (3e), and its swap guest (3m).
+# (3f: mstat_runs), its swap guest (3e).
 vmlinuz=$(mstat_km 7.3 VMLINUZ)
-[ -z "$vmlinuz" ] || profile_guests 7.3 "$vmlinuz" noleaks
+mstat_runs check 7.3
 [ -z "$vmlinuz" ] || swap_guest 7.3 "$(mstat_km 7.3 REL)" "$vmlinuz"
-# The account first, then the known chains, in one boot (3e).
+# The account first, then the known chains, in one boot (3c).
 [ -z "$vmlinuz" ] || [ ! -f build/7.3/tests/chains/mstat_chains.ko ] ||
 	mstat_guests_parts guest-7.3-parts "$vmlinuz" 'memory chains' \
 		build/7.3/mstat.ko build/7.3/tests/chains/mstat_chains.ko \
@@ -623,7 +456,7 @@ vmlinuz=$(mstat_km 7.3 VMLINUZ)
 # stands for the smoke test, which the matrix no longer boots alone) and
 # the load parameters' limits. Those limits are the module's own code
 # and the kernel's moduleparam, the same from 5.10 to 7.3 and on either
-# architecture: judged on the oldest, 5.10, here, on 6.12 (3f) and on
+# architecture: judged on the oldest, 5.10, here, on 6.12 (3c) and on
 # the newest, arm64's 7.3 (scripts/arm64.sh); not on x86's 7.2, 7.3 and
 # 7.3-rt, whose params guests took 43 and 45 s of CPU in a cold run.
 # 5.10 has no alloc_pages_bulk(). Then the wrong-prototype

@@ -10,13 +10,17 @@
 #	apt-get install make	(the one thing the README assumes)
 #	make run		must show /proc/mstat
 #	make check		must end with "N passed, 0 failed"
+#	make soak		with MSTAT_FRESH_SOAK=1 (make fresh SOAK=1):
+#				the same, after make check, as a new
+#				user's first soak
 #
 # So every package, package list (arm64's among them), kernel and test
 # kernel is fetched or built from nothing, whatever this host has. The
 # root's apt reaches the registry this host's apt does: its sources and
 # the Acquire settings it needs are copied in, nothing else is.
 #
-#   scripts/fresh.sh		(make fresh; about an hour on 2 CPUs)
+#   scripts/fresh.sh		(make fresh; about an hour on 2 CPUs,
+#				make soak's half an hour more)
 #
 # The root is $MSTAT_FRESH_ROOT (default /var/tmp/mstat-fresh), remade
 # each run and left in place afterwards for a look (its mounts are not).
@@ -98,6 +102,16 @@ make_check() {
 	[[ $line =~ ^[0-9]+\ passed,\ 0\ failed ]]
 }
 
+# make soak after it, as a new user would run it next: its last line
+# must say 0 failed.
+make_soak() {
+	local line
+	in_root 'cd /root/mstat && make soak'
+	line=$(tail -n 1 "$out/make-soak.log")
+	echo "last line: $line"
+	[[ $line =~ ^[0-9]+\ passed,\ 0\ failed ]]
+}
+
 rm -rf "$out"
 mkdir -p "$out"
 start=$SECONDS
@@ -110,6 +124,10 @@ if step debootstrap make_root; then
 	step make-check make_check
 	grep -E '^(not ok|ok arm64-setup|[0-9]+ passed)' "$out/make-check.log" |
 		show
+	if [ -n "${MSTAT_FRESH_SOAK:-}" ]; then
+		step make-soak make_soak
+		grep -E '^(not ok|[0-9]+ passed)' "$out/make-soak.log" | show
+	fi
 fi
 echo "# fresh total $((SECONDS - start)) s" | tee -a "$out/summary"
 cat "$out/times" >>"$out/summary"

@@ -105,13 +105,11 @@ relay "$logs/litmus.log"
 scripts/dkms-test.sh "$K612_KDIR" >"$logs/dkms.log" 2>&1
 relay "$logs/dkms.log" soak
 
-if t soak-build-6.12 scripts/build.sh "$K612_KDIR" build/soak-6.12; then
-	guest soak-6.12-fuzz "$K612_VMLINUZ" scripts/guest/fuzz.sh \
-		build/soak-6.12/mstat.ko \
-		--file=build/tools/mstat-fuzz:/mstat/mstat-fuzz
-	guest soak-6.12-cycles "$K612_VMLINUZ" scripts/guest/cycles.sh \
-		build/soak-6.12/mstat.ko --file=build/tools/mstat:/mstat/mstat
-fi
+# The guest tests' "# Run: soak NAME ARG..." lines (mstat_runs): on 6.12
+# the fuzz guest and the load/unload cycles at their own sizes, on the
+# newest kernel the leak guest.
+t soak-build-6.12 scripts/build.sh "$K612_KDIR" build/soak-6.12 &&
+	mstat_runs soak 6.12
 
 # The newest kernel of the matrix (scripts/matrix.sh, cached after make
 # check).
@@ -127,10 +125,7 @@ if [ -z "$v73" ] || [ -n "$(mstat_km 7.3 ERROR)" ]; then
 	not_ok "soak-matrix-7.3, log: build/logs/soak/matrix-setup.log"
 elif t soak-build-7.3 scripts/build.sh ${r:+--root "$r"} \
 	"$(mstat_km 7.3 KDIR)" build/soak-7.3; then
-	guest soak-7.3-leaks "$v73" scripts/guest/leaks.sh \
-		build/soak-7.3/mstat.ko build/soak-7.3/tests/leaks/mstat_leaktest.ko \
-		--file=build/tools/mstat:/mstat/mstat \
-		--file=build/tools/leaks:/mstat/leaks
+	mstat_runs soak 7.3
 fi
 
 # The x86 debug kernel (make check's, cached) and the broken build.

@@ -46,7 +46,9 @@ expect part-check kinds/kinds-shmem-huge 'guest kinds kinds-shmem-huge'
 expect bare kinds-shmem-huge 'guest kinds kinds-shmem-huge'
 expect made-at-run-time truth-kmalloc_large_var \
 	'guest truth truth-kmalloc_large_var'
-expect guest guest-6.12rt-torture 'guest torture 6.12rt'
+expect guest guest-6.12rt-torture 'run guest-6.12rt-torture (torture)'
+expect run-broken 'not ok guest-6.12-learn-broken: learn-differs (3 s)' \
+	'run guest-6.12-learn-broken (learn) learn-differs: build=6.12-broken --append=LEARN_BROKEN=1'
 expect file kinds 'guest kinds'
 expect tool 'tools/mstat: leaks_serve (3 s, 1 s CPU)' 'tool leaks_serve'
 expect tool-bare json_names 'tool json_names'
@@ -76,7 +78,8 @@ refused parts-guest guest-6.12-nosuchguest 'no scripts/guest/nosuchguest.sh'
 expect parts-guest-part 'guest-5.10-counts: truth' 'guest truth 5.10'
 expect soak-guest-check 'soak-debug-faults-every-point: faultio-read /proc/mstat' \
 	'guest faults debug faultio-read /proc/mstat'
-expect guest-console 'guest-6.12-module-console-clean' 'guest module 6.12'
+expect guest-console 'guest-6.12-module-console-clean' \
+	'run guest-6.12-module (module): --boot=bzimage'
 # shellcheck disable=SC2016 # soak.sh's line, unexpanded
 expect host-t-made soak-build-debug \
 	'host-t soak-build-debug: t soak-build-debug scripts/build.sh "$kb" build/soak-debug'
@@ -135,6 +138,70 @@ else
 	not_ok "test-timeout-named: $got"
 fi
 rm -f "$tmp"
+
+# The guest files' "# Run:" lines (mstat_runs, scripts/lib/guests.sh):
+# each name one run's, resolving to it (test-runs-named); make check's
+# of 6.12 queued once each, with the modules each file loads from the
+# build its line names (test-runs-queued), and a run whose build lacks
+# one of them refused, naming it (test-runs-missing).
+bad=0 n=0
+while read -r f _ name args; do
+	n=$((n + 1))
+	got=$(scripts/test.sh --resolve "$name" 2>&1)
+	p=${f##*/}
+	[ "$got" = "run $name (${p%.sh})${args:+: $args}" ] ||
+		{ echo "# $name gave: $got"; bad=$((bad + 1)); }
+done < <(mstat_run_lines)
+dups=$(mstat_run_lines | awk '{ print $3 }' | sort | uniq -d)
+if [ "$bad" -eq 0 ] && [ "$n" -gt 10 ] && [ -z "$dups" ]; then
+	ok "test-runs-named ($n)"
+else
+	not_ok "test-runs-named: $bad of $n resolved elsewhere; named twice: ${dups:-none}"
+fi
+# runs_queued: mstat_runs check 6.12 with guest() and not_ok() printing,
+# in a tree of empty modules and programs ($tmp: build/6.12...,
+# build/tools).
+runs_queued() {
+	guest() { echo "guest $*"; }
+	not_ok() { echo "not_ok $*"; }
+	cd "$tmp" || return
+	# shellcheck disable=SC2034 # mstat_km's
+	KM_6_12_VMLINUZ=/vmlinuz
+	mstat_runs check 6.12
+}
+tmp=$(mktemp -d)
+while read -r f _ name args; do
+	[ "$(mstat_run_kernel "$name")" = 6.12 ] || continue
+	b=6.12
+	[[ " $args " != *" build="* ]] || b=$(sed -E 's/.* build=([^ ]+).*/\1/' <<<" $args ")
+	mstat_guest_args "$MSTAT_TOP/$f" "build/$b"
+	for a in "${mstat_args[@]}"; do
+		case $a in
+		*.ko)		a=$tmp/$a ;;
+		--file=*)	a=${a#--file=} a=$tmp/${a%%:*} ;;
+		*)		continue ;;
+		esac
+		mkdir -p "${a%/*}" && : >"$a"
+	done
+done < <(mstat_run_lines check)
+want=$(mstat_run_lines check | awk '$3 ~ /^guest-6\.12-/ { print $3 }' | sort)
+got=$(runs_queued)
+broken=$(grep -c "^guest guest-6.12-learn-broken /vmlinuz scripts/guest/learn.sh build/6.12-broken/mstat.ko build/6.12-broken/tests/irqload/mstat_irqload.ko " <<<"$got")
+if [ "$(grep '^guest ' <<<"$got" | awk '{ print $2 }' | sort)" = "$want" ] &&
+   ! grep -q '^not_ok' <<<"$got" && [ "$broken" -eq 1 ]; then
+	ok "test-runs-queued ($(grep -c . <<<"$want"))"
+else
+	not_ok "test-runs-queued: wanted $(tr '\n' ' ' <<<"$want"), got: $(grep -o '^[a-z_]* [^ ]*' <<<"$got" | tr '\n' ' ')"
+fi
+rm -f "$tmp/build/6.12/tests/irqload/mstat_irqload.ko"
+got=$(runs_queued)
+if grep -q "^not_ok guest-6.12-learn: no build/6.12/tests/irqload/mstat_irqload.ko" <<<"$got" &&
+   ! grep -q '^guest guest-6.12-learn ' <<<"$got"; then
+	ok test-runs-missing
+else
+	not_ok "test-runs-missing: $(grep -o '^[a-z_]* [^ ]*' <<<"$got" | tr '\n' ' ')"
+fi
+rm -rf "$tmp"
 
 # Every literal check of every guest file, bare.
 bad=0 n=0

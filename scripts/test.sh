@@ -51,43 +51,6 @@ usage() {
 }
 
 
-# module_dir MODULE: the directory of tests/ (or kunit) whose source
-# builds MODULE.ko.
-module_dir() {
-	local f
-	case $1 in
-	mstat)		return 0 ;;
-	*_kunit)	echo kunit; return 0 ;;
-	esac
-	for f in tests/*/"$1".c; do
-		[ -f "$f" ] || continue
-		f=${f#tests/}
-		echo "${f%%/*}"
-		return 0
-	done
-	return 1
-}
-
-# guest_modules FILE: the modules FILE loads, without .ko.
-guest_modules() {
-	grep -o '\./[a-z_0-9*]*\.ko' "$1" | sed 's|^\./||; s|\.ko$||' | sort -u
-}
-
-# guest_tools FILE: the programs of mstat_tools FILE runs as ./NAME, and
-# mstat and acct, which the guests' library runs.
-guest_tools() {
-	local spec name
-	{
-		echo mstat
-		echo acct
-		for spec in "${mstat_tools[@]}"; do
-			name=${spec%% *}
-			grep -qE "(^|[^a-z_/.-])\./$name([^a-z_.-]|$)" "$1" &&
-				echo "$name"
-		done
-	} | sort -u
-}
-
 # list: one line a guest test.
 list() {
 	local f name k
@@ -98,8 +61,25 @@ list() {
 		case $name in lib|parts) continue ;; esac
 		k=$(mstat_header "$f" Kernels)
 		printf '%-16s %-22s %s\n' "$name" "${k:-6.12}" \
-			"$(guest_modules "$f" | sed 's/$/.ko/' | tr '\n' ' ')$(guest_tools "$f" | tr '\n' ' ')"
+			"$(mstat_guest_modules "$f" | sed 's/$/.ko/' | tr '\n' ' ')$(mstat_guest_tools "$f" | tr '\n' ' ')"
 	done
+}
+
+# run_resolve NAME: NAME, less ": CHECK" and the collector's suffixes,
+# is a run of a guest file's "# Run:" lines: sets kind (run), part (the
+# file), kernel, check, runname and runargs (its ARGs, as written).
+run_resolve() {
+	local g=${1%%: *} file group name args
+	g=${g%-checks-reported} g=${g%-console-clean} g=${g%-kunit-parse}
+	while read -r file group name args; do
+		[ "$name" = "$g" ] || continue
+		kind=run part=${file##*/} part=${part%.sh}
+		kernel=$(mstat_run_kernel "$name") runname=$name runargs=$args
+		check=''
+		[[ $1 != *': '* ]] || check=${1#*: }
+		return 0
+	done < <(mstat_run_lines)
+	return 1
 }
 
 # resolve NAME: sets kind (guest or tool), part, kernel (from the name,
@@ -122,6 +102,11 @@ resolve() {
 	# arm64's arm64-K-G (K a kernel, G the guest; its -console-clean,
 	# -checks-reported and -kunit-parse lines are the guest's too),
 	# then ": CHECK" or ": PART/CHECK".
+	# A run a guest file's header names ("# Run: GROUP NAME ARG...":
+	# guest-6.12-learn-broken), as make check or make soak runs it.
+	if run_resolve "$n"; then
+		return 0
+	fi
 	if [[ $n =~ ^(guest|soak|arm64|soak-arm64)-([0-9]+\.[0-9]+[a-z]*|debug|kcsan|kasan|stock)-([^:]+)(:\ (.*))?$ ]]; then
 		kernel=${BASH_REMATCH[2]}
 		[[ ${BASH_REMATCH[1]} != *arm64 ]] || kernel=arm64-$kernel
@@ -320,45 +305,64 @@ kernel_env() {
 	}
 }
 
-# run_guest PART KERNEL: build what scripts/guest/PART.sh needs against
-# KERNEL, boot it there alone, collect its lines.
-run_guest() {
-	local part=$1 k=$2 file=scripts/guest/$1.sh m d dirs='' tools=()
-	local kos=() args=() extra out=build/test/$2 name=guest-$2-$1 kunit=''
-	kernel_env "$k" || return 0
-	for m in $(guest_modules "$file"); do
+# build_for FILE KERNEL OUT [broken]: build into OUT, against KERNEL
+# (kernel_env's), mstat and the test modules guest file FILE loads, with
+# the broken build's mutations if "broken", and the programs it runs.
+build_for() {
+	local file=$1 k=$2 out=$3 m d dirs='' kunit='' tools=()
+	for m in $(mstat_guest_modules "$file"); do
 		[[ $m != *_kunit ]] || kunit=1
-		d=$(module_dir "$m") || {
-			not_ok "$name: $file loads $m.ko, which no tests/*/$m.c builds"
-			return 0
+		d=$(mstat_module_dir "$m") || {
+			not_ok "build-$k: $file loads $m.ko, which no tests/*/$m.c builds"
+			return 1
 		}
 		[ -z "$d" ] || [ "$d" = kunit ] || [[ " $dirs " == *" $d "* ]] ||
 			dirs+=" $d"
 	done
-	mapfile -t tools < <(guest_tools "$file")
 	# The KUnit suites are built only by a build of everything.
 	[ -z "$kunit" ] || dirs=''
-	t "build-$k" scripts/build.sh ${root:+--root "$root"} \
+	t "build-${out#build/test/}" env ${4:+KCFLAGS=-DMSTAT_BROKEN_COUNTS=1} \
+		scripts/build.sh ${root:+--root "$root"} \
 		${dirs:+--tests "${dirs# }"} "$kdir" "$out"
-	[ -f "$out/mstat.ko" ] || return 0
+	[ -f "$out/mstat.ko" ] || return 1
+	mapfile -t tools < <(mstat_guest_tools "$file")
 	t build-tools mstat_build_tools "${tools[@]}"
-	kos=("$out/mstat.ko")
-	for m in $(guest_modules "$file"); do
-		case $m in
-		mstat)		;;
-		*_kunit)	[[ " ${kos[*]} " == *_kunit.ko* ]] ||
-					kos+=("$out"/kunit/*_kunit.ko) ;;
-		*)		kos+=("$out/tests/$(module_dir "$m")/$m.ko") ;;
-		esac
-	done
-	for m in "${tools[@]}"; do
-		args+=("--file=build/tools/$m:/mstat/$m")
-	done
-	# The header's arguments, as a shell would split them (quotes kept).
-	eval "extra=($(mstat_header "$file" Guest))"
+}
+
+# run_guest PART KERNEL: build what scripts/guest/PART.sh needs against
+# KERNEL, boot it there alone (as a part: parts.sh), collect its lines.
+run_guest() {
+	local part=$1 k=$2 file=scripts/guest/$1.sh extra=()
+	kernel_env "$k" || return 0
+	build_for "$file" "$k" "build/test/$k" || return 0
+	mstat_guest_args "$file" "build/test/$k" || {
+		not_ok "guest-$k-$part: $mstat_why"
+		return 0
+	}
 	[ -z "$append" ] || extra+=("--append=$append")
-	mstat_guests_parts "$name" "$vmlinuz" "$part" "${kos[@]}" "${args[@]}" \
-		--timeout=1200 "${extra[@]}"
+	mstat_guests_parts "guest-$k-$part" "$vmlinuz" "$part" "${mstat_args[@]}" \
+		--timeout=1200 ${extra[@]+"${extra[@]}"}
+	collect_guests
+}
+
+# run_run: the run resolved (run_resolve), as its "# Run:" line says,
+# with the modules built here (build/test/KERNEL; a build=B of a broken
+# build, build/test/KERNEL-broken with its mutations).
+run_run() {
+	local file=scripts/guest/$part.sh a args=() b='' extra=()
+	kernel_env "$kernel" || return 0
+	eval "args=($runargs)"
+	for a in "${!args[@]}"; do
+		[[ ${args[a]} == build=* ]] || continue
+		b=''
+		[[ ${args[a]} != *-broken ]] || b=-broken
+		args[a]=build=$kernel$b
+	done
+	build_for "$file" "$kernel" "build/test/$kernel$b" ${b:+broken} || return 0
+	[ -z "$append" ] || extra+=("--append=$append")
+	MSTAT_RUN_BUILDS=build/test MSTAT_RUN_VMLINUZ=$vmlinuz \
+		mstat_run "$file" "$runname" ${args[@]+"${args[@]}"} \
+		${extra[@]+"${extra[@]}"}
 	collect_guests
 }
 
@@ -383,6 +387,10 @@ if [ "$1" = --resolve ]; then
 	shift
 	for name; do
 		resolve "$name" || exit 1
+		if [ "$kind" = run ]; then
+			echo "run $runname ($part)${check:+ $check}${runargs:+: $runargs}"
+			continue
+		fi
 		echo "$kind $part${kernel:+ $kernel}${check:+ $check}${hostcmd:+: $hostcmd}"
 	done
 	exit 0
@@ -413,6 +421,11 @@ for name; do
 	fi
 	if [[ $kind == host* ]]; then
 		run_host
+		continue
+	fi
+	if [ "$kind" = run ]; then
+		echo "# $name: scripts/guest/$part.sh as its line \"# Run: ... $runname\" says${check:+ (its check $check)}"
+		run_run
 		continue
 	fi
 	k=${want_kernel:-$kernel}

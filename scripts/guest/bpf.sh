@@ -9,6 +9,7 @@
 # the torn-read reader runs and reports under mstat_xload's load. The
 # figures themselves are make bench's (scripts/guest/icount-bench.sh,
 # scripts/guest/torn.sh).
+# Run: check guest-6.12-bpf --timeout=300
 set -u
 . ./lib.sh
 

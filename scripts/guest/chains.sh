@@ -32,6 +32,7 @@
 # truth (counts doubled: 2 x the truth is 19 standard errors off, chain
 # B's frames out of order), and the stack,
 # allocated and live checks must fail (scripts/check.sh expects it).
+# Run: check guest-6.12-chains-tamper --append=CHAINS_TAMPER=1
 set -u
 . ./lib.sh
 

@@ -6,7 +6,8 @@
 # parameters, which meets mstat loading, loaded and unloading (-EBUSY,
 # set, -ENODEV); each cycle's read must pass the checker. The console
 # check afterwards catches splats.
-# Guest: --append=CYCLES=10
+# Run: check guest-6.12-cycles --append=CYCLES=10
+# Run: soak soak-6.12-cycles build=soak-6.12
 set -u
 . ./lib.sh
 n=${CYCLES:-50}

@@ -7,7 +7,8 @@
 # that state changes on valid input only. The load-only parameters stay
 # read-only (0444): checked too.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
-# Guest: --append=FUZZ_WRITES=2000
+# Run: check guest-6.12-fuzz --append=FUZZ_WRITES=2000
+# Run: soak soak-6.12-fuzz build=soak-6.12
 set -u
 . ./lib.sh
 P=/sys/module/mstat/parameters

@@ -37,6 +37,7 @@
 # opens past the interval took 4 and were served the 4th three times.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
 # Guest: '--append=isolcpus=1 nohz_full=1'
+# Run: check guest-6.12-isolation
 set -u
 . ./lib.sh
 reads=${ISOLATION_READS:-200}

@@ -47,6 +47,9 @@
 #    (probe_kmem_cache_free_bulk_missed grows), and the next read of
 #    /proc/mstat_sites must leave nothing of tag 7, addr_phantoms up by
 #    at least 256.
+# Guest: --numa=2
+# Run: check guest-6.12-labels
+# Run: check guest-7.3-labels
 set -u
 . ./lib.sh
 

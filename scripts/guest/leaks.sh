@@ -37,6 +37,8 @@
 # saved (--save), then `mstat leaks --from` on the first N reads for
 # N = 2, 3, ...: for each leak, the first read at which it is named, and
 # its time from the start.
+# Run: check guest-6.12-leaks --prio=1
+# Run: soak soak-7.3-leaks build=soak-7.3
 set -u
 . ./lib.sh
 

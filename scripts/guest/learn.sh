@@ -24,7 +24,18 @@
 # events too) turns it around: one of up to 48 loads must learn other
 # than the quiet load did, the pairs not judged (that build counts both
 # events of a large kmalloc anyway).
+#
+# On a CPU without CMPXCHG16B (--cpu=cx16=off): under this load, an
+# interrupt every 5 us on each vCPU, qemu 7.2's TCG now and then resumes
+# a task right after its "cmpxchg16b %gs:(%rsi)" (SLUB's per-CPU fast
+# path) with impossible RFLAGS, reserved bits and TF set: a #DB splat in
+# the kernel, user tasks killed by a #GP, a double fault; once while
+# mstat was not loaded (scripts/guest/irqload-loop.sh counts it). Without
+# the instruction the kernel takes its emulation (this_cpu_cmpxchg16b_emu),
+# which the test does not care about.
 # Guest: --cpu=cx16=off
+# Run: check guest-6.12-learn
+# Run: check guest-6.12-learn-broken build=6.12-broken --append=LEARN_BROKEN=1
 set -u
 . ./lib.sh
 

@@ -15,6 +15,7 @@
 # consistent, and rmmod.
 # Prints "ok NAME"/"not ok NAME", last "# checks=N failed=N".
 # Guest: --append=lockdown=integrity
+# Run: check guest-6.12-lockdown-boot
 set -u
 . ./lib.sh
 P=/sys/module/mstat/parameters

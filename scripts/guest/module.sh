@@ -13,6 +13,9 @@
 # output, history, internals (the bulk probes as /proc/mstat says them),
 # the trace events, a valid reset, and rmmod under the workload while
 # readers loop and a file is held open.
+# Run: check guest-6.1-module --boot=bzimage
+# Run: check guest-6.12-module --boot=bzimage
+# Run: check guest-6.12rt-module
 set -u
 . ./lib.sh
 

@@ -2,6 +2,7 @@
 # shellcheck shell=sh
 # Guest side of the stock-kernel smoke test: load, read, unload. Runs in
 # /mstat. Fails unless /proc/mstat opens with its format line.
+# Run: check guest-6.12-smoke --boot=bzimage
 set -u
 . ./lib.sh
 insmod ./mstat.ko || exit 1

@@ -10,6 +10,13 @@
 # lib.sh). First, the allocator's boot options on the command line, if
 # any, must have taken effect (mstat_bootopts, lib.sh).
 # Kernels: 6.12 5.10 6.1 7.3 6.12rt 6.12cloud 7.2
+# guest-6.12-bulk-fallback: alloc_pages_bulk()'s single-page fallback,
+# traced by the page allocator, counted once among interrupts that
+# allocate pages and with the task moved from CPU to CPU (the pattern
+# bulk_fallback, in a memory cgroup so that the kernel takes the
+# fallback, preempt=full so that the task can move inside a call); the
+# broken build, which watches nothing, fails it (guest-6.12-counts-broken).
+# Run: check guest-6.12-bulk-fallback '--append=preempt=full TRUTH_MEMCG=1 TRUTH_ARGS="-n 40000 bulk_fallback"'
 set -u
 . ./lib.sh
 
