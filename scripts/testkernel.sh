@@ -11,12 +11,12 @@
 # gcc-aarch64-linux-gnu); kunit.py adds its qemu config for the arch (for
 # arm64: the PL011 console of qemu's virt machine).
 #
-# The build directory is DIR/[ARCH-]<fragment's name>-<sha of fragment +
+# The build directory is DIR/[ARCH-]<fragment's name>-<sha of the
+# fragment's settings (its CONFIG_ and "#make" lines, not its comments) +
 # source [+ arch]>, DIR $MSTAT_KBUILD or else $MSTAT_CACHE/kbuild (a
 # bench that measures a build gives a DIR of its own), so a warm run does
-# not rebuild (the fragment's file name and content count, not its
-# directory); x86_64 keeps the name and key it had before there was an
-# arch, so existing caches stay valid. Prints that directory on stdout; the kernel image is
+# not rebuild (the fragment's file name and settings count, not its
+# directory or comments). Prints that directory on stdout; the kernel image is
 # DIR/arch/x86/boot/bzImage or DIR/arch/arm64/boot/Image.gz.
 #
 # A fragment's lines "#make ARCH VAR=VALUE" (comments to kunit.py) are
@@ -52,10 +52,13 @@ while read -r v; do
 		die "$frag: \"#make $arch $v\": not a make variable (#make ARCH VAR=VALUE)"
 	make_opts+=("--make_options=$v")
 done < <(sed -n "s/^#make $arch //p" "$frag")
+# What the build takes from the fragment: its options and "#make" lines,
+# not its comments (a comment edited rebuilt nothing but the key).
+settings() { grep -E '^(CONFIG_|# CONFIG_.* is not set|#make )' "$frag"; }
 if [ "$arch" = x86_64 ]; then
-	key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile") | sha256sum | cut -c1-16)
+	key=$( (settings; head -n 5 "$ksrc/Makefile") | sha256sum | cut -c1-16)
 else
-	key=$( (cat "$frag"; head -n 5 "$ksrc/Makefile"; echo "arch=$arch") |
+	key=$( (settings; head -n 5 "$ksrc/Makefile"; echo "arch=$arch") |
 	       sha256sum | cut -c1-16)
 	name=$arch-$name
 fi
