@@ -247,96 +247,12 @@ mstat_queue_slots $((slots > 1 ? slots - 1 : 1))
 # 3a. The counts against a known truth on the stock kernels (6.1, 6.12,
 # 6.12-rt), each one boot of several parts (mstat_guests_counts), first:
 # they are the longest.
-for v in 6.1 6.12; do
-	vmlinuz=K${v/./}_VMLINUZ
-	[ -f "build/$v/mstat.ko" ] || continue
-	mstat_guests_counts "$v" "${!vmlinuz}"
+for v in 6.1 6.12 6.12rt; do
+	[ ! -f "build/$v/mstat.ko" ] ||
+		mstat_counts_guest "$v" "$(mstat_km "$v" VMLINUZ)"
 done
-[ ! -f build/6.12rt/mstat.ko ] || mstat_guests_counts 6.12rt "$K612RT_VMLINUZ"
 
-# 3b. The ground-truth test's own test: the broken build must fail it, on
-# each pattern whose count it breaks.
-if [ -f build/6.12-broken/mstat.ko ]; then
-	broken=(kmalloc_large_var kmemdup_large kvmalloc_large cache_kfree
-		cache_bulk cache_free_bulk kfree_bulk kfree_rcu memdup_user msg_msg
-		bulk_fallback pages_exact vmalloc_areas vmap_areas kvmalloc_vmalloc
-		percpu)
-	# Its names' offset is off by a word: validation must refuse it, and
-	# every row count on, by id, with no name (the per-cache part, -n).
-	# The account's, the exact blocks' and the bulk pages' parts
-	# expect their catches (ACCOUNT_BROKEN; EXACT_BROKEN: no exact
-	# block's sample cut, an unloaded module's sites named after the
-	# text there later; BULKPAGES_BROKEN: bulk pages never sampled);
-	# the page kinds' part judges each step by a false truth
-	# (KINDS_TAMPER).
-	mstat_guests_parts guest-6.12-counts-broken "$K612_VMLINUZ" \
-		'truth caches account exact bulkpages kinds' \
-		build/6.12-broken/mstat.ko \
-		build/6.12-broken/tests/truth/mstat_truth.ko \
-		build/6.12-broken/tests/caches/mstat_cachetest.ko \
-		build/6.12-broken/tests/hold/mstat_hold.ko \
-		--file=build/tools/truth:/mstat/truth \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat \
-		--file=build/tools/huge:/mstat/huge --timeout=900 \
-		"--append=TRUTH_MEMCG=1 TRUTH_ARGS=\"$(printf -- '-x %s ' "${broken[@]}")${broken[*]}\"" \
-		'--append=CACHES_ARGS="-n -a" ACCOUNT_BROKEN=1 EXACT_BROKEN=1 BULKPAGES_BROKEN=1 KINDS_TAMPER=1'
-fi
-
-# 3c. guest-6.12-parts: one boot for the guest tests of a stock 6.12
-# that need no command line, CPU option or memory of their own
-# (scripts/guest/parts.sh), each as in a boot of its own: the
-# whole-memory account with mstat loaded first thing, as at boot
-# (memory.sh), the reconciliation against slabinfo (reconcile.sh) and the
-# cache of known live objects (slabinfo.sh), the heap profile's known
-# call chains (chains.sh), every load parameter at its limits
-# (params.sh), and, last, the controls under a lockdown raised at
-# runtime (lockdown.sh), which no part after it could lift: six boots,
-# once, some 5.5 s of CPU each. On the newest kernel of the matrix the
-# first and the chains (5a).
-if [ -f build/6.12/tests/chains/mstat_chains.ko ] &&
-   [ -f build/6.12/tests/slabinfo/mstat_slabtest.ko ]; then
-	mstat_guests_parts guest-6.12-parts "$K612_VMLINUZ" \
-		'memory reconcile slabinfo chains params lockdown' \
-		build/6.12/mstat.ko build/6.12/tests/slabinfo/mstat_slabtest.ko \
-		build/6.12/tests/chains/mstat_chains.ko \
-		--file=build/tools/mstat:/mstat/mstat \
-		--file=build/tools/reconcile:/mstat/reconcile --timeout=1200
-fi
-
-# 3d. The slab layout mstat finds at load (mstat_slab.c) and reads on
-# every kfree, under the boot options that change the allocator, and in
-# Debian's -cloud config of 6.12: the ground truth and the per-cache
-# test, every count exact (a layout refused, its log line saying why,
-# fails the truth's cache_kfree), each checking that its options took
-# effect and every named row's object size against /sys/kernel/slab
-# (scripts/guest/lib.sh: mstat_bootopts, mstat_objsize), on a clean
-# console (slub_debug's and KFENCE's reports are splats). Options that do
-# not conflict share a guest. Under KFENCE a re-created cache's struct
-# may come from KFENCE's pool, so that guest does not require its
-# address reused (no "-a").
-# slab_guests NAME BUILD VMLINUZ CACHES_ARGS [BOOT_OPTIONS]: both in one
-# boot, guest-NAME-counts.
-slab_guests() {
-	local b=build/$2
-	[ -f "$b/mstat.ko" ] || return 0
-	mstat_guests_parts "guest-$1-counts" "$3" 'truth caches' \
-		"$b/mstat.ko" "$b/tests/truth/mstat_truth.ko" \
-		"$b/tests/caches/mstat_cachetest.ko" \
-		--file=build/tools/truth:/mstat/truth \
-		--file=build/tools/caches:/mstat/caches \
-		--file=build/tools/mstat:/mstat/mstat --timeout=900 \
-		"--append=${5:+$5 }CACHES_ARGS=\"$4\""
-}
-# No guest with slub_debug=-: Debian's
-# 6.12 has CONFIG_SLUB_DEBUG_ON off, so that is how the plain 6.12 truth
-# and per-cache guests boot.
-slab_guests 6.12-slub-debug 6.12 "$K612_VMLINUZ" -a slub_debug=FZPU
-slab_guests 6.12-slab-opts 6.12 "$K612_VMLINUZ" '' \
-	'slab_nomerge init_on_free=1 kfence.sample_interval=1'
-slab_guests 6.12cloud 6.12cloud "$K612CLOUD_VMLINUZ" -a
-
-# 3e. The whole-memory account with swap (scripts/guest/swap.sh): a zram
+# 3b. The whole-memory account with swap (scripts/guest/swap.sh): a zram
 # swap device (Debian's zram.ko and what it needs, from the image
 # package), anonymous memory written out in a memory cgroup of 32 MiB
 # and read back: the swap cache counted once, the zsmalloc line against
@@ -356,16 +272,19 @@ swap_guest() {
 }
 swap_guest 6.12 "$K612_REL" "$K612_VMLINUZ"
 
-# 3f. Every other guest test of the stock kernels: each a file of its
-# own, scripts/guest/X.sh, run as its header's "# Run: check NAME ARG..."
+# 3c. Every other guest of the stock kernels: a guest test's file,
+# scripts/guest/X.sh, run as its header's "# Run: check NAME ARG..."
 # lines say (mstat_runs, scripts/lib/guests.sh): the smoke and module
 # tests, the learning of how a large kmalloc is traced (and its broken
 # build), alloc_pages_bulk()'s single-page fallback, the known call
 # chains' false truth, the labels and the leaks (whose two watches of
 # 120 s mostly wait: --prio=1, first), 6.12-rt's torture, the isolated
 # CPU's IPIs, the eBPF comparison's programs, fuzzing every control, a
-# boot under lockdown=integrity and load/unload cycles under load.
-mstat_runs check 6.12 6.1 6.12rt
+# boot under lockdown=integrity and load/unload cycles under load; and
+# scripts/guest/parts.sh's boots of several tests: guest-6.12-parts, the
+# ground truth's own test on the broken build, the slab layouts under
+# the allocator's boot options and in the -cloud config.
+mstat_runs check 6.12 6.1 6.12rt 6.12cloud
 
 ## The kernel matrix: its builds, then its guests queued
 
@@ -439,41 +358,26 @@ if [ -n "$(mstat_km 7.3 KDIR)" ] && [ -z "$(mstat_km 7.3 ERROR)" ]; then
 		"$(mstat_km 7.3 KDIR)" build/7.3-wrongproto
 fi
 
-# 5a. The heap profile's and labels' guests on the newest kernel
-# (3f: mstat_runs), its swap guest (3e).
+# 5a. The newest kernel's runs (3c: mstat_runs): the labels, the
+# account and the known chains (guest-7.3-parts); its swap guest (3b).
 vmlinuz=$(mstat_km 7.3 VMLINUZ)
 mstat_runs check 7.3
 [ -z "$vmlinuz" ] || swap_guest 7.3 "$(mstat_km 7.3 REL)" "$vmlinuz"
-# The account first, then the known chains, in one boot (3c).
-[ -z "$vmlinuz" ] || [ ! -f build/7.3/tests/chains/mstat_chains.ko ] ||
-	mstat_guests_parts guest-7.3-parts "$vmlinuz" 'memory chains' \
-		build/7.3/mstat.ko build/7.3/tests/chains/mstat_chains.ko \
-		--file=build/tools/mstat:/mstat/mstat
 
 # 5b. The kernel matrix (scripts/matrix.sh) beyond 6.1 and 6.12, amd64:
 # the ground truth, the per-cache test, the survival test (module loads,
 # vmalloc and kvmalloc under mstat, mstat check on the snapshots; it
 # stands for the smoke test, which the matrix no longer boots alone) and
-# the load parameters' limits. Those limits are the module's own code
-# and the kernel's moduleparam, the same from 5.10 to 7.3 and on either
-# architecture: judged on the oldest, 5.10, here, on 6.12 (3c) and on
-# the newest, arm64's 7.3 (scripts/arm64.sh); not on x86's 7.2, 7.3 and
-# 7.3-rt, whose params guests took 43 and 45 s of CPU in a cold run.
-# 5.10 has no alloc_pages_bulk(). Then the wrong-prototype
-# build on the newest.
+# on 5.10 the load parameters' limits, in one boot (mstat_counts_guest);
+# not on x86's 7.2, 7.3 and 7.3-rt, whose params guests took 43 and 45 s
+# of CPU in a cold run. Then the wrong-prototype build on the newest.
 for id in ${KM_IDS:-}; do
 	case $id in 6.1|6.12|6.12rt|6.12cloud|arm64-*) continue ;; esac
 	vmlinuz=$(mstat_km "$id" VMLINUZ)
 	if [ ! -f "build/$id/mstat.ko" ] || [ ! -f "$vmlinuz" ]; then
 		continue
 	fi
-	on='alloc_pages_bulk alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk'
-	# 5.10: no alloc_pages_bulk(); kmem_cache_free() counted at its entry.
-	[ "$id" = 5.10 ] &&
-		on='alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
-	params=noparams
-	[ "$id" = 5.10 ] && params=''
-	mstat_guests_kernel "$id" "$vmlinuz" "$on" $params
+	mstat_counts_guest "$id" "$vmlinuz"
 done
 # alloc_pages_exact() is not among the probes left out: its sample is
 # cut at make_alloc_exact(), whose arguments no header gives, so they are

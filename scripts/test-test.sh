@@ -39,9 +39,12 @@ expect() {
 }
 
 expect line 'not ok guest-5.10-counts: kinds/kinds-shmem-huge' \
-	'guest kinds 5.10 kinds-shmem-huge'
+	'counts guest-5.10-counts part kinds kinds-shmem-huge'
 expect line-times 'ok guest-7.3-parts: chains/chains-A-live (3 s)' \
-	'guest chains 7.3 chains-A-live'
+	'run guest-7.3-parts (parts) part chains chains-A-live: parts="memory chains"'
+expect counts-whole 'not ok guest-6.12rt-counts (exit 1)' 'counts guest-6.12rt-counts'
+expect parts-broken 'not ok guest-6.12-counts-broken: caches/objsize-catches-x' \
+	"run guest-6.12-counts-broken (parts) part caches objsize-catches-x: $(mstat_run_lines | sed -n 's/.* guest-6.12-counts-broken //p')"
 expect part-check kinds/kinds-shmem-huge 'guest kinds kinds-shmem-huge'
 expect bare kinds-shmem-huge 'guest kinds kinds-shmem-huge'
 expect made-at-run-time truth-kmalloc_large_var \
@@ -75,7 +78,7 @@ expect host-made-at-run-time console-check-oops \
 expect host-part litmus/broken-rcu-nogp \
 	'host litmus/broken-rcu-nogp: LITMUS_PAIRS=4 scripts/litmus.sh "$KSRC"'
 refused parts-guest guest-6.12-nosuchguest 'no scripts/guest/nosuchguest.sh'
-expect parts-guest-part 'guest-5.10-counts: truth' 'guest truth 5.10'
+expect parts-guest-part 'guest-5.10-counts: truth' 'counts guest-5.10-counts part truth'
 expect soak-guest-check 'soak-debug-faults-every-point: faultio-read /proc/mstat' \
 	'guest faults debug faultio-read /proc/mstat'
 expect guest-console 'guest-6.12-module-console-clean' \
@@ -170,20 +173,19 @@ runs_queued() {
 	mstat_runs check 6.12
 }
 tmp=$(mktemp -d)
-while read -r f _ name args; do
-	[ "$(mstat_run_kernel "$name")" = 6.12 ] || continue
-	b=6.12
-	[[ " $args " != *" build="* ]] || b=$(sed -E 's/.* build=([^ ]+).*/\1/' <<<" $args ")
-	mstat_guest_args "$MSTAT_TOP/$f" "build/$b"
-	for a in "${mstat_args[@]}"; do
-		case $a in
-		*.ko)		a=$tmp/$a ;;
-		--file=*)	a=${a#--file=} a=$tmp/${a%%:*} ;;
-		*)		continue ;;
-		esac
-		mkdir -p "${a%/*}" && : >"$a"
+for f in scripts/guest/*.sh; do
+	for b in 6.12 6.12-broken; do
+		mstat_guest_args "$MSTAT_TOP/$f" "build/$b"
+		for a in "${mstat_args[@]}"; do
+			case $a in
+			*.ko)		a=$tmp/$a ;;
+			--file=*)	a=${a#--file=} a=$tmp/${a%%:*} ;;
+			*)		continue ;;
+			esac
+			mkdir -p "${a%/*}" && : >"$a"
+		done
 	done
-done < <(mstat_run_lines check)
+done
 want=$(mstat_run_lines check | awk '$3 ~ /^guest-6\.12-/ { print $3 }' | sort)
 got=$(runs_queued)
 broken=$(grep -c "^guest guest-6.12-learn-broken /vmlinuz scripts/guest/learn.sh build/6.12-broken/mstat.ko build/6.12-broken/tests/irqload/mstat_irqload.ko " <<<"$got")

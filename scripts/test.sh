@@ -69,14 +69,21 @@ list() {
 # is a run of a guest file's "# Run:" lines: sets kind (run), part (the
 # file), kernel, check, runname and runargs (its ARGs, as written).
 run_resolve() {
-	local g=${1%%: *} file group name args
+	local g=${1%%: *} file name args p
 	g=${g%-checks-reported} g=${g%-console-clean} g=${g%-kunit-parse}
-	while read -r file group name args; do
+	while read -r file _ name args; do
 		[ "$name" = "$g" ] || continue
 		kind=run part=${file##*/} part=${part%.sh}
 		kernel=$(mstat_run_kernel "$name") runname=$name runargs=$args
-		check=''
+		check='' runpart=''
 		[[ $1 != *': '* ]] || check=${1#*: }
+		# A part of a run of several ("guest-6.12-counts-broken:
+		# truth/NAME"): that part alone, as the run boots it.
+		p=${check%%/*}
+		if [[ $check == */* && " $args " == *" parts="* ]] &&
+		   [ -f "scripts/guest/$p.sh" ]; then
+			runpart=$p check=${check#*/}
+		fi
 		return 0
 	done < <(mstat_run_lines)
 	return 1
@@ -105,6 +112,16 @@ resolve() {
 	# A run a guest file's header names ("# Run: GROUP NAME ARG...":
 	# guest-6.12-learn-broken), as make check or make soak runs it.
 	if run_resolve "$n"; then
+		return 0
+	fi
+	# A kernel's counts guest (mstat_counts_guest), whole or one part.
+	if [[ $n =~ ^guest-([0-9]+\.[0-9]+[a-z]*)-counts(-checks-reported|-console-clean)?(:\ (.*))?$ ]]; then
+		kind=counts kernel=${BASH_REMATCH[1]} check=${BASH_REMATCH[4]}
+		runpart=''
+		if [ -f "scripts/guest/${check%%/*}.sh" ]; then
+			runpart=${check%%/*}
+			[[ $check == */* ]] && check=${check#*/} || check=''
+		fi
 		return 0
 	fi
 	if [[ $n =~ ^(guest|soak|arm64|soak-arm64)-([0-9]+\.[0-9]+[a-z]*|debug|kcsan|kasan|stock)-([^:]+)(:\ (.*))?$ ]]; then
@@ -305,15 +322,20 @@ kernel_env() {
 	}
 }
 
-# build_for FILE KERNEL OUT [broken]: build into OUT, against KERNEL
-# (kernel_env's), mstat and the test modules guest file FILE loads, with
-# the broken build's mutations if "broken", and the programs it runs.
+# build_for FILES KERNEL OUT [broken]: build into OUT, against KERNEL
+# (kernel_env's), mstat and the test modules the guest files FILES (a
+# path, or the names of parts) load, with the broken build's mutations
+# if "broken", and the programs they run.
 build_for() {
-	local file=$1 k=$2 out=$3 m d dirs='' kunit='' tools=()
-	for m in $(mstat_guest_modules "$file"); do
+	local files=() f k=$2 out=$3 m d dirs='' kunit='' tools=()
+	for f in $1; do
+		[[ $f == */* ]] || f=scripts/guest/$f.sh
+		files+=("$f")
+	done
+	for m in $(for f in "${files[@]}"; do mstat_guest_modules "$f"; done | sort -u); do
 		[[ $m != *_kunit ]] || kunit=1
 		d=$(mstat_module_dir "$m") || {
-			not_ok "build-$k: $file loads $m.ko, which no tests/*/$m.c builds"
+			not_ok "build-$k: ${files[*]} load $m.ko, which no tests/*/$m.c builds"
 			return 1
 		}
 		[ -z "$d" ] || [ "$d" = kunit ] || [[ " $dirs " == *" $d "* ]] ||
@@ -325,7 +347,7 @@ build_for() {
 		scripts/build.sh ${root:+--root "$root"} \
 		${dirs:+--tests "${dirs# }"} "$kdir" "$out"
 	[ -f "$out/mstat.ko" ] || return 1
-	mapfile -t tools < <(mstat_guest_tools "$file")
+	mapfile -t tools < <(for f in "${files[@]}"; do mstat_guest_tools "$f"; done | sort -u)
 	t build-tools mstat_build_tools "${tools[@]}"
 }
 
@@ -345,20 +367,35 @@ run_guest() {
 	collect_guests
 }
 
+# run_counts: the counts guest of $kernel (mstat_counts_guest, as make
+# check queues it), all its parts built here, only $runpart run if set.
+run_counts() {
+	kernel_env "$kernel" || return 0
+	build_for "truth caches account exact kinds ptkernel bulkpages survive params" \
+		"$kernel" "build/test/$kernel" || return 0
+	MSTAT_RUN_BUILDS=build/test MSTAT_RUN_ONLY=$runpart \
+		mstat_counts_guest "$kernel" "$vmlinuz"
+	collect_guests
+}
+
 # run_run: the run resolved (run_resolve), as its "# Run:" line says,
 # with the modules built here (build/test/KERNEL; a build=B of a broken
 # build, build/test/KERNEL-broken with its mutations).
 run_run() {
-	local file=scripts/guest/$part.sh a args=() b='' extra=()
+	local file=scripts/guest/$part.sh a args=() b='' extra=() built
 	kernel_env "$kernel" || return 0
 	eval "args=($runargs)"
+	built=$file
 	for a in "${!args[@]}"; do
-		[[ ${args[a]} == build=* ]] || continue
-		b=''
-		[[ ${args[a]} != *-broken ]] || b=-broken
-		args[a]=build=$kernel$b
+		case ${args[a]} in
+		build=*)	b=''
+				[[ ${args[a]} != *-broken ]] || b=-broken
+				args[a]=build=$kernel$b ;;
+		parts=*)	[ -z "$runpart" ] || args[a]=parts=$runpart
+				built=${args[a]#parts=} ;;
+		esac
 	done
-	build_for "$file" "$kernel" "build/test/$kernel$b" ${b:+broken} || return 0
+	build_for "$built" "$kernel" "build/test/$kernel$b" ${b:+broken} || return 0
 	[ -z "$append" ] || extra+=("--append=$append")
 	MSTAT_RUN_BUILDS=build/test MSTAT_RUN_VMLINUZ=$vmlinuz \
 		mstat_run "$file" "$runname" ${args[@]+"${args[@]}"} \
@@ -387,8 +424,12 @@ if [ "$1" = --resolve ]; then
 	shift
 	for name; do
 		resolve "$name" || exit 1
+		if [ "$kind" = counts ]; then
+			echo "counts guest-$kernel-counts${runpart:+ part $runpart}${check:+ $check}"
+			continue
+		fi
 		if [ "$kind" = run ]; then
-			echo "run $runname ($part)${check:+ $check}${runargs:+: $runargs}"
+			echo "run $runname ($part)${runpart:+ part $runpart}${check:+ $check}${runargs:+: $runargs}"
 			continue
 		fi
 		echo "$kind $part${kernel:+ $kernel}${check:+ $check}${hostcmd:+: $hostcmd}"
@@ -421,6 +462,11 @@ for name; do
 	fi
 	if [[ $kind == host* ]]; then
 		run_host
+		continue
+	fi
+	if [ "$kind" = counts ]; then
+		echo "# $name: guest-$kernel-counts as make check queues it (mstat_counts_guest)${runpart:+, its part $runpart alone}"
+		run_counts
 		continue
 	fi
 	if [ "$kind" = run ]; then

@@ -237,9 +237,10 @@ mstat_suite_guests() {
 # joined into one, with PARTS="PART...". A boot costs a stock kernel's
 # guest some 5.5 s of CPU under TCG (scripts/guest.sh), arm64's and the
 # debug kernel's more: small guests of one kernel, build and command line
-# share one.
+# share one. MSTAT_RUN_ONLY="PART...": those parts instead (make test's
+# one part of such a guest, scripts/test.sh).
 mstat_guests_parts() {
-	local name=$1 kernel=$2 parts=$3 p a args=() append=''
+	local name=$1 kernel=$2 parts=${MSTAT_RUN_ONLY:-$3} p a args=() append=''
 	shift 3
 	for p in $parts; do
 		args+=("--file=scripts/guest/$p.sh:/mstat/$p.sh")
@@ -399,7 +400,11 @@ mstat_part_on() {
 #                                guest-ID-X or soak-ID-X, ID the kernel
 #                                of scripts/matrix.sh it boots and whose
 #                                build (build/ID) it takes; ARG: guest()'s,
-#                                or build=B (build/B's modules: 6.12-broken)
+#                                or build=B (build/B's modules: 6.12-broken),
+#                                or, in parts.sh, parts="P..." (the guest
+#                                tests it boots one after the other:
+#                                mstat_guests_parts); a line ending in "\"
+#                                goes on in the next
 #
 # mstat_runs GROUP ID... queues every run of GROUP on those kernels;
 # scripts/test.sh runs one by its NAME.
@@ -474,7 +479,12 @@ mstat_guest_args() {
 mstat_run_lines() {
 	local f
 	for f in "$MSTAT_TOP"/scripts/guest/*.sh; do
-		sed -n "1,100s|^# Run: \(${1:-[a-z]*}\) |${f#"$MSTAT_TOP"/} \1 |p" "$f"
+		# A line that ends in a backslash goes on in the next "#" line.
+		head -n 100 "$f" | awk -v f="${f#"$MSTAT_TOP"/}" -v g="${1:-[a-z]+}" '
+			run != "" { l = $0; sub(/^#[ \t]*/, "", l); run = run l }
+			run == "" && $0 ~ "^# Run: (" g ") " { run = substr($0, 8) }
+			run != "" && sub(/[ \t]*\\$/, " ", run) { next }
+			run != "" { print f " " run; run = "" }'
 	done
 }
 
@@ -492,7 +502,7 @@ mstat_run_kernel() {
 # no image (the build's or the matrix's own line says why); a not ok if a
 # module the file loads was not built.
 mstat_run() {
-	local file=$1 name=$2 id b a rest=() vmlinuz
+	local file=$1 name=$2 id b a p rest=() vmlinuz parts='' all=()
 	shift 2
 	id=$(mstat_run_kernel "$name") || {
 		not_ok "$name: no kernel in the run's name ($file)"
@@ -502,15 +512,30 @@ mstat_run() {
 	for a; do
 		case $a in
 		build=*)	b=${MSTAT_RUN_BUILDS:-build}/${a#build=} ;;
+		parts=*)	parts=${a#parts=} ;;
 		*)		rest+=("$a") ;;
 		esac
 	done
 	vmlinuz=${MSTAT_RUN_VMLINUZ:-$(mstat_km "$id" VMLINUZ)}
 	[ -f "$b/mstat.ko" ] && [ -n "$vmlinuz" ] || return 0
-	mstat_guest_args "$MSTAT_TOP/$file" "$b" || {
-		not_ok "$name: $mstat_why"
-		return 0
-	}
+	# parts.sh's runs: what each part loads and runs (not their "#
+	# Guest:" lines: the parts share one boot and its command line).
+	for p in ${parts:-${file#scripts/guest/}}; do
+		p=scripts/guest/${p%.sh}.sh
+		mstat_guest_args "$MSTAT_TOP/$p" "$b" || {
+			not_ok "$name: $mstat_why"
+			return 0
+		}
+		if [ -n "$parts" ]; then
+			for a in "${mstat_args[@]}"; do
+				[[ $a != --* ]] || [[ $a == --file=* ]] || continue
+				[[ " ${all[*]} " == *" $a "* ]] || all+=("$a")
+			done
+		else
+			all=("${mstat_args[@]}")
+		fi
+	done
+	mstat_args=("${all[@]}")
 	for a in "${mstat_args[@]}"; do
 		case $a in
 		*.ko)	[ -f "$a" ] ||
@@ -521,8 +546,13 @@ mstat_run() {
 				{ not_ok "$name: no $a (build-tools' log: build/logs/build-tools.log)"; return 0; } ;;
 		esac
 	done
-	guest "$name" "$vmlinuz" "$file" "${mstat_args[@]}" \
-		${rest[@]+"${rest[@]}"}
+	if [ -n "$parts" ]; then
+		mstat_guests_parts "$name" "$vmlinuz" "$parts" "${mstat_args[@]}" \
+			${rest[@]+"${rest[@]}"}
+	else
+		guest "$name" "$vmlinuz" "$file" "${mstat_args[@]}" \
+			${rest[@]+"${rest[@]}"}
+	fi
 }
 
 # mstat_runs GROUP ID...: queue every run of GROUP on kernels ID, in the
@@ -546,7 +576,8 @@ mstat_runs() {
 # (mstat_guests_parts); each ARG is guest's (a later --timeout, the
 # default 900 s's place).
 mstat_guests_counts() {
-	local id=$1 kernel=$2 parts='truth caches' b=build/$1 holdko=() p
+	local id=$1 kernel=$2 parts='truth caches' b=${MSTAT_RUN_BUILDS:-build}/$1
+	local holdko=() p
 	shift 2
 	if [ -f "$b/tests/hold/mstat_hold.ko" ]; then
 		holdko=("$b/tests/hold/mstat_hold.ko")
@@ -583,6 +614,30 @@ mstat_guests_kernel() {
 	# shellcheck disable=SC2086 # the parts, split
 	mstat_guests_counts "$1" "$2" $parts "--append=SURVIVE_ON=\"$3\"" \
 		--timeout=1200
+}
+
+# mstat_counts_guest ID VMLINUZ: queue guest-ID-counts as make check does
+# (scripts/test.sh too, for one of its parts): on a stock kernel of
+# make check's first guests (6.1, 6.12, 6.12rt) the counts; on another
+# of the matrix with the survival test, the probes on that must be (5.10:
+# no alloc_pages_bulk(); kmem_cache_free() counted at its entry), and on
+# the oldest, 5.10, the load parameters' limits (the module's own code
+# and the kernel's moduleparam, the same from 5.10 to 7.3: judged on the
+# oldest, on 6.12 in guest-6.12-parts and on arm64's newest).
+mstat_counts_guest() {
+	local id=$1 on params=noparams
+	case $id in
+	6.1|6.12|6.12rt)
+		mstat_guests_counts "$id" "$2"
+		return ;;
+	esac
+	on='alloc_pages_bulk alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk'
+	if [ "$id" = 5.10 ]; then
+		on='alloc_pages_exact kmem_cache_alloc_bulk kmem_cache_free_bulk kmem_cache_free'
+		params=''
+	fi
+	# shellcheck disable=SC2086 # none, or noparams
+	mstat_guests_kernel "$id" "$2" "$on" $params
 }
 
 # guest_where CONSOLE: where a guest stopped by its --timeout was: its
