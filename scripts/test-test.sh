@@ -43,6 +43,10 @@ expect line 'not ok guest-5.10-counts: kinds/kinds-shmem-huge' \
 expect line-times 'ok guest-7.3-parts: chains/chains-A-live (3 s)' \
 	'run guest-7.3-parts (parts) part chains chains-A-live: parts="memory chains"'
 expect counts-whole 'not ok guest-6.12rt-counts (exit 1)' 'counts guest-6.12rt-counts'
+expect debug-broken 'not ok guest-debug-faults-broken: load/x' \
+	'debug guest-debug-faults-broken load/x'
+expect debug-part 'ok guest-debug-counts: truth/truth-kfree (2 s)' \
+	'debug guest-debug-counts part truth truth-kfree'
 expect parts-broken 'not ok guest-6.12-counts-broken: caches/objsize-catches-x' \
 	"run guest-6.12-counts-broken (parts) part caches objsize-catches-x: $(mstat_run_lines | sed -n 's/.* guest-6.12-counts-broken //p')"
 expect part-check kinds/kinds-shmem-huge 'guest kinds kinds-shmem-huge'

@@ -114,6 +114,17 @@ resolve() {
 	if run_resolve "$n"; then
 		return 0
 	fi
+	# The debug kernel's guests (mstat_debug_guests), one of them.
+	if [[ $n =~ ^guest-debug-(kunit|torture|counts|kunit-busted|faults|faults-broken)(-checks-reported|-console-clean|-kunit-parse)?(:\ (.*))?$ ]]; then
+		kind=debug kernel=debug runname=guest-debug-${BASH_REMATCH[1]}
+		check=${BASH_REMATCH[4]} runpart=''
+		if [ "$runname" = guest-debug-counts ] &&
+		   [ -f "scripts/guest/${check%%/*}.sh" ]; then
+			runpart=${check%%/*}
+			[[ $check == */* ]] && check=${check#*/} || check=''
+		fi
+		return 0
+	fi
 	# A kernel's counts guest (mstat_counts_guest), whole or one part.
 	if [[ $n =~ ^guest-([0-9]+\.[0-9]+[a-z]*)-counts(-checks-reported|-console-clean)?(:\ (.*))?$ ]]; then
 		kind=counts kernel=${BASH_REMATCH[1]} check=${BASH_REMATCH[4]}
@@ -378,6 +389,28 @@ run_counts() {
 	collect_guests
 }
 
+# run_debug: one of the debug kernel's guests (mstat_debug_guests, as
+# make check queues them), $runname, its part $runpart alone if set;
+# mstat and every test module built here (build/test/debug, and with the
+# broken build's mutations build/test/debug-broken, which the fault
+# guests' broken run and the KUnit suites' own test take). The fault
+# guest's first failed point is drawn each run: MSTAT_FAULTS_START=N
+# gives the one a failed run printed.
+run_debug() {
+	local d=build/test/debug
+	kernel_env debug || return 0
+	t build-debug scripts/build.sh "$kdir" "$d" || return 0
+	case $runname in
+	*-broken|*-kunit-busted)
+		t build-debug-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
+			scripts/build.sh "$kdir" "$d-broken" || return 0 ;;
+	esac
+	t build-tools mstat_build_tools
+	MSTAT_RUN_NAMES=$runname MSTAT_RUN_ONLY=$runpart \
+		mstat_debug_guests guest-debug "$vmlinuz" "$d" "$d-broken"
+	collect_guests
+}
+
 # run_run: the run resolved (run_resolve), as its "# Run:" line says,
 # with the modules built here (build/test/KERNEL; a build=B of a broken
 # build, build/test/KERNEL-broken with its mutations).
@@ -428,6 +461,10 @@ if [ "$1" = --resolve ]; then
 			echo "counts guest-$kernel-counts${runpart:+ part $runpart}${check:+ $check}"
 			continue
 		fi
+		if [ "$kind" = debug ]; then
+			echo "debug $runname${runpart:+ part $runpart}${check:+ $check}"
+			continue
+		fi
 		if [ "$kind" = run ]; then
 			echo "run $runname ($part)${runpart:+ part $runpart}${check:+ $check}${runargs:+: $runargs}"
 			continue
@@ -462,6 +499,11 @@ for name; do
 	fi
 	if [[ $kind == host* ]]; then
 		run_host
+		continue
+	fi
+	if [ "$kind" = debug ]; then
+		echo "# $name: $runname as make check queues it (mstat_debug_guests)${runpart:+, its part $runpart alone}"
+		run_debug
 		continue
 	fi
 	if [ "$kind" = counts ]; then

@@ -164,14 +164,19 @@ mstat_guest_run() {
 }
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
-# --file=SRC:DEST, --smp=N, --mem=SIZE, --tcg=MODE, --append=CMDLINE,
+# --file=SRC:DEST, --smp=N, --mem=SIZE, --tcg=MODE, --append=CMDLINE (all
+# of them, joined),
 # --arch=ARCH, --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT, --numa=N,
 # --cpu=FLAGS or --boot=HOW is that option of guest.sh, --prio=N (0 to 9,
 # default 5: lower first; the long guests go first, so that none of them
 # is the run's tail) the queue's, any other is a module to load.
 guest() {
-	local name=$1 kernel=$2 script=$3 a guest_args=() prio=5 w=1 spec
+	local name=$1 kernel=$2 script=$3 a guest_args=() prio=5 w=1 spec append=''
 	shift 3
+	# MSTAT_RUN_NAMES="NAME...": only those (make test's one guest of a
+	# function that queues several, scripts/test.sh).
+	[ -z "${MSTAT_RUN_NAMES:-}" ] || [[ " $MSTAT_RUN_NAMES " == *" $name "* ]] ||
+		return 0
 	for a; do
 		case $a in
 		--file=*)	guest_args+=(--file "${a#--file=}") ;;
@@ -179,7 +184,7 @@ guest() {
 		--mem=*)	guest_args+=(--mem "${a#--mem=}") ;;
 		--tcg=*)	guest_args+=(--tcg "${a#--tcg=}")
 				[ "${a#--tcg=}" = multi ] && w=2 ;;
-		--append=*)	guest_args+=(--append "${a#--append=}") ;;
+		--append=*)	append+="${append:+ }${a#--append=}" ;;
 		--arch=*)	guest_args+=(--arch "${a#--arch=}") ;;
 		--timeout=*)	guest_args+=(--timeout "${a#--timeout=}") ;;
 		--hostfwd=*)	guest_args+=(--hostfwd "${a#--hostfwd=}") ;;
@@ -190,6 +195,7 @@ guest() {
 		*)		guest_args+=(--ko "$a") ;;
 		esac
 	done
+	[ -z "$append" ] || guest_args+=(--append "$append")
 	mkdir -p "$MSTAT_LOGS"
 	mstat_queue_start || return
 	rm -f "$MSTAT_LOGS/$name.rc"
