@@ -286,6 +286,34 @@ static void mstat_pprof_label_str(struct mstat_pprof *pp, const char *key,
 }
 
 /*
+ * A label of several values, "a,b" (a merged cache's names), as one
+ * label of @key a value: go tool pprof's -tagfocus splits its own
+ * argument at commas, so no filter could name "a,b" and 'cache=^b$'
+ * matched nothing; it matches a sample that has any label cache=b.
+ */
+static void mstat_pprof_label_list(struct mstat_pprof *pp, const char *key,
+				   const char *list)
+{
+	char one[MSTAT_SLAB_LABEL_MAX];
+	const char *p = list, *comma;
+	size_t n;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n >= sizeof(one))
+			n = sizeof(one) - 1;
+		memcpy(one, p, n);
+		one[n] = '\0';
+		if (n)
+			mstat_pprof_label_str(pp, key, one);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+}
+
+/*
  * The labels a fleet knows a cgroup by, those its path gives
  * (mstat_cgroup_tags()).
  */
@@ -332,13 +360,10 @@ static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 	}
 	if (st->node != MSTAT_NODE_UNKNOWN)
 		mstat_pprof_label_num(pp, "node", st->node, "node");
-	if (st->cache) {
-		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "cache"));
-		pb_int(&pp->sub, LABEL_STR,
-		       mstat_str(&pp->strs, mstat_slab_label(st->cache, names,
-							     sizeof(names))));
-		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
-	}
+	if (st->cache)
+		mstat_pprof_label_list(pp, "cache",
+				       mstat_slab_label(st->cache, names,
+							sizeof(names)));
 	if (st->src >= 0) {
 		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "source"));
 		pb_int(&pp->sub, LABEL_STR,

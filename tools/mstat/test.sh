@@ -1245,6 +1245,35 @@ pprof_go_labels() {
 	labels_old 3600 && labels_old 7200
 }
 
+# A merged cache's names (MSTAT_SLAB_ROOT: kmalloc-64 and two aliases of
+# one SLUB directory) are three labels cache=NAME of each of its samples,
+# not one "a,b,c": -tagfocus by any one of them keeps that cache's rows,
+# their in-use its est_bytes; -tags lists each name.
+pprof_go_cache_aliases() {
+	local want got name
+	rm -rf "$tmp/slabal" && mkdir -p "$tmp/slabal/:t-0000064" &&
+		for name in kmalloc-64 mstat_alias_a mstat_alias_b; do
+			ln -s :t-0000064 "$tmp/slabal/$name" || return
+		done
+	labels_input &&
+		MSTAT_SLAB_ROOT=$tmp/slabal MSTAT_CGROUP_ROOT=$tmp/cg \
+		build/mstat pprof -f "$tmp/labels.txt" -o "$tmp/al.pb.gz" || return
+	want=$(awk 'NR > 3 && /^[0-9]/ && $11 == "kmalloc-64" { s += $1 } END { print s + 0 }' \
+		"$tmp/labels.txt")
+	[ "$want" -gt 0 ] || { echo "no kmalloc-64 row in the input"; return 1; }
+	go tool pprof -tags "$tmp/al.pb.gz" >"$tmp/al-tags.txt" || return
+	for name in kmalloc-64 mstat_alias_a mstat_alias_b; do
+		got=$(go tool pprof -unit=B -top -tagfocus "cache=^$name\$" "$tmp/al.pb.gz" 2>/dev/null |
+			sed -n 's/^Showing nodes accounting for \([0-9]*\)B\{0,1\}, .*/\1/p')
+		echo "cache=^$name\$: $got, est_bytes $want"
+		[ "$got" = "$want" ] || return
+		grep -Eq "%\): $name\$" "$tmp/al-tags.txt" ||
+			{ echo "-tags lists no $name"; return 1; }
+	done
+	! grep -q 'kmalloc-64,' "$tmp/al-tags.txt" ||
+		{ echo "-tags lists a joined value"; return 1; }
+}
+
 # labels_old SECS: -tagfocus age=SECSs: keeps the objects of an age of
 # SECS s or more: its total is their shares, est_bytes x bytes /
 # max(sampled_bytes, the row's live lines' bytes), within a byte each of
@@ -3087,6 +3116,7 @@ if command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1; then
 	t pprof_go pprof_go
 	t pprof_go_traces pprof_go_traces
 	t pprof_go_labels pprof_go_labels
+	t pprof_go_cache_aliases pprof_go_cache_aliases
 	t fleet_labels fleet_labels
 	if ! only fleet_labels_tamper_caught; then
 		:
@@ -3099,6 +3129,7 @@ else
 	skip pprof_go "no go tool pprof (optional; Debian: golang-go)"
 	skip pprof_go_traces "no go tool pprof (optional; Debian: golang-go)"
 	skip pprof_go_labels "no go tool pprof (optional; Debian: golang-go)"
+	skip pprof_go_cache_aliases "no go tool pprof (optional; Debian: golang-go)"
 	skip fleet_labels "no go tool pprof (optional; Debian: golang-go)"
 fi
 check_tests
