@@ -10,7 +10,10 @@
 #    pages they take; not by what the kernel charges a memory cgroup,
 #    which adds the chunk's cgroup pointers (6.0 on), held in slab;
 #  - account-vmalloc: 8 vmalloc(4 MiB) move "areas mstat counted" by
-#    32 MiB.
+#    32 MiB; `mstat memory --by caller` names the module's areas, exactly
+#    its 8 and 32 MiB and their page arrays (-callers-hold), and its
+#    callers' sum the vmalloc line (-callers-sum, within the idle
+#    windows' change or 64 KiB).
 #    Each step's truth is the module's allocations: the same module
 #    loaded with nothing to hold gives the load's own (its text's vm
 #    areas), and the larger of two idle windows' changes is the
@@ -121,6 +124,30 @@ judge account-percpu "counted $got_p, truth $want_pcpu +- $bg_p" \
 check read-percpu-gone read_account /tmp/a6
 check insmod-hold-vmalloc insmod ./mstat_hold.ko vmalloc=$vn vmalloc_size=$vs
 check read-vmalloc read_account /tmp/a7
+# The same areas by caller (--by caller, /proc/vmallocinfo): the
+# module's callers' exactly its 8 areas and 32 MiB, and the callers'
+# sum the vmalloc line read beside it, within the idle windows' change.
+check read-vmalloc-callers sh -c './mstat memory --by caller --top 10000 --json >/tmp/bc.json'
+bc_rows() {
+	sed -n 's/.*"vmalloc_by_caller": //p' /tmp/bc.json | sed 's/}, {/\n/g' |
+		sed -n 's/.*"caller": "\([^"]*\)", "kind": [^,]*, "bytes": \([0-9]*\), "areas": \([0-9]*\).*/\1|\2|\3/p'
+}
+bc_hold=$(bc_rows | awk -F'|' '$1 ~ / \[mstat_hold\]$/ { b += $2; n += $3 } END { print b + 0, n + 0 }')
+bc_sum=$(sed -n 's/.*"vmalloc_by_caller": {"from": "[^"]*", "areas": [0-9]*, "bytes": \([0-9]*\),.*/\1/p' /tmp/bc.json)
+bc_line=$(sed -n 's/.*"bytes": \([0-9]*\), "line": "kernel.vmalloc".*/\1/p' /tmp/bc.json)
+# vmalloc() keeps an area's page pointers in an array of its own, in a
+# vm area of the same caller's when it is larger than a page (1024 pages:
+# 8 KiB), counted in the vmalloc line as well.
+pa=$((vs * 8 / 4096)) bc_want="$want_vm $vn"
+[ "$pa" -le 4096 ] ||
+	bc_want="$((want_vm + vn * ((pa + 4095) / 4096 * 4096))) $((2 * vn))"
+diag "vmalloc by caller: [mstat_hold]'s ${bc_hold:-none} (bytes, areas), truth $bc_want (its $vn areas and their page arrays); callers' sum ${bc_sum:-none}, the vmalloc line ${bc_line:-none}"
+check account-vmalloc-callers-hold [ "$bc_hold" = "$bc_want" ]
+bg_vl=$(abs "$(delta /tmp/a0 /tmp/a1 kernel.vmalloc)")
+b=$(abs "$(delta /tmp/a1 /tmp/a2 kernel.vmalloc)")
+[ "$b" -le "$bg_vl" ] || bg_vl=$b
+check account-vmalloc-callers-sum within "${bc_sum:-0}" "${bc_line:--1}" \
+	$((bg_vl > 65536 ? bg_vl : 65536))
 check rmmod-hold-vmalloc rmmod mstat_hold
 got_v=$(($(delta /tmp/a6 /tmp/a7 kernel.vmalloc.mstat) - load_v))
 diag "vmalloc: mstat counted $got_v bytes, truth $want_vm; meminfo's VmallocUsed moved $(delta /tmp/a6 /tmp/a7 kernel.vmalloc)"

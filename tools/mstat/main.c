@@ -27,9 +27,11 @@
  *					what grows without bound: caches
  *					and stacks (leaks.c, leaks_*.c)
  *   mstat memory [-f FILE] [--meminfo FILE] [--kallsyms FILE]
- *	[--sites FILE] [--json]		where the memory is: one account
+ *	[--sites FILE] [--by caller [--top N] [--vmallocinfo FILE]]
+ *	[--json]			where the memory is: one account
  *					whose lines add up to MemTotal
- *					(memory.c, memory_out.c, pages.c)
+ *					(memory.c, memory_out.c, pages.c,
+ *					vmcallers.c)
  *
  * Every file is read by the one parser (parse_snap.c, parse.c). This
  * file holds the table of commands, as bpftool's main.c does: each
@@ -55,6 +57,7 @@
  *     leaks_cache.c   the per-cache series (serve keeps one too)
  *   memory.c    mstat memory: the account of MemTotal
  *   memory_out.c  ... as text, JSON, and its Prometheus series
+ *   vmcallers.c  ... --by caller: the vmalloc line by caller (vmallocinfo)
  *   pages.c     ... its page samples by kind and raw caller
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
@@ -160,7 +163,7 @@ static const struct mstat_cmd mstat_cmds[] = {
 	  "what grows without bound: a verdict" },
 	{ "memory", cmd_memory, &mstat_memory_optspec,
 	  "[-f FILE] [--meminfo FILE] [--kallsyms FILE] [--sites FILE]\n"
-	  "[--json]",
+	  "[--by caller [--top N] [--vmallocinfo FILE]] [--json]",
 	  "where the memory is: one account" },
 };
 
@@ -245,6 +248,12 @@ static void mstat_usage(FILE *f)
 	      "           (prom and serve read none beside a -f FILE without it)\n"
 	      "  --kallsyms FILE  memory: read FILE instead of /proc/kallsyms (the size\n"
 	      "           of boot's first percpu chunk; none beside a -f FILE without it)\n"
+	      "  --by caller  memory: then the vmalloc line by caller, from the kernel's\n"
+	      "           /proc/vmallocinfo (root only)\n"
+	      "  --top N  memory --by caller: the N largest callers, then the rest as one\n"
+	      "           (default 10)\n"
+	      "  --vmallocinfo FILE  memory --by caller: read FILE instead of\n"
+	      "           /proc/vmallocinfo (none beside a -f FILE without it)\n"
 	      "  -h, --help  print this help and exit\n"
 	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
 	      "  may come after options.\n"
@@ -259,6 +268,7 @@ static void mstat_usage(FILE *f)
 	      "  mstat serve --listen 127.0.0.1:9754\n"
 	      "  mstat leaks -d 600 -i 10 --json\n"
 	      "  mstat memory\n"
+	      "  mstat memory --by caller --top 20\n"
 	      "  mstat leaks --save /var/tmp/leaks -d 3600 -i 30 && mstat leaks --from /var/tmp/leaks\n"
 	      "  go tool pprof -top http://127.0.0.1:9754/debug/pprof/heap\n"
 	      "  systemctl enable --now mstat-textfile.timer\n"

@@ -40,6 +40,7 @@
 #include "pages.h"
 #include "parse_snap.h"
 #include "util.h"
+#include "vmcallers.h"
 
 /* /proc/meminfo's names of memory_out.h's MI_ lines. */
 static const char *const mi_name[MI_NR] = {
@@ -682,12 +683,42 @@ void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 	free(a);
 }
 
+/* The bytes of @a's line @key, or -1. */
+static long long line_bytes(const struct account *a, const char *key)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->l[i].key && !strcmp(a->l[i].key, key))
+			return a->l[i].bytes;
+	return -1;
+}
+
+/*
+ * --by caller: the vm areas beside @o's snapshot by caller,
+ * --vmallocinfo's, or /proc/vmallocinfo beside the machine's own
+ * /proc/mstat; none beside a saved snapshot (a message says so).
+ */
+static int by_caller(const struct mstat_opts *o, struct mstat_vm_callers *vc)
+{
+	const char *path = o->vmallocinfo;
+
+	if (!path && !strcmp(o->file[0], MSTAT_PROC))
+		path = "/proc/vmallocinfo";
+	if (!path) {
+		mstat_err("--by caller beside a saved snapshot needs --vmallocinfo FILE");
+		return -1;
+	}
+	return mstat_vm_callers_read(path, (int)o->top, vc);
+}
+
 int do_memory(const struct mstat_opts *o)
 {
 	struct account *a = mstat_alloc(NULL, sizeof(*a));
 	struct mstat_page_samples *ps = mstat_alloc(NULL, sizeof(*ps));
 	const char *sites = sites_path(o);
 	struct mstat_sites *ss = NULL;
+	struct mstat_vm_callers vc = { 0 };
 	const char *meminfo;
 	long long mi[MI_NR];
 	struct mstat_snap *s;
@@ -716,12 +747,17 @@ int do_memory(const struct mstat_opts *o)
 		goto out;
 	add_raw(a, s, ps);
 	add_outside(a, s);
+	if (o->by_caller && by_caller(o, &vc))
+		goto out;
 	if (o->json)
-		mstat_memory_json(a, ps);
+		mstat_memory_json(a, ps, vc.path ? &vc : NULL);
 	else
 		mstat_memory_text(a, mi, s, ps, sites);
+	if (!o->json && vc.path)
+		mstat_vm_callers_text(stdout, &vc, line_bytes(a, "kernel.vmalloc"));
 	err = mstat_out_close(stdout, NULL, NULL);
 out:
+	mstat_vm_callers_free(&vc);
 	mstat_snap_free(s);
 	mstat_sites_free(ss);
 	free(ps);
@@ -735,6 +771,9 @@ static const struct option mstat_memory_longopts[] = {
 	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "sites", required_argument, NULL, OPT_SITES },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "vmallocinfo", required_argument, NULL, OPT_VMALLOCINFO },
 	{ NULL, 0, NULL, 0 }
 };
 

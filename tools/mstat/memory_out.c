@@ -110,7 +110,8 @@ static void json_kinds(const long long v[PK_NR], bool first)
 }
 
 void mstat_memory_json(const struct account *a,
-		       const struct mstat_page_samples *ps)
+		       const struct mstat_page_samples *ps,
+		       const struct mstat_vm_callers *vc)
 {
 	int i;
 
@@ -133,6 +134,11 @@ void mstat_memory_json(const struct account *a,
 		printf(",\n  \"pages_sampled_n\": {");
 		json_kinds(ps->kind_n, true);
 		printf(",\n  \"pages_sampled_dropped\": %lld,\n", ps->dropped);
+	}
+	if (vc) {
+		printf("  \"vmalloc_by_caller\": ");
+		mstat_vm_callers_json(stdout, vc);
+		printf(",\n");
 	}
 	printf("  \"lines\": [");
 	for (i = 0; i < a->n; i++) {

@@ -11,6 +11,7 @@
 
 #include "pages.h"
 #include "parse.h"
+#include "vmcallers.h"
 
 /* /proc/meminfo's lines this account reads, in bytes; -1 if absent. */
 enum {
@@ -53,9 +54,13 @@ struct account {
 void mstat_memory_text(const struct account *a, const long long mi[MI_NR],
 		       const struct mstat_snap *s,
 		       const struct mstat_page_samples *ps, const char *sites);
-/* The account as one JSON object, its page samples' estimates with it. */
+/*
+ * The account as one JSON object, its page samples' estimates with it,
+ * and @vc as "vmalloc_by_caller" if not NULL.
+ */
 void mstat_memory_json(const struct account *a,
-		       const struct mstat_page_samples *ps);
+		       const struct mstat_page_samples *ps,
+		       const struct mstat_vm_callers *vc);
 /* The raw pages the profile sampled, by caller, as Prometheus series. */
 void mstat_memory_raw_prom(FILE *f, const struct mstat_page_samples *ps);
 /* The unexplained line's bound and the snapshot's age beside meminfo. */

@@ -174,6 +174,7 @@ static const struct {
 	{ 'o', offsetof(struct mstat_opts, out) },
 	{ OPT_MEMINFO, offsetof(struct mstat_opts, meminfo) },
 	{ OPT_KALLSYMS, offsetof(struct mstat_opts, kallsyms) },
+	{ OPT_VMALLOCINFO, offsetof(struct mstat_opts, vmallocinfo) },
 	{ OPT_FROM, offsetof(struct mstat_opts, from) },
 	{ OPT_SAVE, offsetof(struct mstat_opts, save) },
 	{ OPT_LISTEN, offsetof(struct mstat_opts, listen) },
@@ -235,6 +236,14 @@ int mstat_opt_value(void *p, int c, const char *v)
 	case OPT_MIN_INTERVAL:
 		return mstat_parse_long(v, 0, 3600000, &o->min_interval) ? 0 :
 			mstat_bad_usage("--min-interval wants 0 to 3600000 ms, got", v);
+	case OPT_BY:
+		if (strcmp(v, "caller"))
+			return mstat_bad_usage("--by wants caller, got", v);
+		o->by_caller = true;
+		return 0;
+	case OPT_TOP:
+		return mstat_parse_long(v, 1, 10000, &o->top) ? 0 :
+			mstat_bad_usage("--top wants 1 to 10000, got", v);
 	case OPT_CACHE_MAX:
 		return mstat_parse_long(v, 0, 1000000, &o->cache_max) ? 0 :
 			mstat_bad_usage("--cache-max wants 0 to 1000000, got", v);

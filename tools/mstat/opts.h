@@ -23,7 +23,8 @@ enum {
 	OPT_JSON = 256, OPT_PROM_OUT, OPT_SORT, OPT_CACHE_INCLUDE,
 	OPT_CACHE_EXCLUDE, OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL,
 	OPT_SITES, OPT_DURATION, OPT_FROM, OPT_SAVE, OPT_MIN_RATE,
-	OPT_CONFIDENCE, OPT_MEMINFO, OPT_KALLSYMS,
+	OPT_CONFIDENCE, OPT_MEMINFO, OPT_KALLSYMS, OPT_BY, OPT_TOP,
+	OPT_VMALLOCINFO,
 };
 
 /**
@@ -76,12 +77,15 @@ struct mstat_opts {
 	double confidence;		/* leaks, serve --confidence */
 	const char *meminfo;		/* memory, prom, serve --meminfo */
 	const char *kallsyms;		/* memory --kallsyms FILE */
+	bool by_caller;			/* memory --by caller */
+	long top;			/* memory --top N */
+	const char *vmallocinfo;	/* memory --vmallocinfo FILE */
 };
 
 /* Every option's default. */
 #define MSTAT_OPTS_INIT { .delay = 2, .cache_max = 200, \
 			  .min_interval = 1000, .duration = 600, \
-			  .interval = 10, .confidence = 0.99 }
+			  .interval = 10, .confidence = 0.99, .top = 10 }
 
 /* mstat check [-n N] [-i MS] [FILE...] */
 struct mstat_check_opts {

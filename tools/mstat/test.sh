@@ -2549,6 +2549,57 @@ memory_errors() {
 		build/mstat top --meminfo x
 }
 
+# --by caller: the vm areas of testdata/vmallocinfo-host.txt (a trimmed
+# capture of a host's /proc/vmallocinfo and two areas of a module made by
+# hand) by caller. Each caller's bytes and areas against awk's sums of
+# the same file (pages=N x 4096 of the areas that have pages, the
+# caller's function without its offset, a module's name after it); the
+# total theirs; --top 3 the three largest and "every other caller", the
+# rest's sum; the areas without pages (ioremap, vmap, vm_map_ram,
+# unpurged) apart. Bad input: --by or --top wrong (usage), a saved
+# snapshot without --vmallocinfo, a file of another format (errors).
+vm_awk() {
+	awk '{ p = 0; for (i = 4; i <= NF; i++) if ($i ~ /^pages=/) p = substr($i, 7)
+		if (!p) next
+		c = $3; sub(/\+.*/, "", c); if ($4 ~ /^\[/) c = c " " $4
+		b[c] += p * 4096; n[c]++ }
+		END { for (c in b) printf "%s|%d|%d\n", c, b[c], n[c] }' "$1" | sort
+}
+
+vm_json_rows() {
+	sed -n 's/.*"vmalloc_by_caller": //p' "$1" | sed 's/}, {/\n/g' |
+		sed -n 's/.*"caller": "\([^"]*\)", "kind": [^,]*, "bytes": \([0-9]*\), "areas": \([0-9]*\).*/\1|\2|\3/p' | sort
+}
+
+memory_by_caller() {
+	local f=testdata/vmallocinfo-host.txt want got total rest
+	local m=(build/mstat memory -f testdata/mstat-1.9.txt --meminfo testdata/meminfo-1.9.txt)
+	"${m[@]}" --by caller --top 10000 --vmallocinfo "$f" --json >"$tmp/vm.json" || return
+	want=$(vm_awk "$f") got=$(vm_json_rows "$tmp/vm.json")
+	echo "awk:"; echo "$want"; echo "mstat:"; echo "$got"
+	[ -n "$want" ] && [ "$want" = "$got" ] || return
+	total=$(awk -F'|' '{ s += $2 } END { print s }' <<<"$want")
+	grep -q "\"areas\": 19, \"bytes\": $total, \"areas_without_pages\": 8," "$tmp/vm.json" ||
+		{ echo "total not $total, or not 8 areas without pages"; return 1; }
+	"${m[@]}" --by caller --top 3 --vmallocinfo "$f" --json >"$tmp/vm3.json" || return
+	got=$(vm_json_rows "$tmp/vm3.json")
+	rest=$(sort -t'|' -k2,2nr <<<"$want" | tail -n +4 | awk -F'|' '{ s += $2; n += $3 } END { print s "|" n }')
+	echo "--top 3:"; echo "$got"
+	[ "$(grep -c . <<<"$got")" -eq 4 ] &&
+		grep -qx "every other caller|$rest" <<<"$got" &&
+		[ "$(grep -v '^every other' <<<"$got")" = "$(sort -t'|' -k2,2nr <<<"$want" | head -n 3 | sort)" ] ||
+		return
+	"${m[@]}" --by caller --vmallocinfo "$f" >"$tmp/vm.txt" || return
+	grep -q '^vmalloc by caller (the kernel.s testdata/vmallocinfo-host.txt: 19 areas with pages, ' "$tmp/vm.txt" &&
+		grep -Eq '^ +8\.0 MiB  hold_init \[mstat_hold\] +2 areas$' "$tmp/vm.txt" &&
+		grep -Eq '^ +2\.8 MiB  htab_map_alloc +3 areas  BPF maps$' "$tmp/vm.txt" || return
+	expect_err 2 '^mstat: --by wants caller, got cgroups' "${m[@]}" --by cgroups &&
+		expect_err 2 '^mstat: --top wants 1 to 10000, got 0' "${m[@]}" --by caller --top 0 &&
+		expect_err 1 'needs --vmallocinfo FILE' "${m[@]}" --by caller &&
+		expect_err 1 "not /proc/vmallocinfo's format" "${m[@]}" --by caller \
+			--vmallocinfo testdata/meminfo-1.9.txt
+}
+
 # The two sources through the snapshot's outputs: JSON and Prometheus
 # name them; a 1.0 file's outputs do not (json_values, prom_values).
 memory_sources() {
@@ -3138,6 +3189,7 @@ t reused_snapshot reused_snapshot
 t sites_2_2 sites_2_2
 t memory_text memory_text
 t memory_json memory_json
+t memory_by_caller memory_by_caller
 maybe memory_sums python3 "JSON" memory_sums
 t memory_moves memory_moves
 t memory_check memory_check

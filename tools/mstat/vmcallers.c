@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mstat memory --by caller: the vmalloc line by caller, from the kernel's
+ * own list of vm areas. Each line of /proc/vmallocinfo is one area:
+ *
+ *	0xffffc90000a1d000-0xffffc90002a1e000 33558528 bpf_map_area_alloc+0x.../0x... pages=8192 vmalloc N0=8192
+ *
+ * its range, its size with the guard page, the caller that asked for it
+ * (%pS: a module's function with " [module]" after it), then, for an
+ * area with pages of its own (vmalloc() and its users: kvmalloc(), BPF
+ * maps, module text, kernel stacks), "pages=N": those pages are what
+ * NR_VMALLOC, the account's vmalloc line (VmallocUsed), counts. An area
+ * of ioremap(), vmap() or vm_map_ram() has none: counted apart, never in
+ * the line. So the callers' bytes add up to the vmalloc line, read apart
+ * by a few milliseconds: mstat memory prints both.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "json.h"
+#include "util.h"
+#include "vmcallers.h"
+
+/*
+ * What the areas of some callers are. execmem_alloc() takes every
+ * executable area since 6.10 (module text, BPF's JIT and its packs), so
+ * its areas are named by that, not by whose they are.
+ */
+static const struct {
+	const char *func;
+	const char *kind;
+} vm_kinds[] = {
+	{ "bpf_map_area_alloc", "BPF maps" },
+	{ "__bpf_map_area_alloc", "BPF maps" },
+	{ "bpf_map_area_mmapable_alloc", "BPF maps" },
+	{ "bpf_prog_alloc_no_stats", "BPF programs" },
+	{ "bpf_prog_realloc", "BPF programs" },
+	{ "bpf_prog_pack_alloc", "BPF programs" },
+	{ "alloc_new_pack", "BPF programs" },
+	{ "bpf_jit_alloc_exec", "BPF programs" },
+	{ "execmem_alloc", "executable: module text, BPF JIT" },
+	{ "module_alloc", "module text" },
+	{ "move_module", "module text" },
+	{ "load_module", "modules" },
+	{ "alloc_thread_stack_node", "kernel stacks" },
+	{ "dup_task_struct", "kernel stacks" },
+	{ "kernel_clone", "kernel stacks" },
+	{ "fork_idle", "kernel stacks" },
+	{ "alloc_large_system_hash", "boot hash tables" },
+	{ "pcpu_mem_zalloc", "percpu chunks' maps" },
+	{ "pcpu_create_chunk", "percpu chunks' maps" },
+};
+
+/*
+ * What @name's areas are: vm_kinds[]'s, or a BPF map's for a map type's
+ * allocator (htab_map_alloc, array_map_alloc: bpf_map_area_alloc()
+ * inlined into it).
+ */
+static const char *vm_kind(const char *name)
+{
+	static const char map[] = "_map_alloc";
+	size_t i, n = strcspn(name, " ");
+
+	for (i = 0; i < ARRAY_SIZE(vm_kinds); i++)
+		if (strlen(vm_kinds[i].func) == n &&
+		    !strncmp(vm_kinds[i].func, name, n))
+			return vm_kinds[i].kind;
+	if (n > sizeof(map) - 1 &&
+	    !strncmp(name + n - (sizeof(map) - 1), map, sizeof(map) - 1))
+		return "BPF maps";
+	return NULL;
+}
+
+/*
+ * One line's caller into @buf: its function without the offset, and a
+ * module's name after it ("f [mod]"); "unknown" for a line with none.
+ */
+static void vm_caller(const char *tok, const char *next, char *buf,
+		      size_t size)
+{
+	size_t n = strcspn(tok, "+ \t");
+
+	if (!n || !strncmp(tok, "pages=", 6) || !strncmp(tok, "phys=", 5)) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	if (next && next[0] == '[')
+		snprintf(buf, size, "%.*s %.*s", (int)n, tok,
+			 (int)strcspn(next, " \t"), next);
+	else
+		snprintf(buf, size, "%.*s", (int)n, tok);
+}
+
+static int vm_cmp(const void *x, const void *y)
+{
+	const struct mstat_vm_caller *a = x, *b = y;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * Line @p (NUL-terminated, cut into words here) into @m and @all: 1 if
+ * its area has pages, 0 if not, -1 if it is not an area's line.
+ */
+static int vm_line(char *p, struct mstat_strmap *m,
+		   struct mstat_vm_caller **all, size_t *n, long page)
+{
+	char *tok[16], *save = NULL, *t, *pages = NULL;
+	char name[sizeof((*all)->name)];
+	long i;
+	int k = 0;
+
+	for (t = strtok_r(p, " \t", &save); t && k < 16;
+	     t = strtok_r(NULL, " \t", &save)) {
+		tok[k++] = t;
+		if (!strncmp(t, "pages=", 6))
+			pages = t + 6;
+	}
+	if (k < 3 || strncmp(tok[0], "0x", 2) || !strchr(tok[0], '-'))
+		return -1;
+	if (!pages)
+		return 0;
+	vm_caller(tok[2], k > 3 ? tok[3] : NULL, name, sizeof(name));
+	i = mstat_strmap_add(m, name);
+	if ((size_t)i == *n) {
+		*all = mstat_alloc(*all, (*n + 1) * sizeof(**all));
+		memset(&(*all)[*n], 0, sizeof(**all));
+		snprintf((*all)[*n].name, sizeof((*all)[*n].name), "%s", name);
+		(*all)[*n].kind = vm_kind(name);
+		(*n)++;
+	}
+	(*all)[i].bytes += strtoll(pages, NULL, 10) * page;
+	(*all)[i].areas++;
+	return 1;
+}
+
+int mstat_vm_callers_read(const char *path, int top,
+			  struct mstat_vm_callers *vc)
+{
+	struct mstat_strmap m = { 0 };
+	struct mstat_vm_caller *all = NULL;
+	enum mstat_read_fail how;
+	size_t len, n = 0, i;
+	char *buf, *p, *nl;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	memset(vc, 0, sizeof(*vc));
+	vc->path = path;
+	buf = mstat_slurp(path, 256 << 20, NULL, &len, &how);
+	if (!buf) {
+		mstat_err("%s: %s%s", path, strerror(errno),
+			  errno == EACCES ? " (root only)" : "");
+		return -1;
+	}
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		r = vm_line(p, &m, &all, &n, page);
+		if (r < 0 && *p) {
+			mstat_err("%s: not /proc/vmallocinfo's format: \"%.60s\"",
+				  path, p);
+			free(buf);
+			free(all);
+			mstat_strmap_free(&m);
+			return -1;
+		}
+		vc->others += r == 0;
+		if (!nl)
+			break;
+	}
+	free(buf);
+	mstat_strmap_free(&m);
+	qsort(all, n, sizeof(*all), vm_cmp);
+	for (i = 0; i < n; i++) {
+		vc->areas += all[i].areas;
+		vc->bytes += all[i].bytes;
+	}
+	/* The top ones, then the rest as one. */
+	if (n > (size_t)top) {
+		struct mstat_vm_caller rest = { .name = "every other caller" };
+
+		for (i = top; i < n; i++) {
+			rest.bytes += all[i].bytes;
+			rest.areas += all[i].areas;
+		}
+		all[top] = rest;
+		n = top + 1;
+	}
+	vc->c = all;
+	vc->n = n;
+	return 0;
+}
+
+void mstat_vm_callers_free(struct mstat_vm_callers *vc)
+{
+	free(vc->c);
+	vc->c = NULL;
+	vc->n = 0;
+}
+
+void mstat_vm_callers_text(FILE *f, const struct mstat_vm_callers *vc,
+			   long long vmalloc)
+{
+	char b[32], c[32];
+	int i;
+
+	fprintf(f, "\nvmalloc by caller (the kernel's %s: %s areas with pages, %s",
+		vc->path, mstat_count(b, vc->areas),
+		mstat_bytes(c, (double)vc->bytes));
+	if (vmalloc >= 0)
+		fprintf(f, "; the vmalloc line above %s",
+			mstat_bytes(b, (double)vmalloc));
+	fprintf(f, "; %s areas without, not in it)\n",
+		mstat_count(c, vc->others));
+	for (i = 0; i < vc->n; i++) {
+		fprintf(f, "  %12s  %-40s %7s area%s%s%s\n",
+			mstat_bytes(b, (double)vc->c[i].bytes), vc->c[i].name,
+			mstat_count(c, vc->c[i].areas),
+			vc->c[i].areas == 1 ? " " : "s",
+			vc->c[i].kind ? "  " : "",
+			vc->c[i].kind ? vc->c[i].kind : "");
+	}
+}
+
+void mstat_vm_callers_json(FILE *f, const struct mstat_vm_callers *vc)
+{
+	int i;
+
+	fputs("{\"from\": ", f);
+	mstat_json_str(f, vc->path);
+	fprintf(f, ", \"areas\": %lld, \"bytes\": %lld, \"areas_without_pages\": %lld, \"callers\": [",
+		vc->areas, vc->bytes, vc->others);
+	for (i = 0; i < vc->n; i++) {
+		fputs(i ? ", {\"caller\": " : "{\"caller\": ", f);
+		mstat_json_str(f, vc->c[i].name);
+		fputs(", \"kind\": ", f);
+		if (vc->c[i].kind)
+			mstat_json_str(f, vc->c[i].kind);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"bytes\": %lld, \"areas\": %lld}",
+			vc->c[i].bytes, vc->c[i].areas);
+	}
+	fputs("]}", f);
+}

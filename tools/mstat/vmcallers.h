@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mstat memory --by caller: the vmalloc line by caller, from the kernel's
+ * own list of vm areas, /proc/vmallocinfo (vmcallers.c).
+ */
+#ifndef MSTAT_VMCALLERS_H
+#define MSTAT_VMCALLERS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/**
+ * struct mstat_vm_caller - the vmalloc'd areas of one caller
+ * @name: the caller's function, as /proc/vmallocinfo names it without
+ *	its offset ("bpf_map_area_alloc"), or "every other caller"
+ * @kind: what such areas are, for the callers vmcallers.c knows ("BPF
+ *	maps", "kernel stacks"), or NULL
+ * @bytes: their pages' bytes (pages=N times the page size)
+ * @areas: how many areas
+ */
+struct mstat_vm_caller {
+	char name[96];
+	const char *kind;
+	long long bytes;
+	long long areas;
+};
+
+/**
+ * struct mstat_vm_callers - /proc/vmallocinfo's vmalloc'd areas by caller
+ * @path: the file read
+ * @areas: areas with pages of their own (vmalloc()'s and its users'):
+ *	those NR_VMALLOC (VmallocUsed) counts; not ioremap()'s, vmap()'s
+ * @bytes: their pages' bytes, summed
+ * @others: areas without pages (ioremap, vmap, vm_map_ram), not counted
+ * @n: callers in @c: the largest by bytes, then, if any was left out,
+ *	one "every other caller"
+ * @c: the callers
+ */
+struct mstat_vm_callers {
+	const char *path;
+	long long areas, bytes, others;
+	int n;
+	struct mstat_vm_caller *c;
+};
+
+/*
+ * Read @path (/proc/vmallocinfo's format) into @vc, its @top largest
+ * callers one by one. Returns 0, or -1 with a message.
+ */
+int mstat_vm_callers_read(const char *path, int top,
+			  struct mstat_vm_callers *vc);
+void mstat_vm_callers_free(struct mstat_vm_callers *vc);
+
+/* @vc as text, under the account, @vmalloc its vmalloc line (-1: none). */
+void mstat_vm_callers_text(FILE *f, const struct mstat_vm_callers *vc,
+			   long long vmalloc);
+/* @vc as the JSON value of "vmalloc_by_caller". */
+void mstat_vm_callers_json(FILE *f, const struct mstat_vm_callers *vc);
+
+#endif /* MSTAT_VMCALLERS_H */
