@@ -177,6 +177,15 @@ main() {
 	K612CLOUD_KDIR=$KM_6_12CLOUD_KDIR
 	KSRC=$ksrc
 	EOT
+	# The same as mstat_km (scripts/lib/apt.sh) reads them, for
+	# mstat_runs' guests of these kernels.
+	local id v
+	for id in 6_1 6_12 6_12RT 6_12CLOUD; do
+		for v in REL VMLINUZ KDIR; do
+			v=KM_${id}_$v
+			echo "$v=${!v}"
+		done
+	done
 
 	# arm64 (scripts/arm64.sh): a failure here leaves the KA64_* unset
 	# and the x86 tests unharmed; KA64_ERROR is its last message, which

@@ -149,8 +149,9 @@ rm -f "$tmp"
 # The guest files' "# Run:" lines (mstat_runs, scripts/lib/guests.sh):
 # each name one run's, resolving to it (test-runs-named); make check's
 # of 6.12 queued once each, with the modules each file loads from the
-# build its line names (test-runs-queued), and a run whose build lacks
-# one of them refused, naming it (test-runs-missing).
+# build its line names (test-runs-queued); without the kernel's image,
+# each a not ok (test-runs-no-image); a run whose build lacks a module
+# refused, naming it (test-runs-missing).
 bad=0 n=0
 while read -r f _ name args; do
 	n=$((n + 1))
@@ -173,10 +174,11 @@ runs_queued() {
 	not_ok() { echo "not_ok $*"; }
 	cd "$tmp" || return
 	# shellcheck disable=SC2034 # mstat_km's
-	KM_6_12_VMLINUZ=/vmlinuz
+	KM_6_12_VMLINUZ=${1-$tmp/vmlinuz}
 	mstat_runs check 6.12
 }
 tmp=$(mktemp -d)
+: >"$tmp/vmlinuz"
 for f in scripts/guest/*.sh; do
 	for b in 6.12 6.12-broken; do
 		mstat_guest_args "$MSTAT_TOP/$f" "build/$b"
@@ -192,12 +194,21 @@ for f in scripts/guest/*.sh; do
 done
 want=$(mstat_run_lines check | awk '$3 ~ /^guest-6\.12-/ { print $3 }' | sort)
 got=$(runs_queued)
-broken=$(grep -c "^guest guest-6.12-learn-broken /vmlinuz scripts/guest/learn.sh build/6.12-broken/mstat.ko build/6.12-broken/tests/irqload/mstat_irqload.ko " <<<"$got")
+broken=$(grep -c "^guest guest-6.12-learn-broken $tmp/vmlinuz scripts/guest/learn.sh build/6.12-broken/mstat.ko build/6.12-broken/tests/irqload/mstat_irqload.ko " <<<"$got")
 if [ "$(grep '^guest ' <<<"$got" | awk '{ print $2 }' | sort)" = "$want" ] &&
    ! grep -q '^not_ok' <<<"$got" && [ "$broken" -eq 1 ]; then
 	ok "test-runs-queued ($(grep -c . <<<"$want"))"
 else
 	not_ok "test-runs-queued: wanted $(tr '\n' ' ' <<<"$want"), got: $(grep -o '^[a-z_]* [^ ]*' <<<"$got" | tr '\n' ' ')"
+fi
+# A kernel without an image (its KM_ variables not set where the runs
+# are queued): every run says so, none is left out in silence.
+got=$(runs_queued '')
+if [ "$(grep -c "^not_ok guest-6.12-[a-z-]*: no image of kernel 6.12 " <<<"$got")" -eq "$(grep -c . <<<"$want")" ] &&
+   ! grep -q '^guest ' <<<"$got"; then
+	ok test-runs-no-image
+else
+	not_ok "test-runs-no-image: $(grep -o '^[a-z_]* [^ ]*' <<<"$got" | tr '\n' ' ')"
 fi
 rm -f "$tmp/build/6.12/tests/irqload/mstat_irqload.ko"
 got=$(runs_queued)

@@ -504,9 +504,9 @@ mstat_run_kernel() {
 # mstat_run FILE NAME ARG...: queue run NAME of guest test FILE, booting
 # kernel ID of its name (mstat_km ID VMLINUZ, or MSTAT_RUN_VMLINUZ) with
 # the modules of $MSTAT_RUN_BUILDS/ID (default build/ID; a build=B
-# argument: .../B). Nothing if that build has no mstat.ko or the kernel
-# no image (the build's or the matrix's own line says why); a not ok if a
-# module the file loads was not built.
+# argument: .../B). Nothing if that build has no mstat.ko (the build's
+# own line says why); a not ok if the kernel has no image or a module
+# the file loads was not built.
 mstat_run() {
 	local file=$1 name=$2 id b a p rest=() vmlinuz parts='' all=()
 	shift 2
@@ -523,7 +523,13 @@ mstat_run() {
 		esac
 	done
 	vmlinuz=${MSTAT_RUN_VMLINUZ:-$(mstat_km "$id" VMLINUZ)}
-	[ -f "$b/mstat.ko" ] && [ -n "$vmlinuz" ] || return 0
+	# No build: its own line said why. A build and no image: say so,
+	# never a run silently left out.
+	[ -f "$b/mstat.ko" ] || return 0
+	[ -f "$vmlinuz" ] || {
+		not_ok "$name: no image of kernel $id (mstat_km $id VMLINUZ: '$vmlinuz')"
+		return 0
+	}
 	# parts.sh's runs: what each part loads and runs (not their "#
 	# Guest:" lines: the parts share one boot and its command line).
 	for p in ${parts:-${file#scripts/guest/}}; do
