@@ -43,6 +43,9 @@ expect line 'not ok guest-5.10-counts: kinds/kinds-shmem-huge' \
 expect line-times 'ok guest-7.3-parts: chains/chains-A-live (3 s)' \
 	'run guest-7.3-parts (parts) part chains chains-A-live: parts="memory chains"'
 expect counts-whole 'not ok guest-6.12rt-counts (exit 1)' 'counts guest-6.12rt-counts'
+expect arm64-part 'not ok arm64-stock-counts: truth/truth-kfree (4 s)' \
+	'arm64 arm64-stock-counts part truth truth-kfree'
+expect arm64-matrix 'ok arm64-7.3-counts-console-clean' 'arm64 arm64-7.3-counts'
 expect debug-broken 'not ok guest-debug-faults-broken: load/x' \
 	'debug guest-debug-faults-broken load/x'
 expect debug-part 'ok guest-debug-counts: truth/truth-kfree (2 s)' \

@@ -114,6 +114,17 @@ resolve() {
 	if run_resolve "$n"; then
 		return 0
 	fi
+	# An arm64 guest of make check's (scripts/arm64.sh), one of them.
+	if [[ $n =~ ^(arm64-(stock|debug|[0-9]+\.[0-9]+[a-z]*)-[a-z-]+)(:\ (.*))?$ ]]; then
+		kind=arm64 runname=${BASH_REMATCH[1]} check=${BASH_REMATCH[4]}
+		runname=${runname%-checks-reported} runname=${runname%-console-clean}
+		runname=${runname%-kunit-parse}
+		kernel=arm64-${BASH_REMATCH[2]} runpart=''
+		if [[ $check == */* ]] && [ -f "scripts/guest/${check%%/*}.sh" ]; then
+			runpart=${check%%/*} check=${check#*/}
+		fi
+		return 0
+	fi
 	# The debug kernel's guests (mstat_debug_guests), one of them.
 	if [[ $n =~ ^guest-debug-(kunit|torture|counts|kunit-busted|faults|faults-broken)(-checks-reported|-console-clean|-kunit-parse)?(:\ (.*))?$ ]]; then
 		kind=debug kernel=debug runname=guest-debug-${BASH_REMATCH[1]}
@@ -411,6 +422,36 @@ run_debug() {
 	collect_guests
 }
 
+# run_arm64: one of scripts/arm64.sh's guests, $runname, as make check
+# runs it (its part $runpart alone if set): arm64.sh itself, queueing
+# only that guest (MSTAT_RUN_NAMES), the test kernel built only for the
+# arm64-debug-* ones; a matrix kernel's (arm64-5.10-counts) built first
+# into build/ID, as make check builds it.
+run_arm64() {
+	local id=${runname#arm64-} r k
+	id=arm64-${id%%-*} k=0
+	[[ $runname != arm64-debug-* ]] || k=1
+	if [[ $id != arm64-stock && $id != arm64-debug ]]; then
+		scripts/matrix.sh "$id" >"$logs/matrix-$id.env" 2>"$logs/matrix-$id.log"
+		set -a
+		# shellcheck source=/dev/null
+		. "$logs/matrix-$id.env"
+		set +a
+		if [ -z "$(mstat_km "$id" KDIR)" ] || [ -n "$(mstat_km "$id" ERROR)" ]; then
+			not_ok "kernel-$id: $(mstat_km "$id" ERROR), log: build/logs/test/matrix-$id.log"
+			return 0
+		fi
+		r=$(mstat_km "$id" ROOT)
+		t "build-$id" scripts/build.sh ${r:+--root "$r"} --arch arm64 \
+			--tests 'truth caches' "$(mstat_km "$id" KDIR)" "build/$id" ||
+			return 0
+	fi
+	MSTAT_RUN_NAMES=$runname MSTAT_RUN_ONLY=$runpart \
+		MSTAT_ARM64_TESTKERNEL=$k KM_IDS=${KM_IDS:-} \
+		scripts/arm64.sh >"$logs/arm64.log" 2>&1
+	relay "$logs/arm64.log"
+}
+
 # run_run: the run resolved (run_resolve), as its "# Run:" line says,
 # with the modules built here (build/test/KERNEL; a build=B of a broken
 # build, build/test/KERNEL-broken with its mutations).
@@ -465,6 +506,10 @@ if [ "$1" = --resolve ]; then
 			echo "debug $runname${runpart:+ part $runpart}${check:+ $check}"
 			continue
 		fi
+		if [ "$kind" = arm64 ]; then
+			echo "arm64 $runname${runpart:+ part $runpart}${check:+ $check}"
+			continue
+		fi
 		if [ "$kind" = run ]; then
 			echo "run $runname ($part)${runpart:+ part $runpart}${check:+ $check}${runargs:+: $runargs}"
 			continue
@@ -499,6 +544,11 @@ for name; do
 	fi
 	if [[ $kind == host* ]]; then
 		run_host
+		continue
+	fi
+	if [ "$kind" = arm64 ]; then
+		echo "# $name: $runname as make check runs it (scripts/arm64.sh)${runpart:+, its part $runpart alone}"
+		run_arm64
 		continue
 	fi
 	if [ "$kind" = debug ]; then
