@@ -93,21 +93,13 @@ make_run() {
 		{ echo "no /proc/mstat class table in make run's output"; return 1; }
 }
 
-# make check, as .ci/run runs it: its last line must say 0 failed.
-make_check() {
+# in_root_passed STEP CMD: CMD in the root (make check as .ci/run runs
+# it; make soak as a new user would run it next), whose last line, in
+# build/fresh/STEP.log, must say 0 failed.
+in_root_passed() {
 	local line
-	in_root 'cd /root/mstat && bash .ci/run'
-	line=$(tail -n 1 "$out/make-check.log")
-	echo "last line: $line"
-	[[ $line =~ ^[0-9]+\ passed,\ 0\ failed ]]
-}
-
-# make soak after it, as a new user would run it next: its last line
-# must say 0 failed.
-make_soak() {
-	local line
-	in_root 'cd /root/mstat && make soak'
-	line=$(tail -n 1 "$out/make-soak.log")
+	in_root "cd /root/mstat && $2"
+	line=$(tail -n 1 "$out/$1.log")
 	echo "last line: $line"
 	[[ $line =~ ^[0-9]+\ passed,\ 0\ failed ]]
 }
@@ -121,11 +113,11 @@ start=$SECONDS
 } | tee "$out/summary"
 if step debootstrap make_root; then
 	step make-run make_run
-	step make-check make_check
+	step make-check in_root_passed make-check "bash .ci/run"
 	grep -E '^(not ok|ok arm64-setup|[0-9]+ passed)' "$out/make-check.log" |
 		show
 	if [ -n "${MSTAT_FRESH_SOAK:-}" ]; then
-		step make-soak make_soak
+		step make-soak in_root_passed make-soak "make soak"
 		grep -E '^(not ok|[0-9]+ passed)' "$out/make-soak.log" | show
 	fi
 fi
