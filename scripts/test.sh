@@ -65,6 +65,15 @@ list() {
 	done
 }
 
+# split_part: a check "PART/NAME" or "PART" of a guest of several
+# parts (PART a guest file) into runpart and check; else runpart empty.
+split_part() {
+	runpart=''
+	[ -n "$check" ] && [ -f "scripts/guest/${check%%/*}.sh" ] || return 0
+	runpart=${check%%/*}
+	[[ $check == */* ]] && check=${check#*/} || check=''
+}
+
 # run_resolve NAME: NAME, less ": CHECK" and the collector's suffixes,
 # is a run of a guest file's "# Run:" lines: sets kind (run), part (the
 # file), kernel, check, runname and runargs (its ARGs, as written).
@@ -119,31 +128,21 @@ resolve() {
 		kind=arm64 runname=${BASH_REMATCH[1]} check=${BASH_REMATCH[4]}
 		runname=${runname%-checks-reported} runname=${runname%-console-clean}
 		runname=${runname%-kunit-parse}
-		kernel=arm64-${BASH_REMATCH[2]} runpart=''
-		if [[ $check == */* ]] && [ -f "scripts/guest/${check%%/*}.sh" ]; then
-			runpart=${check%%/*} check=${check#*/}
-		fi
+		kernel=arm64-${BASH_REMATCH[2]}
+		split_part
 		return 0
 	fi
 	# The debug kernel's guests (mstat_debug_guests), one of them.
 	if [[ $n =~ ^guest-debug-(kunit|torture|counts|kunit-busted|faults|faults-broken)(-checks-reported|-console-clean|-kunit-parse)?(:\ (.*))?$ ]]; then
 		kind=debug kernel=debug runname=guest-debug-${BASH_REMATCH[1]}
 		check=${BASH_REMATCH[4]} runpart=''
-		if [ "$runname" = guest-debug-counts ] &&
-		   [ -f "scripts/guest/${check%%/*}.sh" ]; then
-			runpart=${check%%/*}
-			[[ $check == */* ]] && check=${check#*/} || check=''
-		fi
+		[ "$runname" != guest-debug-counts ] || split_part
 		return 0
 	fi
 	# A kernel's counts guest (mstat_counts_guest), whole or one part.
 	if [[ $n =~ ^guest-([0-9]+\.[0-9]+[a-z]*)-counts(-checks-reported|-console-clean)?(:\ (.*))?$ ]]; then
 		kind=counts kernel=${BASH_REMATCH[1]} check=${BASH_REMATCH[4]}
-		runpart=''
-		if [ -f "scripts/guest/${check%%/*}.sh" ]; then
-			runpart=${check%%/*}
-			[[ $check == */* ]] && check=${check#*/} || check=''
-		fi
+		split_part
 		return 0
 	fi
 	if [[ $n =~ ^(guest|soak|arm64|soak-arm64)-([0-9]+\.[0-9]+[a-z]*|debug|kcsan|kasan|stock)-([^:]+)(:\ (.*))?$ ]]; then
