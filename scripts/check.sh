@@ -274,7 +274,7 @@ swap_guest 6.12 "$K612_REL" "$K612_VMLINUZ"
 
 # 3c. Every other guest of the stock kernels: a guest test's file,
 # scripts/guest/X.sh, run as its header's "# Run: check NAME ARG..."
-# lines say (mstat_runs, scripts/lib/guests.sh): the smoke and module
+# lines say (mstat_runs, scripts/lib/runs.sh): the smoke and module
 # tests, the learning of how a large kmalloc is traced (and its broken
 # build), alloc_pages_bulk()'s single-page fallback, the known call
 # chains' false truth, the labels and the leaks (whose two watches of

@@ -37,5 +37,7 @@ die() { printf '[mstat] error: %s\n' "$*" >&2; exit 1; }
 . "$MSTAT_TOP/scripts/lib/tools.sh"
 # shellcheck source=scripts/lib/guests.sh
 . "$MSTAT_TOP/scripts/lib/guests.sh"
+# shellcheck source=scripts/lib/runs.sh
+. "$MSTAT_TOP/scripts/lib/runs.sh"
 # shellcheck source=scripts/lib/servers.sh
 . "$MSTAT_TOP/scripts/lib/servers.sh"

@@ -149,7 +149,7 @@ else
 fi
 rm -f "$tmp"
 
-# The guest files' "# Run:" lines (mstat_runs, scripts/lib/guests.sh):
+# The guest files' "# Run:" lines (mstat_runs, scripts/lib/runs.sh):
 # each name one run's, resolving to it (test-runs-named); make check's
 # of 6.12 queued once each, with the modules each file loads from the
 # build its line names (test-runs-queued); without the kernel's image,
