@@ -155,6 +155,11 @@ static int __init mstat_init(void)
 			      mstat_ctl_boot(MSTAT_CTL_PROC_INTERVAL));
 	if (err)
 		goto err_profile;
+	what = "/proc/mstat_owners";
+	err = mstat_owners_init(proc_gid && proc_mode == 0400 ? 0440 : proc_mode,
+				make_kgid(&init_user_ns, proc_gid));
+	if (err)
+		goto err_proc;
 	mstat_debugfs_init();
 	what = "the bulk APIs' probes";
 	err = mstat_kprobes_init();
@@ -173,6 +178,8 @@ err_sources:
 	mstat_kprobes_exit();
 err_debugfs:
 	mstat_debugfs_exit();
+	mstat_owners_exit();
+err_proc:
 	mstat_proc_exit();
 err_profile:
 	if (!mstat_mutant(MSTAT_MUT_LEAK_PROFILE)) {
@@ -203,6 +210,7 @@ static void __exit mstat_exit(void)
 	mstat_sources_exit();
 	mstat_kprobes_exit();
 	mstat_debugfs_exit();
+	mstat_owners_exit();
 	mstat_proc_exit();
 	mstat_sites_exit();
 	mstat_profile_exit();

@@ -669,12 +669,18 @@ static unsigned int mstat_page_stack(unsigned long *entries,
 	return n;
 }
 
-/*
- * The cgroup label of an allocation sampled now: hard irq, softirq, or
- * the cgroup (v2) id of current. Inside a section preemption is off,
+/**
+ * mstat_cgroup_now() - the cgroup label of an allocation made now
+ *
+ * Hard irq, softirq, or the cgroup (v2) id of current: a sample's label,
+ * and a vm area's or percpu object's owner (mstat_vmem.c).
+ *
+ * Context: preemption off (inside a section, or a raw spinlock held),
  * which is what task_css_set() asks of its caller (RCU-sched).
+ * Return: %MSTAT_CGROUP_HARDIRQ, %MSTAT_CGROUP_SOFTIRQ, a cgroup id, or
+ * %MSTAT_CGROUP_NONE without cgroups.
  */
-static u64 mstat_cgroup_now(void)
+u64 mstat_cgroup_now(void)
 {
 	if (preempt_count() & (HARDIRQ_MASK | NMI_MASK))
 		return MSTAT_CGROUP_HARDIRQ;
@@ -686,6 +692,7 @@ static u64 mstat_cgroup_now(void)
 	return MSTAT_CGROUP_NONE;
 #endif
 }
+EXPORT_SYMBOL_IF_KUNIT(mstat_cgroup_now);
 
 /*
  * The labels of an allocation sampled now, at @ptr: its cgroup, and for

@@ -183,6 +183,7 @@ struct mstat_sites {
 	struct mstat_site_row row[];
 };
 
+u64 mstat_cgroup_now(void);
 void mstat_sites_copy(const u64 *total, void *arg);
 void mstat_profile_sizes(unsigned int *buckets, unsigned int *addrs);
 void mstat_profile_counts(struct mstat_sites *ss);

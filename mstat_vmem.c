@@ -36,6 +36,17 @@
  * Switching a source off forgets its table: each object in it counts as
  * freed then, so its live counts read 0 while it is off, and count again
  * from what is allocated once it is back on.
+ *
+ * Whose the objects are: each table also keeps its owners, a row per
+ * (caller, cgroup, kind) of the objects counted since the last reset
+ * (struct mstat_owner), updated under the same lock by the same counts,
+ * so that a read of the rows, under one hold of the lock, sums to the
+ * objects the table holds from since the last reset: exact, where a walk
+ * of the objects themselves, a batch of slots per hold, would not be. An
+ * object keeps its row, so that its free takes its bytes from the cgroup
+ * that allocated it, whichever task frees it. Rows are never taken
+ * back before a reset; past MSTAT_OWNER_ROWS - 1 of them, new owners
+ * count in the last row, "other".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,6 +63,7 @@
 #include "mstat_compat.h"
 #include "mstat_count.h"
 #include "mstat_mutant.h"
+#include "mstat_profile.h"
 #include "mstat_vmem.h"
 
 /*
@@ -77,7 +89,27 @@ struct mstat_obj {
 	unsigned long owner;
 	unsigned long site;
 	u64 bytes;
-	unsigned int cell;
+	u16 cell;
+	u16 row;			/* its row of the owners' table */
+	u32 epoch;
+};
+
+/* Index slots of the owners' table: twice its rows, a power of two. */
+#define MSTAT_OWNER_BITS	(ilog2(MSTAT_OWNER_ROWS) + 1)
+#define MSTAT_OWNER_OTHER	(MSTAT_OWNER_ROWS - 1)
+
+/*
+ * The owners of a table's objects (the file's comment): @row[0..@nr),
+ * and @row[MSTAT_OWNER_OTHER] once an owner found them full; @index, an
+ * open-addressed hash of (site, cgroup, kind), holds 1 + a row's number
+ * (0: empty), never deleted from but all at once. @epoch is the reset
+ * epoch the rows count since (mstat_vmem_epoch()): the first count of a
+ * later one clears them, as mstat_vmem_boot() its bytes.
+ */
+struct mstat_owners {
+	struct mstat_owner *row;
+	u16 *index;
+	unsigned int nr;
 	u32 epoch;
 };
 
@@ -92,6 +124,7 @@ struct mstat_objtab {
 	unsigned long unknown_bytes;
 	u64 boot_bytes;			/* mstat_vmem_boot()'s */
 	u32 boot_epoch;
+	struct mstat_owners own;
 };
 
 /* The vmalloc source's table, then the percpu source's. */
@@ -205,6 +238,84 @@ static void mstat_vmem_boot(struct mstat_objtab *t,
 	t->boot_bytes += bytes;
 }
 
+/* Empty @own's rows if they count since an older epoch than @now. */
+static void mstat_owners_renew(struct mstat_owners *own, u32 now)
+{
+	if (own->epoch == now)
+		return;
+	memset(own->row, 0, array_size(sizeof(*own->row), MSTAT_OWNER_ROWS));
+	memset(own->index, 0, sizeof(*own->index) << MSTAT_OWNER_BITS);
+	own->nr = 0;
+	own->epoch = now;
+}
+
+/*
+ * The row of (@site, @cgroup, @kind) in @own, made if new: the "other"
+ * row if the table is full. Context: the table's lock held.
+ */
+static unsigned int mstat_owner_row(struct mstat_owners *own,
+				    unsigned long site, u64 cgroup, u8 kind)
+{
+	unsigned int mask = (1U << MSTAT_OWNER_BITS) - 1;
+	unsigned int i = hash_long(site ^ hash_64(cgroup ^ kind, 32),
+				   MSTAT_OWNER_BITS);
+	struct mstat_owner *r;
+
+	for (; own->index[i]; i = (i + 1) & mask) {
+		r = &own->row[own->index[i] - 1];
+		if (r->site == site && r->cgroup == cgroup && r->kind == kind)
+			return own->index[i] - 1;
+	}
+	if (own->nr >= MSTAT_OWNER_OTHER) {
+		own->row[MSTAT_OWNER_OTHER].other = true;
+		return MSTAT_OWNER_OTHER;
+	}
+	r = &own->row[own->nr];
+	r->site = site;
+	r->cgroup = cgroup;
+	r->kind = kind;
+	own->index[i] = ++own->nr;
+	return own->nr - 1;
+}
+
+/*
+ * Count @o's allocation in its owner's row, and keep the row with it.
+ * Context: @t's lock held, inside the section of epoch @o->epoch.
+ */
+static void mstat_owner_alloc(struct mstat_objtab *t, enum mstat_source src,
+			      struct mstat_obj *o)
+{
+	struct mstat_owner *r;
+
+	mstat_owners_renew(&t->own, o->epoch);
+	o->row = mstat_owner_row(&t->own, o->site, mstat_cgroup_now(),
+				 src == MSTAT_SRC_VMALLOC ? o->cell : 0);
+	r = &t->own.row[o->row];
+	r->allocs++;
+	r->bytes += o->bytes;
+}
+
+/*
+ * Count @o's free in the row of the owner that allocated it, if the rows
+ * are those of the epoch it was counted in (else a reset cleared them).
+ * Context: @t's lock held, inside a section.
+ */
+static void mstat_owner_free(struct mstat_objtab *t, enum mstat_source src,
+			     const struct mstat_obj *o)
+{
+	struct mstat_owner *r;
+	unsigned int row = o->row;
+
+	if (t->own.epoch != o->epoch)
+		return;
+	if (mstat_mutant(MSTAT_MUT_OWNER_AT_FREE))
+		row = mstat_owner_row(&t->own, o->site, mstat_cgroup_now(),
+				      src == MSTAT_SRC_VMALLOC ? o->cell : 0);
+	r = &t->own.row[row];
+	r->frees++;
+	r->bytes -= o->bytes;
+}
+
 /*
  * Count the free of @t's object in slot @i (its key is its address, for
  * the heap profile too) if it was counted since the last reset, else an
@@ -223,6 +334,7 @@ static void mstat_vmem_drop(struct mstat_objtab *t, enum mstat_source src,
 			__mstat_count_free_in(&s, src, NULL, o->cell,
 					      mstat_cell_fixed(src, o->cell),
 					      o->bytes, o->key, o->site);
+		mstat_owner_free(t, src, o);
 		/* Its epoch's own: not one a mutant counts as current. */
 		if (src == MSTAT_SRC_PERCPU && o->owner == MSTAT_PERCPU_FIRST &&
 		    o->epoch == mstat_vmem_epoch(&s))
@@ -268,6 +380,7 @@ static void mstat_vmem_alloc(enum mstat_source src, struct mstat_obj *o,
 	i = mstat_tab_home(t, o->key);
 	while (t->slot[i].key)
 		i = (i + 1) & ((1U << t->bits) - 1);
+	mstat_owner_alloc(t, src, o);
 	t->slot[i] = *o;
 	t->nr++;
 	__mstat_count_alloc_in(&s, src, NULL, o->cell,
@@ -522,6 +635,42 @@ bool mstat_vmem_state(enum mstat_source src, struct mstat_vmem_view *v)
 EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_state);
 
 /**
+ * mstat_vmem_owners() - who holds a source's objects
+ * @src: %MSTAT_SRC_VMALLOC or %MSTAT_SRC_PERCPU
+ * @rows: set to its owners' rows (MSTAT_OWNER_ROWS of them at most), as
+ *	of one hold of its table's lock: their live bytes sum to those of
+ *	the objects the table holds from since the last reset
+ *
+ * Context: any; the lock is held, interrupts off, for a copy of the rows
+ * in use (at most MSTAT_OWNER_ROWS * 48 bytes).
+ * Return: the rows set, 0 if none since the last reset, or -EINVAL for a
+ * source that keeps no table.
+ */
+int mstat_vmem_owners(enum mstat_source src, struct mstat_owner *rows)
+{
+	struct mstat_section s;
+	struct mstat_objtab *t;
+	unsigned long flags;
+	int n = 0;
+
+	if (src != MSTAT_SRC_VMALLOC && src != MSTAT_SRC_PERCPU)
+		return -EINVAL;
+	t = mstat_tab(src);
+	raw_spin_lock_irqsave(&t->lock, flags);
+	mstat_write_begin(&mstat_core, &s);
+	if (t->own.row && t->own.epoch == mstat_vmem_epoch(&s)) {
+		n = t->own.nr;
+		memcpy(rows, t->own.row, array_size(sizeof(*rows), n));
+		if (t->own.row[MSTAT_OWNER_OTHER].other)
+			rows[n++] = t->own.row[MSTAT_OWNER_OTHER];
+	}
+	mstat_write_end(&mstat_core, &s);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_owners);
+
+/**
  * mstat_vmem_init() - make the tables
  * @objects: how many objects each may hold (kmem_objects, checked by the
  *	module: 64 to 2^20)
@@ -536,17 +685,33 @@ int mstat_vmem_init(unsigned int objects)
 	unsigned int i;
 
 	/* Possible CPUs are fixed at boot: the first of them, once. */
+	/* A row's number, a kind or a class fits an object's u16. */
+	BUILD_BUG_ON(!is_power_of_2(MSTAT_OWNER_ROWS));
+	BUILD_BUG_ON(ilog2(MSTAT_OWNER_ROWS) >= 16);
+	BUILD_BUG_ON(max(MSTAT_NR_VM_KINDS, MSTAT_NR_CLASSES) >= 1U << 16);
 	mstat_percpu_cpu = cpumask_first(cpu_possible_mask);
 	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++) {
 		struct mstat_objtab *t = &mstat_tabs[i];
+		struct mstat_owner *row;
 		struct mstat_obj *slot;
+		u16 *index;
 
 		slot = vzalloc(array_size(sizeof(*slot), 1U << bits));
-		if (!slot) {
+		row = vzalloc(array_size(sizeof(*row), MSTAT_OWNER_ROWS));
+		index = vzalloc(sizeof(*index) << MSTAT_OWNER_BITS);
+		if (!slot || !row || !index) {
+			vfree(slot);
+			vfree(row);
+			vfree(index);
 			mstat_vmem_exit();
 			return -ENOMEM;
 		}
 		raw_spin_lock_irq(&t->lock);
+		t->own.row = row;
+		t->own.index = index;
+		t->own.nr = 0;
+		/* No epoch is U32_MAX yet: the first count renews them. */
+		t->own.epoch = U32_MAX;
 		t->bits = bits;
 		t->max = objects;
 		t->nr = 0;
@@ -571,12 +736,20 @@ void mstat_vmem_exit(void)
 
 	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++) {
 		struct mstat_objtab *t = &mstat_tabs[i];
+		struct mstat_owner *row;
 		struct mstat_obj *slot;
+		u16 *index;
 
 		raw_spin_lock_irq(&t->lock);
 		slot = t->slot;
+		row = t->own.row;
+		index = t->own.index;
 		t->slot = NULL;
+		t->own.row = NULL;
+		t->own.index = NULL;
 		raw_spin_unlock_irq(&t->lock);
 		vfree(slot);
+		vfree(row);
+		vfree(index);
 	}
 }

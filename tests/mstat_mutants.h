@@ -114,6 +114,13 @@ enum mstat_mutant {
 	 * (guest-6.12-counts-broken).
 	 */
 	MSTAT_MUT_UNLOADED_NAMES,
+	/*
+	 * A vm area's or percpu object's free taken from the row of the
+	 * task that frees it, not of the cgroup that allocated it
+	 * (/proc/mstat_owners): the owners' guest's owners-free-elsewhere
+	 * (guest-6.12-owners-broken).
+	 */
+	MSTAT_MUT_OWNER_AT_FREE,
 };
 
 /* Every mutation, in the one broken build; @name must be one of them. */
