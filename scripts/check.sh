@@ -228,7 +228,7 @@ t build-6.12cloud-W1 scripts/build.sh --tests "truth caches hold" \
 # uses the slab layout (MSTAT_BROKEN_COUNTS), nor the cache names' offset,
 # and does not count alloc_pages_exact()'s split.
 t build-6.12-broken env KCFLAGS=-DMSTAT_BROKEN_COUNTS=1 \
-	scripts/build.sh --tests "truth caches irqload hold" "$K612_KDIR" \
+	scripts/build.sh --tests "truth caches irqload hold owners" "$K612_KDIR" \
 	build/6.12-broken
 # The KUnit suites against 6.1's headers, CONFIG_KUNIT forced: every
 # compat path of a 6.1 KUnit kernel compiles and links.
@@ -340,7 +340,7 @@ for id in ${KM_IDS:-}; do
 	[ "$(mstat_km "$id" ARCH)" = arm64 ] && a=(--arch arm64)
 	# The test modules its guests load (5a, 5b; scripts/arm64.sh).
 	case $id in
-	7.3)		tests='truth caches chains labels hold' ;;
+	7.3)		tests='truth caches chains labels hold owners' ;;
 	arm64-6.12)	tests='truth caches torture' ;;
 	*)		tests='truth caches hold' ;;
 	esac

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC3043,SC2016 # busybox ash has "local"; awk programs
+# Guest side of whose kernel memory it is: tests/owners/mstat_owntest.ko
+# allocates known vm areas, percpu objects and page_pool pages from
+# shells in the cgroups of a node-like cgroup2 tree, and raw pages from a
+# timer (softirq); its debugfs truth says each tag's caller, cgroup,
+# objects and bytes. The tree, with memory charged down to its leaves:
+#
+#	kubepods.slice/kubepods-burstable.slice/
+#	    kubepods-burstable-pod0f3a.slice/cri-containerd-ab12.scope	pod
+#	system.slice/nginx.service					nginx
+#	system.slice/netd.service					netd
+#
+#	tag 0	pod	vmalloc 8 x 2 MiB	(16 MiB)
+#	tag 1	nginx	vmalloc 12 x 2 MiB	(24 MiB)
+#	tag 2	nginx	percpu 1024 x 64 B	(x the possible CPUs)
+#	tag 3	netd	page_pool 4096 pages	(16 MiB)
+#	tag 4	-	4096 pages in a softirq	(16 MiB)
+#	tag 5	nginx	vmalloc 4 x 1 MiB, then freed by a kworker
+#
+# Judged, from /proc/mstat_owners (exact: one hold of each table's lock):
+#  - owners-exact-TAGS: for each caller (ot_vmalloc, ot_percpu,
+#    [mstat_owntest]) and cgroup of the vm area and percpu tags, its row
+#    holds exactly their objects (allocations less frees) and bytes
+#    (tags 1 and 5 share nginx's ot_vmalloc row: owners-exact-1+5);
+#  - owners-free-elsewhere: tag 5, freed from a kworker (the root
+#    cgroup), leaves nginx's ot_vmalloc row at tag 1's bytes and makes
+#    no row of ot_vmalloc in any other cgroup: a free is the allocating
+#    cgroup's (the broken build, OWNERS_BROKEN=1, takes it from the
+#    freeing task's: caught);
+#  - owners-tamper-caller, owners-tamper-cgroup: the same judge of a
+#    false truth (tag 1 named ot_percpu; tag 1's bytes moved to the pod's
+#    cgroup) must fail;
+#  - owners-gone: every tag freed, no live byte left in any row of the
+#    module's callers (the broken build's tag 5 leaves them: caught).
+# Kernels: 6.12 7.3
+# Run: check guest-6.12-owners
+# Run: check guest-7.3-owners
+# Run: check guest-6.12-owners-broken build=6.12-broken --append=OWNERS_BROKEN=1
+set -u
+. ./lib.sh
+
+broken=$(sed -n 's/.*OWNERS_BROKEN=\([01]\).*/\1/p' /proc/cmdline)
+C=/sys/kernel/debug/mstat_owntest
+CG=/sys/fs/cgroup
+POD=$CG/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0f3a.slice/cri-containerd-ab12.scope
+NGINX=$CG/system.slice/nginx.service
+NETD=$CG/system.slice/netd.service
+
+# ctl CGROUP_DIR COMMAND: COMMAND written to the module's control by a
+# shell moved into that cgroup first, so that the allocating task is in it.
+ctl() {
+	sh -c "echo \$\$ >$1/cgroup.procs && echo $2 >$C/ctl"
+}
+
+# owned TRUTH OWNERS: for each caller and cgroup of TRUTH's vm area and
+# percpu tags (the module's truth file), its rows in OWNERS (a copy of
+# /proc/mstat_owners) against the tags': a line "TAGS WANT_OBJECTS
+# WANT_BYTES GOT_OBJECTS GOT_BYTES" (TAGS joined by "+": tags of one
+# caller and cgroup share its row); exit 1 if any differs.
+owned() {
+	awk 'FNR == NR {
+		if ($4 != "vmalloc" && $4 != "percpu")
+			next
+		k = $6 " " $8
+		tags[k] = (k in tags ? tags[k] "+" : "") $2
+		obj[k] += $10; by[k] += $12
+		next
+	}
+	/^(vmalloc|percpu) / && $8 == "[mstat_owntest]" {
+		f = $7; sub(/\+.*/, "", f)
+		live[f " " $3] += $4 - $5; bytes[f " " $3] += $6
+	}
+	END {
+		bad = 0
+		for (k in tags) {
+			print tags[k], obj[k], by[k], live[k] + 0, bytes[k] + 0
+			if (obj[k] != live[k] + 0 || by[k] != bytes[k] + 0)
+				bad = 1
+		}
+		exit bad
+	}' "$1" "$2"
+}
+
+check insmod-owntest insmod ./mstat_owntest.ko
+check insmod-mstat insmod ./mstat.ko profile_pages=1
+check owners-face test -r /proc/mstat_owners
+mkdir -p $CG
+check mount-cgroup2 mount -t cgroup2 none $CG
+# Memory charged down to every leaf, as systemd and the kubelet set it.
+bad=0
+for d in $CG $CG/kubepods.slice $CG/kubepods.slice/kubepods-burstable.slice \
+	 ${POD%/*} $CG/system.slice; do
+	mkdir -p "$d" && echo +memory >"$d/cgroup.subtree_control" || bad=1
+done
+mkdir -p $POD $NGINX $NETD || bad=1
+check cgroup-tree [ "$bad" -eq 0 ]
+diag "cgroup ids: pod $(stat -c %i $POD), nginx $(stat -c %i $NGINX), netd $(stat -c %i $NETD)"
+
+# The broken build counts a percpu object as charged (PCPU_CHARGED): its
+# percpu tag is left out, the rest judged as the product's.
+set -- "$POD:vmalloc 0 8 2048" "$NGINX:vmalloc 1 12 2048" \
+	"$NETD:pool 3 4096" "$CG:softpages 4 4096" "$NGINX:vmalloc 5 4 1024"
+[ "${broken:-0}" = 1 ] || set -- "$@" "$NGINX:percpu 2 1024 64"
+bad=0
+for cmd in "$@"; do
+	ctl "${cmd%%:*}" "${cmd#*:}" || { diag "failed: $cmd"; bad=1; }
+done
+check owntest-allocated [ "$bad" -eq 0 ]
+cat $C/truth >/tmp/truth.held
+show /tmp/truth.held
+cat /proc/mstat_owners >/tmp/owners.held
+grep -e '^#' -e 'mstat_owntest' /tmp/owners.held | show
+owned /tmp/truth.held /tmp/owners.held >/tmp/owned.held
+show /tmp/owned.held
+while read -r tag wo wb go gb; do
+	check "owners-exact-$tag" [ "$wo $wb" = "$go $gb" ]
+done </tmp/owned.held
+
+# Tag 5 freed by a kworker: its bytes leave nginx's row, and no other
+# cgroup's row of ot_vmalloc gets them.
+ctl $NGINX "freelater 5"
+cat $C/truth >/tmp/truth.later
+cat /proc/mstat_owners >/tmp/owners.later
+grep 'ot_vmalloc' /tmp/owners.later | show
+nginx=$(stat -c %i $NGINX)
+pod=$(stat -c %i $POD)
+judge owners-free-elsewhere "a kworker's free of nginx's areas taken from another row" \
+	awk -v ng="$nginx" -v pod="$pod" '
+	$1 == "vmalloc" && $7 ~ /^ot_vmalloc\+/ {
+		if ($3 == ng) b += $6; else if ($3 != pod) other++
+	}
+	END { exit !(b == 12 * 2097152 && !other) }' /tmp/owners.later
+
+# The same judge of a false truth must fail.
+sed 's/^\(tag 1 kind vmalloc caller\) ot_vmalloc/\1 ot_percpu/' \
+	/tmp/truth.later >/tmp/truth.caller
+sed "s/^\\(tag 1 kind vmalloc caller ot_vmalloc cgroup\\) [0-9]*/\\1 $pod/" \
+	/tmp/truth.later >/tmp/truth.cgroup
+for t in caller cgroup; do
+	if cmp -s /tmp/truth.later /tmp/truth.$t; then
+		not_ok "owners-tamper-$t: the truth was not changed"
+	elif owned /tmp/truth.$t /tmp/owners.later >/dev/null; then
+		not_ok "owners-tamper-$t: a false truth passed"
+	else
+		ok "owners-tamper-$t"
+	fi
+done
+
+# Everything freed, each tag by its own cgroup: no live byte in the
+# module's rows.
+for cmd in "$POD:free 0" "$NGINX:free 1" "$NGINX:free 2" "$NETD:free 3" \
+	   "$CG:free 4"; do
+	ctl "${cmd%%:*}" "${cmd#*:}"
+done
+cat /proc/mstat_owners >/tmp/owners.gone
+judge owners-gone "a free taken from another row left bytes behind" \
+	awk '$NF == "[mstat_owntest]" && $6 != 0 { bad = 1 }
+	END { exit bad }' /tmp/owners.gone
+check rmmod-owntest rmmod mstat_owntest
+check rmmod-mstat rmmod mstat
+finish
