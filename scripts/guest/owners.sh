@@ -8,7 +8,8 @@
 # objects and bytes. The tree, with memory charged down to its leaves:
 #
 #	kubepods.slice/kubepods-burstable.slice/
-#	    kubepods-burstable-pod0f3a.slice/cri-containerd-ab12.scope	pod
+#	    kubepods-burstable-pod0f3a1c2e_..._0c1d2e3f4a5b.slice/
+#	    cri-containerd-ab12cd34...ab12.scope			pod
 #	system.slice/nginx.service					nginx
 #	system.slice/netd.service					netd
 #
@@ -34,6 +35,27 @@
 #    cgroup) must fail;
 #  - owners-gone: every tag freed, no live byte left in any row of the
 #    module's callers (the broken build's tag 5 leaves them: caught).
+# Judged, from `mstat memory --by caller --cgroup --json` read right after
+# (nothing of the module's allocating between the two reads):
+#  - tool-vmalloc-caller: "ot_vmalloc [mstat_owntest]" in vmalloc by
+#    caller, its bytes in /proc/vmallocinfo and since load (exact) both
+#    tags 0, 1 and 5's, in their 24 areas;
+#  - tool-percpu-caller: "ot_percpu [mstat_owntest]" in percpu by caller,
+#    tag 2's bytes and 1,024 objects (not in the broken build);
+#  - tool-cgroup-exact: the pod's container caused tag 0's vmalloc bytes,
+#    nginx tags 1 and 5's and tag 2's percpu bytes, netd no vm area
+#    (its page_pool has percpu stats of its own on 7.3): exactly;
+#  - tool-cgroup-charged: nginx's memory.stat charges it no vmalloc (the
+#    module's vmalloc() is not __GFP_ACCOUNT), so its vmalloc "not
+#    charged" is all it caused;
+#  - tool-cgroup-sampled: netd's raw pages (tag 3's page_pool pages, and
+#    the pool's cache at most) and softirq's (tag 4's, less softirq's
+#    before the tags) within 4 standard errors;
+#  - tool-page-pool-caller: the raw pages' callers name tag 3's pages
+#    "page_pool: ot_pool [mstat_owntest]" (these two not in the broken
+#    build, which never samples a page_pool's bulk pages);
+#  - tool-tamper-cgroup: the same exact judge with nginx's and the pod's
+#    paths swapped fails.
 # Kernels: 6.12 7.3
 # Run: check guest-6.12-owners
 # Run: check guest-7.3-owners
@@ -44,9 +66,10 @@ set -u
 broken=$(sed -n 's/.*OWNERS_BROKEN=\([01]\).*/\1/p' /proc/cmdline)
 C=/sys/kernel/debug/mstat_owntest
 CG=/sys/fs/cgroup
-POD=$CG/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0f3a.slice/cri-containerd-ab12.scope
+POD=$CG/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0f3a1c2e_5b6d_4e7f_8a9b_0c1d2e3f4a5b.slice/cri-containerd-ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12.scope
 NGINX=$CG/system.slice/nginx.service
 NETD=$CG/system.slice/netd.service
+RATE=65536
 
 # ctl CGROUP_DIR COMMAND: COMMAND written to the module's control by a
 # shell moved into that cgroup first, so that the allocating task is in it.
@@ -83,8 +106,60 @@ owned() {
 	}' "$1" "$2"
 }
 
+# cgrows JSON: the "by_cgroup" table of JSON (mstat memory --cgroup
+# --json) a line a cgroup: "PATH C_VMALLOC C_PERCPU C_SLAB C_PAGES
+# SE_VMALLOC ... SE_PAGES CH_VMALLOC CH_PERCPU CH_SLAB CH_PAGES", its
+# caused bytes (subtree), their standard errors, its memory.stat's (null
+# where it has no such line).
+cgrows() {
+	awk '/"by_cgroup"/ {
+		n = split($0, e, /\{"cgroup": "/)
+		for (i = 2; i <= n; i++) {
+			label = e[i]; sub(/".*/, "", label)
+			line = label
+			split("caused caused_se charged", key, " ")
+			for (k = 1; k <= 3; k++) {
+				if (!match(e[i], "\"" key[k] "\": \\{[^}]*\\}"))
+					continue
+				v = substr(e[i], RSTART, RLENGTH)
+				sub(/^[^{]*\{/, "", v)
+				gsub(/"[a-z]*": /, "", v); gsub(/[,}]/, "", v)
+				line = line " " v
+			}
+			print line
+		}
+	}' "$1"
+}
+
+# cgexact ROWS POD NGINX NETD TRUTH: the exact columns of ROWS (cgrows')
+# for the three cgroups against TRUTH's tags.
+cgexact() {
+	awk -v pod="$2" -v ng="$3" -v netd="$4" 'FNR == NR {
+		if ($2 == 0) want[pod " vm"] += $12
+		if ($2 == 1 || $2 == 5) want[ng " vm"] += $12
+		if ($2 == 2) want[ng " pc"] += $12
+		next
+	}
+	{ got[$1 " vm"] = $2; got[$1 " pc"] = $3 }
+	END {
+		bad = 0
+		split(pod " " ng " " netd, c, " ")
+		# netd: vm areas alone (a page_pool has percpu stats of its
+		# own on some kernels, allocated by netd: not the truth'"'"'s).
+		for (i = 1; i <= 3; i++)
+			for (j = 1; j <= 2 - (i == 3); j++) {
+				k = c[i] (j == 1 ? " vm" : " pc")
+				if (want[k] + 0 != got[k] + 0) {
+					print k, want[k] + 0, got[k] + 0
+					bad = 1
+				}
+			}
+		exit bad
+	}' "$5" "$1"
+}
+
 check insmod-owntest insmod ./mstat_owntest.ko
-check insmod-mstat insmod ./mstat.ko profile_pages=1
+check insmod-mstat insmod ./mstat.ko profile_pages=1 profile_rate=$RATE
 check owners-face test -r /proc/mstat_owners
 mkdir -p $CG
 check mount-cgroup2 mount -t cgroup2 none $CG
@@ -103,6 +178,9 @@ diag "cgroup ids: pod $(stat -c %i $POD), nginx $(stat -c %i $NGINX), netd $(sta
 set -- "$POD:vmalloc 0 8 2048" "$NGINX:vmalloc 1 12 2048" \
 	"$NETD:pool 3 4096" "$CG:softpages 4 4096" "$NGINX:vmalloc 5 4 1024"
 [ "${broken:-0}" = 1 ] || set -- "$@" "$NGINX:percpu 2 1024 64"
+# Softirq's raw pages before the tags: the background of tag 4's.
+./mstat memory --cgroup --json >/tmp/memory0.json 2>&1
+cgrows /tmp/memory0.json >/tmp/cgrows0
 bad=0
 for cmd in "$@"; do
 	ctl "${cmd%%:*}" "${cmd#*:}" || { diag "failed: $cmd"; bad=1; }
@@ -117,6 +195,75 @@ show /tmp/owned.held
 while read -r tag wo wb go gb; do
 	check "owners-exact-$tag" [ "$wo $wb" = "$go $gb" ]
 done </tmp/owned.held
+
+# The tool's view of the same moment (read after, nothing allocating).
+./mstat memory --by caller --cgroup --top 40 >/tmp/memory.txt 2>&1
+./mstat memory --by caller --cgroup --top 40 --json >/tmp/memory.json 2>&1
+show /tmp/memory.txt
+cgrows /tmp/memory.json >/tmp/cgrows
+show /tmp/cgrows
+rel() { echo "${1#"$CG"}"; }
+pod=$(rel $POD) nginx=$(rel $NGINX) netd=$(rel $NETD)
+check tool-cgroup-exact cgexact /tmp/cgrows "$pod" "$nginx" "$netd" /tmp/truth.held
+# Swapped paths: the same judge must fail.
+if cgexact /tmp/cgrows "$nginx" "$pod" "$netd" /tmp/truth.held >/dev/null; then
+	not_ok "tool-cgroup-tamper: a false truth passed"
+else
+	ok tool-cgroup-tamper
+fi
+check tool-cgroup-charged awk -v ng="$nginx" '$1 == ng && $10 != "null" &&
+	$2 - $10 == $2 && $2 > 0 { ok = 1 } END { exit !ok }' /tmp/cgrows
+# The sampled columns: netd's raw pages against tag 3's (and its pool's
+# cache), softirq's growth against tag 4's, within 4 standard errors.
+sampled() {
+	awk -v l="$2" -v want="$3" -v slack="$4" 'FNR == NR {
+		if ($1 == l) { b0 = $5; s0 = $9 }
+		next
+	}
+	$1 == l {
+		# busybox awk has no sqrt(): squares compared.
+		d = $5 - b0; v = $9 * $9 + s0 * s0
+		print l, "grew", d, "truth", want, "+", slack, "var", v
+		if (d < want)
+			ok = (want - d) * (want - d) <= 16 * v
+		else
+			ok = d <= want + slack ||
+			     (d - want - slack) * (d - want - slack) <= 16 * v
+	}
+	END { exit !ok }' "$1" /tmp/cgrows
+}
+t3=$(awk '$2 == 3 { print $12, $14 * 4096 }' /tmp/truth.held)
+t4=$(awk '$2 == 4 { print $12 }' /tmp/truth.held)
+# The broken build never samples alloc_pages_bulk()'s pages
+# (BULK_UNSAMPLED), which a page_pool takes its pages by.
+if [ "${broken:-0}" != 1 ]; then
+	# shellcheck disable=SC2086 # bytes, then the pool's cache's bytes
+	sampled /tmp/cgrows0 "$netd" $t3 >/tmp/sampled 2>&1 &&
+		sampled /tmp/cgrows0 softirq "$t4" 0 >>/tmp/sampled 2>&1
+	check tool-cgroup-sampled [ $? -eq 0 ]
+	show /tmp/sampled
+	check tool-page-pool-caller \
+		grep -q 'page_pool: ot_pool \[mstat_owntest\]' /tmp/memory.txt
+fi
+# The callers: one line of vmalloc_by_caller's and percpu_by_caller's.
+owner_row() {
+	sed -n "s/.*\"$1\": .*{\"caller\": \"$2\"\([^}]*\)}.*/\1/p" \
+		/tmp/memory.json | head -n 1
+}
+vm=$(owner_row vmalloc_by_caller 'ot_vmalloc \[mstat_owntest\]')
+diag "ot_vmalloc: $vm"
+want=$(awk '$4 == "vmalloc" { b += $12; n += $10 } END { print b, n }' \
+	/tmp/truth.held)
+check tool-vmalloc-caller [ "$(echo "$vm" |
+	sed 's/.*"bytes": \([0-9]*\), "areas": \([0-9]*\), "since_load_bytes": \([0-9]*\).*/\1 \2 \3/')" = \
+	"${want% *} ${want#* } ${want% *}" ]
+if [ "${broken:-0}" != 1 ]; then
+	pc=$(owner_row percpu_by_caller 'ot_percpu \[mstat_owntest\]')
+	diag "ot_percpu: $pc"
+	check tool-percpu-caller [ "$(echo "$pc" |
+		sed 's/.*"bytes": \([0-9]*\), "objects": \([0-9]*\).*/\1 \2/')" = \
+		"$(awk '$2 == 2 { print $12, $10 }' /tmp/truth.held)" ]
+fi
 
 # Tag 5 freed by a kworker: its bytes leave nginx's row, and no other
 # cgroup's row of ot_vmalloc gets them.

@@ -156,6 +156,11 @@ const char *mstat_cgroup_path(struct mstat_cgroups *cg, unsigned long long id)
 	return d ? d->path : NULL;
 }
 
+const char *mstat_cgroups_root(const struct mstat_cgroups *cg)
+{
+	return cg->root;
+}
+
 void mstat_cgroups_free(struct mstat_cgroups *cg)
 {
 	size_t i;

@@ -51,6 +51,9 @@ const char *mstat_cgroup_label(struct mstat_cgroups **cg, long long id,
 
 void mstat_cgroups_free(struct mstat_cgroups *cg);
 
+/* The directory @cg's tree is at, or NULL (no tree); @cg's own. */
+const char *mstat_cgroups_root(const struct mstat_cgroups *cg);
+
 /*
  * What a fleet labels a cgroup by, read from its path alone, on the
  * machine that took the sample (the path is that machine's): each field

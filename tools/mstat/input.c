@@ -136,6 +136,8 @@ static void parse_error(const char *path, const char *head,
 		[MSTAT_E_SITE_LIVE] = "malformed live line (+ AGE_MS BYTES)",
 		[MSTAT_E_SITE_PLACE] = "frame before any row or after its row's live lines",
 		[MSTAT_E_SITE_COLUMNS] = "not the columns of the file's version",
+		[MSTAT_E_OWNERS_HEADER] = "no \"# rows N capacity N\" line after the version",
+		[MSTAT_E_OWNER_ROW] = "malformed owner row",
 	};
 
 	switch (e->code) {
@@ -169,6 +171,7 @@ static void parse_error(const char *path, const char *head,
 		mstat_err("%s: line %d: %s%s given twice", path, e->line,
 			  dup_kind[e->dup.kind], e->dup.what);
 		break;
+	case MSTAT_E_OWNER_ROW:
 	case MSTAT_E_SITE_ROW:
 	case MSTAT_E_SITE_CGROUP:
 	case MSTAT_E_SITE_NODE:
@@ -306,4 +309,39 @@ struct mstat_sites *mstat_sites_read(const char *path)
 		return NULL;
 	}
 	return ss;
+}
+
+/* /proc/mstat_owners */
+
+struct mstat_owners *mstat_owners_read(const char *path)
+{
+	struct mstat_owners *ow = mstat_alloc(NULL, sizeof(*ow));
+	struct mstat_perror e;
+	size_t len;
+	char *buf;
+	bool ok;
+
+	memset(ow, 0, sizeof(*ow));
+	ow->path = path;
+	buf = read_input(path, NULL, &len);
+	ok = buf && mstat_owners_parse(ow, buf, len, &e);
+	if (buf && !ok && e.code == MSTAT_E_OWNERS_COUNT)
+		mstat_err("%s: truncated or incomplete: %zu owner rows, header says %lld",
+			  path, ow->n, ow->rows);
+	else if (buf && !ok)
+		parse_error(path, MSTAT_OWNERS_HEAD, &e);
+	free(buf);
+	if (!ok) {
+		mstat_owners_free(ow);
+		return NULL;
+	}
+	return ow;
+}
+
+void mstat_owners_free(struct mstat_owners *ow)
+{
+	if (!ow)
+		return;
+	free(ow->r);
+	free(ow);
 }

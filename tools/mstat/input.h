@@ -34,5 +34,7 @@ struct mstat_snap *mstat_snap_read(const char *path);
 void mstat_snap_free(struct mstat_snap *s);
 struct mstat_sites *mstat_sites_read(const char *path);
 void mstat_sites_free(struct mstat_sites *ss);
+struct mstat_owners *mstat_owners_read(const char *path);
+void mstat_owners_free(struct mstat_owners *ow);
 
 #endif /* MSTAT_INPUT_H */

@@ -37,6 +37,7 @@
 #include "input.h"
 #include "memory.h"
 #include "memory_out.h"
+#include "owners.h"
 #include "pages.h"
 #include "parse_snap.h"
 #include "util.h"
@@ -697,9 +698,11 @@ static long long line_bytes(const struct account *a, const char *key)
 /*
  * --by caller: the vm areas beside @o's snapshot by caller,
  * --vmallocinfo's, or /proc/vmallocinfo beside the machine's own
- * /proc/mstat; none beside a saved snapshot (a message says so).
+ * /proc/mstat; none beside a saved snapshot (a message says so); each
+ * caller's areas since load from @ow, if read.
  */
-static int by_caller(const struct mstat_opts *o, struct mstat_vm_callers *vc)
+static int by_caller(const struct mstat_opts *o, const struct mstat_owners *ow,
+		     struct mstat_vm_callers *vc)
 {
 	const char *path = o->vmallocinfo;
 
@@ -709,7 +712,30 @@ static int by_caller(const struct mstat_opts *o, struct mstat_vm_callers *vc)
 		mstat_err("--by caller beside a saved snapshot needs --vmallocinfo FILE");
 		return -1;
 	}
-	return mstat_vm_callers_read(path, (int)o->top, vc);
+	return mstat_vm_callers_read(path, (int)o->top, ow, vc);
+}
+
+/*
+ * The owners beside @o's snapshot, for --by caller and --cgroup:
+ * --owners', or /proc/mstat_owners beside the machine's own /proc/mstat
+ * when it can be read (an older module has none: the exact parts are
+ * left out, and said so). Return: 0, *@ow the file or NULL; -1 if
+ * --owners' cannot be read (it said why).
+ */
+static int owners_read(const struct mstat_opts *o, struct mstat_owners **ow)
+{
+	const char *path = o->owners;
+
+	*ow = NULL;
+	if (!o->by_caller && !o->cgroup)
+		return 0;
+	if (!path && !strcmp(o->file[0], MSTAT_PROC) &&
+	    !access(MSTAT_OWNERS_PROC, R_OK))
+		path = MSTAT_OWNERS_PROC;
+	if (!path)
+		return 0;
+	*ow = mstat_owners_read(path);
+	return *ow ? 0 : -1;
 }
 
 int do_memory(const struct mstat_opts *o)
@@ -719,6 +745,10 @@ int do_memory(const struct mstat_opts *o)
 	const char *sites = sites_path(o);
 	struct mstat_sites *ss = NULL;
 	struct mstat_vm_callers vc = { 0 };
+	struct mstat_pcpu_callers pc = { 0 };
+	struct mstat_cg_table cg = { 0 };
+	struct mstat_memory_whose w = { 0 };
+	struct mstat_owners *ow = NULL;
 	const char *meminfo;
 	long long mi[MI_NR];
 	struct mstat_snap *s;
@@ -747,16 +777,35 @@ int do_memory(const struct mstat_opts *o)
 		goto out;
 	add_raw(a, s, ps);
 	add_outside(a, s);
-	if (o->by_caller && by_caller(o, &vc))
+	if (owners_read(o, &ow))
 		goto out;
+	if (o->by_caller && by_caller(o, ow, &vc))
+		goto out;
+	if (o->by_caller && ow) {
+		mstat_pcpu_callers(ow, (int)o->top, &pc);
+		w.pc = &pc;
+	}
+	if (o->cgroup) {
+		if (mstat_cg_table(ow, ss, o->cgroup_path, (int)o->top, &cg))
+			goto out;
+		w.cg = &cg;
+	}
+	w.vc = vc.path ? &vc : NULL;
 	if (o->json)
-		mstat_memory_json(a, ps, vc.path ? &vc : NULL);
+		mstat_memory_json(a, ps, &w);
 	else
 		mstat_memory_text(a, mi, s, ps, sites);
-	if (!o->json && vc.path)
+	if (!o->json && w.vc)
 		mstat_vm_callers_text(stdout, &vc, line_bytes(a, "kernel.vmalloc"));
+	if (!o->json && w.pc)
+		mstat_pcpu_callers_text(stdout, &pc);
+	if (!o->json && w.cg)
+		mstat_cg_table_text(stdout, &cg);
 	err = mstat_out_close(stdout, NULL, NULL);
 out:
+	mstat_cg_table_free(&cg);
+	mstat_pcpu_callers_free(&pc);
+	mstat_owners_free(ow);
 	mstat_vm_callers_free(&vc);
 	mstat_snap_free(s);
 	mstat_sites_free(ss);
@@ -774,6 +823,8 @@ static const struct option mstat_memory_longopts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "vmallocinfo", required_argument, NULL, OPT_VMALLOCINFO },
+	{ "cgroup", optional_argument, NULL, OPT_CGROUP },
+	{ "owners", required_argument, NULL, OPT_OWNERS },
 	{ NULL, 0, NULL, 0 }
 };
 

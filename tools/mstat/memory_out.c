@@ -111,7 +111,7 @@ static void json_kinds(const long long v[PK_NR], bool first)
 
 void mstat_memory_json(const struct account *a,
 		       const struct mstat_page_samples *ps,
-		       const struct mstat_vm_callers *vc)
+		       const struct mstat_memory_whose *w)
 {
 	int i;
 
@@ -135,9 +135,19 @@ void mstat_memory_json(const struct account *a,
 		json_kinds(ps->kind_n, true);
 		printf(",\n  \"pages_sampled_dropped\": %lld,\n", ps->dropped);
 	}
-	if (vc) {
+	if (w->vc) {
 		printf("  \"vmalloc_by_caller\": ");
-		mstat_vm_callers_json(stdout, vc);
+		mstat_vm_callers_json(stdout, w->vc);
+		printf(",\n");
+	}
+	if (w->pc) {
+		printf("  \"percpu_by_caller\": ");
+		mstat_pcpu_callers_json(stdout, w->pc);
+		printf(",\n");
+	}
+	if (w->cg) {
+		printf("  \"by_cgroup\": ");
+		mstat_cg_table_json(stdout, w->cg);
 		printf(",\n");
 	}
 	printf("  \"lines\": [");

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "owners.h"
 #include "pages.h"
 #include "parse.h"
 #include "vmcallers.h"
@@ -55,12 +56,23 @@ void mstat_memory_text(const struct account *a, const long long mi[MI_NR],
 		       const struct mstat_snap *s,
 		       const struct mstat_page_samples *ps, const char *sites);
 /*
+ * Whose the account's memory is, as --by caller and --cgroup ask: each
+ * NULL when not asked (or, @pc, without an owners file).
+ */
+struct mstat_memory_whose {
+	const struct mstat_vm_callers *vc;
+	const struct mstat_pcpu_callers *pc;
+	const struct mstat_cg_table *cg;
+};
+
+/*
  * The account as one JSON object, its page samples' estimates with it,
- * and @vc as "vmalloc_by_caller" if not NULL.
+ * and @w's parts as "vmalloc_by_caller", "percpu_by_caller" and
+ * "by_cgroup".
  */
 void mstat_memory_json(const struct account *a,
 		       const struct mstat_page_samples *ps,
-		       const struct mstat_vm_callers *vc);
+		       const struct mstat_memory_whose *w);
 /* The raw pages the profile sampled, by caller, as Prometheus series. */
 void mstat_memory_raw_prom(FILE *f, const struct mstat_page_samples *ps);
 /* The unexplained line's bound and the snapshot's age beside meminfo. */

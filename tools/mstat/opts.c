@@ -175,6 +175,7 @@ static const struct {
 	{ OPT_MEMINFO, offsetof(struct mstat_opts, meminfo) },
 	{ OPT_KALLSYMS, offsetof(struct mstat_opts, kallsyms) },
 	{ OPT_VMALLOCINFO, offsetof(struct mstat_opts, vmallocinfo) },
+	{ OPT_OWNERS, offsetof(struct mstat_opts, owners) },
 	{ OPT_FROM, offsetof(struct mstat_opts, from) },
 	{ OPT_SAVE, offsetof(struct mstat_opts, save) },
 	{ OPT_LISTEN, offsetof(struct mstat_opts, listen) },
@@ -240,6 +241,12 @@ int mstat_opt_value(void *p, int c, const char *v)
 		if (strcmp(v, "caller"))
 			return mstat_bad_usage("--by wants caller, got", v);
 		o->by_caller = true;
+		return 0;
+	case OPT_CGROUP:
+		if (v && v[0] != '/')
+			return mstat_bad_usage("--cgroup= wants a path from the cgroup root (/system.slice/x.service), got", v);
+		o->cgroup = true;
+		o->cgroup_path = v;
 		return 0;
 	case OPT_TOP:
 		return mstat_parse_long(v, 1, 10000, &o->top) ? 0 :

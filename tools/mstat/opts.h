@@ -24,7 +24,7 @@ enum {
 	OPT_CACHE_EXCLUDE, OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL,
 	OPT_SITES, OPT_DURATION, OPT_FROM, OPT_SAVE, OPT_MIN_RATE,
 	OPT_CONFIDENCE, OPT_MEMINFO, OPT_KALLSYMS, OPT_BY, OPT_TOP,
-	OPT_VMALLOCINFO,
+	OPT_VMALLOCINFO, OPT_CGROUP, OPT_OWNERS,
 };
 
 /**
@@ -80,6 +80,9 @@ struct mstat_opts {
 	bool by_caller;			/* memory --by caller */
 	long top;			/* memory --top N */
 	const char *vmallocinfo;	/* memory --vmallocinfo FILE */
+	bool cgroup;			/* memory --cgroup[=PATH] */
+	const char *cgroup_path;	/* its PATH, NULL: every cgroup */
+	const char *owners;		/* memory --owners FILE */
 };
 
 /* Every option's default. */

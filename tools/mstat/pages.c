@@ -142,28 +142,62 @@ static bool page_allocator_frame(const char *frame)
 }
 
 /*
+ * Allocators of pages for others, whose pages are named by what they are
+ * and by whom they were asked ("page_pool: mlx5e_post_rx_wqes [mlx5_core]"):
+ * a frame's function that starts with one of these prefixes.
+ */
+static const struct {
+	const char *prefix;
+	const char *name;
+} page_users[] = {
+	{ "page_pool_", "page_pool" }, { "__page_pool_", "page_pool" },
+	{ "system_heap_", "dma-buf" }, { "dma_heap_", "dma-buf" },
+	{ "cma_heap_", "dma-buf" },
+};
+
+/* The page_users[] name of @frame, or NULL. */
+static const char *page_user(const char *frame)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(page_users); i++)
+		if (!strncmp(frame, page_users[i].prefix,
+			     strlen(page_users[i].prefix)))
+			return page_users[i].name;
+	return NULL;
+}
+
+/*
  * A raw page's caller, into @buf: its stack's first frame outside the
  * page allocator (the first frame if all are its), "FUNC" or "FUNC
- * [MODULE]", FUNC without a clone's suffix.
+ * [MODULE]", FUNC without a clone's suffix; a page_pool's or a dma-buf
+ * heap's page "page_pool: FUNC [MODULE]", FUNC the first frame outside
+ * that allocator too.
  */
 static void page_caller(const struct mstat_site *st, char *buf, size_t size)
 {
-	const char *frame = st->text, *mod;
+	const char *frame = st->text, *mod, *user = NULL, *u;
 	char f[128];
 	size_t i;
 
 	for (i = 0; i <= st->nframe; i++) {
-		if (!page_allocator_frame(frame_at(st, i))) {
-			frame = frame_at(st, i);
-			break;
+		if (page_allocator_frame(frame_at(st, i)))
+			continue;
+		u = page_user(frame_at(st, i));
+		if (u) {
+			user = u;
+			continue;
 		}
+		frame = frame_at(st, i);
+		break;
 	}
 	frame_func(frame, f, sizeof(f));
 	mod = strstr(frame, " [");
-	snprintf(buf, size, "%s%s", f, mod ? mod : "");
+	snprintf(buf, size, "%s%s%.96s%.30s", user ? user : "",
+		 user ? ": " : "", f, mod ? mod : "");
 }
 
-static enum mstat_page_kind page_kind_of(const struct mstat_site *st)
+enum mstat_page_kind mstat_page_kind(const struct mstat_site *st)
 {
 	char f[128];
 	size_t i, j;
@@ -245,8 +279,8 @@ static void callers_top(struct mstat_page_samples *ps, struct raw_caller *c,
  * q = sampled_bytes / est_bytes: with no live line, est_bytes, variance
  * (1 - q) est_bytes^2 / sampled_calls. Never below 0.
  */
-static long long row_estimate(const struct mstat_site *st, long long rate,
-			      double *var)
+long long mstat_row_estimate(const struct mstat_site *st, long long rate,
+			     double *var)
 {
 	struct mstat_ht h = { 0, 0 };
 	long long b = 0, rb, rn = st->sampled_calls - (long long)st->nlive;
@@ -292,8 +326,8 @@ void mstat_page_samples(struct mstat_page_samples *ps,
 			continue;
 		ps->have = true;
 		ps->samples += st->sampled_calls;
-		k = page_kind_of(st);
-		e = row_estimate(st, ss->rate, &v);
+		k = mstat_page_kind(st);
+		e = mstat_row_estimate(st, ss->rate, &v);
 		ps->kind[k] += e;
 		ps->kind_n[k] += st->sampled_calls;
 		ps->kind_var[k] += v;

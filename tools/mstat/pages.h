@@ -61,6 +61,16 @@ struct mstat_page_samples {
 void mstat_page_samples(struct mstat_page_samples *ps,
 			const struct mstat_sites *ss);
 
+/* What @st's pages became, as its stack says (a row of the page source). */
+enum mstat_page_kind mstat_page_kind(const struct mstat_site *st);
+
+/*
+ * A row's bytes in use, estimated from its samples at @rate, and into
+ * *@var that estimate's variance (any source's row).
+ */
+long long mstat_row_estimate(const struct mstat_site *st, long long rate,
+			     double *var);
+
 /*
  * One standard error of a sampled estimate whose variance is @var (a
  * kind's or a caller's @*_var above): about bytes / sqrt(samples) where

@@ -377,8 +377,7 @@ static bool parse_nonneg(const char *s, long long *v)
 	return true;
 }
 
-/* "-", "hardirq", "softirq" or an id >= 1. */
-static bool parse_cgroup(const char *s, long long *v)
+bool mstat_parse_cgroup(const char *s, long long *v)
 {
 	if (!strcmp(s, "-"))
 		*v = MSTAT_CGROUP_UNKNOWN;
@@ -424,7 +423,7 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 	}
 	if (!*line || !mstat_parse_nums(w, 8, v))
 		return MSTAT_E_SITE_ROW;
-	if (p->labels && !parse_cgroup(w[8], &cgroup))
+	if (p->labels && !mstat_parse_cgroup(w[8], &cgroup))
 		return MSTAT_E_SITE_CGROUP;
 	if (p->labels && !parse_node(w[9], &node))
 		return MSTAT_E_SITE_NODE;

@@ -40,6 +40,9 @@
 #define MSTAT_SITES_PROC	"/proc/mstat_sites"
 #define MSTAT_HEAD		"mstat - version: "
 #define MSTAT_SITES_HEAD	"mstat_sites - version: "
+#define MSTAT_OWNERS_PROC	"/proc/mstat_owners"
+#define MSTAT_OWNERS_HEAD	"mstat_owners - version: "
+#define MSTAT_OWNERS_MAJOR	1	/* ... of /proc/mstat_owners */
 #define MSTAT_MAJOR		1	/* the format major this parser reads */
 #define MSTAT_SITES_MAJOR	2	/* ... of /proc/mstat_sites, and 1 */
 
@@ -339,6 +342,9 @@ enum mstat_perr {
 	MSTAT_E_SITE_COLUMNS,	/* the column line has fewer columns than
 				 * the version's, or more than it knows */
 	MSTAT_E_SITES_COUNT,	/* fewer or more rows than the header says */
+	MSTAT_E_OWNERS_HEADER,	/* no or a malformed "# rows ..." line */
+	MSTAT_E_OWNER_ROW,	/* a malformed owner row */
+	MSTAT_E_OWNERS_COUNT,	/* fewer or more owner rows than its header */
 	MSTAT_E_NOMEM,		/* out of memory */
 };
 
@@ -397,5 +403,57 @@ bool mstat_cache_name_decode(const char *w, struct mstat_cache *c);
 bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 		       struct mstat_perror *err);
 void mstat_sites_clear(struct mstat_sites *ss);
+
+/*
+ * "-", "hardirq", "softirq" or an id >= 1, as both /proc/mstat_sites and
+ * /proc/mstat_owners write a cgroup: into *@v (MSTAT_CGROUP_*), or false.
+ */
+bool mstat_parse_cgroup(const char *s, long long *v);
+
+/**
+ * struct mstat_owner - one row of /proc/mstat_owners (format 1): who
+ *	holds some of the vm areas or percpu objects mstat counted since
+ *	load or the last reset, exactly
+ * @src: SRC_VMALLOC or SRC_PERCPU
+ * @kind: a vm area's kind as the module names it ("vmalloc", "vmap",
+ *	"ioremap", "other"), "-" for a percpu object
+ * @cgroup: the allocating tasks' cgroup, MSTAT_CGROUP_* or an id
+ * @allocs: objects allocated
+ * @frees: of them, freed
+ * @bytes: the live ones' bytes
+ * @caller: the caller's function without +off/len, then " [module]" for
+ *	a module's; "other" for the owners past a full table
+ * @other: that overflow row
+ */
+struct mstat_owner {
+	int src;
+	char kind[16];
+	long long cgroup;
+	long long allocs, frees, bytes;
+	char caller[128];
+	bool other;
+};
+
+/*
+ * /proc/mstat_owners: @rows and @capacity from its header, @r its @n
+ * rows in file order (each source's, vmalloc's first).
+ */
+struct mstat_owners {
+	const char *path;
+	char version[32];
+	int major, minor;
+	long long rows, capacity;
+	struct mstat_owner *r;
+	size_t n;
+};
+
+/*
+ * Parse a /proc/mstat_owners text (parse_owners.c) into @ow (@ow->path
+ * kept; free @ow->r); @err as for mstat_snap_parse(). A later minor's
+ * added words at a row's end are skipped.
+ * Return: true if the whole text parsed, as many rows as its header says.
+ */
+bool mstat_owners_parse(struct mstat_owners *ow, char *buf, size_t len,
+			struct mstat_perror *err);
 
 #endif /* MSTAT_PARSE_H */

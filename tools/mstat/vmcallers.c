@@ -24,6 +24,7 @@
 
 #include "input.h"
 #include "json.h"
+#include "parse.h"
 #include "util.h"
 #include "vmcallers.h"
 
@@ -106,6 +107,48 @@ static int vm_cmp(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* Caller @name's entry of @all (@n of them, indexed by @m), made if new. */
+static struct mstat_vm_caller *vm_entry(struct mstat_strmap *m,
+					struct mstat_vm_caller **all,
+					size_t *n, const char *name)
+{
+	long i = mstat_strmap_add(m, name);
+
+	if ((size_t)i == *n) {
+		*all = mstat_alloc(*all, (*n + 1) * sizeof(**all));
+		memset(&(*all)[*n], 0, sizeof(**all));
+		snprintf((*all)[*n].name, sizeof((*all)[*n].name), "%s", name);
+		(*all)[*n].kind = vm_kind(name);
+		(*n)++;
+	}
+	return &(*all)[i];
+}
+
+/*
+ * @ow's vmalloc areas into @all by caller (as vmallocinfo names one): a
+ * caller whose areas vmallocinfo, read a moment apart, does not list
+ * gets an entry of its own with no bytes there.
+ */
+static void vm_since(const struct mstat_owners *ow, struct mstat_strmap *m,
+		     struct mstat_vm_caller **all, size_t *n,
+		     struct mstat_vm_callers *vc)
+{
+	struct mstat_vm_caller *c;
+	size_t i;
+
+	for (i = 0; ow && i < ow->n; i++) {
+		const struct mstat_owner *r = &ow->r[i];
+
+		if (r->src != SRC_VMALLOC || strcmp(r->kind, "vmalloc"))
+			continue;
+		c = vm_entry(m, all, n, r->other ? "other (mstat's table full)" :
+						   r->caller);
+		c->since_bytes += r->bytes;
+		c->since_areas += r->allocs - r->frees;
+		vc->since_bytes += r->bytes;
+	}
+}
+
 /*
  * Line @p (NUL-terminated, cut into words here) into @m and @all: 1 if
  * its area has pages, 0 if not, -1 if it is not an area's line.
@@ -115,7 +158,7 @@ static int vm_line(char *p, struct mstat_strmap *m,
 {
 	char *tok[16], *save = NULL, *t, *pages = NULL;
 	char name[sizeof((*all)->name)];
-	long i;
+	struct mstat_vm_caller *c;
 	int k = 0;
 
 	for (t = strtok_r(p, " \t", &save); t && k < 16;
@@ -129,20 +172,14 @@ static int vm_line(char *p, struct mstat_strmap *m,
 	if (!pages)
 		return 0;
 	vm_caller(tok[2], k > 3 ? tok[3] : NULL, name, sizeof(name));
-	i = mstat_strmap_add(m, name);
-	if ((size_t)i == *n) {
-		*all = mstat_alloc(*all, (*n + 1) * sizeof(**all));
-		memset(&(*all)[*n], 0, sizeof(**all));
-		snprintf((*all)[*n].name, sizeof((*all)[*n].name), "%s", name);
-		(*all)[*n].kind = vm_kind(name);
-		(*n)++;
-	}
-	(*all)[i].bytes += strtoll(pages, NULL, 10) * page;
-	(*all)[i].areas++;
+	c = vm_entry(m, all, n, name);
+	c->bytes += strtoll(pages, NULL, 10) * page;
+	c->areas++;
 	return 1;
 }
 
 int mstat_vm_callers_read(const char *path, int top,
+			  const struct mstat_owners *ow,
 			  struct mstat_vm_callers *vc)
 {
 	struct mstat_strmap m = { 0 };
@@ -179,6 +216,8 @@ int mstat_vm_callers_read(const char *path, int top,
 			break;
 	}
 	free(buf);
+	vc->owners = ow ? ow->path : NULL;
+	vm_since(ow, &m, &all, &n, vc);
 	mstat_strmap_free(&m);
 	qsort(all, n, sizeof(*all), vm_cmp);
 	for (i = 0; i < n; i++) {
@@ -192,6 +231,8 @@ int mstat_vm_callers_read(const char *path, int top,
 		for (i = top; i < n; i++) {
 			rest.bytes += all[i].bytes;
 			rest.areas += all[i].areas;
+			rest.since_bytes += all[i].since_bytes;
+			rest.since_areas += all[i].since_areas;
 		}
 		all[top] = rest;
 		n = top + 1;
@@ -222,12 +263,18 @@ void mstat_vm_callers_text(FILE *f, const struct mstat_vm_callers *vc,
 			mstat_bytes(b, (double)vmalloc));
 	fprintf(f, "; %s areas without, not in it)\n",
 		mstat_count(c, vc->others));
+	if (vc->owners)
+		fprintf(f, "  since load (exact, %s): %s; the rest made before\n",
+			vc->owners, mstat_bytes(b, (double)vc->since_bytes));
 	for (i = 0; i < vc->n; i++) {
-		fprintf(f, "  %12s  %-40s %7s area%s%s%s\n",
+		fprintf(f, "  %12s  %-40s %7s area%s",
 			mstat_bytes(b, (double)vc->c[i].bytes), vc->c[i].name,
 			mstat_count(c, vc->c[i].areas),
-			vc->c[i].areas == 1 ? " " : "s",
-			vc->c[i].kind ? "  " : "",
+			vc->c[i].areas == 1 ? " " : "s");
+		if (vc->owners)
+			fprintf(f, "  %12s since load",
+				mstat_bytes(b, (double)vc->c[i].since_bytes));
+		fprintf(f, "%s%s\n", vc->c[i].kind ? "  " : "",
 			vc->c[i].kind ? vc->c[i].kind : "");
 	}
 }
@@ -238,8 +285,14 @@ void mstat_vm_callers_json(FILE *f, const struct mstat_vm_callers *vc)
 
 	fputs("{\"from\": ", f);
 	mstat_json_str(f, vc->path);
-	fprintf(f, ", \"areas\": %lld, \"bytes\": %lld, \"areas_without_pages\": %lld, \"callers\": [",
+	fprintf(f, ", \"areas\": %lld, \"bytes\": %lld, \"areas_without_pages\": %lld, \"owners\": ",
 		vc->areas, vc->bytes, vc->others);
+	if (vc->owners)
+		mstat_json_str(f, vc->owners);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"since_load_bytes\": %lld, \"callers\": [",
+		vc->owners ? vc->since_bytes : -1);
 	for (i = 0; i < vc->n; i++) {
 		fputs(i ? ", {\"caller\": " : "{\"caller\": ", f);
 		mstat_json_str(f, vc->c[i].name);
@@ -248,8 +301,10 @@ void mstat_vm_callers_json(FILE *f, const struct mstat_vm_callers *vc)
 			mstat_json_str(f, vc->c[i].kind);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"bytes\": %lld, \"areas\": %lld}",
-			vc->c[i].bytes, vc->c[i].areas);
+		fprintf(f, ", \"bytes\": %lld, \"areas\": %lld, \"since_load_bytes\": %lld, \"since_load_areas\": %lld}",
+			vc->c[i].bytes, vc->c[i].areas,
+			vc->owners ? vc->c[i].since_bytes : -1,
+			vc->owners ? vc->c[i].since_areas : -1);
 	}
 	fputs("]}", f);
 }

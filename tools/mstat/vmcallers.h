@@ -17,12 +17,18 @@
  *	maps", "kernel stacks"), or NULL
  * @bytes: their pages' bytes (pages=N times the page size)
  * @areas: how many areas
+ * @since_bytes: of them, the bytes of the areas mstat counted since its
+ *	load or last reset (/proc/mstat_owners' vmalloc rows: exact); the
+ *	rest were made before
+ * @since_areas: how many such areas
  */
 struct mstat_vm_caller {
-	char name[96];
+	char name[128];
 	const char *kind;
 	long long bytes;
 	long long areas;
+	long long since_bytes;
+	long long since_areas;
 };
 
 /**
@@ -32,22 +38,29 @@ struct mstat_vm_caller {
  *	those NR_VMALLOC (VmallocUsed) counts; not ioremap()'s, vmap()'s
  * @bytes: their pages' bytes, summed
  * @others: areas without pages (ioremap, vmap, vm_map_ram), not counted
+ * @owners: the /proc/mstat_owners read beside it, or NULL
+ * @since_bytes: the bytes of its vmalloc areas, all callers'
  * @n: callers in @c: the largest by bytes, then, if any was left out,
  *	one "every other caller"
  * @c: the callers
  */
 struct mstat_vm_callers {
 	const char *path;
-	long long areas, bytes, others;
+	const char *owners;
+	long long areas, bytes, others, since_bytes;
 	int n;
 	struct mstat_vm_caller *c;
 };
 
+struct mstat_owners;
+
 /*
  * Read @path (/proc/vmallocinfo's format) into @vc, its @top largest
- * callers one by one. Returns 0, or -1 with a message.
+ * callers one by one, each with what @ow (NULL: none) says of its areas
+ * since load. Returns 0, or -1 with a message.
  */
 int mstat_vm_callers_read(const char *path, int top,
+			  const struct mstat_owners *ow,
 			  struct mstat_vm_callers *vc);
 void mstat_vm_callers_free(struct mstat_vm_callers *vc);
 

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whose kernel memory it is: mstat memory --by caller's percpu objects,
+ * and --cgroup's table.
+ *
+ * The figures come from three places, and each says which:
+ *  - exact: /proc/mstat_owners, the vm areas and percpu objects mstat
+ *    counted since its load (or last reset) and holds, by caller and by
+ *    the cgroup of the task that allocated them (a free takes its bytes
+ *    from that row, whoever frees);
+ *  - sampled: /proc/mstat_sites' rows, the heap profile's estimates of
+ *    slab objects and raw pages in use by the cgroup of the task that
+ *    allocated them (pages.c's kinds: a page that became a slab, a vm
+ *    area's or a percpu chunk's is counted as what it became, never
+ *    twice), each with its standard error;
+ *  - the kernel's: the cgroup's memory.stat, what the kernel charges it
+ *    (its vmalloc, percpu, slab and kernel lines), for it and its
+ *    descendants together: so mstat's figures beside it are the
+ *    subtree's too.
+ *
+ * A cgroup is charged for __GFP_ACCOUNT allocations of its tasks (and
+ * what the kernel charges on their behalf, as a socket's memory), from
+ * whenever they were made; mstat counts what its tasks allocated, charged
+ * or not, since mstat's load. "not charged" is their difference, kind by
+ * kind: what the cgroup caused and nobody pays for (positive), or what it
+ * is charged for that mstat did not see it cause (negative: made before
+ * the load, by another context on its behalf, or of a kind mstat does not
+ * count). Interrupts' and softirqs' memory is their own row: the kernel
+ * charges it to nobody, or to whoever it was for.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cgroup.h"
+#include "json.h"
+#include "owners.h"
+#include "pages.h"
+#include "util.h"
+
+const char *const mstat_cg_kind_name[CGK_NR] = {
+	"vmalloc", "percpu", "slab", "pages",
+};
+
+static int owner_cmp(const void *x, const void *y)
+{
+	const struct mstat_owner *a = x, *b = y;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	return strcmp(a->caller, b->caller);
+}
+
+void mstat_pcpu_callers(const struct mstat_owners *ow, int top,
+			struct mstat_pcpu_callers *pc)
+{
+	struct mstat_strmap m = { 0 };
+	struct mstat_owner *c = NULL;
+	size_t i, n = 0;
+	long k;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->path = ow->path;
+	for (i = 0; i < ow->n; i++) {
+		const struct mstat_owner *r = &ow->r[i];
+
+		if (r->src != SRC_PERCPU)
+			continue;
+		k = mstat_strmap_add(&m, r->other ? "other (mstat's table full)" :
+					       r->caller);
+		if ((size_t)k == n) {
+			c = mstat_alloc(c, (n + 1) * sizeof(*c));
+			c[n] = *r;
+			snprintf(c[n].caller, sizeof(c[n].caller), "%s",
+				 r->other ? "other (mstat's table full)" :
+					    r->caller);
+			c[n].allocs = c[n].frees = c[n].bytes = 0;
+			n++;
+		}
+		c[k].allocs += r->allocs;
+		c[k].frees += r->frees;
+		c[k].bytes += r->bytes;
+		pc->bytes += r->bytes;
+		pc->objects += r->allocs - r->frees;
+	}
+	mstat_strmap_free(&m);
+	qsort(c, n, sizeof(*c), owner_cmp);
+	if (n > (size_t)top) {
+		struct mstat_owner rest = { .caller = "every other caller" };
+
+		for (i = top; i < n; i++) {
+			rest.allocs += c[i].allocs;
+			rest.frees += c[i].frees;
+			rest.bytes += c[i].bytes;
+		}
+		c[top] = rest;
+		n = top + 1;
+	}
+	pc->c = c;
+	pc->n = (int)n;
+}
+
+void mstat_pcpu_callers_text(FILE *f, const struct mstat_pcpu_callers *pc)
+{
+	char b[32], c[32];
+	int i;
+
+	fprintf(f, "\npercpu by caller (exact, %s: objects counted since load, %s in %s objects; the objects made before are not named)\n",
+		pc->path, mstat_bytes(b, (double)pc->bytes),
+		mstat_count(c, pc->objects));
+	for (i = 0; i < pc->n; i++)
+		fprintf(f, "  %12s  %-40s %7s object%s\n",
+			mstat_bytes(b, (double)pc->c[i].bytes), pc->c[i].caller,
+			mstat_count(c, pc->c[i].allocs - pc->c[i].frees),
+			pc->c[i].allocs - pc->c[i].frees == 1 ? "" : "s");
+}
+
+void mstat_pcpu_callers_json(FILE *f, const struct mstat_pcpu_callers *pc)
+{
+	int i;
+
+	fputs("{\"from\": ", f);
+	mstat_json_str(f, pc->path);
+	fprintf(f, ", \"bytes\": %lld, \"objects\": %lld, \"callers\": [",
+		pc->bytes, pc->objects);
+	for (i = 0; i < pc->n; i++) {
+		fputs(i ? ", {\"caller\": " : "{\"caller\": ", f);
+		mstat_json_str(f, pc->c[i].caller);
+		fprintf(f, ", \"bytes\": %lld, \"objects\": %lld, \"allocs\": %lld, \"frees\": %lld}",
+			pc->c[i].bytes, pc->c[i].allocs - pc->c[i].frees,
+			pc->c[i].allocs, pc->c[i].frees);
+	}
+	fputs("]}", f);
+}
+
+void mstat_pcpu_callers_free(struct mstat_pcpu_callers *pc)
+{
+	free(pc->c);
+	pc->c = NULL;
+	pc->n = 0;
+}
+
+/* --cgroup */
+
+/* The row labelled @label in @t, made (empty) if new. */
+static struct mstat_cg_row *cg_row(struct mstat_cg_table *t, size_t *cap,
+				   long long id, const char *label)
+{
+	struct mstat_cg_row *r;
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->r[i].label, label))
+			return &t->r[i];
+	if ((size_t)t->n == *cap) {
+		*cap = *cap ? 2 * *cap : 32;
+		t->r = mstat_alloc(t->r, *cap * sizeof(*t->r));
+	}
+	r = &t->r[t->n++];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	snprintf(r->label, sizeof(r->label), "%s", label);
+	for (i = 0; i < CGK_NR; i++)
+		r->charged[i] = -1;
+	r->kernel = r->sock = -1;
+	return r;
+}
+
+/* The row of cgroup value @id (its path's, or its special label's). */
+static struct mstat_cg_row *cg_row_of(struct mstat_cg_table *t, size_t *cap,
+				      struct mstat_cgroups **cg, long long id)
+{
+	char buf[32];
+	const char *l = mstat_cgroup_label(cg, id, buf, sizeof(buf));
+
+	return cg_row(t, cap, id, l ? l : "-");
+}
+
+/* Whether @label is @dir or below it ("/" holds every path). */
+static bool cg_under(const char *label, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (label[0] != '/' || dir[0] != '/')
+		return !strcmp(label, dir);
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(label, dir, n) && (label[n] == '\0' || label[n] == '/');
+}
+
+/* Every ancestor of @t's path rows, as a row of its own (their ids read). */
+static void cg_ancestors(struct mstat_cg_table *t, size_t *cap)
+{
+	char path[512], dir[1024];
+	struct stat st;
+	int i, n = t->n;
+	char *slash;
+
+	for (i = 0; i < n; i++) {
+		if (t->r[i].label[0] != '/')
+			continue;
+		snprintf(path, sizeof(path), "%s", t->r[i].label);
+		while ((slash = strrchr(path, '/'))) {
+			if (slash == path)
+				slash[1] = '\0';
+			else
+				*slash = '\0';
+			snprintf(dir, sizeof(dir), "%s%s", t->root ? t->root : "",
+				 path);
+			cg_row(t, cap, t->root && !stat(dir, &st) ?
+				       (long long)st.st_ino : MSTAT_CGROUP_UNKNOWN,
+			       path);
+			if (!strcmp(path, "/"))
+				break;
+		}
+	}
+}
+
+/* @r's memory.stat lines, from the tree at @root. */
+static void cg_memory_stat(struct mstat_cg_row *r, const char *root)
+{
+	char path[1100], key[64];
+	long long v;
+	FILE *f;
+
+	if (!root || r->label[0] != '/')
+		return;
+	snprintf(path, sizeof(path), "%s%s/memory.stat", root,
+		 strcmp(r->label, "/") ? r->label : "");
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %lld", key, &v) == 2) {
+		if (!strcmp(key, "vmalloc"))
+			r->charged[CGK_VMALLOC] = v;
+		else if (!strcmp(key, "percpu"))
+			r->charged[CGK_PERCPU] = v;
+		else if (!strcmp(key, "slab"))
+			r->charged[CGK_SLAB] = v;
+		else if (!strcmp(key, "kernel"))
+			r->kernel = v;
+		else if (!strcmp(key, "sock"))
+			r->sock = v;
+	}
+	fclose(f);
+}
+
+static long long cg_total(const struct mstat_cg_row *r)
+{
+	long long s = 0;
+	int k;
+
+	for (k = 0; k < CGK_NR; k++)
+		s += r->tree[k];
+	return s;
+}
+
+static int cg_cmp(const void *x, const void *y)
+{
+	const struct mstat_cg_row *a = x, *b = y;
+	long long ta = cg_total(a), tb = cg_total(b);
+
+	if (ta != tb)
+		return ta < tb ? 1 : -1;
+	return strcmp(a->label, b->label);
+}
+
+/* @ow's and @ss's figures into @t's rows, by the cgroup they name. */
+static void cg_collect(struct mstat_cg_table *t, size_t *cap,
+		       struct mstat_cgroups **cg, const struct mstat_owners *ow,
+		       const struct mstat_sites *ss)
+{
+	struct mstat_cg_row *r;
+	size_t i;
+
+	for (i = 0; ow && i < ow->n; i++) {
+		const struct mstat_owner *o = &ow->r[i];
+		int k = o->src == SRC_PERCPU ? CGK_PERCPU : CGK_VMALLOC;
+
+		if (o->src == SRC_VMALLOC && strcmp(o->kind, "vmalloc"))
+			continue;
+		r = cg_row_of(t, cap, cg, o->cgroup);
+		r->own[k] += o->bytes;
+	}
+	for (i = 0; ss && i < ss->n; i++) {
+		const struct mstat_site *st = &ss->site[i];
+		long long e;
+		double v;
+		int k;
+
+		if (st->src == SRC_KMALLOC || st->src == SRC_CACHE)
+			k = CGK_SLAB;
+		else if (st->src == SRC_PAGE && mstat_page_kind(st) == PK_RAW)
+			k = CGK_PAGES;
+		else
+			continue;
+		e = mstat_row_estimate(st, ss->rate, &v);
+		if (e <= 0)
+			continue;
+		r = cg_row_of(t, cap, cg, st->cgroup);
+		r->own[k] += e;
+		r->own_var[k] += v;
+	}
+}
+
+int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
+		   const char *only, int top, struct mstat_cg_table *t)
+{
+	struct mstat_cgroups *cg = mstat_cgroups_open();
+	size_t cap = 0;
+	int i, j, k, n;
+
+	memset(t, 0, sizeof(*t));
+	t->exact = ow;
+	t->sampled = ss && ss->major == 2 && ss->minor >= 3;
+	t->rate = ss ? ss->rate : 0;
+	t->root = mstat_cgroups_root(cg);
+	cg_collect(t, &cap, &cg, ow, t->sampled ? ss : NULL);
+	if (only) {
+		char dir[1024];
+		struct stat st;
+
+		snprintf(dir, sizeof(dir), "%s%s", t->root ? t->root : "", only);
+		if (!t->root || stat(dir, &st)) {
+			mstat_err("--cgroup=%s: no such cgroup under %s", only,
+				  t->root ? t->root : "(no cgroup2 mount)");
+			t->root = NULL;
+			mstat_cgroups_free(cg);
+			mstat_cg_table_free(t);
+			return -1;
+		}
+		cg_row(t, &cap, (long long)st.st_ino, only);
+	}
+	cg_ancestors(t, &cap);
+	for (i = 0; i < t->n; i++) {
+		struct mstat_cg_row *r = &t->r[i];
+
+		for (j = 0; j < t->n; j++) {
+			if (!cg_under(t->r[j].label, r->label))
+				continue;
+			for (k = 0; k < CGK_NR; k++) {
+				r->tree[k] += t->r[j].own[k];
+				r->tree_var[k] += t->r[j].own_var[k];
+			}
+		}
+		cg_memory_stat(r, t->root);
+	}
+	/* --cgroup=PATH: its subtree's rows alone. */
+	for (i = n = 0; i < t->n; i++)
+		if (!only || cg_under(t->r[i].label, only))
+			t->r[n++] = t->r[i];
+	t->n = n;
+	qsort(t->r, t->n, sizeof(*t->r), cg_cmp);
+	if (t->n > top) {
+		t->left = t->n - top;
+		t->n = top;
+	}
+	/* The root's path outlives the tree: kept in a copy of its own. */
+	t->root = t->root ? mstat_strdup(t->root, strlen(t->root)) : NULL;
+	mstat_cgroups_free(cg);
+	return 0;
+}
+
+void mstat_cg_table_free(struct mstat_cg_table *t)
+{
+	free(t->r);
+	free((char *)t->root);
+	t->r = NULL;
+	t->root = NULL;
+	t->n = 0;
+}
+
+/* A cgroup's labels from its path: pod, container, unit. */
+static void cg_tags_text(FILE *f, const char *label)
+{
+	struct mstat_cgroup_tags g;
+
+	if (label[0] != '/' || !mstat_cgroup_tags(label, &g))
+		return;
+	if (g.pod_uid[0])
+		fprintf(f, "  pod %s%s%s", g.pod_uid, g.pod_qos[0] ? " " : "",
+			g.pod_qos);
+	if (g.container_id[0])
+		fprintf(f, "  container %.12s", g.container_id);
+	if (g.unit[0])
+		fprintf(f, "  unit %s", g.unit);
+}
+
+void mstat_cg_table_text(FILE *f, const struct mstat_cg_table *t)
+{
+	char a[32], b[32], c[32];
+	int i, k;
+
+	fprintf(f, "\nkernel memory by cgroup (caused: by the cgroup's tasks and its children's; vmalloc and percpu %s, slab and raw pages %s%s%s; charged: its memory.stat%s)\n",
+		t->exact ? "exact since load" : "not known (no /proc/mstat_owners)",
+		t->sampled ? "sampled at " : "not known (no page samples: profile_pages=1)",
+		t->sampled ? mstat_bytes(a, (double)t->rate) : "",
+		t->sampled ? ", +- one standard error" : "",
+		t->root ? "" : ", not read: no cgroup2 tree");
+	for (i = 0; i < t->n; i++) {
+		const struct mstat_cg_row *r = &t->r[i];
+		long long sum = 0;
+		double var = 0;
+
+		fprintf(f, "  %s", r->label);
+		cg_tags_text(f, r->label);
+		fprintf(f, "\n    %-10s %24s %12s %14s\n", "", "caused",
+			"charged", "not charged");
+		for (k = 0; k < CGK_NR; k++) {
+			sum += r->tree[k];
+			var += r->tree_var[k];
+			snprintf(c, sizeof(c), "%s", mstat_bytes(a, (double)r->tree[k]));
+			if (r->tree_var[k] > 0)
+				snprintf(c + strlen(c), sizeof(c) - strlen(c),
+					 " +- %s", mstat_bytes(a, sqrt(r->tree_var[k])));
+			fprintf(f, "    %-10s %24s", k == CGK_PAGES ? "raw pages" :
+				mstat_cg_kind_name[k], c);
+			if (r->charged[k] >= 0)
+				fprintf(f, " %12s %14s\n",
+					mstat_bytes(a, (double)r->charged[k]),
+					mstat_bytes(b, (double)(r->tree[k] -
+								r->charged[k])));
+			else
+				fprintf(f, " %12s %14s\n", "-", "-");
+		}
+		snprintf(c, sizeof(c), "%s", mstat_bytes(a, (double)sum));
+		if (var > 0)
+			snprintf(c + strlen(c), sizeof(c) - strlen(c), " +- %s",
+				 mstat_bytes(a, sqrt(var)));
+		fprintf(f, "    %-10s %24s", "kernel", c);
+		if (r->kernel >= 0)
+			fprintf(f, " %12s %14s\n", mstat_bytes(a, (double)r->kernel),
+				mstat_bytes(b, (double)(sum - r->kernel)));
+		else
+			fprintf(f, " %12s %14s\n", "-", "-");
+	}
+	if (t->left)
+		fprintf(f, "  (%d more cgroups: --top)\n", t->left);
+}
+
+static void cg_kinds_json(FILE *f, const char *name, const long long *v,
+			  const double *var)
+{
+	int k;
+
+	fprintf(f, ", \"%s\": {", name);
+	for (k = 0; k < CGK_NR; k++) {
+		fprintf(f, "%s\"%s\": ", k ? ", " : "", mstat_cg_kind_name[k]);
+		if (var)
+			fprintf(f, "%lld", var[k] > 0 ? llround(sqrt(var[k])) : 0);
+		else if (v[k] >= 0)
+			fprintf(f, "%lld", v[k]);
+		else
+			fputs("null", f);
+	}
+	fputc('}', f);
+}
+
+void mstat_cg_table_json(FILE *f, const struct mstat_cg_table *t)
+{
+	struct mstat_cgroup_tags g;
+	int i;
+
+	fprintf(f, "{\"exact\": %s, \"sampled\": %s, \"sample_rate\": %lld, \"root\": ",
+		t->exact ? "true" : "false", t->sampled ? "true" : "false",
+		t->rate);
+	if (t->root)
+		mstat_json_str(f, t->root);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"left_out\": %d, \"cgroups\": [", t->left);
+	for (i = 0; i < t->n; i++) {
+		const struct mstat_cg_row *r = &t->r[i];
+		bool tags = r->label[0] == '/' && mstat_cgroup_tags(r->label, &g);
+
+		fputs(i ? ", {\"cgroup\": " : "{\"cgroup\": ", f);
+		mstat_json_str(f, r->label);
+		fprintf(f, ", \"id\": %lld, \"pod_uid\": ", r->id > 0 ? r->id : 0);
+		mstat_json_str(f, tags ? g.pod_uid : "");
+		fputs(", \"container_id\": ", f);
+		mstat_json_str(f, tags ? g.container_id : "");
+		fputs(", \"unit\": ", f);
+		mstat_json_str(f, tags ? g.unit : "");
+		cg_kinds_json(f, "own", r->own, NULL);
+		cg_kinds_json(f, "own_se", NULL, r->own_var);
+		cg_kinds_json(f, "caused", r->tree, NULL);
+		cg_kinds_json(f, "caused_se", NULL, r->tree_var);
+		cg_kinds_json(f, "charged", r->charged, NULL);
+		fprintf(f, ", \"charged_kernel\": %lld, \"charged_sock\": %lld}",
+			r->kernel, r->sock);
+	}
+	fputs("]}", f);
+}
