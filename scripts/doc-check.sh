@@ -86,6 +86,8 @@ awk '/^$/ { exit }
 			o = alt[k]
 			sub(/^\[+/, "", o)
 			sub(/\]+(\.\.\.)?$/, "", o)
+			# An optional argument: --opt[=ARG].
+			sub(/\[=[A-Z]+$/, "", o)
 			if (o !~ /^--?[a-z][a-z-]*$/)
 				continue
 			arg = (k == m && w[i] !~ /\]$/ && i < n && \
@@ -117,7 +119,8 @@ if tools/mstat/man.sh "$mstat" 0 "$tmp/mstat.8" >"$tmp/man.log" 2>&1; then
 		"$tmp/mstat.8" | wc -l)
 	nu=$(sed -n '/^usage:/,/^$/p' "$tmp/help" | grep -c '^ *\(usage: \)\?mstat')
 	[ "$ns" = "$nu" ] || man_why+=("$ns SYNOPSIS lines for $nu usage lines")
-	sect OPTIONS | tr -s ' ,' '\n' | grep -- '^-' | sort -u >"$tmp/m.opts"
+	sect OPTIONS | tr -s ' ,' '\n' | grep -- '^-' | sed 's/\[=.*//' |
+		sort -u >"$tmp/m.opts"
 	o=$(comm -23 "$tmp/opts" "$tmp/m.opts" | paste -sd ' ')
 	[ -z "$o" ] || man_why+=("not in OPTIONS: $o")
 	sect EXAMPLES | sed 's/^ *//' >"$tmp/m.ex"
@@ -182,6 +185,9 @@ while IFS=$'\t' read -r lineno text; do
 			o=${w[i]}
 			[[ $o == [\#\>\<\(]* ]] && break
 			[[ $o == -* ]] || continue
+			# --opt=VALUE: its value in the word.
+			eq=0
+			[[ $o == --*=* ]] && o=${o%%=*} eq=1
 			long=$(awk -v o="$o" '$1 == o { print $2 }' "$tmp/alias")
 			arg=$(awk -v c="$cmd" -v o="${long:-$o}" \
 				'$1 == c && $2 == o { print $3; exit }' "$tmp/syn")
@@ -191,7 +197,7 @@ while IFS=$'\t' read -r lineno text; do
 				bad+=("line $lineno: $name has no $o")
 				break
 			fi
-			[ "$arg" = 1 ] && i=$((i + 1))
+			[ "$arg" = 1 ] && [ "$eq" = 0 ] && i=$((i + 1))
 		done
 	done
 done <"$tmp/r.ex"

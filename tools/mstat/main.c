@@ -27,11 +27,12 @@
  *					what grows without bound: caches
  *					and stacks (leaks.c, leaks_*.c)
  *   mstat memory [-f FILE] [--meminfo FILE] [--kallsyms FILE]
- *	[--sites FILE] [--by caller [--top N] [--vmallocinfo FILE]]
- *	[--json]			where the memory is: one account
- *					whose lines add up to MemTotal
- *					(memory.c, memory_out.c, pages.c,
- *					vmcallers.c)
+ *	[--sites FILE] [--by caller] [--cgroup[=PATH]] [--top N]
+ *	[--vmallocinfo FILE] [--owners FILE] [--json]
+ *					where the memory is: one account
+ *					whose lines add up to MemTotal, and
+ *					whose it is (memory.c, memory_out.c,
+ *					pages.c, vmcallers.c, owners.c)
  *
  * Every file is read by the one parser (parse_snap.c, parse.c). This
  * file holds the table of commands, as bpftool's main.c does: each
@@ -58,6 +59,8 @@
  *   memory.c    mstat memory: the account of MemTotal
  *   memory_out.c  ... as text, JSON, and its Prometheus series
  *   vmcallers.c  ... --by caller: the vmalloc line by caller (vmallocinfo)
+ *   owners.c  ... --by caller's percpu objects, --cgroup's table
+ *   parse_owners.c  /proc/mstat_owners' parser
  *   pages.c     ... its page samples by kind and raw caller
  *   top.c       mstat top: rates from successive snapshots
  *   pprof.c     mstat pprof: /proc/mstat_sites as a pprof profile
@@ -163,7 +166,8 @@ static const struct mstat_cmd mstat_cmds[] = {
 	  "what grows without bound: a verdict" },
 	{ "memory", cmd_memory, &mstat_memory_optspec,
 	  "[-f FILE] [--meminfo FILE] [--kallsyms FILE] [--sites FILE]\n"
-	  "[--by caller [--top N] [--vmallocinfo FILE]] [--json]",
+	  "[--by caller] [--cgroup[=PATH]] [--top N] [--vmallocinfo FILE]\n"
+	  "[--owners FILE] [--json]",
 	  "where the memory is: one account" },
 };
 
@@ -249,15 +253,22 @@ static void mstat_usage(FILE *f)
 	      "  --kallsyms FILE  memory: read FILE instead of /proc/kallsyms (the size\n"
 	      "           of boot's first percpu chunk; none beside a -f FILE without it)\n"
 	      "  --by caller  memory: then the vmalloc line by caller, from the kernel's\n"
-	      "           /proc/vmallocinfo (root only)\n"
-	      "  --top N  memory --by caller: the N largest callers, then the rest as one\n"
-	      "           (default 10)\n"
+	      "           /proc/vmallocinfo (root only), with each caller's areas since\n"
+	      "           load, and the percpu objects by caller (/proc/mstat_owners)\n"
+	      "  --cgroup[=PATH]  memory: then each cgroup's kernel memory by kind (PATH:\n"
+	      "           its subtree alone, from the cgroup root), beside its memory.stat\n"
+	      "  --top N  memory --by caller, --cgroup: the N largest, then the rest as\n"
+	      "           one (default 10)\n"
 	      "  --vmallocinfo FILE  memory --by caller: read FILE instead of\n"
 	      "           /proc/vmallocinfo (none beside a -f FILE without it)\n"
+	      "  --owners FILE  memory --by caller, --cgroup: read FILE instead of\n"
+	      "           /proc/mstat_owners (none beside a -f FILE without it)\n"
 	      "  -h, --help  print this help and exit\n"
 	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
-	      "  may come after options.\n"
-	      "\n"
+	      "  may come after options.\n",
+	      f);
+	/* Two strings: C99 promises 4095 bytes in one. */
+	fputs("\n"
 	      "Examples:\n"
 	      "  mstat top -d 1 -n 5\n"
 	      "  mstat top --caches --sort live\n"
@@ -269,6 +280,7 @@ static void mstat_usage(FILE *f)
 	      "  mstat leaks -d 600 -i 10 --json\n"
 	      "  mstat memory\n"
 	      "  mstat memory --by caller --top 20\n"
+	      "  mstat memory --cgroup=/kubepods.slice\n"
 	      "  mstat leaks --save /var/tmp/leaks -d 3600 -i 30 && mstat leaks --from /var/tmp/leaks\n"
 	      "  go tool pprof -top http://127.0.0.1:9754/debug/pprof/heap\n"
 	      "  systemctl enable --now mstat-textfile.timer\n"

@@ -30,6 +30,8 @@ set -u
 cd "$(dirname "$0")" || exit 1
 # shellcheck source=../../scripts/lib.sh
 . ../../scripts/lib.sh
+# shellcheck source=test_owners.sh
+. ./test_owners.sh
 # Each test's output, kept for a failure's reason: build/logs/tools-mstat/.
 MSTAT_LOGS=$MSTAT_TOP/build/logs/tools-mstat
 here=$PWD
@@ -3233,6 +3235,7 @@ t opt_missing_last opt_missing_last
 t opt_unknown opt_unknown
 t opt_command_after opt_command_after
 leaks_tests
+owners_tests
 if ! only guest_live; then
 	:
 elif [ "${MSTAT_GUEST:-1}" = 0 ]; then
