@@ -16,6 +16,7 @@
 #include "cgroup.h"
 #include "gzip.h"
 #include "input.h"
+#include "pages.h"
 #include "pprof.h"
 #include "slab.h"
 #include "stats.h"
@@ -114,7 +115,27 @@ struct mstat_pprof {
 	unsigned char *done;	/* by string: 1 location, 2 function, written */
 	size_t ndone;
 	struct mstat_cgroups *cg;	/* opened at the first cgroup id */
+	long long backing_rows, backing_bytes;	/* mstat_pprof_backing()'s */
 };
+
+/*
+ * Whether @st is a row of pages that became memory the profile samples
+ * as itself: a slab's pages (its objects are sampled), a vm area's (the
+ * area is) or a percpu chunk's (its objects are), as its stack says
+ * (pages.c's kinds). One byte is one count: such a row is left out of
+ * the profile, and a comment says how much was, so that the in-use sums
+ * are true; a raw page, a page table's, a user page stay, labelled with
+ * their kind.
+ */
+static bool mstat_pprof_backing(const struct mstat_site *st)
+{
+	enum mstat_page_kind k;
+
+	if (st->src != SRC_PAGE)
+		return false;
+	k = mstat_page_kind(st);
+	return k == PK_SLAB || k == PK_VMALLOC || k == PK_PERCPU;
+}
 
 /* A site's mean sampled object size: its u64 counters, not signed. */
 static unsigned long long mstat_site_avg(const struct mstat_site *st)
@@ -364,6 +385,9 @@ static void mstat_pprof_row_labels(struct mstat_pprof *pp,
 		mstat_pprof_label_list(pp, "cache",
 				       mstat_slab_label(st->cache, names,
 							sizeof(names)));
+	if (st->src == SRC_PAGE)
+		mstat_pprof_label_str(pp, "kind",
+				      mstat_page_kind_name[mstat_page_kind(st)]);
 	if (st->src >= 0) {
 		pb_int(&pp->sub, LABEL_KEY, mstat_str(&pp->strs, "source"));
 		pb_int(&pp->sub, LABEL_STR,
@@ -524,6 +548,12 @@ static void mstat_pprof_comments(struct mstat_pprof *pp,
 			 ss->addr_phantoms);
 	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, c));
 	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, mstat_pprof_note));
+	if (!pp->backing_rows)
+		return;
+	snprintf(c, sizeof(c),
+		 "left out, each byte counted once: %lld page rows (est_bytes %lld) of pages that became slabs, vm areas or percpu chunks, sampled as those",
+		 pp->backing_rows, pp->backing_bytes);
+	pb_int(&pp->out, PROFILE_COMMENT, mstat_str(&pp->strs, c));
 }
 
 /* The encoded Profile, uncompressed, in pp->out. */
@@ -545,6 +575,11 @@ static void mstat_pprof_build(struct mstat_pprof *pp,
 	if (base)
 		mstat_base_values(base, &keys, &bv, &nbv);
 	for (i = 0; i < ss->n; i++) {
+		if (mstat_pprof_backing(&ss->site[i])) {
+			pp->backing_rows++;
+			pp->backing_bytes += ss->site[i].est_bytes;
+			continue;
+		}
 		mstat_site_values(&ss->site[i], ss->rate, v);
 		if (base) {
 			char *key = mstat_site_key(&ss->site[i]);
