@@ -11,6 +11,7 @@
  *					slab cache with --caches
  *   mstat prom [-f FILE] [-o FILE] [--cache-include RE]
  *	[--cache-exclude RE] [--cache-max N] [--meminfo FILE] [--sites FILE]
+ *	[--owners FILE] [--owner-max N]
  *					Prometheus text format (prom.c)
  *   mstat pprof [-f FILE] [-o FILE]	/proc/mstat_sites as a gzipped pprof
  *					profile (pprof.c, gzip.c)
@@ -19,7 +20,8 @@
  *					across them (check.c)
  *   mstat serve [--listen ADDR:PORT] [--min-interval MS] [-f FILE]
  *	[--sites FILE] [--cache-include RE] [--cache-exclude RE]
- *	[--cache-max N]		/metrics and /debug/pprof/{heap,allocs}
+ *	[--cache-max N] [--owners FILE] [--owner-max N]
+ *					/metrics and /debug/pprof/{heap,allocs}
  *					over HTTP (serve.c; serve_exec.c in
  *					the static build)
  *   mstat leaks [-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]
@@ -149,7 +151,8 @@ static const struct mstat_cmd mstat_cmds[] = {
 	  "rates per second, like slabtop" },
 	{ "prom", cmd_prom, &mstat_prom_optspec,
 	  "[-f FILE] [-o FILE] [--cache-include RE] [--cache-exclude RE]\n"
-	  "[--cache-max N] [--meminfo FILE] [--sites FILE]",
+	  "[--cache-max N] [--meminfo FILE] [--sites FILE] [--owners FILE]\n"
+	  "[--owner-max N]",
 	  "Prometheus text format" },
 	{ "pprof", cmd_pprof, &mstat_pprof_optspec, "[-f FILE] [-o FILE]",
 	  "/proc/mstat_sites as a pprof profile" },
@@ -158,7 +161,7 @@ static const struct mstat_cmd mstat_cmds[] = {
 	{ "serve", cmd_serve, &mstat_serve_optspec,
 	  "[--listen ADDR:PORT] [--min-interval MS] [-f FILE]\n"
 	  "[--sites FILE] [--cache-include RE] [--cache-exclude RE]\n"
-	  "[--cache-max N] [--meminfo FILE]",
+	  "[--cache-max N] [--meminfo FILE] [--owners FILE] [--owner-max N]",
 	  "/metrics and /debug/pprof/ over HTTP" },
 	{ "leaks", cmd_leaks, &mstat_leaks_optspec,
 	  "[-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]\n"
@@ -261,8 +264,10 @@ static void mstat_usage(FILE *f)
 	      "           one (default 10)\n"
 	      "  --vmallocinfo FILE  memory --by caller: read FILE instead of\n"
 	      "           /proc/vmallocinfo (none beside a -f FILE without it)\n"
-	      "  --owners FILE  memory --by caller, --cgroup: read FILE instead of\n"
+	      "  --owners FILE  memory, prom, serve: read FILE instead of\n"
 	      "           /proc/mstat_owners (none beside a -f FILE without it)\n"
+	      "  --owner-max N  prom, serve: series for at most N callers of each source\n"
+	      "           and N cgroups, the rest as one \"other\" (default 20)\n"
 	      "  -h, --help  print this help and exit\n"
 	      "  Arguments: -f FILE or -fFILE, --sort live or --sort=live; the command\n"
 	      "  may come after options.\n",

@@ -716,19 +716,18 @@ static int by_caller(const struct mstat_opts *o, const struct mstat_owners *ow,
 }
 
 /*
- * The owners beside @o's snapshot, for --by caller and --cgroup:
- * --owners', or /proc/mstat_owners beside the machine's own /proc/mstat
- * when it can be read (an older module has none: the exact parts are
- * left out, and said so). Return: 0, *@ow the file or NULL; -1 if
- * --owners' cannot be read (it said why).
+ * The owners beside @o's snapshot, for --by caller and --cgroup, and the
+ * owners' series of mstat prom and serve: --owners', or
+ * /proc/mstat_owners beside the machine's own /proc/mstat when it can be
+ * read (an older module has none: the exact parts are left out, and said
+ * so). Return: 0, *@ow the file or NULL; -1 if --owners' cannot be read
+ * (it said why).
  */
-static int owners_read(const struct mstat_opts *o, struct mstat_owners **ow)
+int mstat_memory_owners(const struct mstat_opts *o, struct mstat_owners **ow)
 {
 	const char *path = o->owners;
 
 	*ow = NULL;
-	if (!o->by_caller && !o->cgroup)
-		return 0;
 	if (!path && !strcmp(o->file[0], MSTAT_PROC) &&
 	    !access(MSTAT_OWNERS_PROC, R_OK))
 		path = MSTAT_OWNERS_PROC;
@@ -777,7 +776,7 @@ int do_memory(const struct mstat_opts *o)
 		goto out;
 	add_raw(a, s, ps);
 	add_outside(a, s);
-	if (owners_read(o, &ow))
+	if ((o->by_caller || o->cgroup) && mstat_memory_owners(o, &ow))
 		goto out;
 	if (o->by_caller && by_caller(o, ow, &vc))
 		goto out;
@@ -786,7 +785,8 @@ int do_memory(const struct mstat_opts *o)
 		w.pc = &pc;
 	}
 	if (o->cgroup) {
-		if (mstat_cg_table(ow, ss, o->cgroup_path, (int)o->top, &cg))
+		if (mstat_cg_table(ow, ss, o->cgroup_path, (int)o->top, true,
+				   &cg))
 			goto out;
 		w.cg = &cg;
 	}

@@ -12,6 +12,7 @@ int do_memory(const struct mstat_opts *o);
 const char *mstat_memory_meminfo(const struct mstat_opts *o);
 const char *mstat_memory_kallsyms(const struct mstat_opts *o);
 int mstat_memory_sites(const struct mstat_opts *o, struct mstat_sites **ss);
+int mstat_memory_owners(const struct mstat_opts *o, struct mstat_owners **ow);
 void mstat_memory_prom(FILE *f, const struct mstat_snap *s,
 		       const char *meminfo, const struct mstat_sites *ss);
 

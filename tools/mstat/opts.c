@@ -251,6 +251,9 @@ int mstat_opt_value(void *p, int c, const char *v)
 	case OPT_TOP:
 		return mstat_parse_long(v, 1, 10000, &o->top) ? 0 :
 			mstat_bad_usage("--top wants 1 to 10000, got", v);
+	case OPT_OWNER_MAX:
+		return mstat_parse_long(v, 0, 10000, &o->owner_max) ? 0 :
+			mstat_bad_usage("--owner-max wants 0 to 10000, got", v);
 	case OPT_CACHE_MAX:
 		return mstat_parse_long(v, 0, 1000000, &o->cache_max) ? 0 :
 			mstat_bad_usage("--cache-max wants 0 to 1000000, got", v);

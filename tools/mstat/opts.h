@@ -24,7 +24,7 @@ enum {
 	OPT_CACHE_EXCLUDE, OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL,
 	OPT_SITES, OPT_DURATION, OPT_FROM, OPT_SAVE, OPT_MIN_RATE,
 	OPT_CONFIDENCE, OPT_MEMINFO, OPT_KALLSYMS, OPT_BY, OPT_TOP,
-	OPT_VMALLOCINFO, OPT_CGROUP, OPT_OWNERS,
+	OPT_VMALLOCINFO, OPT_CGROUP, OPT_OWNERS, OPT_OWNER_MAX,
 };
 
 /**
@@ -66,6 +66,7 @@ struct mstat_opts {
 	const char *cache_include;	/* prom, serve --cache-include */
 	const char *cache_exclude;	/* prom, serve --cache-exclude */
 	long cache_max;			/* prom, serve --cache-max */
+	long owner_max;			/* prom, serve --owner-max */
 	const char *listen;		/* serve --listen */
 	const char *sites;		/* serve, memory, prom --sites */
 	long min_interval;		/* serve --min-interval, ms */
@@ -86,7 +87,7 @@ struct mstat_opts {
 };
 
 /* Every option's default. */
-#define MSTAT_OPTS_INIT { .delay = 2, .cache_max = 200, \
+#define MSTAT_OPTS_INIT { .delay = 2, .cache_max = 200, .owner_max = 20, \
 			  .min_interval = 1000, .duration = 600, \
 			  .interval = 10, .confidence = 0.99, .top = 10 }
 

@@ -309,7 +309,8 @@ static void cg_collect(struct mstat_cg_table *t, size_t *cap,
 }
 
 int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
-		   const char *only, int top, struct mstat_cg_table *t)
+		   const char *only, int top, bool charged,
+		   struct mstat_cg_table *t)
 {
 	struct mstat_cgroups *cg = mstat_cgroups_open();
 	size_t cap = 0;
@@ -348,7 +349,8 @@ int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
 				r->tree_var[k] += t->r[j].own_var[k];
 			}
 		}
-		cg_memory_stat(r, t->root);
+		if (charged)
+			cg_memory_stat(r, t->root);
 	}
 	/* --cgroup=PATH: its subtree's rows alone. */
 	for (i = n = 0; i < t->n; i++)
@@ -495,4 +497,154 @@ void mstat_cg_table_json(FILE *f, const struct mstat_cg_table *t)
 			r->kernel, r->sock);
 	}
 	fputs("]}", f);
+}
+
+/* Prometheus */
+
+static long long cg_own_total(const struct mstat_cg_row *r)
+{
+	long long s = 0;
+	int k;
+
+	for (k = 0; k < CGK_NR; k++)
+		s += r->own[k];
+	return s;
+}
+
+static int cg_own_cmp(const void *x, const void *y)
+{
+	const struct mstat_cg_row *a = x, *b = y;
+	long long ta = cg_own_total(a), tb = cg_own_total(b);
+
+	if (ta != tb)
+		return ta < tb ? 1 : -1;
+	return strcmp(a->label, b->label);
+}
+
+/* One mstat_owner_bytes series. */
+static void owner_series(FILE *f, int src, const char *caller, long long v)
+{
+	fprintf(f, "mstat_owner_bytes{source=\"%s\",caller=\"",
+		mstat_src_names[src]);
+	mstat_prom_label(f, caller);
+	fprintf(f, "\"} %lld\n", v);
+}
+
+/* @ow's callers of @src: the @max of most bytes, the rest as "other". */
+static void owners_callers_prom(FILE *f, const struct mstat_owners *ow,
+				int src, int max)
+{
+	struct mstat_strmap m = { 0 };
+	struct mstat_owner *c = NULL;
+	long long rest = 0;
+	size_t i, n = 0;
+	long k;
+
+	for (i = 0; i < ow->n; i++) {
+		const struct mstat_owner *r = &ow->r[i];
+
+		if (r->src != src || (src == SRC_VMALLOC && strcmp(r->kind, "vmalloc")))
+			continue;
+		if (r->other) {
+			rest += r->bytes;
+			continue;
+		}
+		k = mstat_strmap_add(&m, r->caller);
+		if ((size_t)k == n) {
+			c = mstat_alloc(c, (n + 1) * sizeof(*c));
+			c[n] = *r;
+			c[n].bytes = 0;
+			n++;
+		}
+		c[k].bytes += r->bytes;
+	}
+	mstat_strmap_free(&m);
+	qsort(c, n, sizeof(*c), owner_cmp);
+	for (i = 0; i < n; i++) {
+		if (i < (size_t)max)
+			owner_series(f, src, c[i].caller, c[i].bytes);
+		else
+			rest += c[i].bytes;
+	}
+	if (n > (size_t)max || rest)
+		owner_series(f, src, "other", rest);
+	free(c);
+}
+
+/* One cgroup's series, by kind (the sampled ones' standard error too). */
+static void cg_series(FILE *f, const char *label, const long long *own,
+		      const double *var, bool have[CGK_NR])
+{
+	struct mstat_cgroup_tags g;
+	bool tags = label[0] == '/' && mstat_cgroup_tags(label, &g);
+	int k, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < CGK_NR; k++) {
+			bool exact = k == CGK_VMALLOC || k == CGK_PERCPU;
+
+			if (!have[k] || (pass && exact))
+				continue;
+			fputs(pass ? "mstat_cgroup_kernel_stderr_bytes{cgroup=\"" :
+				     "mstat_cgroup_kernel_bytes{cgroup=\"", f);
+			mstat_prom_label(f, label);
+			fputs("\",pod_uid=\"", f);
+			mstat_prom_label(f, tags ? g.pod_uid : "");
+			fputs("\",container_id=\"", f);
+			mstat_prom_label(f, tags ? g.container_id : "");
+			fputs("\",unit=\"", f);
+			mstat_prom_label(f, tags ? g.unit : "");
+			fprintf(f, "\",kind=\"%s\"", mstat_cg_kind_name[k]);
+			if (!pass)
+				fprintf(f, ",from=\"%s\"", exact ? "exact" : "sampled");
+			fprintf(f, "} %lld\n", pass ?
+				(var[k] > 0 ? llround(sqrt(var[k])) : 0) : own[k]);
+		}
+	}
+}
+
+void mstat_owners_prom(FILE *f, const struct mstat_owners *ow,
+		       const struct mstat_sites *ss, int max)
+{
+	struct mstat_cg_table t;
+	long long rest[CGK_NR] = { 0 };
+	double rest_var[CGK_NR] = { 0 };
+	bool have[CGK_NR], any_rest = false;
+	int i, k, shown = 0;
+
+	if (ow) {
+		mstat_prom_head(f, "mstat_owner_bytes", "gauge",
+				"The live bytes of the vm areas (vmalloc's kind) and percpu objects mstat counted since load, by caller, exactly (/proc/mstat_owners): the --owner-max callers of most bytes of each source, the rest as caller=\"other\".");
+		owners_callers_prom(f, ow, SRC_VMALLOC, max);
+		owners_callers_prom(f, ow, SRC_PERCPU, max);
+	}
+	if (mstat_cg_table(ow, ss, NULL, 1 << 30, false, &t))
+		return;
+	for (k = 0; k < CGK_NR; k++)
+		have[k] = k == CGK_VMALLOC || k == CGK_PERCPU ? t.exact : t.sampled;
+	if (t.exact || t.sampled) {
+		mstat_prom_head(f, "mstat_cgroup_kernel_bytes", "gauge",
+				"Kernel memory a cgroup's own tasks allocated and hold, by kind: vmalloc and percpu exactly, counted since load (from=\"exact\"), slab and raw pages estimated from the heap profile's samples (from=\"sampled\"); its children's are theirs; the --owner-max cgroups of most, the rest as cgroup=\"other\".");
+		mstat_prom_head(f, "mstat_cgroup_kernel_stderr_bytes", "gauge",
+				"One standard error of a sampled mstat_cgroup_kernel_bytes.");
+	}
+	qsort(t.r, t.n, sizeof(*t.r), cg_own_cmp);
+	for (i = 0; i < t.n && (t.exact || t.sampled); i++) {
+		const struct mstat_cg_row *r = &t.r[i];
+
+		if (!cg_own_total(r))
+			continue;
+		if (shown++ < max) {
+			cg_series(f, r->label, r->own, r->own_var, have);
+			continue;
+		}
+		any_rest = true;
+		for (k = 0; k < CGK_NR; k++) {
+			rest[k] += r->own[k];
+			rest_var[k] += r->own_var[k];
+		}
+	}
+	if (any_rest)
+		cg_series(f, "other", rest, rest_var, have);
+	mstat_cg_table_free(&t);
 }

@@ -91,14 +91,25 @@ struct mstat_cg_table {
 /*
  * The cgroups of @ow (exact, NULL: none) and @ss (sampled, NULL: none)
  * into @t, with each memory.stat read from this machine's cgroup2 tree
- * ($MSTAT_CGROUP_ROOT, or the mount); @only: that cgroup's subtree alone
- * ("/a/b"), or NULL for all; @top: rows kept. Returns 0, or -1 with a
- * message (@only names no cgroup).
+ * ($MSTAT_CGROUP_ROOT, or the mount) if @charged; @only: that cgroup's
+ * subtree alone ("/a/b"), or NULL for all; @top: rows kept. Returns 0, or
+ * -1 with a message (@only names no cgroup).
  */
 int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
-		   const char *only, int top, struct mstat_cg_table *t);
+		   const char *only, int top, bool charged,
+		   struct mstat_cg_table *t);
 void mstat_cg_table_text(FILE *f, const struct mstat_cg_table *t);
 void mstat_cg_table_json(FILE *f, const struct mstat_cg_table *t);
 void mstat_cg_table_free(struct mstat_cg_table *t);
+
+/*
+ * Whose the memory is as Prometheus series, for mstat prom and serve:
+ * the vm areas' and percpu objects' callers (exact, @ow), and each
+ * cgroup's kernel memory by kind, its own tasks' (exact from @ow,
+ * sampled from @ss), the @max largest of each, the rest as one "other".
+ * Nothing without @ow or @ss.
+ */
+void mstat_owners_prom(FILE *f, const struct mstat_owners *ow,
+		       const struct mstat_sites *ss, int max);
 
 #endif /* MSTAT_OWNERS_H */

@@ -23,6 +23,7 @@
 
 #include "input.h"
 #include "memory.h"
+#include "owners.h"
 #include "parse_snap.h"
 #include "prom.h"
 #include "slab.h"
@@ -243,6 +244,7 @@ bool mstat_prom_filter_init(struct mstat_prom_filter *pf,
 	pf->has_include = false;
 	pf->has_exclude = false;
 	pf->max = o->cache_max;
+	pf->owner_max = o->owner_max;
 	if (o->cache_include) {
 		if (!mstat_prom_regex(&pf->include, o->cache_include,
 				      "--cache-include"))
@@ -409,7 +411,7 @@ static void mstat_prom_caches(FILE *f, const struct mstat_snap *s,
 
 void mstat_prom(FILE *f, const struct mstat_snap *s,
 		const struct mstat_prom_filter *pf, const char *meminfo,
-		const struct mstat_sites *ss)
+		const struct mstat_sites *ss, const struct mstat_owners *ow)
 {
 	mstat_prom_sources(f, s);
 	mstat_prom_misc(f, s);
@@ -417,6 +419,7 @@ void mstat_prom(FILE *f, const struct mstat_snap *s,
 	mstat_prom_orders(f, s);
 	mstat_prom_caches(f, s, pf);
 	mstat_memory_prom(f, s, meminfo, ss);
+	mstat_owners_prom(f, ow, ss, (int)pf->owner_max);
 	mstat_prom_snapshot(f, s);
 }
 
@@ -427,6 +430,8 @@ static const struct option mstat_prom_longopts[] = {
 	{ "cache-max", required_argument, NULL, OPT_CACHE_MAX },
 	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
 	{ "sites", required_argument, NULL, OPT_SITES },
+	{ "owners", required_argument, NULL, OPT_OWNERS },
+	{ "owner-max", required_argument, NULL, OPT_OWNER_MAX },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -440,6 +445,7 @@ int cmd_prom(int argc, char **argv)
 	struct mstat_opts o = MSTAT_OPTS_INIT;
 	struct mstat_prom_filter pf;
 	struct mstat_sites *ss = NULL;
+	struct mstat_owners *ow = NULL;
 	struct mstat_snap *s;
 	char tmp[4096];
 	FILE *f;
@@ -452,19 +458,20 @@ int cmd_prom(int argc, char **argv)
 		return EXIT_USAGE;
 	s = mstat_snap_read(o.file[0]);
 	/* The raw pages' series come from the sites file: read before -o. */
-	if (s && mstat_memory_sites(&o, &ss)) {
+	if (s && (mstat_memory_sites(&o, &ss) || mstat_memory_owners(&o, &ow))) {
 		mstat_snap_free(s);
 		s = NULL;
 	}
 	f = s ? mstat_out_open(o.out, tmp, sizeof(tmp)) : NULL;
 	if (f) {
-		mstat_prom(f, s, &pf, mstat_memory_meminfo(&o), ss);
+		mstat_prom(f, s, &pf, mstat_memory_meminfo(&o), ss, ow);
 		err = mstat_out_close(f, o.out, tmp);
 	} else {
 		err = EXIT_INPUT;
 	}
 	mstat_snap_free(s);
 	mstat_sites_free(ss);
+	mstat_owners_free(ow);
 	mstat_prom_filter_free(&pf);
 	return err;
 }

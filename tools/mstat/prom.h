@@ -17,11 +17,14 @@
  * @has_include: @include holds a regex
  * @has_exclude: @exclude holds a regex
  * @max: --cache-max: at most so many, those with the most live bytes
+ * @owner_max: --owner-max: the callers of each source, and the cgroups,
+ *	that get series of their own (mstat_owners_prom())
  */
 struct mstat_prom_filter {
 	regex_t include, exclude;
 	bool has_include, has_exclude;
 	long max;
+	long owner_max;
 };
 
 /*
@@ -32,14 +35,17 @@ bool mstat_prom_filter_init(struct mstat_prom_filter *pf,
 			    const struct mstat_opts *o);
 void mstat_prom_filter_free(struct mstat_prom_filter *pf);
 
+struct mstat_owners;
+
 /*
- * The snapshot @s into @f, the caches that @pf lets through, and mstat
+ * The snapshot @s into @f, the caches that @pf lets through, mstat
  * memory's account with @meminfo and the sites file @ss (or NULL) beside
- * it (mstat_memory_prom()).
+ * it (mstat_memory_prom()), and whose the memory is from the owners file
+ * @ow and @ss (mstat_owners_prom(); nothing without either).
  */
 void mstat_prom(FILE *f, const struct mstat_snap *s,
 		const struct mstat_prom_filter *pf, const char *meminfo,
-		const struct mstat_sites *ss);
+		const struct mstat_sites *ss, const struct mstat_owners *ow);
 
 /* The options mstat prom takes. */
 extern const struct mstat_optspec mstat_prom_optspec;

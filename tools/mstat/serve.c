@@ -222,6 +222,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	unsigned int status = MHD_HTTP_OK;
 	const char *type = "text/plain; version=0.0.4; charset=utf-8";
 	struct mstat_sites *ss = NULL;
+	struct mstat_owners *ow = NULL;
 	struct mstat_snap *s;
 	struct MHD_Response *r;
 	char *body = NULL;
@@ -238,6 +239,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 	 * at most once in --min-interval, as the snapshot.
 	 */
 	if (s && (mstat_memory_sites(srv->o, &ss) ||
+		  mstat_memory_owners(srv->o, &ow) ||
 		  !mstat_serve_taken(s, &taken))) {
 		mstat_snap_free(s);
 		s = NULL;
@@ -246,7 +248,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 		f = open_memstream(&body, &len);
 		if (f) {
 			mstat_prom(f, s, &srv->filter,
-				   mstat_memory_meminfo(srv->o), ss);
+				   mstat_memory_meminfo(srv->o), ss, ow);
 			mstat_leak_window_add(srv->leaks, s, taken);
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
 					srv->o->min_rate);
@@ -255,6 +257,7 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 		mstat_snap_free(s);
 	}
 	mstat_sites_free(ss);
+	mstat_owners_free(ow);
 	mstat_err_keep(NULL, 0);
 	if (err) {
 		free(body);

@@ -17,6 +17,8 @@ static const struct option mstat_serve_longopts[] = {
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "min-interval", required_argument, NULL, OPT_MIN_INTERVAL },
 	{ "sites", required_argument, NULL, OPT_SITES },
+	{ "owners", required_argument, NULL, OPT_OWNERS },
+	{ "owner-max", required_argument, NULL, OPT_OWNER_MAX },
 	{ "cache-include", required_argument, NULL, OPT_CACHE_INCLUDE },
 	{ "cache-exclude", required_argument, NULL, OPT_CACHE_EXCLUDE },
 	{ "cache-max", required_argument, NULL, OPT_CACHE_MAX },

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # tmp and the helpers are test.sh's
+# shellcheck disable=SC2154,SC2015 # tmp and the helpers are test.sh's; A && B || fail
 # Whose memory it is: mstat memory --by caller's since-load figures and
 # percpu callers, --cgroup's table, and /proc/mstat_owners' parser, against
 # testdata/*-owners.txt and mstat_owners-1.0.txt (one moment of
@@ -279,7 +279,55 @@ owners_pprof_once() {
 	grep -qx 'string_table: "raw"' "$tmp/once.txt"
 }
 
+# The owners as Prometheus series (mstat prom --owners --sites): each
+# caller's bytes awk's sum of the owners file; --owner-max 2 keeps two
+# callers of each source and one "other", their sum the source's; each
+# cgroup's own vm area and percpu bytes, exact, with its pod, container
+# and unit; at most --owner-max cgroups and "other", whose sums are
+# those of all; promtool takes them.
+owners_prom() {
+	local p=$tmp/own.prom want got
+
+	own_tree || return
+	MSTAT_CGROUP_ROOT=$tmp/cg build/mstat prom -f testdata/mstat-owners.txt \
+		--owners "$tmp/own-tree.txt" --sites "$tmp/sites-tree.txt" \
+		--owner-max 1000 >"$p" || return
+	want=$(own_awk vmalloc vmalloc | awk -F'|' '{ printf "mstat_owner_bytes{source=\"vmalloc\",caller=\"%s\"} %s\n", $1, $2 }' | sort)
+	got=$(grep '^mstat_owner_bytes{source="vmalloc"' "$p" | sort)
+	echo "$got"
+	[ -n "$want" ] && [ "$want" = "$got" ] || return
+	grep -q '^mstat_cgroup_kernel_bytes{cgroup="/system.slice/nginx.service",pod_uid="",container_id="",unit="nginx.service",kind="vmalloc",from="exact"} 29360128$' "$p" &&
+	grep -q '^mstat_cgroup_kernel_bytes{cgroup="/system.slice/nginx.service",pod_uid="",container_id="",unit="nginx.service",kind="percpu",from="exact"} 131072$' "$p" &&
+	grep -q '^mstat_cgroup_kernel_bytes{cgroup="/kubepods.slice/[^"]*cri-containerd-ab12[^"]*",pod_uid="0f3a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b",container_id="ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12",unit="cri-containerd-[^"]*",kind="vmalloc",from="exact"} 16777216$' "$p" &&
+	grep -q '^mstat_cgroup_kernel_stderr_bytes{cgroup="softirq",[^}]*kind="pages"} [1-9]' "$p" ||
+		{ echo "a cgroup's series is missing"; return 1; }
+	{ ! command -v promtool >/dev/null || promtool check metrics <"$p"; } || return
+	MSTAT_CGROUP_ROOT=$tmp/cg build/mstat prom -f testdata/mstat-owners.txt \
+		--owners "$tmp/own-tree.txt" --sites "$tmp/sites-tree.txt" \
+		--owner-max 2 >"$tmp/own2.prom" || return
+	for s in vmalloc percpu; do
+		[ "$(grep -c "^mstat_owner_bytes{source=\"$s\"" "$tmp/own2.prom")" -eq 3 ] &&
+		grep -q "^mstat_owner_bytes{source=\"$s\",caller=\"other\"} " "$tmp/own2.prom" &&
+		[ "$(awk -v s="$s" 'index($0, "mstat_owner_bytes{source=\"" s "\"") == 1 { t += $2 } END { print t }' "$tmp/own2.prom")" = \
+			"$(awk -v s="$s" 'index($0, "mstat_owner_bytes{source=\"" s "\"") == 1 { t += $2 } END { print t }' "$p")" ] ||
+			{ echo "$s: not 2 callers and other, or another sum"; return 1; }
+	done
+	got=$(sed -n 's/^mstat_cgroup_kernel_bytes{cgroup="\([^"]*\)".*/\1/p' "$tmp/own2.prom" | sort -u)
+	echo "cgroups: $got"
+	[ "$(grep -c . <<<"$got")" -eq 3 ] && grep -qx other <<<"$got" &&
+	for k in vmalloc percpu slab pages; do
+		[ "$(awk -v k="$k" 'index($0, "mstat_cgroup_kernel_bytes{") == 1 && index($0, "kind=\"" k "\"") { t += $2 } END { print t }' "$tmp/own2.prom")" = \
+			"$(awk -v k="$k" 'index($0, "mstat_cgroup_kernel_bytes{") == 1 && index($0, "kind=\"" k "\"") { t += $2 } END { print t }' "$p")" ] ||
+			{ echo "kind $k: another sum with --owner-max 2"; return 1; }
+	done
+	# Without an owners file or page samples: none of these series.
+	! build/mstat prom -f testdata/mstat-owners.txt | grep -q '^mstat_\(owner\|cgroup_kernel\)' &&
+	expect_err 2 '^mstat: --owner-max wants 0 to 10000, got -1' \
+		build/mstat prom -f testdata/mstat-owners.txt --owner-max -1
+}
+
 owners_tests() {
+	t owners_prom owners_prom
 	maybe owners_pprof_once protoc "Debian: protobuf-compiler" owners_pprof_once
 	t owners_by_caller owners_by_caller
 	t owners_other owners_other
