@@ -28,6 +28,11 @@
 #    that machine) filled in; and MstatKernelStackLeak, for the same
 #    machine, with the function mstat_leak_list_alloc of the module
 #    mstat_leaktest among its stacks;
+#  - fleet-leak-pod: the cgroup leak runs in a pod's container (a
+#    kubepods cgroup path, scripts/guest/fleet.sh): its stack's alert
+#    names that pod (pod_uid), and Prometheus has the leaking machine's
+#    series of that pod's kernel memory (mstat_cgroup_kernel_bytes,
+#    slab);
 #  - fleet-decoys-quiet: in FLEET_QUIET (default 360) seconds from the
 #    first read, no alert fires for either decoy machine (the webhook's
 #    notifications, and Prometheus's ALERTS series);
@@ -45,7 +50,7 @@
 #
 # One "ok NAME" or "not ok NAME: WHY" line per check (scripts/lib.sh);
 # exits 1 if one failed. Builds what it needs if missing (never if
-# stale): build/6.12 (scripts/build.sh), build/tools/{mstat,mstat-serve}.
+# stale): build/6.12 (scripts/build.sh), build/tools/{mstat,mstat-serve,leaks}.
 # Logs: build/logs/fleet/.
 set -uo pipefail
 
@@ -107,16 +112,18 @@ b=build/6.12
 if [ ! -f $b/mstat.ko ] || [ ! -f $b/tests/leaks/mstat_leaktest.ko ]; then
 	t fleet-build-6.12 scripts/build.sh "$K612_KDIR" $b
 fi
-if [ ! -x build/tools/mstat ] || [ ! -x build/tools/mstat-serve ]; then
-	t fleet-build-tools mstat_build_tools mstat
+if [ ! -x build/tools/mstat ] || [ ! -x build/tools/mstat-serve ] ||
+   [ ! -x build/tools/leaks ]; then
+	t fleet-build-tools mstat_build_tools mstat leaks
 fi
 if ! mapfile -t netmods < <(mstat_guest_netmods "$K612_REL") ||
    [ "${#netmods[@]}" -ne 3 ]; then
 	not_ok "fleet-setup: no virtio_net.ko for $K612_REL"
 	finish
 fi
-# mstat-serve's libraries and its loader, and the tools, in the guest.
-mapfile -t files < <(mstat_serve_files mstat mstat-serve)
+# mstat-serve's libraries and its loader, and the tools (leaks: the
+# cgroup leak's driver), in the guest.
+mapfile -t files < <(mstat_serve_files mstat mstat-serve leaks)
 # The node exporter, and its libraries (libc: the same as mstat-serve's).
 files+=("--file=$(command -v prometheus-node-exporter):/mstat/prometheus-node-exporter")
 
@@ -264,7 +271,8 @@ for line in open(sys.argv[1]):
               l.get("alertname") != "MstatKernelStackLeak" else
               l.get("site", "-") + "[" + l.get("module", "") + "]",
               "summary" if ann.get("summary") else "-",
-              "next" if "mstat leaks" in ann.get("next", "") else "-")
+              "next" if "mstat leaks" in ann.get("next", "") else "-",
+              "pod=" + (l.get("pod_uid") or "-"))
 ' "$hooks" "$1" | sort -u
 }
 
@@ -279,8 +287,18 @@ wait_for() {
 }
 
 leak_fired() {
-	alerts firing | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list summary next$' &&
-		alerts firing | grep -q '^MstatKernelStackLeak leak .* mstat_leak_list_alloc\[mstat_leaktest\] summary next$'
+	alerts firing | grep -q '^MstatKernelCacheLeak leak .* mstat_leak_list summary next pod=' &&
+		alerts firing | grep -q '^MstatKernelStackLeak leak .* mstat_leak_list_alloc\[mstat_leaktest\] summary next pod='
+}
+# The pod whose container runs the cgroup leak (scripts/guest/fleet.sh).
+pod_uid=7c1e4d2a-9b3f-4e6a-8d5c-1f2e3a4b5c6d
+# pod_fired: the cgroup leak's stack alert names the leaking pod, and the
+# leaking machine's /metrics give that pod's kernel memory as series.
+pod_fired() {
+	alerts firing | grep -q "^MstatKernelStackLeak leak .* mstat_leak_cgroup_alloc\[mstat_leaktest\] summary next pod=$pod_uid\$" &&
+	curl -fsS --max-time 10 -G "$mstat_prom_api/query" \
+		--data-urlencode "query=mstat_cgroup_kernel_bytes{machine=\"leak\",pod_uid=\"$pod_uid\",kind=\"slab\"} > 0" |
+		grep -q '"result":\[{'
 }
 # decoys_fired: an alert of a decoy machine, at the webhook or in ALERTS.
 decoys_fired() {
@@ -294,6 +312,11 @@ if wait_for 900 leak_fired; then
 	ok "fleet-leak-fires ($((SECONDS - scrape_t0)) s after the first scrape; $(alerts firing | awk '$2 == "leak" { printf "%s%s", s, $4; s = ", " }'))"
 else
 	not_ok "fleet-leak-fires: not both alerts for mstat_leak_list from the leaking machine in $((SECONDS - scrape_t0)) s; the webhook had: $(alerts firing | tr '\n' ';')"
+fi
+if wait_for 300 pod_fired; then
+	ok "fleet-leak-pod (the stack alert names pod $pod_uid, whose kernel memory the leaking machine serves; $((SECONDS - scrape_t0)) s)"
+else
+	not_ok "fleet-leak-pod: no stack alert for mstat_leak_cgroup_alloc naming pod $pod_uid, or no series of its kernel memory; the webhook had: $(alerts firing | tr '\n' ';')"
 fi
 left=$((quiet - (SECONDS - scrape_t0)))
 [ "$left" -le 0 ] || sleep "$left"

@@ -28,7 +28,27 @@ ctl=/sys/kernel/debug/mstat_leaktest/control
 watch=$(sed -n 's/.*FLEET_WATCH=\([0-9]*\).*/\1/p' /proc/cmdline)
 check insmod-mstat insmod ./mstat.ko profile_rate=16384
 check insmod-leaktest insmod ./mstat_leaktest.ko
-check "start-${groups:-none}" sh -c "echo 'start $groups' >$ctl"
+# A node's cgroup tree: the cgroup leak runs in a pod's container, whose
+# driver (./leaks -d) writes the control every 100 ms from there, so that
+# its objects are that pod's; "stop" (and a new "start") fails its next
+# write, which ends it.
+POD=/sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7c1e4d2a_9b3f_4e6a_8d5c_1f2e3a4b5c6d.slice/cri-containerd-5a6b7c8d9e0f5a6b7c8d9e0f5a6b7c8d9e0f5a6b7c8d9e0f5a6b7c8d9e0f5a6b.scope
+mkdir -p /sys/fs/cgroup
+check cgroup-pod sh -c "mount -t cgroup2 none /sys/fs/cgroup && mkdir -p $POD"
+driver=
+# start GROUPS: the module's patterns, and the cgroup leak's driver in
+# the pod when GROUPS has the leaks.
+start() {
+	[ -z "$driver" ] || { kill "$driver" 2>/dev/null; wait "$driver" 2>/dev/null; }
+	driver=
+	check "start-${1:-none}" sh -c "echo 'start $1' >$ctl" || return
+	case ,$1, in
+	*,leaks,*)
+		sh -c "echo \$\$ >$POD/cgroup.procs && exec ./leaks -d $ctl" &
+		driver=$! ;;
+	esac
+}
+start "$groups"
 ./mstat serve --listen 10.0.2.15:9754 --min-interval 1000 >/tmp/serve.log 2>&1 &
 serve=$!
 mkdir -p /tmp/tf
@@ -71,7 +91,7 @@ while :; do
 	diag "host: ${cmd:-nothing}"
 	case $cmd in
 	"start "*)
-		check "${cmd% *}-${cmd#* }" sh -c "echo '$cmd' >$ctl" ;;
+		start "${cmd#* }" ;;
 	unload)
 		# The loop, then its watch (mstat serve is mstat-serve by now).
 		kill "$watcher"
@@ -89,6 +109,7 @@ while :; do
 		break ;;
 	esac
 done
+[ -z "$driver" ] || kill "$driver" 2>/dev/null
 check leaktest-stopped sh -c "echo stop >$ctl"
 check rmmod-leaktest rmmod mstat_leaktest
 kill "$serve" "$node" 2>/dev/null

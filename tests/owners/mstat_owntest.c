@@ -12,6 +12,7 @@
  *	percpu TAG N SIZE	N __alloc_percpu(SIZE, 8), by ot_percpu
  *	pool TAG PAGES		a page_pool, PAGES of its pages taken
  *				(page_pool_alloc_pages()), by ot_pool
+ *				(-EOPNOTSUPP without CONFIG_PAGE_POOL)
  *	softpages TAG PAGES	PAGES order-0 pages from a timer (softirq),
  *				by ot_softpages
  *	free TAG		free the tag's memory, in the writer's task
@@ -125,6 +126,7 @@ static noinline int ot_percpu(struct ot_tag *t, unsigned long n,
 	return 0;
 }
 
+#if IS_ENABLED(CONFIG_PAGE_POOL)
 static noinline int ot_pool(struct ot_tag *t, unsigned long n)
 {
 	struct page_pool_params pp = {
@@ -147,6 +149,32 @@ static noinline int ot_pool(struct ot_tag *t, unsigned long n)
 	}
 	return 0;
 }
+
+static void ot_pool_put(struct ot_tag *t, void *page)
+{
+	page_pool_put_full_page(t->pool, page, false);
+}
+
+static void ot_pool_destroy(struct ot_tag *t)
+{
+	page_pool_destroy(t->pool);
+}
+#else
+/* A kernel without page_pool (the debug test kernel's config). */
+static int ot_pool(struct ot_tag *t, unsigned long n)
+{
+	pr_warn("pool: this kernel has no page_pool (CONFIG_PAGE_POOL)\n");
+	return -EOPNOTSUPP;
+}
+
+static void ot_pool_put(struct ot_tag *t, void *page)
+{
+}
+
+static void ot_pool_destroy(struct ot_tag *t)
+{
+}
+#endif
 
 /* The softirq's tag and its outcome, under ot_lock. */
 static struct ot_tag *ot_soft_tag;
@@ -185,14 +213,14 @@ static void ot_free(struct ot_tag *t)
 			free_percpu(t->pcpu[t->n]);
 			break;
 		case OT_POOL:
-			page_pool_put_full_page(t->pool, o, false);
+			ot_pool_put(t, o);
 			break;
 		default:
 			__free_page(o);
 		}
 	}
 	if (t->pool)
-		page_pool_destroy(t->pool);
+		ot_pool_destroy(t);
 	t->pool = NULL;
 	kvfree(t->obj);
 	kvfree(t->pcpu);
