@@ -55,6 +55,7 @@
 #include <linux/kasan.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -64,6 +65,7 @@
 #include "mstat_count.h"
 #include "mstat_mutant.h"
 #include "mstat_profile.h"
+#include "mstat_text.h"
 #include "mstat_vmem.h"
 
 /*
@@ -670,6 +672,66 @@ int mstat_vmem_owners(enum mstat_source src, struct mstat_owner *rows)
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_vmem_owners);
 
+/*
+ * Name for good the owners' callers in @mod's text, which goes (its
+ * module unloaded): each row's caller there becomes its name's token
+ * (mstat_text_keep()), so that /proc/mstat_owners names it, and never
+ * after whatever text is at that address later, as the heap profile's
+ * frames are (mstat_profile.c's module notifier). The callers are read
+ * under a table's lock, named outside it (mstat_text_keep() sleeps), and
+ * set under it again, in every row that still has them; the module's
+ * code runs no more, so no row of its callers is made meanwhile.
+ * Returns how many rows were named.
+ */
+static unsigned int mstat_owners_keep(struct mstat_objtab *t,
+				      const struct module *mod)
+{
+	unsigned long *site, tok;
+	unsigned int i, j, n = 0, named = 0;
+
+	site = kmalloc_array(MSTAT_OWNER_ROWS, sizeof(*site), GFP_KERNEL);
+	if (!site)
+		return 0;
+	raw_spin_lock_irq(&t->lock);
+	for (i = 0; t->own.row && i < t->own.nr; i++)
+		if (within_module(t->own.row[i].site, mod))
+			site[n++] = t->own.row[i].site;
+	raw_spin_unlock_irq(&t->lock);
+	for (j = 0; j < n; j++) {
+		tok = mstat_text_keep(site[j]);
+		raw_spin_lock_irq(&t->lock);
+		for (i = 0; t->own.row && i < t->own.nr; i++) {
+			if (t->own.row[i].site == site[j]) {
+				t->own.row[i].site = tok;
+				named++;
+			}
+		}
+		raw_spin_unlock_irq(&t->lock);
+	}
+	kfree(site);
+	return named;
+}
+
+static int mstat_vmem_module_event(struct notifier_block *nb,
+				   unsigned long state, void *data)
+{
+	unsigned int i, n = 0;
+
+	if (state != MODULE_STATE_GOING ||
+	    mstat_mutant(MSTAT_MUT_UNLOADED_NAMES))
+		return NOTIFY_DONE;
+	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++)
+		n += mstat_owners_keep(&mstat_tabs[i], data);
+	if (n)
+		pr_info("owners: %u rows of %s's unloaded text named for good\n",
+			n, ((struct module *)data)->name);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mstat_vmem_module_nb = {
+	.notifier_call = mstat_vmem_module_event,
+};
+
 /**
  * mstat_vmem_init() - make the tables
  * @objects: how many objects each may hold (kmem_objects, checked by the
@@ -722,6 +784,8 @@ int mstat_vmem_init(unsigned int objects)
 		t->slot = slot;
 		raw_spin_unlock_irq(&t->lock);
 	}
+	if (register_module_notifier(&mstat_vmem_module_nb))
+		pr_warn("owners: no module notifier: an unloaded module's callers lose their names\n");
 	return 0;
 }
 
@@ -734,6 +798,8 @@ void mstat_vmem_exit(void)
 {
 	unsigned int i;
 
+	/* Unregistered, and a second time harmless: -ENOENT, ignored. */
+	unregister_module_notifier(&mstat_vmem_module_nb);
 	for (i = 0; i < ARRAY_SIZE(mstat_tabs); i++) {
 		struct mstat_objtab *t = &mstat_tabs[i];
 		struct mstat_owner *row;

@@ -34,7 +34,10 @@
 #    false truth (tag 1 named ot_percpu; tag 1's bytes moved to the pod's
 #    cgroup) must fail;
 #  - owners-gone: every tag freed, no live byte left in any row of the
-#    module's callers (the broken build's tag 5 leaves them: caught).
+#    module's callers (the broken build's tag 5 leaves them: caught);
+#  - owners-unloaded-named: the module unloaded, its rows still name
+#    ot_vmalloc and ot_percpu [mstat_owntest] (the broken build's
+#    UNLOADED_NAMES names them after whatever is there: caught).
 # Judged, from `mstat memory --by caller --cgroup --json` read right after
 # (nothing of the module's allocating between the two reads):
 #  - tool-vmalloc-caller: "ot_vmalloc [mstat_owntest]" in vmalloc by
@@ -306,5 +309,12 @@ judge owners-gone "a free taken from another row left bytes behind" \
 	awk '$NF == "[mstat_owntest]" && $6 != 0 { bad = 1 }
 	END { exit bad }' /tmp/owners.gone
 check rmmod-owntest rmmod mstat_owntest
+# Its text gone, its rows still name its callers.
+cat /proc/mstat_owners >/tmp/owners.unloaded
+grep -F '[mstat_owntest]' /tmp/owners.unloaded | show
+judge owners-unloaded-named "an unloaded module's callers lost their names" \
+	awk '$7 ~ /^ot_vmalloc\+/ && $8 == "[mstat_owntest]" { v = 1 }
+	$7 ~ /^ot_percpu\+/ && $8 == "[mstat_owntest]" { p = 1 }
+	END { exit !(v && (p || b)) }' b="${broken:-0}" /tmp/owners.unloaded
 check rmmod-mstat rmmod mstat
 finish
