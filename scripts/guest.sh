@@ -5,13 +5,15 @@
 # in it and keep the serial console log. Never loads anything on the host.
 #
 #   scripts/guest.sh --kernel VMLINUZ --log LOGFILE --script GUEST_SCRIPT
-#	[--ko FILE.ko]... [--file SRC:DEST]... [--smp N] [--mem SIZE]
+#	[--ko FILE.ko]... [--file SRC:DEST]... [--prog NAME]... [--smp N] [--mem SIZE]
 #	[--timeout SECONDS] [--append "extra cmdline"] [--tcg single|multi]
 #	[--icount on] [--arch x86_64|arm64] [--hostfwd HOSTPORT:GUESTPORT]...
 #	[--numa N] [--cpu FLAGS] [--boot pvh|bzimage]
 #
 # Modules are copied to /mstat/<basename>, each --file to its DEST (a
-# directory with what it holds, links kept), the script to /mstat/run.sh
+# directory with what it holds, links kept), each --prog (a program of
+# this host's, as Debian installed it: bpftool) to /mstat/NAME with the
+# libraries ldd says it loads at their paths, the script to /mstat/run.sh
 # with the guest-side library scripts/guest/lib.sh beside it as
 # /mstat/lib.sh (the script sources it: ". ./lib.sh"), and it runs with
 # cwd /mstat; its output and the kernel log (loglevel=7) go to
@@ -76,6 +78,15 @@ while [ $# -gt 0 ]; do
 	--script)	script=$2 ;;
 	--ko)		kos+=("$2") ;;
 	--file)		files+=("$2") ;;
+	--prog)		[[ $2 =~ ^[a-z0-9_.-]+$ ]] ||
+				die "--prog wants a program's name, got $2"
+			p=$(command -v "$2") ||
+				die "--prog $2: not installed (scripts/setup.sh installs it)"
+			files+=("$p:/mstat/$2")
+			while read -r l; do
+				files+=("$l:$l")
+			done < <(ldd "$p" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+					      $1 ~ /^\// { print $1 }') ;;
 	--smp)		smp=$2 ;;
 	--mem)		mem=$2 ;;
 	--timeout)	tmo=$2 ;;

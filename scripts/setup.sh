@@ -43,6 +43,8 @@ set -euo pipefail
 # graphviz (dot) renders go tool pprof's -svg in its test with the real
 # clients (scripts/serve-test.sh), which also uses prometheus, golang-go
 # and curl.
+# bpftool makes real BPF maps from a pod's cgroup in the owners' guest
+# (scripts/guest/owners.sh, guest.sh --prog bpftool).
 # help2man generates mstat(8) from mstat --help (tools/mstat/man.sh);
 # groff-base (groff) and man-db (lexgrog) read it back (scripts/doc-check.sh).
 # debhelper, dh-dkms and lintian build and check the Debian packages
@@ -55,7 +57,7 @@ need_pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves
 	   golang-go libgmp10 zlib1g-dev shellcheck git
 	   clang libbpf-dev prometheus-node-exporter curl iproute2
 	   debhelper dh-dkms lintian debootstrap mmdebstrap zstd libmicrohttpd-dev
-	   graphviz help2man groff-base man-db)
+	   graphviz help2man groff-base man-db bpftool)
 
 apt_updated=
 apt_update_once() {

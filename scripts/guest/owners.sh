@@ -19,12 +19,16 @@
 #	tag 3	netd	page_pool 4096 pages	(16 MiB)
 #	tag 4	-	4096 pages in a softirq	(16 MiB)
 #	tag 5	nginx	vmalloc 4 x 1 MiB, then freed by a kworker
+#	bpf	pod	a 32 MiB BPF array map, by Debian's bpftool
 #
 # Judged, from /proc/mstat_owners (exact: one hold of each table's lock):
 #  - owners-exact-TAGS: for each caller (ot_vmalloc, ot_percpu,
 #    [mstat_owntest]) and cgroup of the vm area and percpu tags, its row
 #    holds exactly their objects (allocations less frees) and bytes
 #    (tags 1 and 5 share nginx's ot_vmalloc row: owners-exact-1+5);
+#  - owners-bpf-map: the rows of the BPF maps' callers in the pod's
+#    cgroup hold exactly the map's areas, as /proc/vmallocinfo lists
+#    them (after its creation and not before);
 #  - owners-free-elsewhere: tag 5, freed from a kworker (the root
 #    cgroup), leaves nginx's ot_vmalloc row at tag 1's bytes and makes
 #    no row of ot_vmalloc in any other cgroup: a free is the allocating
@@ -45,7 +49,11 @@
 #    tags 0, 1 and 5's, in their 24 areas;
 #  - tool-percpu-caller: "ot_percpu [mstat_owntest]" in percpu by caller,
 #    tag 2's bytes and 1,024 objects (not in the broken build);
-#  - tool-cgroup-exact: the pod's container caused tag 0's vmalloc bytes,
+#  - tool-cgroup-bpf-charged: the pod's memory.stat charges it for its
+#    map (at least its largest area) and not for the rest (at most the
+#    map's areas: the page array and the module's are not charged);
+#  - tool-cgroup-exact: the pod's container caused tag 0's and the map's
+#    vmalloc bytes,
 #    nginx tags 1 and 5's and tag 2's percpu bytes, netd no vm area
 #    (its page_pool has percpu stats of its own on 7.3): exactly;
 #  - tool-cgroup-charged: nginx's memory.stat charges it no vmalloc (the
@@ -60,6 +68,7 @@
 #  - tool-tamper-cgroup: the same exact judge with nginx's and the pod's
 #    paths swapped fails.
 # Kernels: 6.12 7.3
+# Guest: --prog=bpftool
 # Run: check guest-6.12-owners
 # Run: check guest-7.3-owners
 # Run: check guest-6.12-owners-broken build=6.12-broken --append=OWNERS_BROKEN=1
@@ -134,10 +143,12 @@ cgrows() {
 	}' "$1"
 }
 
-# cgexact ROWS POD NGINX NETD TRUTH: the exact columns of ROWS (cgrows')
-# for the three cgroups against TRUTH's tags.
+# cgexact ROWS POD NGINX NETD TRUTH BPF: the exact columns of ROWS
+# (cgrows') for the three cgroups against TRUTH's tags, and the pod's BPF
+# map's BPF bytes (its areas in vmallocinfo).
 cgexact() {
-	awk -v pod="$2" -v ng="$3" -v netd="$4" 'FNR == NR {
+	awk -v pod="$2" -v ng="$3" -v netd="$4" -v bpf="$6" 'FNR == NR {
+		if (FNR == 1) want[pod " vm"] += bpf
 		if ($2 == 0) want[pod " vm"] += $12
 		if ($2 == 1 || $2 == 5) want[ng " vm"] += $12
 		if ($2 == 2) want[ng " pc"] += $12
@@ -189,6 +200,31 @@ for cmd in "$@"; do
 	ctl "${cmd%%:*}" "${cmd#*:}" || { diag "failed: $cmd"; bad=1; }
 done
 check owntest-allocated [ "$bad" -eq 0 ]
+# A real BPF map (32 MiB array), made by Debian's bpftool from a task in
+# the pod's container and pinned; its truth the kernel's own list: the
+# areas of BPF maps' callers in /proc/vmallocinfo after and not before.
+# Not in the broken build: bpftool's probes free BPF programs' areas
+# from other tasks, whose frees its OWNER_AT_FREE takes from rows of
+# their own, past what the tool reads (frees above allocations).
+cat /proc/vmallocinfo >/tmp/vmi.before
+if [ "${broken:-0}" != 1 ]; then
+	mkdir -p /sys/fs/bpf
+	check bpffs mount -t bpf bpf /sys/fs/bpf
+	check bpf-map-created sh -c "echo \$\$ >$POD/cgroup.procs && exec ./bpftool map create \
+		/sys/fs/bpf/podmap type array key 4 value 4096 entries 8192 name podmap"
+fi
+cat /proc/vmallocinfo >/tmp/vmi.after
+awk 'FNR == NR { old[$1] = 1; next }
+	!($1 in old) {
+		c = $3; sub(/\+.*/, "", c)
+		p = 0; for (i = 4; i <= NF; i++) if ($i ~ /^pages=/) p = substr($i, 7)
+		if (p && c ~ /^(__)?bpf_map_area(_mmapable)?_alloc$|_map_alloc$/) {
+			b += p * 4096; n++; if (p * 4096 > big) big = p * 4096
+		}
+	}
+	END { print b + 0, n + 0, big + 0 }' /tmp/vmi.before /tmp/vmi.after >/tmp/truth.bpf
+diag "BPF map areas (vmallocinfo after, not before): bytes areas largest $(cat /tmp/truth.bpf)"
+read -r bpf_bytes bpf_areas bpf_big </tmp/truth.bpf
 cat $C/truth >/tmp/truth.held
 show /tmp/truth.held
 cat /proc/mstat_owners >/tmp/owners.held
@@ -198,6 +234,18 @@ show /tmp/owned.held
 while read -r tag wo wb go gb; do
 	check "owners-exact-$tag" [ "$wo $wb" = "$go $gb" ]
 done </tmp/owned.held
+# The map's areas, under the BPF maps' callers, in the pod's cgroup.
+awk -v pod="$(stat -c %i $POD)" '$1 == "vmalloc" && $3 == pod {
+	c = $7; sub(/\+.*/, "", c)
+	if (c ~ /^(__)?bpf_map_area(_mmapable)?_alloc$|_map_alloc$/) {
+		b += $6; n += $4 - $5 } }
+	END { print b + 0, n + 0 }' /tmp/owners.held >/tmp/owned.bpf
+diag "BPF maps' rows in the pod's cgroup: bytes areas $(cat /tmp/owned.bpf)"
+bpf_owned() {
+	[ "$bpf_bytes" -gt $((32 << 20)) ] &&
+		[ "$(cat /tmp/owned.bpf)" = "$bpf_bytes $bpf_areas" ]
+}
+[ "${broken:-0}" = 1 ] || check owners-bpf-map bpf_owned
 
 # The tool's view of the same moment (read after, nothing allocating).
 ./mstat memory --by caller --cgroup --top 40 >/tmp/memory.txt 2>&1
@@ -207,15 +255,23 @@ cgrows /tmp/memory.json >/tmp/cgrows
 show /tmp/cgrows
 rel() { echo "${1#"$CG"}"; }
 pod=$(rel $POD) nginx=$(rel $NGINX) netd=$(rel $NETD)
-check tool-cgroup-exact cgexact /tmp/cgrows "$pod" "$nginx" "$netd" /tmp/truth.held
+check tool-cgroup-exact cgexact /tmp/cgrows "$pod" "$nginx" "$netd" /tmp/truth.held "$bpf_bytes"
 # Swapped paths: the same judge must fail.
-if cgexact /tmp/cgrows "$nginx" "$pod" "$netd" /tmp/truth.held >/dev/null; then
+if cgexact /tmp/cgrows "$nginx" "$pod" "$netd" /tmp/truth.held "$bpf_bytes" >/dev/null; then
 	not_ok "tool-cgroup-tamper: a false truth passed"
 else
 	ok tool-cgroup-tamper
 fi
 check tool-cgroup-charged awk -v ng="$nginx" '$1 == ng && $10 != "null" &&
 	$2 - $10 == $2 && $2 > 0 { ok = 1 } END { exit !ok }' /tmp/cgrows
+# The pod is charged for its BPF map (bpf_map_area_alloc() asks
+# __GFP_ACCOUNT) but not for the map's page array (vmalloc() takes it
+# without) nor the module's areas: memory.stat's vmalloc is at least the
+# map's largest area and at most the map's areas.
+[ "${broken:-0}" = 1 ] ||
+	check tool-cgroup-bpf-charged awk -v p="$pod" -v lo="$bpf_big" -v hi="$bpf_bytes" \
+	'$1 == p { print "# charged vmalloc", $10; ok = $10 != "null" && $10 >= lo && $10 <= hi }
+	END { exit !ok }' /tmp/cgrows
 # The sampled columns: netd's raw pages against tag 3's (and its pool's
 # cache), softirq's growth against tag 4's, within 4 standard errors.
 sampled() {

@@ -164,7 +164,7 @@ mstat_guest_run() {
 }
 
 # guest NAME KERNEL SCRIPT ARG...: queue a guest run. An ARG of the form
-# --file=SRC:DEST, --smp=N, --mem=SIZE, --tcg=MODE, --append=CMDLINE (all
+# --file=SRC:DEST, --prog=NAME, --smp=N, --mem=SIZE, --tcg=MODE, --append=CMDLINE (all
 # of them, joined),
 # --arch=ARCH, --timeout=SECONDS, --hostfwd=HOSTPORT:GUESTPORT, --numa=N,
 # --cpu=FLAGS or --boot=HOW is that option of guest.sh, --prio=N (0 to 9,
@@ -180,6 +180,7 @@ guest() {
 	for a; do
 		case $a in
 		--file=*)	guest_args+=(--file "${a#--file=}") ;;
+		--prog=*)	guest_args+=(--prog "${a#--prog=}") ;;
 		--smp=*)	guest_args+=(--smp "${a#--smp=}") ;;
 		--mem=*)	guest_args+=(--mem "${a#--mem=}") ;;
 		--tcg=*)	guest_args+=(--tcg "${a#--tcg=}")
