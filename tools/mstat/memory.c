@@ -745,6 +745,7 @@ int do_memory(const struct mstat_opts *o)
 	struct mstat_sites *ss = NULL;
 	struct mstat_vm_callers vc = { 0 };
 	struct mstat_pcpu_callers pc = { 0 };
+	struct mstat_slab_callers sc = { 0 };
 	struct mstat_cg_table cg = { 0 };
 	struct mstat_memory_whose w = { 0 };
 	struct mstat_owners *ow = NULL;
@@ -784,6 +785,10 @@ int do_memory(const struct mstat_opts *o)
 		mstat_pcpu_callers(ow, (int)o->top, &pc);
 		w.pc = &pc;
 	}
+	if (o->by_caller && ss) {
+		mstat_slab_callers(ss, (int)o->top, &sc);
+		w.sc = &sc;
+	}
 	if (o->cgroup) {
 		if (mstat_cg_table(ow, ss, o->cgroup_path, (int)o->top, true,
 				   &cg))
@@ -799,12 +804,15 @@ int do_memory(const struct mstat_opts *o)
 		mstat_vm_callers_text(stdout, &vc, line_bytes(a, "kernel.vmalloc"));
 	if (!o->json && w.pc)
 		mstat_pcpu_callers_text(stdout, &pc);
+	if (!o->json && w.sc)
+		mstat_slab_callers_text(stdout, &sc);
 	if (!o->json && w.cg)
 		mstat_cg_table_text(stdout, &cg);
 	err = mstat_out_close(stdout, NULL, NULL);
 out:
 	mstat_cg_table_free(&cg);
 	mstat_pcpu_callers_free(&pc);
+	mstat_slab_callers_free(&sc);
 	mstat_owners_free(ow);
 	mstat_vm_callers_free(&vc);
 	mstat_snap_free(s);

@@ -145,6 +145,11 @@ void mstat_memory_json(const struct account *a,
 		mstat_pcpu_callers_json(stdout, w->pc);
 		printf(",\n");
 	}
+	if (w->sc) {
+		printf("  \"slab_by_caller\": ");
+		mstat_slab_callers_json(stdout, w->sc);
+		printf(",\n");
+	}
 	if (w->cg) {
 		printf("  \"by_cgroup\": ");
 		mstat_cg_table_json(stdout, w->cg);

@@ -62,13 +62,14 @@ void mstat_memory_text(const struct account *a, const long long mi[MI_NR],
 struct mstat_memory_whose {
 	const struct mstat_vm_callers *vc;
 	const struct mstat_pcpu_callers *pc;
+	const struct mstat_slab_callers *sc;
 	const struct mstat_cg_table *cg;
 };
 
 /*
  * The account as one JSON object, its page samples' estimates with it,
- * and @w's parts as "vmalloc_by_caller", "percpu_by_caller" and
- * "by_cgroup".
+ * and @w's parts as "vmalloc_by_caller", "percpu_by_caller",
+ * "slab_by_caller" and "by_cgroup".
  */
 void mstat_memory_json(const struct account *a,
 		       const struct mstat_page_samples *ps,

@@ -145,6 +145,151 @@ void mstat_pcpu_callers_free(struct mstat_pcpu_callers *pc)
 	pc->n = 0;
 }
 
+/* --by caller's slab objects, sampled */
+
+/*
+ * The allocator's own wrappers, 5.10 to 7.3: a slab object's caller is its
+ * stack's first frame that is none of them (kvmalloc()'s user, not
+ * kvmalloc(); a vm area's page array is its area's caller's).
+ */
+static const char *const slab_wrappers[] = {
+	"kvmalloc_node", "__kvmalloc_node", "__kvmalloc_node_noprof",
+	"kvmalloc_node_noprof", "kvrealloc", "kvrealloc_noprof",
+	"kmemdup", "kmemdup_noprof", "kstrdup", "kstrdup_noprof", "kstrndup",
+	"kmemdup_nul", "krealloc", "krealloc_noprof", "__krealloc",
+	"__vmalloc_node_range", "__vmalloc_node_range_noprof",
+	"__vmalloc_area_node", "__vmalloc_node", "__vmalloc_node_noprof",
+	"vmalloc", "vmalloc_noprof", "vzalloc", "vzalloc_noprof",
+	"__get_vm_area_node", "alloc_vmap_area",
+};
+
+/* @st's caller as "FUNC" or "FUNC [MODULE]", past slab_wrappers[]. */
+static void slab_caller(const struct mstat_site *st, char *buf, size_t size)
+{
+	const char *frame = st->text, *f;
+	size_t i, j, n;
+
+	for (i = 0; i <= st->nframe; i++) {
+		f = i ? st->frame[i - 1] : st->text;
+		n = strcspn(f, "+ .");
+		for (j = 0; j < ARRAY_SIZE(slab_wrappers); j++)
+			if (strlen(slab_wrappers[j]) == n &&
+			    !strncmp(f, slab_wrappers[j], n))
+				break;
+		if (j == ARRAY_SIZE(slab_wrappers)) {
+			frame = f;
+			break;
+		}
+	}
+	n = strcspn(frame, "+ .");
+	f = strstr(frame, " [");
+	snprintf(buf, size, "%.*s%.30s", (int)(n < 96 ? n : 96), frame,
+		 f ? f : "");
+}
+
+static int slab_caller_cmp(const void *x, const void *y)
+{
+	const struct mstat_slab_caller *a = x, *b = y;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	return strcmp(a->caller, b->caller);
+}
+
+void mstat_slab_callers(const struct mstat_sites *ss, int top,
+			struct mstat_slab_callers *sc)
+{
+	struct mstat_strmap m = { 0 };
+	struct mstat_slab_caller *c = NULL;
+	char name[128];
+	size_t i, n = 0;
+	long k;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->rate = ss->rate;
+	for (i = 0; i < ss->n; i++) {
+		const struct mstat_site *st = &ss->site[i];
+		long long e;
+		double v;
+
+		if (st->src != SRC_KMALLOC && st->src != SRC_CACHE)
+			continue;
+		e = mstat_row_estimate(st, ss->rate, &v);
+		if (e <= 0)
+			continue;
+		slab_caller(st, name, sizeof(name));
+		k = mstat_strmap_add(&m, name);
+		if ((size_t)k == n) {
+			c = mstat_alloc(c, (n + 1) * sizeof(*c));
+			memset(&c[n], 0, sizeof(*c));
+			snprintf(c[n].caller, sizeof(c[n].caller), "%s", name);
+			snprintf(c[n].cache, sizeof(c[n].cache), "%s",
+				 st->cache ? st->cache : "");
+			n++;
+		}
+		c[k].bytes += e;
+		c[k].var += v;
+		c[k].samples += st->sampled_calls;
+		sc->bytes += e;
+		sc->var += v;
+	}
+	mstat_strmap_free(&m);
+	qsort(c, n, sizeof(*c), slab_caller_cmp);
+	if (n > (size_t)top) {
+		struct mstat_slab_caller rest = { .caller = "every other caller" };
+
+		for (i = top; i < n; i++) {
+			rest.bytes += c[i].bytes;
+			rest.var += c[i].var;
+			rest.samples += c[i].samples;
+		}
+		c[top] = rest;
+		n = top + 1;
+	}
+	sc->c = c;
+	sc->n = (int)n;
+}
+
+void mstat_slab_callers_text(FILE *f, const struct mstat_slab_callers *sc)
+{
+	char a[32], b[32], r[32];
+	int i;
+
+	fprintf(f, "\nslab by caller (sampled at %s, the heap profile's objects in use, +- one standard error: %s +- %s)\n",
+		mstat_bytes(r, (double)sc->rate), mstat_bytes(a, (double)sc->bytes),
+		mstat_bytes(b, sqrt(sc->var)));
+	for (i = 0; i < sc->n; i++)
+		fprintf(f, "  %12s +- %-10s %-40s %s\n",
+			mstat_bytes(a, (double)sc->c[i].bytes),
+			mstat_bytes(b, sqrt(sc->c[i].var)), sc->c[i].caller,
+			sc->c[i].cache);
+}
+
+void mstat_slab_callers_json(FILE *f, const struct mstat_slab_callers *sc)
+{
+	int i;
+
+	fprintf(f, "{\"sample_rate\": %lld, \"bytes\": %lld, \"stderr\": %lld, \"callers\": [",
+		sc->rate, sc->bytes, llround(sqrt(sc->var)));
+	for (i = 0; i < sc->n; i++) {
+		fputs(i ? ", {\"caller\": " : "{\"caller\": ", f);
+		mstat_json_str(f, sc->c[i].caller);
+		fputs(", \"cache\": ", f);
+		mstat_json_str(f, sc->c[i].cache);
+		fprintf(f, ", \"bytes\": %lld, \"stderr\": %lld, \"samples\": %lld}",
+			sc->c[i].bytes, llround(sqrt(sc->c[i].var)),
+			sc->c[i].samples);
+	}
+	fputs("]}", f);
+}
+
+void mstat_slab_callers_free(struct mstat_slab_callers *sc)
+{
+	free(sc->c);
+	sc->c = NULL;
+	sc->n = 0;
+}
+
 /* --cgroup */
 
 /* The row labelled @label in @t, made (empty) if new. */

@@ -37,6 +37,36 @@ void mstat_pcpu_callers_text(FILE *f, const struct mstat_pcpu_callers *pc);
 void mstat_pcpu_callers_json(FILE *f, const struct mstat_pcpu_callers *pc);
 void mstat_pcpu_callers_free(struct mstat_pcpu_callers *pc);
 
+/**
+ * struct mstat_slab_callers - the slab objects in use by allocating
+ *	caller, estimated from the heap profile's samples
+ * @rate: its sampling rate
+ * @bytes: all callers' estimate, @var its variance
+ * @n: callers in @c, the largest first, then, if any was left out, one
+ *	"every other caller"
+ * @c: the callers: @caller the stack's first frame past the allocator's
+ *	wrappers (kvmalloc(), kmemdup(), vmalloc()'s page array), function
+ *	and module, @cache its rows' cache (the first one's; "" if none),
+ *	@bytes, @var, @samples
+ */
+struct mstat_slab_callers {
+	long long rate, bytes;
+	double var;
+	int n;
+	struct mstat_slab_caller {
+		char caller[128];
+		char cache[64];
+		long long bytes, samples;
+		double var;
+	} *c;
+};
+
+void mstat_slab_callers(const struct mstat_sites *ss, int top,
+			struct mstat_slab_callers *sc);
+void mstat_slab_callers_text(FILE *f, const struct mstat_slab_callers *sc);
+void mstat_slab_callers_json(FILE *f, const struct mstat_slab_callers *sc);
+void mstat_slab_callers_free(struct mstat_slab_callers *sc);
+
 /* The kinds of a cgroup's kernel memory, mstat's and memory.stat's. */
 enum mstat_cg_kind { CGK_VMALLOC, CGK_PERCPU, CGK_SLAB, CGK_PAGES, CGK_NR };
 

@@ -326,7 +326,39 @@ owners_prom() {
 		build/mstat prom -f testdata/mstat-owners.txt --owner-max -1
 }
 
+# --by caller's slab objects by caller (sampled): their sum is that of
+# every cgroup's own slab in --cgroup (the same rows, summed another
+# way); --top 3 keeps three and the rest, the same sum; no caller is one
+# of the allocator's wrappers, though the fixture's rows have kvmalloc's
+# and vmalloc()'s page arrays' sites (ot_vmalloc's named instead).
+owners_slab_callers() {
+	local j=$tmp/slab.json a b
+
+	own_tree || return
+	MSTAT_CGROUP_ROOT=$tmp/cg "${own_m[@]}" --by caller --cgroup \
+		--top 10000 --owners "$tmp/own-tree.txt" \
+		--vmallocinfo testdata/vmallocinfo-owners.txt \
+		--sites "$tmp/sites-tree.txt" --json >"$j" || return
+	a=$(sed -n 's/.*"slab_by_caller": {"sample_rate": [0-9]*, "bytes": \([0-9]*\),.*/\1/p' "$j")
+	b=$(sed -n 's/.*"by_cgroup": //p' "$j" | sed 's/, {"cgroup"/\n{"cgroup"/g' |
+		sed -n 's/.*"own": {[^}]*"slab": \([0-9]*\),.*/\1/p' |
+		awk '{ s += $1 } END { print s + 0 }')
+	echo "slab: callers $a, cgroups $b"
+	[ -n "$a" ] && [ "$a" -gt 0 ] && [ "$a" = "$b" ] || return
+	grep -q '__kvmalloc_node_noprof+' "$tmp/sites-tree.txt" &&
+	grep -q '^[0-9].* __vmalloc_node_range_noprof+' "$tmp/sites-tree.txt" &&
+	! grep -Eo '"caller": "(__kvmalloc_node_noprof|__vmalloc_node_range_noprof)"' "$j" &&
+	grep -q '"slab_by_caller": .*"caller": "ot_vmalloc \[mstat_owntest\]", "cache": "kmalloc-4k"' "$j" || return
+	"${own_m[@]}" --by caller --top 3 --owners "$own_f" \
+		--vmallocinfo testdata/vmallocinfo-owners.txt \
+		--sites testdata/mstat_sites-2.3-owners.txt --json >"$tmp/slab3.json" || return
+	sed -n 's/.*"slab_by_caller": //p' "$tmp/slab3.json" | grep -o '"caller": ' | wc -l | grep -qx 4 &&
+	grep -q "\"slab_by_caller\": {\"sample_rate\": [0-9]*, \"bytes\": $a," "$tmp/slab3.json" &&
+	sed -n 's/.*"slab_by_caller": //p' "$tmp/slab3.json" | grep -q '"caller": "every other caller"'
+}
+
 owners_tests() {
+	t owners_slab_callers owners_slab_callers
 	t owners_prom owners_prom
 	maybe owners_pprof_once protoc "Debian: protobuf-compiler" owners_pprof_once
 	t owners_by_caller owners_by_caller
