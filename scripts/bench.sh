@@ -313,7 +313,8 @@ bench_icount() {
 	scripts/guest.sh --kernel "$K612_VMLINUZ" --script scripts/guest/icount-bench.sh \
 		--ko build/6.12/mstat.ko --ko build/6.12/tests/bench/mstat_probe_bench.ko \
 		${base[@]+"${base[@]}"} --file build/tools/mstat-bpf:/mstat/mstat-bpf \
-		--smp 1 --icount on --log "$out/icount-bench.console" >/dev/null
+		--smp 1 --icount on --timeout 1800 \
+		--log "$out/icount-bench.console" >/dev/null
 	# The median of each variant's rounds, then the rounds.
 	console "$out/icount-bench.console" | grep '^icount:' |
 		sed 's/.*variant=\([^ ]*\) insns_per_pair=\([0-9]*\)/\1 \2/' |
