@@ -61,7 +61,8 @@
  *   memory.c    mstat memory: the account of MemTotal
  *   memory_out.c  ... as text, JSON, and its Prometheus series
  *   vmcallers.c  ... --by caller: the vmalloc line by caller (vmallocinfo)
- *   owners.c  ... --by caller's percpu objects, --cgroup's table
+ *   owners.c  ... --by caller's percpu and slab objects, --cgroup's table
+ *   callers.c  ... rows summed by caller, the largest first, the rest as one
  *   parse_owners.c  /proc/mstat_owners' parser
  *   pages.c     ... its page samples by kind and raw caller
  *   top.c       mstat top: rates from successive snapshots

@@ -47,22 +47,15 @@ const char *const mstat_cg_kind_name[CGK_NR] = {
 	"vmalloc", "percpu", "slab", "pages",
 };
 
-static int owner_cmp(const void *x, const void *y)
-{
-	const struct mstat_owner *a = x, *b = y;
-
-	if (a->bytes != b->bytes)
-		return a->bytes < b->bytes ? 1 : -1;
-	return strcmp(a->caller, b->caller);
-}
+/* A table-full row's caller, which is no caller. */
+#define MSTAT_OWNERS_FULL	"other (mstat's table full)"
 
 void mstat_pcpu_callers(const struct mstat_owners *ow, int top,
 			struct mstat_pcpu_callers *pc)
 {
-	struct mstat_strmap m = { 0 };
-	struct mstat_owner *c = NULL;
-	size_t i, n = 0;
-	long k;
+	struct mstat_callers cs = { 0 };
+	struct mstat_caller *c;
+	size_t i;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->path = ow->path;
@@ -71,38 +64,17 @@ void mstat_pcpu_callers(const struct mstat_owners *ow, int top,
 
 		if (r->src != SRC_PERCPU)
 			continue;
-		k = mstat_strmap_add(&m, r->other ? "other (mstat's table full)" :
-					       r->caller);
-		if ((size_t)k == n) {
-			c = mstat_alloc(c, (n + 1) * sizeof(*c));
-			c[n] = *r;
-			snprintf(c[n].caller, sizeof(c[n].caller), "%s",
-				 r->other ? "other (mstat's table full)" :
-					    r->caller);
-			c[n].allocs = c[n].frees = c[n].bytes = 0;
-			n++;
-		}
-		c[k].allocs += r->allocs;
-		c[k].frees += r->frees;
-		c[k].bytes += r->bytes;
+		c = mstat_callers_add(&cs, r->other ? MSTAT_OWNERS_FULL :
+						      r->caller);
+		c->allocs += r->allocs;
+		c->frees += r->frees;
+		c->bytes += r->bytes;
 		pc->bytes += r->bytes;
 		pc->objects += r->allocs - r->frees;
 	}
-	mstat_strmap_free(&m);
-	qsort(c, n, sizeof(*c), owner_cmp);
-	if (n > (size_t)top) {
-		struct mstat_owner rest = { .caller = "every other caller" };
-
-		for (i = top; i < n; i++) {
-			rest.allocs += c[i].allocs;
-			rest.frees += c[i].frees;
-			rest.bytes += c[i].bytes;
-		}
-		c[top] = rest;
-		n = top + 1;
-	}
-	pc->c = c;
-	pc->n = (int)n;
+	mstat_callers_top(&cs, top, "every other caller");
+	pc->c = cs.c;
+	pc->n = (int)cs.n;
 }
 
 void mstat_pcpu_callers_text(FILE *f, const struct mstat_pcpu_callers *pc)
@@ -115,7 +87,7 @@ void mstat_pcpu_callers_text(FILE *f, const struct mstat_pcpu_callers *pc)
 		mstat_count(c, pc->objects));
 	for (i = 0; i < pc->n; i++)
 		fprintf(f, "  %12s  %-40s %7s object%s\n",
-			mstat_bytes(b, (double)pc->c[i].bytes), pc->c[i].caller,
+			mstat_bytes(b, (double)pc->c[i].bytes), pc->c[i].name,
 			mstat_count(c, pc->c[i].allocs - pc->c[i].frees),
 			pc->c[i].allocs - pc->c[i].frees == 1 ? "" : "s");
 }
@@ -130,7 +102,7 @@ void mstat_pcpu_callers_json(FILE *f, const struct mstat_pcpu_callers *pc)
 		pc->bytes, pc->objects);
 	for (i = 0; i < pc->n; i++) {
 		fputs(i ? ", {\"caller\": " : "{\"caller\": ", f);
-		mstat_json_str(f, pc->c[i].caller);
+		mstat_json_str(f, pc->c[i].name);
 		fprintf(f, ", \"bytes\": %lld, \"objects\": %lld, \"allocs\": %lld, \"frees\": %lld}",
 			pc->c[i].bytes, pc->c[i].allocs - pc->c[i].frees,
 			pc->c[i].allocs, pc->c[i].frees);
@@ -187,23 +159,13 @@ static void slab_caller(const struct mstat_site *st, char *buf, size_t size)
 		 f ? f : "");
 }
 
-static int slab_caller_cmp(const void *x, const void *y)
-{
-	const struct mstat_slab_caller *a = x, *b = y;
-
-	if (a->bytes != b->bytes)
-		return a->bytes < b->bytes ? 1 : -1;
-	return strcmp(a->caller, b->caller);
-}
-
 void mstat_slab_callers(const struct mstat_sites *ss, int top,
 			struct mstat_slab_callers *sc)
 {
-	struct mstat_strmap m = { 0 };
-	struct mstat_slab_caller *c = NULL;
+	struct mstat_callers cs = { 0 };
+	struct mstat_caller *c;
 	char name[128];
-	size_t i, n = 0;
-	long k;
+	size_t i;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->rate = ss->rate;
@@ -218,36 +180,19 @@ void mstat_slab_callers(const struct mstat_sites *ss, int top,
 		if (e <= 0)
 			continue;
 		slab_caller(st, name, sizeof(name));
-		k = mstat_strmap_add(&m, name);
-		if ((size_t)k == n) {
-			c = mstat_alloc(c, (n + 1) * sizeof(*c));
-			memset(&c[n], 0, sizeof(*c));
-			snprintf(c[n].caller, sizeof(c[n].caller), "%s", name);
-			snprintf(c[n].cache, sizeof(c[n].cache), "%s",
+		c = mstat_callers_add(&cs, name);
+		if (!c->count)
+			snprintf(c->cache, sizeof(c->cache), "%s",
 				 st->cache ? st->cache : "");
-			n++;
-		}
-		c[k].bytes += e;
-		c[k].var += v;
-		c[k].samples += st->sampled_calls;
+		c->bytes += e;
+		c->var += v;
+		c->count += st->sampled_calls;
 		sc->bytes += e;
 		sc->var += v;
 	}
-	mstat_strmap_free(&m);
-	qsort(c, n, sizeof(*c), slab_caller_cmp);
-	if (n > (size_t)top) {
-		struct mstat_slab_caller rest = { .caller = "every other caller" };
-
-		for (i = top; i < n; i++) {
-			rest.bytes += c[i].bytes;
-			rest.var += c[i].var;
-			rest.samples += c[i].samples;
-		}
-		c[top] = rest;
-		n = top + 1;
-	}
-	sc->c = c;
-	sc->n = (int)n;
+	mstat_callers_top(&cs, top, "every other caller");
+	sc->c = cs.c;
+	sc->n = (int)cs.n;
 }
 
 void mstat_slab_callers_text(FILE *f, const struct mstat_slab_callers *sc)
@@ -261,7 +206,7 @@ void mstat_slab_callers_text(FILE *f, const struct mstat_slab_callers *sc)
 	for (i = 0; i < sc->n; i++)
 		fprintf(f, "  %12s +- %-10s %-40s %s\n",
 			mstat_bytes(a, (double)sc->c[i].bytes),
-			mstat_bytes(b, sqrt(sc->c[i].var)), sc->c[i].caller,
+			mstat_bytes(b, sqrt(sc->c[i].var)), sc->c[i].name,
 			sc->c[i].cache);
 }
 
@@ -273,12 +218,12 @@ void mstat_slab_callers_json(FILE *f, const struct mstat_slab_callers *sc)
 		sc->rate, sc->bytes, llround(sqrt(sc->var)));
 	for (i = 0; i < sc->n; i++) {
 		fputs(i ? ", {\"caller\": " : "{\"caller\": ", f);
-		mstat_json_str(f, sc->c[i].caller);
+		mstat_json_str(f, sc->c[i].name);
 		fputs(", \"cache\": ", f);
 		mstat_json_str(f, sc->c[i].cache);
 		fprintf(f, ", \"bytes\": %lld, \"stderr\": %lld, \"samples\": %lld}",
 			sc->c[i].bytes, llround(sqrt(sc->c[i].var)),
-			sc->c[i].samples);
+			sc->c[i].count);
 	}
 	fputs("]}", f);
 }
@@ -675,45 +620,39 @@ static void owner_series(FILE *f, int src, const char *caller, long long v)
 	fprintf(f, "\"} %lld\n", v);
 }
 
-/* @ow's callers of @src: the @max of most bytes, the rest as "other". */
+/*
+ * @ow's callers of @src: the @max of most bytes, the rest (with the
+ * table-full row's) as "other".
+ */
 static void owners_callers_prom(FILE *f, const struct mstat_owners *ow,
 				int src, int max)
 {
-	struct mstat_strmap m = { 0 };
-	struct mstat_owner *c = NULL;
-	long long rest = 0;
-	size_t i, n = 0;
-	long k;
+	struct mstat_callers cs = { 0 };
+	long long full = 0;
+	size_t i;
 
 	for (i = 0; i < ow->n; i++) {
 		const struct mstat_owner *r = &ow->r[i];
 
 		if (r->src != src || (src == SRC_VMALLOC && strcmp(r->kind, "vmalloc")))
 			continue;
-		if (r->other) {
-			rest += r->bytes;
-			continue;
-		}
-		k = mstat_strmap_add(&m, r->caller);
-		if ((size_t)k == n) {
-			c = mstat_alloc(c, (n + 1) * sizeof(*c));
-			c[n] = *r;
-			c[n].bytes = 0;
-			n++;
-		}
-		c[k].bytes += r->bytes;
-	}
-	mstat_strmap_free(&m);
-	qsort(c, n, sizeof(*c), owner_cmp);
-	for (i = 0; i < n; i++) {
-		if (i < (size_t)max)
-			owner_series(f, src, c[i].caller, c[i].bytes);
+		if (r->other)
+			full += r->bytes;
 		else
-			rest += c[i].bytes;
+			mstat_callers_add(&cs, r->caller)->bytes += r->bytes;
 	}
-	if (n > (size_t)max || rest)
-		owner_series(f, src, "other", rest);
-	free(c);
+	mstat_callers_top(&cs, max, "other");
+	for (i = 0; i < cs.n; i++) {
+		/* The rest, "other", is last: the table-full row's with it. */
+		if (i == (size_t)max) {
+			cs.c[i].bytes += full;
+			full = 0;
+		}
+		owner_series(f, src, cs.c[i].name, cs.c[i].bytes);
+	}
+	if (full)
+		owner_series(f, src, "other", full);
+	mstat_callers_free(&cs);
 }
 
 /* One cgroup's series, by kind (the sampled ones' standard error too). */

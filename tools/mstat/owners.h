@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "callers.h"
 #include "parse.h"
 
 /**
@@ -21,14 +22,13 @@
  * @objects: how many
  * @n: callers in @c, the largest first, then, if any was left out, one
  *	"every other caller"
- * @c: the callers (struct mstat_owner: @caller, @bytes, and @allocs less
- *	@frees the live objects; @src SRC_PERCPU)
+ * @c: the callers: @name, @bytes, and @allocs less @frees the live objects
  */
 struct mstat_pcpu_callers {
 	const char *path;
 	long long bytes, objects;
 	int n;
-	struct mstat_owner *c;
+	struct mstat_caller *c;
 };
 
 void mstat_pcpu_callers(const struct mstat_owners *ow, int top,
@@ -44,21 +44,16 @@ void mstat_pcpu_callers_free(struct mstat_pcpu_callers *pc);
  * @bytes: all callers' estimate, @var its variance
  * @n: callers in @c, the largest first, then, if any was left out, one
  *	"every other caller"
- * @c: the callers: @caller the stack's first frame past the allocator's
+ * @c: the callers: @name the stack's first frame past the allocator's
  *	wrappers (kvmalloc(), kmemdup(), vmalloc()'s page array), function
- *	and module, @cache its rows' cache (the first one's; "" if none),
- *	@bytes, @var, @samples
+ *	and module, @cache (its first row's; "" if none), @bytes, @var,
+ *	@count (its samples)
  */
 struct mstat_slab_callers {
 	long long rate, bytes;
 	double var;
 	int n;
-	struct mstat_slab_caller {
-		char caller[128];
-		char cache[64];
-		long long bytes, samples;
-		double var;
-	} *c;
+	struct mstat_caller *c;
 };
 
 void mstat_slab_callers(const struct mstat_sites *ss, int top,

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callers.h"
 #include "input.h"
 #include "json.h"
 #include "parse.h"
@@ -98,42 +99,25 @@ static void vm_caller(const char *tok, const char *next, char *buf,
 		snprintf(buf, size, "%.*s", (int)n, tok);
 }
 
-static int vm_cmp(const void *x, const void *y)
+/* Caller @name's entry of @cs, made (and its kind named) if new. */
+static struct mstat_caller *vm_entry(struct mstat_callers *cs,
+				     const char *name)
 {
-	const struct mstat_vm_caller *a = x, *b = y;
+	struct mstat_caller *c = mstat_callers_add(cs, name);
 
-	if (a->bytes != b->bytes)
-		return a->bytes < b->bytes ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
-/* Caller @name's entry of @all (@n of them, indexed by @m), made if new. */
-static struct mstat_vm_caller *vm_entry(struct mstat_strmap *m,
-					struct mstat_vm_caller **all,
-					size_t *n, const char *name)
-{
-	long i = mstat_strmap_add(m, name);
-
-	if ((size_t)i == *n) {
-		*all = mstat_alloc(*all, (*n + 1) * sizeof(**all));
-		memset(&(*all)[*n], 0, sizeof(**all));
-		snprintf((*all)[*n].name, sizeof((*all)[*n].name), "%s", name);
-		(*all)[*n].kind = vm_kind(name);
-		(*n)++;
-	}
-	return &(*all)[i];
+	c->kind = vm_kind(name);
+	return c;
 }
 
 /*
- * @ow's vmalloc areas into @all by caller (as vmallocinfo names one): a
+ * @ow's vmalloc areas into @cs by caller (as vmallocinfo names one): a
  * caller whose areas vmallocinfo, read a moment apart, does not list
  * gets an entry of its own with no bytes there.
  */
-static void vm_since(const struct mstat_owners *ow, struct mstat_strmap *m,
-		     struct mstat_vm_caller **all, size_t *n,
+static void vm_since(const struct mstat_owners *ow, struct mstat_callers *cs,
 		     struct mstat_vm_callers *vc)
 {
-	struct mstat_vm_caller *c;
+	struct mstat_caller *c;
 	size_t i;
 
 	for (i = 0; ow && i < ow->n; i++) {
@@ -141,24 +125,23 @@ static void vm_since(const struct mstat_owners *ow, struct mstat_strmap *m,
 
 		if (r->src != SRC_VMALLOC || strcmp(r->kind, "vmalloc"))
 			continue;
-		c = vm_entry(m, all, n, r->other ? "other (mstat's table full)" :
-						   r->caller);
+		c = vm_entry(cs, r->other ? "other (mstat's table full)" :
+					    r->caller);
 		c->since_bytes += r->bytes;
-		c->since_areas += r->allocs - r->frees;
+		c->since_count += r->allocs - r->frees;
 		vc->since_bytes += r->bytes;
 	}
 }
 
 /*
- * Line @p (NUL-terminated, cut into words here) into @m and @all: 1 if
- * its area has pages, 0 if not, -1 if it is not an area's line.
+ * Line @p (NUL-terminated, cut into words here) into @cs: 1 if its area
+ * has pages, 0 if not, -1 if it is not an area's line.
  */
-static int vm_line(char *p, struct mstat_strmap *m,
-		   struct mstat_vm_caller **all, size_t *n, long page)
+static int vm_line(char *p, struct mstat_callers *cs, long page)
 {
 	char *tok[16], *save = NULL, *t, *pages = NULL;
-	char name[sizeof((*all)->name)];
-	struct mstat_vm_caller *c;
+	char name[sizeof(cs->c->name)];
+	struct mstat_caller *c;
 	int k = 0;
 
 	for (t = strtok_r(p, " \t", &save); t && k < 16;
@@ -172,9 +155,9 @@ static int vm_line(char *p, struct mstat_strmap *m,
 	if (!pages)
 		return 0;
 	vm_caller(tok[2], k > 3 ? tok[3] : NULL, name, sizeof(name));
-	c = vm_entry(m, all, n, name);
+	c = vm_entry(cs, name);
 	c->bytes += strtoll(pages, NULL, 10) * page;
-	c->areas++;
+	c->count++;
 	return 1;
 }
 
@@ -182,10 +165,9 @@ int mstat_vm_callers_read(const char *path, int top,
 			  const struct mstat_owners *ow,
 			  struct mstat_vm_callers *vc)
 {
-	struct mstat_strmap m = { 0 };
-	struct mstat_vm_caller *all = NULL;
+	struct mstat_callers cs = { 0 };
 	enum mstat_read_fail how;
-	size_t len, n = 0, i;
+	size_t len, i;
 	char *buf, *p, *nl;
 	long page = sysconf(_SC_PAGESIZE);
 	int r;
@@ -202,13 +184,12 @@ int mstat_vm_callers_read(const char *path, int top,
 		nl = strchr(p, '\n');
 		if (nl)
 			*nl = '\0';
-		r = vm_line(p, &m, &all, &n, page);
+		r = vm_line(p, &cs, page);
 		if (r < 0 && *p) {
 			mstat_err("%s: not /proc/vmallocinfo's format: \"%.60s\"",
 				  path, p);
 			free(buf);
-			free(all);
-			mstat_strmap_free(&m);
+			mstat_callers_free(&cs);
 			return -1;
 		}
 		vc->others += r == 0;
@@ -217,28 +198,15 @@ int mstat_vm_callers_read(const char *path, int top,
 	}
 	free(buf);
 	vc->owners = ow ? ow->path : NULL;
-	vm_since(ow, &m, &all, &n, vc);
-	mstat_strmap_free(&m);
-	qsort(all, n, sizeof(*all), vm_cmp);
-	for (i = 0; i < n; i++) {
-		vc->areas += all[i].areas;
-		vc->bytes += all[i].bytes;
+	vm_since(ow, &cs, vc);
+	for (i = 0; i < cs.n; i++) {
+		vc->areas += cs.c[i].count;
+		vc->bytes += cs.c[i].bytes;
 	}
 	/* The top ones, then the rest as one. */
-	if (n > (size_t)top) {
-		struct mstat_vm_caller rest = { .name = "every other caller" };
-
-		for (i = top; i < n; i++) {
-			rest.bytes += all[i].bytes;
-			rest.areas += all[i].areas;
-			rest.since_bytes += all[i].since_bytes;
-			rest.since_areas += all[i].since_areas;
-		}
-		all[top] = rest;
-		n = top + 1;
-	}
-	vc->c = all;
-	vc->n = n;
+	mstat_callers_top(&cs, top, "every other caller");
+	vc->c = cs.c;
+	vc->n = (int)cs.n;
 	return 0;
 }
 
@@ -269,8 +237,8 @@ void mstat_vm_callers_text(FILE *f, const struct mstat_vm_callers *vc,
 	for (i = 0; i < vc->n; i++) {
 		fprintf(f, "  %12s  %-40s %7s area%s",
 			mstat_bytes(b, (double)vc->c[i].bytes), vc->c[i].name,
-			mstat_count(c, vc->c[i].areas),
-			vc->c[i].areas == 1 ? " " : "s");
+			mstat_count(c, vc->c[i].count),
+			vc->c[i].count == 1 ? " " : "s");
 		if (vc->owners)
 			fprintf(f, "  %12s since load",
 				mstat_bytes(b, (double)vc->c[i].since_bytes));
@@ -302,9 +270,9 @@ void mstat_vm_callers_json(FILE *f, const struct mstat_vm_callers *vc)
 		else
 			fputs("null", f);
 		fprintf(f, ", \"bytes\": %lld, \"areas\": %lld, \"since_load_bytes\": %lld, \"since_load_areas\": %lld}",
-			vc->c[i].bytes, vc->c[i].areas,
+			vc->c[i].bytes, vc->c[i].count,
 			vc->owners ? vc->c[i].since_bytes : -1,
-			vc->owners ? vc->c[i].since_areas : -1);
+			vc->owners ? vc->c[i].since_count : -1);
 	}
 	fputs("]}", f);
 }

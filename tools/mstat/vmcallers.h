@@ -9,27 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/**
- * struct mstat_vm_caller - the vmalloc'd areas of one caller
- * @name: the caller's function, as /proc/vmallocinfo names it without
- *	its offset ("bpf_map_area_alloc"), or "every other caller"
- * @kind: what such areas are, for the callers vmcallers.c knows ("BPF
- *	maps", "kernel stacks"), or NULL
- * @bytes: their pages' bytes (pages=N times the page size)
- * @areas: how many areas
- * @since_bytes: of them, the bytes of the areas mstat counted since its
- *	load or last reset (/proc/mstat_owners' vmalloc rows: exact); the
- *	rest were made before
- * @since_areas: how many such areas
- */
-struct mstat_vm_caller {
-	char name[128];
-	const char *kind;
-	long long bytes;
-	long long areas;
-	long long since_bytes;
-	long long since_areas;
-};
+#include "callers.h"
 
 /**
  * struct mstat_vm_callers - /proc/vmallocinfo's vmalloc'd areas by caller
@@ -42,14 +22,19 @@ struct mstat_vm_caller {
  * @since_bytes: the bytes of its vmalloc areas, all callers'
  * @n: callers in @c: the largest by bytes, then, if any was left out,
  *	one "every other caller"
- * @c: the callers
+ * @c: the callers: @name (as /proc/vmallocinfo names the function,
+ *	without its offset, " [module]" after a module's), @kind (what its
+ *	areas are, for the callers vmcallers.c knows: "BPF maps", "kernel
+ *	stacks"; or NULL), @bytes (its areas' pages' bytes), @count (its
+ *	areas), @since_bytes and @since_count (of them, those mstat counted
+ *	since load, from /proc/mstat_owners)
  */
 struct mstat_vm_callers {
 	const char *path;
 	const char *owners;
 	long long areas, bytes, others, since_bytes;
 	int n;
-	struct mstat_vm_caller *c;
+	struct mstat_caller *c;
 };
 
 struct mstat_owners;
