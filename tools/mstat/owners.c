@@ -242,11 +242,11 @@ static struct mstat_cg_row *cg_row(struct mstat_cg_table *t, size_t *cap,
 				   long long id, const char *label)
 {
 	struct mstat_cg_row *r;
-	int i;
+	long i = mstat_strmap_add(&t->by_label, label);
 
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->r[i].label, label))
-			return &t->r[i];
+	/* Rows are added in the map's order: a row's index is its label's. */
+	if (i < t->n)
+		return &t->r[i];
 	if ((size_t)t->n == *cap) {
 		*cap = *cap ? 2 * *cap : 32;
 		t->r = mstat_alloc(t->r, *cap * sizeof(*t->r));
@@ -308,6 +308,39 @@ static void cg_ancestors(struct mstat_cg_table *t, size_t *cap)
 			if (!strcmp(path, "/"))
 				break;
 		}
+	}
+}
+
+/*
+ * @src's own figures into its tree's and each ancestor's (a path's, up to
+ * "/"; every ancestor has its row, cg_ancestors()); a label that is no
+ * path is its own tree.
+ */
+static void cg_add_up(struct mstat_cg_table *t, const struct mstat_cg_row *src)
+{
+	char path[sizeof(src->label)];
+	struct mstat_cg_row *r;
+	char *slash;
+	long i;
+	int k;
+
+	snprintf(path, sizeof(path), "%s", src->label);
+	for (;;) {
+		i = mstat_strmap_find(&t->by_label, path);
+		if (i >= 0) {
+			r = &t->r[i];
+			for (k = 0; k < CGK_NR; k++) {
+				r->tree[k] += src->own[k];
+				r->tree_var[k] += src->own_var[k];
+			}
+		}
+		if (path[0] != '/' || !strcmp(path, "/"))
+			break;
+		slash = strrchr(path, '/');
+		if (slash == path)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
 	}
 }
 
@@ -404,7 +437,7 @@ int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
 {
 	struct mstat_cgroups *cg = mstat_cgroups_open();
 	size_t cap = 0;
-	int i, j, k, n;
+	int i, n;
 
 	memset(t, 0, sizeof(*t));
 	t->exact = ow;
@@ -429,19 +462,11 @@ int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
 	}
 	cg_ancestors(t, &cap);
 	for (i = 0; i < t->n; i++) {
-		struct mstat_cg_row *r = &t->r[i];
-
-		for (j = 0; j < t->n; j++) {
-			if (!cg_under(t->r[j].label, r->label))
-				continue;
-			for (k = 0; k < CGK_NR; k++) {
-				r->tree[k] += t->r[j].own[k];
-				r->tree_var[k] += t->r[j].own_var[k];
-			}
-		}
+		cg_add_up(t, &t->r[i]);
 		if (charged)
-			cg_memory_stat(r, t->root);
+			cg_memory_stat(&t->r[i], t->root);
 	}
+	mstat_strmap_free(&t->by_label);
 	/* --cgroup=PATH: its subtree's rows alone. */
 	for (i = n = 0; i < t->n; i++)
 		if (!only || cg_under(t->r[i].label, only))
@@ -460,6 +485,7 @@ int mstat_cg_table(const struct mstat_owners *ow, const struct mstat_sites *ss,
 
 void mstat_cg_table_free(struct mstat_cg_table *t)
 {
+	mstat_strmap_free(&t->by_label);
 	free(t->r);
 	free((char *)t->root);
 	t->r = NULL;

@@ -104,6 +104,7 @@ struct mstat_cg_row {
  *	out and said so by @left)
  * @left: rows left out
  * @r: the rows
+ * @by_label: while the table is made, each row's index by its label
  */
 struct mstat_cg_table {
 	bool exact, sampled;
@@ -111,6 +112,7 @@ struct mstat_cg_table {
 	const char *root;
 	int n, left;
 	struct mstat_cg_row *r;
+	struct mstat_strmap by_label;
 };
 
 /*
