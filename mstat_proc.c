@@ -46,7 +46,7 @@
 
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.10"
-#define MSTAT_SITES_FORMAT_VERSION	"2.3"
+#define MSTAT_SITES_FORMAT_VERSION	"2.4"
 
 /* /proc/mstat */
 
@@ -551,13 +551,15 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		seq_puts(m, "mstat_sites - version: " MSTAT_SITES_FORMAT_VERSION "\n");
 		/*
 		 * 2.1: reused, age_ms. 2.2: addr_phantoms. 2.3: the source
-		 * column, before the site.
+		 * column, before the site. 2.4: history_ms, counts_ms.
 		 */
-		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu addr_phantoms %lld\n",
+		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu addr_phantoms %lld history_ms %llu counts_ms %llu\n",
 			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
 			   (s64)ss->addr_drops, ss->addr_live, ss->depth,
 			   (s64)ss->leafless, po->reused, po->age_ms,
-			   (s64)ss->addr_phantoms);
+			   (s64)ss->addr_phantoms,
+			   div_u64(ss->history, NSEC_PER_MSEC),
+			   div_u64(ss->counts, NSEC_PER_MSEC));
 		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache source site\n");
 		return 0;
 	}

@@ -141,6 +141,23 @@ static atomic64_t mstat_addr_phantoms;
 static unsigned int mstat_nr_addrs;
 
 /*
+ * When the profile's history began, ktime_get_boot_fast_ns(): the last
+ * change of its rate (its start among them), the last reset, or the last
+ * entry dropped without its free (addr_phantoms). The live entries then
+ * hold every object sampled since, at one rate, that is still live, and
+ * the ages of those not among them are gone: /proc/mstat_sites'
+ * history_ms, from which mstat leaks judges a stack in one read.
+ */
+static u64 mstat_history_start;
+/* When the buckets' counts began: the profile's start or the last reset. */
+static u64 mstat_counts_start;
+
+static void mstat_history_restart(void)
+{
+	WRITE_ONCE(mstat_history_start, ktime_get_boot_fast_ns());
+}
+
+/*
  * The epoch of each core slot: bumped by a reset, for each slot while no
  * section uses it (mstat_profile_reset()). A section reads its own slot's
  * with mstat_section_slot() (litmus: mstat_core/litmus/reset-hook.litmus).
@@ -808,8 +825,10 @@ static void mstat_addr_drop(unsigned int slot, struct mstat_addr *a,
 		mstat_bucket_free(slot, a->b, a->size);
 	else
 		phantom = true;
-	if (phantom)
+	if (phantom) {
 		atomic64_inc(&mstat_addr_phantoms);
+		mstat_history_restart();
+	}
 	mstat_addr_release(a);
 }
 
@@ -1154,6 +1173,8 @@ static void mstat_profile_reset(struct mstat_core *core, unsigned int idle,
 			mstat_addr_release(a);
 		}
 	}
+	mstat_history_restart();
+	WRITE_ONCE(mstat_counts_start, READ_ONCE(mstat_history_start));
 }
 
 /* The core's fold hook: publish the old half with the snapshot. */
@@ -1177,8 +1198,14 @@ static void mstat_profile_fold(struct mstat_core *core, unsigned int old)
 static void mstat_live_copy(struct mstat_sites *ss)
 {
 	unsigned int h;
+	u64 start;
 
 	ss->now = ktime_get_boot_fast_ns();
+	/* A restart after @now was read: a history of nothing yet. */
+	start = READ_ONCE(mstat_history_start);
+	ss->history = ss->now > start ? ss->now - start : 0;
+	start = READ_ONCE(mstat_counts_start);
+	ss->counts = ss->now > start ? ss->now - start : 0;
 	for (h = 0; h < BIT(mstat_addr_bits); h++) {
 		const struct mstat_addr *a;
 		unsigned long flags;
@@ -1299,6 +1326,8 @@ void mstat_profile_set_rate(unsigned long rate)
 	int cpu;
 
 	mutex_lock(&mstat_profile_lock);
+	if (rate != mstat_profile_rate)
+		mstat_history_restart();
 	WRITE_ONCE(mstat_profile_rate, rate);
 	for_each_possible_cpu(cpu) {
 		s64 next = 0;
@@ -1395,6 +1424,8 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 		raw_spin_lock_init(&mstat_addr_locks[i]);
 	mstat_set_fold_hook(&mstat_core, mstat_profile_fold);
 	mstat_set_reset_hook(&mstat_core, mstat_profile_reset);
+	mstat_counts_start = ktime_get_boot_fast_ns();
+	mstat_history_start = mstat_counts_start;
 	mstat_profile_set_rate(rate);
 	/* It cannot fail but by a bug (registered twice): said, not fatal. */
 	mstat_profile_notifier_on =

@@ -158,6 +158,11 @@ struct mstat_site_row {
  * @addr_phantoms: entries dropped because the profile could not vouch
  *	for their free (mstat_profile_forget_sources(), a reset)
  * @now: the time the ages are taken at, ktime_get_boot_fast_ns()
+ * @history: ns since the profile's history began at @now (its rate last
+ *	changed, a reset, an entry dropped without its free): the live
+ *	entries hold every sampled object since that is live
+ * @counts: ns since the rows' counts began at @now (the profile's start,
+ *	a reset)
  * @live: the sampled objects remembered at the read, by bucket, then
  *	oldest first (vfree() it)
  * @nlive: how many
@@ -175,6 +180,8 @@ struct mstat_sites {
 	int addr_live;
 	u64 addr_phantoms;
 	u64 now;
+	u64 history;
+	u64 counts;
 	struct mstat_live *live;
 	unsigned int nlive;
 	u64 leafless;

@@ -141,6 +141,9 @@ int do_leaks(const struct mstat_opts *o)
 	mstat_leak_cross(&lk);
 	for (i = 0; i < lk.w->nc && !lk.judged; i++)
 		lk.judged = lk.w->c[i].tr.judged;
+	/* From the history, the stacks judge alone. */
+	for (i = 0; i < lk.nst && lk.history && !lk.judged; i++)
+		lk.judged = lk.st[i].judged;
 	err = mstat_leak_report(&lk, &suspects);
 	judged = lk.judged;
 	mstat_leaks_free(&lk);
@@ -166,6 +169,8 @@ static const struct option mstat_leaks_longopts[] = {
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "min-rate", required_argument, NULL, OPT_MIN_RATE },
 	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "until-sure", no_argument, NULL, OPT_UNTIL_SURE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -214,6 +219,12 @@ static int mstat_leaks_check(struct mstat_opts *o)
 		return mstat_bad_usage("-o goes with mstat leaks --prom", NULL);
 	if (o->from && o->save)
 		return mstat_bad_usage("--from and --save go apart", NULL);
+	if (o->once && o->delay_set)
+		return mstat_bad_usage("--once and -d go apart", NULL);
+	if (o->once && o->until_sure)
+		return mstat_bad_usage("--once and --until-sure go apart", NULL);
+	if (o->once)
+		return 0;
 	if (o->delay_set)
 		o->duration = o->delay;
 	if (o->interval > o->duration)

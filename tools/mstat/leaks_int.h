@@ -55,6 +55,7 @@ struct mstat_leak_row {
 	struct mstat_leak_obj *pend;
 	size_t pn, pcap;
 	int now;
+	long long frees;		/* sampled, since the counts began */
 };
 
 struct mstat_leak_stack {
@@ -69,6 +70,15 @@ struct mstat_leak_stack {
 	double rate, low, high, oldest, usual, bytes;
 	double bytes2, wmax;		/* sum of squared weights, largest */
 	double cache_frac;		/* of @bytes, in @cache */
+	/*
+	 * From the history (format 2.4): its sampled frees since the counts
+	 * began, the horizon its churn sets in one read, and what its
+	 * leak-like samples' births say against a steady leak's
+	 * (mstat_leak_judge_history()).
+	 */
+	long long frees;
+	double churn;
+	bool stopped, slowing, crowded;
 	bool judged, suspect, contradicted, filling, lazy;
 	const char *cache;		/* the cache of most leak-like bytes */
 };
@@ -105,6 +115,13 @@ struct mstat_leaks {
 	bool lost;
 	int restarts;
 	long long rate;			/* sample_rate of the last read */
+	/*
+	 * The reads gave the profile's history (format 2.4): @sv is then its
+	 * start, on the reads' clock, not the watch's, and @counts the
+	 * seconds the last read's counts cover (its counts_ms).
+	 */
+	bool history;
+	double counts;
 	bool ages;			/* the sites files had live lines (2.2) */
 	bool judged;			/* a cache's exact counts judged */
 	struct mstat_cgroups *cg;

@@ -153,7 +153,7 @@ int mstat_leak_from(struct mstat_leaks *lk, const char *dir)
 {
 	char **names, *m, *s, *t;
 	size_t len = strlen(dir) + 32;
-	int n = mstat_leak_list(dir, &names), i, err = 0;
+	int n = mstat_leak_list(dir, &names), i, err = 0, use;
 	double sec, last = -INFINITY;
 
 	if (n < 0 || !mstat_leak_cg_load(lk, dir))
@@ -164,16 +164,17 @@ int mstat_leak_from(struct mstat_leaks *lk, const char *dir)
 	if (!mstat_slab_names_load(m))
 		err = -1;
 	free(m);
-	if (!err && n < 2) {
-		mstat_err("%s: %d reads (NNNN.mstat), mstat leaks needs 2 at least",
-			  dir, n);
+	if (!err && n < 1) {
+		mstat_err("%s: no read (NNNN.mstat)", dir);
 		err = -1;
 	}
+	/* --once: the first read alone. */
+	use = lk->o->once && n > 1 ? 1 : n;
 	lk->w = mstat_leak_window_new(n > 0 ? n : 1);
 	m = mstat_alloc(NULL, len);
 	s = mstat_alloc(NULL, len);
 	t = mstat_alloc(NULL, len);
-	for (i = 0; !err && i < n; i++) {
+	for (i = 0; !err && i < use; i++) {
 		snprintf(m, len, "%s/%s.mstat", dir, names[i]);
 		snprintf(s, len, "%s/%s.sites", dir, names[i]);
 		snprintf(t, len, "%s/%s.time", dir, names[i]);
@@ -191,6 +192,11 @@ int mstat_leak_from(struct mstat_leaks *lk, const char *dir)
 			err = -1;
 		}
 		last = sec;
+	}
+	if (!err && use == 1 && !lk->history) {
+		mstat_err("%s: one read without the profile's history (format 2.4 of %s): mstat leaks needs 2 at least",
+			  dir, MSTAT_SITES_PROC);
+		err = -1;
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);

@@ -19,6 +19,15 @@
 #include "util.h"
 
 #define MSTAT_LEAK_MIN_SAMPLES	5
+/*
+ * From the history, for a stack that never freed a sample: its births'
+ * shape (stopped, slowing) is what tells a leak from a fill, and a leak
+ * of 2 KiB/s leaves 7 samples in 30 minutes at the default rate. With 4
+ * the test of a fill that stopped can reject one that ran for a tenth of
+ * the span at (1 - 0.99) / 10; with 3 it cannot (test_history.sh's
+ * simulated histories: 3 named such a fill in 3 of 60).
+ */
+#define MSTAT_LEAK_MIN_HISTORY	4
 #define MSTAT_LEAK_TOLERANCE	1.0	/* s: one object's birth in two reads */
 #define MSTAT_LEAK_ALIGNED	0.005	/* s: the same, the reads aligned */
 
@@ -302,7 +311,9 @@ void mstat_leak_sites(struct mstat_leaks *lk,
 		if (rw->now != lk->reads) {
 			rw->now = lk->reads;
 			rw->pn = 0;
+			rw->frees = 0;
 		}
+		rw->frees += st->frees;
 		if (rw->pn + st->nlive > rw->pcap) {
 			rw->pcap = rw->pn + st->nlive;
 			rw->pend = mstat_alloc(rw->pend,
@@ -337,7 +348,25 @@ void mstat_leak_sites(struct mstat_leaks *lk,
 	lk->s1 = t;
 	if (!lk->reads)
 		lk->s0 = lk->sv = t;
-	if (lk->lost) {
+	/*
+	 * The history: every live sample born since its start is in the
+	 * read, so births count from there; a later read's history that
+	 * begins later (the rate changed, a reset, entries dropped) moves
+	 * the start up. Its counts' span, for the churn's horizon.
+	 */
+	if (ss->history_ms >= 0 && (!lk->reads || lk->history)) {
+		double hs = t - ss->history_ms / 1000.0;
+
+		if (lk->reads && hs > lk->sv + lk->tol)
+			lk->restarts++;
+		if (!lk->reads || hs > lk->sv + lk->tol)
+			lk->sv = hs;
+		lk->history = true;
+		lk->counts = ss->counts_ms >= 0 ? ss->counts_ms / 1000.0 : -1;
+	} else {
+		lk->history = false;
+	}
+	if (lk->lost && !lk->history) {
 		/*
 		 * Births since the last read may have been dropped: count
 		 * from it again (those dropped before it, older, are gone).
@@ -424,6 +453,110 @@ static double mstat_leak_usual_life(const struct mstat_leaks *lk, int si,
 	return L;
 }
 
+/*
+ * The horizon of stack @si's churn from its history, in one read: the
+ * stack's sampled frees since its counts began (@counts s) say it frees
+ * at least @frees/@counts samples a second; were all its @k live samples
+ * of that churn, their mean lifetime would be k counts / frees (Little's
+ * law), which its leak-like samples, if any, only lengthen. Twice that:
+ * the ages a churn of that mean lifetime leaves live beyond it are a
+ * tail that crowds toward it (mstat_leak_judge_stack()'s test), not
+ * births spread evenly. 0 for a stack that never freed a sample.
+ */
+static double mstat_leak_churn(const struct mstat_leaks *lk, int si)
+{
+	const struct mstat_leak_stack *s = &lk->st[si];
+	long long k = 0;
+	int r;
+
+	if (!lk->history || lk->counts <= 0 || !s->frees)
+		return 0;
+	for (r = 0; r < lk->nrow; r++)
+		if (lk->row[r].stack == si && lk->row[r].seen == lk->reads - 1)
+			k += lk->row[r].n;
+	return 2 * (double)k * lk->counts / s->frees;
+}
+
+/*
+ * What a stack's leak-like samples (older than @A) tell of their births,
+ * from the history: @k of them, the oldest @S s old, the youngest @y,
+ * and the mean age of the @k - 1 but the oldest. Given the oldest, a
+ * steady leak's other births are uniform over (A, S) whenever it began.
+ */
+struct mstat_leak_shape {
+	int k;
+	double S, y, mean;
+};
+
+static void mstat_leak_shape(const struct mstat_leaks *lk, int si, double A,
+			     struct mstat_leak_shape *sh)
+{
+	double age, sum = 0;
+	size_t j;
+	int r;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->y = INFINITY;
+	for (r = 0; r < lk->nrow; r++) {
+		const struct mstat_leak_row *rw = &lk->row[r];
+
+		if (rw->stack != si || rw->seen != lk->reads - 1)
+			continue;
+		for (j = 0; j < rw->n; j++) {
+			if (!mstat_leak_like(lk, &rw->obj[j], A))
+				continue;
+			age = lk->s1 - rw->obj[j].birth;
+			sh->k++;
+			sum += age;
+			if (age > sh->S)
+				sh->S = age;
+			if (age < sh->y)
+				sh->y = age;
+		}
+	}
+	if (sh->k > 1)
+		sh->mean = (sum - sh->S) / (sh->k - 1);
+}
+
+/*
+ * A stack judged from the history (leaks.c): its leak-like samples'
+ * births against a steady leak's, each test at level (1 - @conf) / 10,
+ * so that a steady leak is kept by the three at 1 - 3 (1 - conf) / 10 at
+ * least. Given the oldest, the k - 1 others of a steady leak are uniform
+ * over (A, S):
+ *  - stopped: the youngest is older than a steady leak leaves its last
+ *    birth, P(all k - 1 older than y) = (1 - (y - A) / (S - A))^(k - 1)
+ *    below the level (a fill that ended, objects kept since boot);
+ *  - slowing or crowded: Laplace's test of a trend in a Poisson
+ *    process, the mean age of the k - 1 against (A + S) / 2, its
+ *    standard deviation (S - A) / sqrt(12 (k - 1)), two-sided: older on
+ *    average (births slowing: a cache warming toward a bound);
+ *    younger on average (births crowding toward now) when the stack
+ *    frees: a tail of lifetimes longer than its churn's horizon, or a
+ *    leak that speeds up, which the watch's reads then tell apart.
+ * And the span of the leak's births: from A to S and the gap before S a
+ * steady leak leaves on average, (S - A) / k, at most @Te.
+ */
+static double mstat_leak_judge_history(struct mstat_leak_stack *s,
+				       const struct mstat_leak_shape *sh,
+				       double A, double Te, double conf)
+{
+	double span = sh->S - A, z, sd, alpha = (1 - conf) / 10;
+
+	if (sh->k < 2 || span <= 0)
+		return Te;
+	if (pow(1 - (sh->y - A) / span, sh->k - 1) < alpha)
+		s->stopped = true;
+	sd = span / sqrt(12.0 * (sh->k - 1));
+	z = (sh->mean - (A + sh->S) / 2) / sd;
+	if (z > mstat_norm_q(1 - alpha / 2))
+		s->slowing = true;
+	else if (s->frees && z < -mstat_norm_q(1 - alpha / 2))
+		s->crowded = true;
+	span *= (sh->k + 1.0) / sh->k;
+	return span < Te ? span : Te;
+}
+
 void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 {
 	struct mstat_leak_stack *s = &lk->st[si];
@@ -433,6 +566,10 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	const char *caches[64];
 	int nc = 0, i, r;
 	size_t j;
+
+	for (r = 0; r < lk->nrow; r++)
+		if (lk->row[r].stack == si && lk->row[r].now == lk->reads - 1)
+			s->frees += lk->row[r].frees;
 
 	dt = lk->reads > 1 ? (lk->s1 - lk->s0) / (lk->reads - 1) : T;
 	s->usual = NAN;
@@ -446,6 +583,9 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 			s->usual = NAN;	/* frees, none usual */
 		free(lives);
 	}
+	s->churn = mstat_leak_churn(lk, si);
+	if (s->churn > A)
+		A = s->churn;
 #ifdef MSTAT_LEAKS_WEAK
 	A = 0;
 #endif
@@ -458,7 +598,13 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	if (Te <= T / 4 || T <= 0)
 		return;		/* lives too long for this watch to judge */
 	s->judged = true;
-	mid = lk->sv + Te / 2;
+	if (lk->history) {
+		struct mstat_leak_shape sh;
+
+		mstat_leak_shape(lk, si, A, &sh);
+		Te = mstat_leak_judge_history(s, &sh, A, Te, conf);
+	}
+	mid = lk->s1 - A - Te / 2;
 	for (r = 0; r < lk->nrow; r++) {
 		const struct mstat_leak_row *rw = &lk->row[r];
 
@@ -504,9 +650,15 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 			       &s->high);
 	s->low /= Te;
 	s->high /= Te;
-	s->suspect = s->k >= MSTAT_LEAK_MIN_SAMPLES &&
+	s->suspect = s->k >= (lk->history && !s->frees ?
+			      MSTAT_LEAK_MIN_HISTORY : MSTAT_LEAK_MIN_SAMPLES) &&
 		     s->low > lk->o->min_rate;
 #ifndef MSTAT_LEAKS_WEAK
+	if (lk->history) {
+		if (s->stopped || s->slowing || s->crowded)
+			s->suspect = false;
+		return;
+	}
 	/*
 	 * Not a fill that stopped: the later half of the exposure has a rate
 	 * half the earlier's at least, so a third of the births or more

@@ -97,7 +97,9 @@ int mstat_leak_watch(struct mstat_leaks *lk)
 	int err = 0, test_clock;
 	FILE *f;
 
-	if (reads < 2)
+	if (o->once)
+		reads = 1;
+	else if (reads < 2)
 		reads = 2;
 	lk->w = mstat_leak_window_new((int)reads);
 	if (o->save) {

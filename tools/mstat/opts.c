@@ -207,6 +207,12 @@ int mstat_opt_value(void *p, int c, const char *v)
 	case OPT_PROM_OUT:
 		o->prom_out = true;
 		return 0;
+	case OPT_ONCE:
+		o->once = true;
+		return 0;
+	case OPT_UNTIL_SURE:
+		o->until_sure = true;
+		return 0;
 	case 'c':
 		o->caches = true;
 		return 0;

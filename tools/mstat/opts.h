@@ -24,7 +24,8 @@ enum {
 	OPT_CACHE_EXCLUDE, OPT_CACHE_MAX, OPT_LISTEN, OPT_MIN_INTERVAL,
 	OPT_SITES, OPT_DURATION, OPT_FROM, OPT_SAVE, OPT_MIN_RATE,
 	OPT_CONFIDENCE, OPT_MEMINFO, OPT_KALLSYMS, OPT_BY, OPT_TOP,
-	OPT_VMALLOCINFO, OPT_CGROUP, OPT_OWNERS, OPT_OWNER_MAX,
+	OPT_VMALLOCINFO, OPT_CGROUP, OPT_OWNERS, OPT_OWNER_MAX, OPT_ONCE,
+	OPT_UNTIL_SURE,
 };
 
 /**
@@ -74,6 +75,8 @@ struct mstat_opts {
 	double interval;		/* leaks -i/--interval, s */
 	const char *from;		/* leaks --from DIR */
 	const char *save;		/* leaks --save DIR */
+	bool once;			/* leaks --once */
+	bool until_sure;		/* leaks --until-sure */
 	double min_rate;		/* leaks, serve --min-rate, bytes/s */
 	double confidence;		/* leaks, serve --confidence */
 	const char *meminfo;		/* memory, prom, serve --meminfo */

@@ -317,13 +317,16 @@ static bool sites_header(struct mstat_sites *ss, char *line)
 		{ "reused", &ss->reused, false },
 		{ "age_ms", &ss->age_ms, false },
 		{ "addr_phantoms", &ss->addr_phantoms, false },
+		{ "history_ms", &ss->history_ms, false },
+		{ "counts_ms", &ss->counts_ms, false },
 	};
 	char *w[MSTAT_MAX_WORDS];
 	int n = mstat_split(line, w, MSTAT_MAX_WORDS), i;
 	size_t j;
 
 	ss->depth = ss->leafless = -1;
-	ss->reused = ss->age_ms = ss->addr_phantoms = -1;
+	ss->reused = ss->age_ms = ss->addr_phantoms = ss->history_ms =
+		ss->counts_ms = -1;
 	if (n < 1 || n > MSTAT_MAX_WORDS || strcmp(w[0], "#") || n % 2 == 0)
 		return false;
 	for (i = 1; i < n; i += 2)

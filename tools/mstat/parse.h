@@ -300,7 +300,10 @@ struct mstat_site {
  * alone (@leafless); from 2.1 whether the snapshot was served again
  * (@reused) and its age (@age_ms); from 2.2 the address-table entries
  * dropped because the profile could not vouch for their free
- * (@addr_phantoms); -1 when not given.
+ * (@addr_phantoms); from 2.4 how long the profile's history is
+ * (@history_ms: since its rate last changed, a reset, or an entry dropped
+ * without its free) and since the rows' counts began (@counts_ms: load
+ * or a reset); -1 when not given.
  */
 struct mstat_sites {
 	const char *path;
@@ -308,7 +311,8 @@ struct mstat_sites {
 	int major, minor;
 	long long snapshot, rate, nsites, site_drops, addr_drops, addr_live;
 	long long depth, leafless;
-	long long reused, age_ms, addr_phantoms;
+	long long reused, age_ms, addr_phantoms, history_ms;
+	long long counts_ms;
 	struct mstat_site *site;
 	size_t n, cap;
 };
