@@ -81,6 +81,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,10 +123,47 @@ static void mstat_leaks_free(struct mstat_leaks *lk)
 		mstat_cgroups_free(lk->cg);
 }
 
+/**
+ * mstat_leak_judge() - judge both tiers as of the last read
+ * @lk: the reads so far
+ *
+ * Again at each read of a watch on a terminal or with --until-sure: each
+ * judgement starts from the reads, not from the last one's verdict.
+ *
+ * Return: the suspects, stacks and caches.
+ */
+int mstat_leak_judge(struct mstat_leaks *lk)
+{
+	const struct mstat_opts *o = lk->o;
+	struct mstat_leak_stack *s;
+	int i, n = 0;
+
+	for (i = 0; i < lk->w->nc; i++)
+		lk->w->c[i].explained_high = 0;
+	mstat_leak_window_judge(lk->w, o->confidence, o->min_rate);
+	for (i = 0; i < lk->nst; i++) {
+		s = &lk->st[i];
+		memset(&s->k, 0, sizeof(*s) - offsetof(struct mstat_leak_stack, k));
+		mstat_leak_judge_stack(lk, i);
+	}
+	mstat_leak_cross(lk);
+	lk->judged = false;
+	for (i = 0; i < lk->w->nc && !lk->judged; i++)
+		lk->judged = lk->w->c[i].tr.judged;
+	/* From the history, the stacks judge alone. */
+	for (i = 0; i < lk->nst && lk->history && !lk->judged; i++)
+		lk->judged = lk->st[i].judged;
+	for (i = 0; i < lk->nst; i++)
+		n += lk->st[i].suspect;
+	for (i = 0; i < lk->w->nc; i++)
+		n += lk->w->c[i].tr.suspect;
+	return n;
+}
+
 int do_leaks(const struct mstat_opts *o)
 {
 	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
-	int err, i, suspects;
+	int err, suspects;
 	bool judged;
 
 	/* 1 is a suspect: running out of memory is an error like any other. */
@@ -135,15 +173,7 @@ int do_leaks(const struct mstat_opts *o)
 		mstat_leaks_free(&lk);
 		return MSTAT_LEAKS_ERROR;
 	}
-	mstat_leak_window_judge(lk.w, o->confidence, o->min_rate);
-	for (i = 0; i < lk.nst; i++)
-		mstat_leak_judge_stack(&lk, i);
-	mstat_leak_cross(&lk);
-	for (i = 0; i < lk.w->nc && !lk.judged; i++)
-		lk.judged = lk.w->c[i].tr.judged;
-	/* From the history, the stacks judge alone. */
-	for (i = 0; i < lk.nst && lk.history && !lk.judged; i++)
-		lk.judged = lk.st[i].judged;
+	mstat_leak_judge(&lk);
 	err = mstat_leak_report(&lk, &suspects);
 	judged = lk.judged;
 	mstat_leaks_free(&lk);

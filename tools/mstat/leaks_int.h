@@ -64,7 +64,7 @@ struct mstat_leak_stack {
 	size_t nframe;
 	double *life;			/* lifetimes of its sampled frees, s */
 	size_t nlife, lifecap;
-	/* The verdict */
+	/* The verdict, from here to the end: cleared at each judgement. */
 	int k, later;
 	double min_age;			/* A: leak-like from this age, s */
 	double rate, low, high, oldest, usual, bytes;
@@ -124,6 +124,8 @@ struct mstat_leaks {
 	double counts;
 	bool ages;			/* the sites files had live lines (2.2) */
 	bool judged;			/* a cache's exact counts judged */
+	bool interrupted;		/* the watch ended by SIGINT or SIGTERM */
+	int planned;			/* the reads the watch was to take */
 	struct mstat_cgroups *cg;
 	/*
 	 * The cgroups' paths, by id, as they were during the watch: learnt
@@ -167,8 +169,13 @@ int mstat_leak_from(struct mstat_leaks *lk, const char *dir);
 
 int mstat_leak_watch(struct mstat_leaks *lk);
 
+/* leaks.c */
+
+int mstat_leak_judge(struct mstat_leaks *lk);
+
 /* leaks_out.c */
 
 int mstat_leak_report(struct mstat_leaks *lk, int *suspects);
+void mstat_leak_progress(const struct mstat_leaks *lk, int planned);
 
 #endif /* MSTAT_LEAKS_INT_H */

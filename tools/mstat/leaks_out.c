@@ -187,6 +187,21 @@ static int mstat_leak_cache_cmp(const void *a, const void *b)
 	return (x->tr.low < y->tr.low) - (x->tr.low > y->tr.low);
 }
 
+/*
+ * Why a stack judged from the history is not a suspect though its
+ * samples would be enough (mstat_leak_judge_history()); NULL otherwise.
+ */
+static const char *mstat_leak_not_growing(const struct mstat_leak_stack *s)
+{
+	if (s->stopped)
+		return "stopped: no birth for longer than a steady leak leaves";
+	if (s->slowing)
+		return "slowing: births older on average than a steady leak's";
+	if (s->crowded)
+		return "crowded: births younger on average than a steady leak's, a stack that frees";
+	return NULL;
+}
+
 static bool mstat_leak_explained(const struct mstat_leak_cache *c)
 {
 	return c->explained_high > 0 && c->explained_high >= c->tr.low;
@@ -194,10 +209,11 @@ static bool mstat_leak_explained(const struct mstat_leak_cache *c)
 
 /*
  * A stack named in a list after the suspects, by its site and cache;
- * @why: with its low end and "grows while its cache does not".
+ * @why: NULL, or why it is there, with its low end when @low, else with
+ * its samples.
  */
 static void mstat_leak_json_stack_ref(const struct mstat_leak_stack *s,
-				      bool why, bool *first)
+				      bool low, const char *why, bool *first)
 {
 	char names[MSTAT_SLAB_LABEL_MAX];
 
@@ -207,10 +223,15 @@ static void mstat_leak_json_stack_ref(const struct mstat_leak_stack *s,
 	printf(", \"cache\": ");
 	mstat_json_str(stdout, s->cache ? mstat_slab_label(s->cache, names,
 							 sizeof(names)) : NULL);
-	if (why) {
+	if (low) {
 		printf(", \"rate_low_bps\": ");
 		mstat_json_num(stdout, s->low);
-		printf(", \"why\": \"grows while its cache does not\"");
+	}
+	if (why && !low)
+		printf(", \"samples\": %d", s->k);
+	if (why) {
+		printf(", \"why\": ");
+		mstat_json_str(stdout, why);
 	}
 	printf("}");
 }
@@ -231,6 +252,10 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	       o->confidence, o->min_rate, lk->ages ? "true" : "false");
 	printf("  \"restarts\": %d, \"samples_since_s\": %.1f, \"judged\": %s,\n",
 	       lk->restarts, lk->sv - lk->s0, lk->judged ? "true" : "false");
+	printf("  \"interrupted\": %s, \"history_s\": ",
+	       lk->interrupted ? "true" : "false");
+	mstat_json_num(stdout, lk->history ? lk->s1 - lk->sv : NAN);
+	printf(",\n");
 	printf("  \"suspects\": [");
 	for (i = 0; i < ns; i++) {
 		const struct mstat_leak_stack *s = &lk->st[ord[i]];
@@ -266,7 +291,13 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 		mstat_json_num(stdout, s->oldest);
 		printf(", \"usual_lifetime_s\": ");
 		mstat_json_num(stdout, s->usual);
-		printf(", \"frees_seen\": %zu}", s->nlife);
+		printf(", \"frees_seen\": %zu", s->nlife);
+		if (lk->history) {
+			printf(",\n     \"sampled_frees\": %lld, \"churn_horizon_s\": ",
+			       s->frees);
+			mstat_json_num(stdout, s->churn);
+		}
+		printf("}");
 	}
 	for (i = 0; i < ncs; i++) {
 		printf("%s\n    {\"kind\": \"cache\", \"cache\": ", first ? "" : ",");
@@ -295,7 +326,9 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	}
 	for (i = 0; i < lk->nst; i++)
 		if (lk->st[i].contradicted)
-			mstat_leak_json_stack_ref(&lk->st[i], true, &first);
+			mstat_leak_json_stack_ref(&lk->st[i], true,
+						  "grows while its cache does not",
+						  &first);
 	printf("%s],\n  \"filling\": [", first ? "" : "\n  ");
 	first = true;
 	for (i = 0; i < lk->w->nc; i++) {
@@ -317,7 +350,7 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	}
 	for (i = 0; i < lk->nst; i++)
 		if (lk->st[i].filling)
-			mstat_leak_json_stack_ref(&lk->st[i], false, &first);
+			mstat_leak_json_stack_ref(&lk->st[i], false, NULL, &first);
 	printf("%s],\n  \"lazy\": [", first ? "" : "\n  ");
 	first = true;
 	for (i = 0; i < lk->w->nc; i++) {
@@ -335,7 +368,16 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	}
 	for (i = 0; i < lk->nst; i++)
 		if (lk->st[i].lazy)
-			mstat_leak_json_stack_ref(&lk->st[i], false, &first);
+			mstat_leak_json_stack_ref(&lk->st[i], false, NULL, &first);
+	printf("%s],\n  \"not_growing\": [", first ? "" : "\n  ");
+	first = true;
+	for (i = 0; i < lk->nst; i++) {
+		const char *why = mstat_leak_not_growing(&lk->st[i]);
+
+		if (!why)
+			continue;
+		mstat_leak_json_stack_ref(&lk->st[i], false, why, &first);
+	}
 	printf("%s]\n}\n", first ? "" : "\n  ");
 }
 
@@ -462,10 +504,17 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 	size_t j;
 	int i, nu = 0;
 
-	printf("mstat leaks: %d reads over %.0f s, sample rate %lld, confidence %g%s\n",
-	       lk->reads, lk->t1 - lk->t0, lk->rate, lk->o->confidence,
+	printf("mstat leaks: %d read%s over %.0f s, sample rate %lld, confidence %g%s\n",
+	       lk->reads, lk->reads == 1 ? "" : "s", lk->t1 - lk->t0, lk->rate,
+	       lk->o->confidence,
 	       lk->ages ? "" : " (no sampled ages: format 2.2 needed for stacks)");
-	if (lk->restarts)
+	if (lk->interrupted)
+		printf("interrupted after %d of %d reads: the verdict so far\n",
+		       lk->reads, lk->planned);
+	if (lk->history)
+		printf("judged from the profile's history of %.0f s (since mstat's load, its rate's last change, a reset or dropped entries)\n",
+		       lk->s1 - lk->sv);
+	else if (lk->restarts)
 		printf("the samples from %.0f s in (the module dropped its address table %d time%s: a source switched, a reset or missed frees)\n",
 		       lk->sv - lk->s0, lk->restarts,
 		       lk->restarts > 1 ? "s" : "");
@@ -479,11 +528,15 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 		const struct mstat_leak_stack *s = &lk->st[ord[i]];
 
 		printf("\nLEAK stack %s\n", s->site);
-		printf("  rate %s/s (%g%%: %s/s to %s/s) from %d samples, oldest %.0f s",
+		printf("  rate %s/s (%g%%: %s/s to %s/s) from %d samples, %s %.0f s%s",
 		       mstat_bytes(a, s->rate), lk->o->confidence * 100,
 		       mstat_bytes(b, s->low), mstat_bytes(c, s->high), s->k,
-		       s->oldest);
-		if (!s->nlife)
+		       lk->history ? "began" : "oldest", s->oldest,
+		       lk->history ? " ago or before" : "");
+		if (lk->history && s->frees && !s->nlife)
+			printf(", %lld sampled frees since load: its objects older than %.0f s only\n",
+			       s->frees, s->min_age);
+		else if (!s->nlife)
 			printf(", no sampled free\n");
 		else if (isnan(s->usual))
 			printf(", %zu sampled free%s, none usual for the stack\n",
@@ -535,6 +588,17 @@ static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			if (lk->st[j].filling && !strcmp(mstat_leak_cache_named(lk->w,
 					lk->st[j].cache)->name, fc->name))
 				printf("    stack %s\n", lk->st[j].site);
+	}
+	nu = 0;
+	for (i = 0; i < lk->nst; i++) {
+		const char *why = mstat_leak_not_growing(&lk->st[i]);
+
+		if (!why)
+			continue;
+		if (!nu++)
+			printf("\nLive since, not growing now (the history's births):\n");
+		printf("  stack %s: %d samples, %s\n", lk->st[i].site,
+		       lk->st[i].k, why);
 	}
 	nu = 0;
 	for (i = 0; i < lk->w->nc; i++) {
@@ -642,4 +706,70 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
 			fputc('\n', f);
 		}
 	}
+}
+
+/**
+ * mstat_leak_progress() - a watch's progress on a terminal
+ * @lk: the reads so far, judged (mstat_leak_judge())
+ * @planned: the reads the watch takes
+ *
+ * The screen redrawn after each read, as mstat top does: where the watch
+ * is, the suspects so far (their rate and its interval at the confidence
+ * asked, the samples they stand on; a cache's from the exact counts), and
+ * what may still become one.
+ */
+void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
+{
+	const struct mstat_opts *o = lk->o;
+	char a[32], b[32], c[32], names[MSTAT_SLAB_LABEL_MAX];
+	int i, ns = 0, watching = 0, need = mstat_leak_min_reads(o->confidence);
+
+	printf("\033[H\033[2J");
+	printf("mstat leaks: read %d of %d, %.0f s of %.0f s; Ctrl-C ends the watch with the verdict so far\n",
+	       lk->reads, planned, lk->t1 - lk->t0, o->duration);
+	if (lk->history)
+		printf("the stacks from the profile's history of %.0f s; ",
+		       lk->s1 - lk->sv);
+	else
+		printf("the stacks from the samples born since the watch began; ");
+	if (lk->reads < need)
+		printf("the caches' exact counts from read %d\n", need);
+	else
+		printf("the caches' exact counts over %d reads\n", lk->w->n);
+	printf("\n%-6s %11s  %-27s %7s %8s  %s\n", "KIND", "RATE/s",
+	       "INTERVAL", "SAMPLES", "SINCE", "SITE OR CACHE");
+	for (i = 0; i < lk->nst; i++) {
+		const struct mstat_leak_stack *s = &lk->st[i];
+		char iv[64];
+
+		if (!s->suspect) {
+			watching += s->judged && s->k > 0 && !s->stopped &&
+				    !s->slowing && !s->crowded && !s->contradicted;
+			continue;
+		}
+		ns++;
+		snprintf(iv, sizeof(iv), "%s - %s", mstat_bytes(b, s->low),
+			 mstat_bytes(c, s->high));
+		printf("%-6s %11s  %-27s %7d %6.0f s  %s\n", "stack",
+		       mstat_bytes(a, s->rate), iv, s->k, s->oldest, s->site);
+	}
+	for (i = 0; i < lk->w->nc; i++) {
+		const struct mstat_leak_cache *fc = &lk->w->c[i];
+		char iv[64];
+
+		if (!fc->tr.suspect)
+			continue;
+		ns++;
+		snprintf(iv, sizeof(iv), "%s - %s", mstat_bytes(b, fc->tr.low),
+			 mstat_bytes(c, fc->tr.high));
+		printf("%-6s %11s  %-27s %7s %8s  %s\n", "cache",
+		       mstat_bytes(a, fc->tr.rate), iv, "exact", "-",
+		       mstat_slab_label(fc->name, names, sizeof(names)));
+	}
+	if (!ns)
+		printf("(no suspect yet)\n");
+	printf("\n%d suspect%s at %g%%; %d stack%s with live samples too few or too young to say yet\n",
+	       ns, ns == 1 ? "" : "s", o->confidence * 100, watching,
+	       watching == 1 ? "" : "s");
+	fflush(stdout);
 }

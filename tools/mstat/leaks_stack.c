@@ -655,7 +655,10 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 		     s->low > lk->o->min_rate;
 #ifndef MSTAT_LEAKS_WEAK
 	if (lk->history) {
-		if (s->stopped || s->slowing || s->crowded)
+		/* Said only of a stack that would be a suspect otherwise. */
+		if (!s->suspect)
+			s->stopped = s->slowing = s->crowded = false;
+		else if (s->stopped || s->slowing || s->crowded)
 			s->suspect = false;
 		return;
 	}

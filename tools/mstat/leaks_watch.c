@@ -11,12 +11,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "leaks_cache.h"
 #include "leaks_int.h"
@@ -63,27 +65,122 @@ int mstat_leak_clock(double *t)
 	return 1;
 }
 
+/* SIGINT or SIGTERM during the watch: end it, judge the reads taken. */
+static volatile sig_atomic_t mstat_leak_stop;
+
+static void mstat_leak_on_signal(int sig)
+{
+	(void)sig;
+	mstat_leak_stop = 1;
+}
+
+/*
+ * Catch SIGINT and SIGTERM for the watch, not restarting the sleep they
+ * interrupt; @on false puts back what was there.
+ */
+static void mstat_leak_catch(bool on)
+{
+	static struct sigaction old_int, old_term;
+	struct sigaction sa;
+
+	if (!on) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mstat_leak_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+}
+
 /*
  * Wait for a read's time @at; @now set to the clock then. On a test's
  * clock, polled every 10 ms until the test moves it to @at, which it
  * does once it has seen the read before saved and offered the next: the
  * watch then takes each read the test offers, whatever the machine's
- * load. False after a message (mstat_leak_clock()).
+ * load. False after a message (mstat_leak_clock()); true with
+ * mstat_leak_stop set if a signal ended the wait.
  */
 static bool mstat_leak_watch_wait(bool test_clock, double at, double *now)
 {
-	if (!test_clock) {
-		mstat_sleep_until(at);
-		*now = mstat_now();
-		return true;
-	}
-	for (;;) {
+	while (!mstat_leak_stop) {
+		if (!test_clock) {
+			if (mstat_sleep_until_signal(at))
+				break;
+			continue;	/* a signal, ours or not */
+		}
 		if (mstat_leak_clock(now) < 0)
 			return false;
 		if (*now >= at - 1e-9)
 			return true;
 		mstat_sleep(0.01);
 	}
+	if (!test_clock)
+		*now = mstat_now();
+	return true;
+}
+
+/*
+ * --until-sure: the watch has judged enough once the exact counts can
+ * (mstat_leak_min_reads()) and the last MSTAT_LEAK_SURE reads named the
+ * same suspects, stacks and caches, as this one (none among them: no
+ * suspect could become one as the reads go on). @last: the suspects'
+ * names as of the read before, kept here; NULL frees it.
+ */
+#define MSTAT_LEAK_SURE	3
+
+static bool mstat_leak_sure(const struct mstat_leaks *lk, char **last,
+			    int *same)
+{
+	struct mstat_buf b = { 0 };
+	char key[MSTAT_CACHE_NAME_MAX + 32];
+	int i;
+
+	if (!lk) {
+		free(*last);
+		*last = NULL;
+		return false;
+	}
+	for (i = 0; i < lk->nst; i++) {
+		if (!lk->st[i].suspect)
+			continue;
+		snprintf(key, sizeof(key), "s %d\n", i);
+		mstat_buf_put(&b, key, strlen(key));
+	}
+	for (i = 0; i < lk->w->nc; i++) {
+		if (!lk->w->c[i].tr.suspect)
+			continue;
+		snprintf(key, sizeof(key), "c %s\n", lk->w->c[i].name);
+		mstat_buf_put(&b, key, strlen(key));
+	}
+	mstat_buf_put(&b, "", 1);
+	if (*last && !strcmp(*last, (char *)b.p))
+		(*same)++;
+	else
+		*same = 1;
+	free(*last);
+	*last = (char *)b.p;
+	return lk->reads >= mstat_leak_min_reads(lk->o->confidence) &&
+	       *same >= MSTAT_LEAK_SURE;
+}
+
+/*
+ * After read @lk->reads of a watch: on a terminal, its progress and the
+ * suspects so far; with --until-sure, whether to end. True to end.
+ */
+static bool mstat_leak_after(struct mstat_leaks *lk, bool tty, char **last,
+			     int *same)
+{
+	const struct mstat_opts *o = lk->o;
+
+	if (!tty && !o->until_sure)
+		return false;
+	mstat_leak_judge(lk);
+	if (tty)
+		mstat_leak_progress(lk, lk->planned);
+	return o->until_sure && mstat_leak_sure(lk, last, same);
 }
 
 int mstat_leak_watch(struct mstat_leaks *lk)
@@ -91,10 +188,11 @@ int mstat_leak_watch(struct mstat_leaks *lk)
 	const struct mstat_opts *o = lk->o;
 	long reads = (long)floor(o->duration / o->interval + 1e-9) + 1, i;
 	size_t len = o->save ? strlen(o->save) + 32 : 0;
-	char *m = NULL, *s = NULL, *t = NULL;
+	char *m = NULL, *s = NULL, *t = NULL, *last = NULL;
+	bool tty = !o->json && !o->prom_out && isatty(STDOUT_FILENO);
 	struct timespec when;
 	double start = 0, now, at;
-	int err = 0, test_clock;
+	int err = 0, test_clock, same = 0;
 	FILE *f;
 
 	if (o->once)
@@ -126,12 +224,19 @@ int mstat_leak_watch(struct mstat_leaks *lk)
 		err = -1;
 	else if (!test_clock)
 		start = mstat_now();
+	lk->planned = (int)reads;
+	mstat_leak_stop = 0;
+	mstat_leak_catch(true);
 	for (i = 0; !err && i < reads; i++) {
+		if (i && mstat_leak_after(lk, tty, &last, &same))
+			break;
 		if (!mstat_leak_watch_wait(test_clock, start + i * o->interval,
 					   &now)) {
 			err = -1;
 			continue;
 		}
+		if (mstat_leak_stop)
+			break;
 		if (!o->save) {
 			if (!mstat_leak_read(lk, MSTAT_PROC, MSTAT_SITES_PROC,
 					     now))
@@ -160,6 +265,12 @@ int mstat_leak_watch(struct mstat_leaks *lk)
 		if (!err && !mstat_slab_names_save(m))
 			err = -1;
 	}
+	/* The last read's progress, unless the verdict follows at once. */
+	if (!err && i == reads && lk->reads && !mstat_leak_stop)
+		mstat_leak_after(lk, tty, &last, &same);
+	mstat_leak_catch(false);
+	lk->interrupted = mstat_leak_stop;
+	mstat_leak_sure(NULL, &last, &same);
 	free(m);
 	free(s);
 	free(t);

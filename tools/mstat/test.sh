@@ -1560,8 +1560,12 @@ leaks_bad_input() {
 			build/mstat leaks --from "$d" || return
 	expect_err 2 'nope: No such file or directory$' build/mstat leaks --from "$tmp/nope" &&
 		mkdir -p "$tmp/lk-empty" &&
-		expect_err 2 'lk-empty: 0 reads \(NNNN\.mstat\), mstat leaks needs 2 at least$' \
-			build/mstat leaks --from "$tmp/lk-empty"
+		expect_err 2 'lk-empty: no read \(NNNN\.mstat\)$' \
+			build/mstat leaks --from "$tmp/lk-empty" || return
+	# One read of format 2.2: no history to judge from.
+	leaks_gen "$d" 'list leak size=192 rate=20 cache=mstat_leak_list' D=100 &&
+		expect_err 2 "lk-bad: one read without the profile's history \\(format 2\\.4 of /proc/mstat_sites\\): mstat leaks needs 2 at least\$" \
+			build/mstat leaks --once --from "$d"
 }
 
 leaks_usage() {

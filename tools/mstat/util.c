@@ -194,6 +194,13 @@ void mstat_sleep(double secs)
 		;
 }
 
+bool mstat_sleep_until_signal(double t)
+{
+	struct timespec ts = mstat_timespec(t);
+
+	return !clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 void mstat_sleep_until(double t)
 {
 	struct timespec ts = mstat_timespec(t);

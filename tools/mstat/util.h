@@ -10,6 +10,7 @@
 #ifndef MSTAT_UTIL_H
 #define MSTAT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -74,6 +75,11 @@ double mstat_now(void);
 /* Sleep @secs >= 0 seconds; a signal does not cut it short. */
 void mstat_sleep(double secs);
 /* Sleep until mstat_now() reads @t (not at all if it has); likewise. */
+/*
+ * Sleep until CLOCK_MONOTONIC second @t, or a signal caught: false if
+ * one ended the sleep first.
+ */
+bool mstat_sleep_until_signal(double t);
 void mstat_sleep_until(double t);
 
 /* Numbers for people, into @buf of 32 bytes. */
