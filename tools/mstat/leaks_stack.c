@@ -401,7 +401,8 @@ bool mstat_leak_like(const struct mstat_leaks *lk,
 
 #ifdef MSTAT_LEAKS_WEAK
 	(void)min_age;
-	return o->birth >= lk->s0 - MSTAT_LEAK_TOLERANCE && age >= 0;
+	return o->birth >= (lk->history ? lk->sv : lk->s0) - MSTAT_LEAK_TOLERANCE &&
+	       age >= 0;
 #else
 	return o->birth >= lk->sv - MSTAT_LEAK_TOLERANCE && age >= min_age;
 #endif

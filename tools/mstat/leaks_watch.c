@@ -123,11 +123,11 @@ static bool mstat_leak_watch_wait(bool test_clock, double at, double *now)
 }
 
 /*
- * --until-sure: the watch has judged enough once the exact counts can
- * (mstat_leak_min_reads()) and the last MSTAT_LEAK_SURE reads named the
- * same suspects, stacks and caches, as this one (none among them: no
- * suspect could become one as the reads go on). @last: the suspects'
- * names as of the read before, kept here; NULL frees it.
+ * --until-sure: the watch has judged enough once MSTAT_LEAK_SURE reads in
+ * a row, each with enough for the exact counts to judge
+ * (mstat_leak_min_reads()), named the same suspects, stacks and caches
+ * (none among them: nothing became one as the reads went on). @last: the
+ * suspects of the read before, kept here; @lk NULL frees it.
  */
 #define MSTAT_LEAK_SURE	3
 
@@ -138,9 +138,10 @@ static bool mstat_leak_sure(const struct mstat_leaks *lk, char **last,
 	char key[MSTAT_CACHE_NAME_MAX + 32];
 	int i;
 
-	if (!lk) {
+	if (!lk || lk->reads < mstat_leak_min_reads(lk->o->confidence)) {
 		free(*last);
 		*last = NULL;
+		*same = 0;
 		return false;
 	}
 	for (i = 0; i < lk->nst; i++) {
@@ -162,8 +163,7 @@ static bool mstat_leak_sure(const struct mstat_leaks *lk, char **last,
 		*same = 1;
 	free(*last);
 	*last = (char *)b.p;
-	return lk->reads >= mstat_leak_min_reads(lk->o->confidence) &&
-	       *same >= MSTAT_LEAK_SURE;
+	return *same >= MSTAT_LEAK_SURE;
 }
 
 /*

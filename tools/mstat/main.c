@@ -24,8 +24,9 @@
  *					/metrics and /debug/pprof/{heap,allocs}
  *					over HTTP (serve.c; serve_exec.c in
  *					the static build)
- *   mstat leaks [-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]
- *	[--save DIR] [--min-rate B] [--confidence C]
+ *   mstat leaks [-d SECS] [-i SECS] [--once] [--until-sure]
+ *	[--json|--prom [-o FILE]] [--from DIR] [--save DIR] [--min-rate B]
+ *	[--confidence C]
  *					what grows without bound: caches
  *					and stacks (leaks.c, leaks_*.c)
  *   mstat memory [-f FILE] [--meminfo FILE] [--kallsyms FILE]
@@ -165,8 +166,9 @@ static const struct mstat_cmd mstat_cmds[] = {
 	  "[--cache-max N] [--meminfo FILE] [--owners FILE] [--owner-max N]",
 	  "/metrics and /debug/pprof/ over HTTP" },
 	{ "leaks", cmd_leaks, &mstat_leaks_optspec,
-	  "[-d SECS] [-i SECS] [--json|--prom [-o FILE]] [--from DIR]\n"
-	  "[--save DIR] [--min-rate BYTES] [--confidence C]",
+	  "[-d SECS] [-i SECS] [--once] [--until-sure]\n"
+	  "[--json|--prom [-o FILE]] [--from DIR] [--save DIR]\n"
+	  "[--min-rate BYTES] [--confidence C]",
 	  "what grows without bound: a verdict" },
 	{ "memory", cmd_memory, &mstat_memory_optspec,
 	  "[-f FILE] [--meminfo FILE] [--kallsyms FILE] [--sites FILE]\n"
@@ -243,6 +245,11 @@ static void mstat_usage(FILE *f)
 	      "           (memory reads none beside a -f FILE without it)\n"
 	      "  -d, --duration SECS  leaks: watch for SECS seconds (default 600)\n"
 	      "  -i, --interval SECS  leaks: read both files every SECS seconds (default 10)\n"
+	      "  --once      leaks: one read, judged from the module's history (the\n"
+	      "           live samples' ages since its load; /proc/mstat_sites 2.4);\n"
+	      "           with --from, its first read\n"
+	      "  --until-sure  leaks: end the watch once the exact counts can judge and\n"
+	      "           three reads in a row named the same suspects (or none)\n"
 	      "  --from DIR  leaks: judge the reads a --save left in DIR instead of\n"
 	      "           watching\n"
 	      "  --save DIR  leaks: keep each read as DIR/NNNN.mstat, NNNN.sites and\n"
@@ -283,6 +290,8 @@ static void mstat_usage(FILE *f)
 	      "  go tool pprof -tagfocus 'cgroup=^/system.slice(/|$)' -top mstat.pb.gz\n"
 	      "  mstat check -n 100 -i 10\n"
 	      "  mstat serve --listen 127.0.0.1:9754\n"
+	      "  mstat leaks --once\n"
+	      "  mstat leaks -d 600 -i 10 --until-sure\n"
 	      "  mstat leaks -d 600 -i 10 --json\n"
 	      "  mstat memory\n"
 	      "  mstat memory --by caller --top 20\n"
@@ -296,7 +305,9 @@ static void mstat_usage(FILE *f)
 	      "mstat check: 0 if every invariant holds; 1 on a violation or bad input;\n"
 	      "2 on usage, open or read errors.\n"
 	      "mstat leaks: 0 if nothing is a suspect; 1 if something is; 2 on any error;\n"
-	      "with --prom, 0 unless an error.\n",
+	      "3 if no verdict (too few reads, no history); the same of the reads so far\n"
+	      "when SIGINT (Ctrl-C) or SIGTERM ends the watch; with --prom, 0 unless an\n"
+	      "error.\n",
 	      f);
 }
 

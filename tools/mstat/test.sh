@@ -32,6 +32,8 @@ cd "$(dirname "$0")" || exit 1
 . ../../scripts/lib.sh
 # shellcheck source=test_owners.sh
 . ./test_owners.sh
+# shellcheck source=test_history.sh
+. ./test_history.sh
 # Each test's output, kept for a failure's reason: build/logs/tools-mstat/.
 MSTAT_LOGS=$MSTAT_TOP/build/logs/tools-mstat
 here=$PWD
@@ -3245,6 +3247,7 @@ t opt_missing_last opt_missing_last
 t opt_unknown opt_unknown
 t opt_command_after opt_command_after
 leaks_tests
+history_tests
 owners_tests
 if ! only guest_live; then
 	:

@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2154,SC2015 # tmp and the helpers are test.sh's; A && B || fail
+# mstat leaks from the module's history (/proc/mstat_sites 2.4): the
+# verdict of one read, each later read's, the watch on a terminal, its
+# end by SIGINT and by --until-sure. The histories are simulated by
+# testdata/leaks-gen.awk (hist=1: the module loaded when the patterns
+# start, history_ms and counts_ms from then), every object sampled as the
+# module samples it, so each has a known truth. Sourced by test.sh, which
+# runs history_tests.
+
+# 30 minutes of history before the first read: leaks of 8, 4 and 2 KiB/s,
+# one from a softirq, one in a cache of its own (as a merged cache's);
+# decoys running since the load: objects allocated then and kept, a cache
+# filled early then stable, a cache warming toward a bound, a sawtooth,
+# objects of a finite lifetime, a workload started 10 minutes before the
+# read that levels off, a bounded cache that replaces its oldest, a load
+# that rises and falls, short-lived churn.
+hist_leaks='l8 leak size=256 rate=32 cache=kmalloc-256 cgroup=4001 fn=leak_lost
+l4 leak size=256 rate=16 cache=mstat_leak_list fn=leak_list
+l2 leak size=256 rate=8 cache=kmalloc-256 fn=leak_slow
+irq leak size=128 rate=32 cache=kmalloc-128 cgroup=softirq fn=leak_softirq irq=soft split=4
+mrg leak size=200 rate=20 cache=mstat_leak_host fn=leak_merged'
+hist_decoys='keep leak size=512 rate=400 cache=kmalloc-512 fn=decoy_boot until=-1790
+early leak size=192 rate=100 cache=mstat_decoy_early fn=decoy_early from=-1700 until=-1500
+warm fill size=192 rate=200 cache=bg_dentry tau=300 fn=decoy_warm
+saw sawtooth size=512 rate=50 cache=kmalloc-512 period=120 fn=decoy_saw
+long life size=1024 rate=5 cache=kmalloc-1k life=180 fn=decoy_long
+late life size=1024 rate=10 cache=kmalloc-1k life=120 fn=decoy_late from=-600
+plat plateau size=128 rate=30 cache=mstat_decoy_plateau cap=3000 fn=decoy_plateau
+rf risefall size=256 cache=kmalloc-256 cap=5000 period=120 fn=decoy_risefall
+bg churn size=64 rate=50 cache=kmalloc-64 life=30 fn=bg_churn jitter=0.5'
+# The truth, as leaks_judge reads it: each leak's stack, its true rate,
+# cache and cgroup.
+hist_truth='stack leak_lost 8192 kmalloc-256 id:4001
+stack leak_list 4096 mstat_leak_list -
+stack leak_slow 2048 kmalloc-256 -
+stack leak_softirq 4096 kmalloc-128 softirq
+stack leak_merged 4000 mstat_leak_host -'
+
+# hist_gen DIR [VAR=VALUE...]: a replay of the spec above, one read (D=0)
+# after 30 minutes (warm=1800) at the default rate unless told.
+hist_gen() {
+	local dir=$1
+
+	shift
+	leaks_gen "$dir" "$hist_leaks
+$hist_decoys" D=0 warm=1800 R=524288 hist=1 "$@"
+}
+
+# hist_once R: $tmp/hist-R.json, the one-read verdict of the history at
+# rate R, made if missing (a test run alone: MSTAT_TEST_ONLY); and the
+# truth file.
+hist_once() {
+	printf '%s\n' "$hist_truth" >"$tmp/hist.truth"
+	[ -s "$tmp/hist-$1.json" ] && return
+	hist_gen "$tmp/hist-$1" R="$1" &&
+		{ build/mstat leaks --once --json --from "$tmp/hist-$1" >"$tmp/hist-$1.json"
+		  [ $? -le 1 ]; }
+}
+
+# One read of the history at the default rate and at the hunting rate
+# (64 KiB): every leak named, its interval holding its rate, no decoy;
+# exit 1. The decoys' stacks that would have enough samples are said not
+# to grow now, and why.
+history_once() {
+	local r rc
+
+	printf '%s\n' "$hist_truth" >"$tmp/hist.truth"
+	for r in 524288 65536; do
+		hist_gen "$tmp/hist-$r" R=$r || return
+		build/mstat leaks --once --json --from "$tmp/hist-$r" >"$tmp/hist-$r.json"
+		rc=$?
+		cat "$tmp/hist-$r.json"
+		echo "R=$r: exit $rc (want 1)"
+		[ "$rc" -eq 1 ] && leaks_judge "$tmp/hist-$r.json" "$tmp/hist.truth" &&
+			grep -q '"history_s": 1800.0' "$tmp/hist-$r.json" || return
+	done
+	grep -q '"site": "decoy_boot+0x1a/0x40 \[mstat_leakgen\]", "cache": "kmalloc-512", "samples": [0-9]*, "why": "stopped' \
+		"$tmp/hist-524288.json" &&
+		grep -q '"site": "decoy_warm+0x1a/0x40 \[mstat_leakgen\]", "cache": "bg_dentry", "samples": [0-9]*, "why": "slowing' \
+			"$tmp/hist-524288.json" &&
+		build/mstat leaks --once --from "$tmp/hist-524288" >"$tmp/hist-once.txt"
+	rc=$?
+	cat "$tmp/hist-once.txt"
+	[ "$rc" -eq 1 ] &&
+		grep -qx "judged from the profile's history of 1800 s (since mstat's load, its rate's last change, a reset or dropped entries)" \
+			"$tmp/hist-once.txt" &&
+		grep -q '^  rate .* from [0-9]* samples, began [0-9]* s ago or before, no sampled free$' \
+			"$tmp/hist-once.txt"
+}
+
+# The same judge fails on a tampered truth (a rate four times its own, a
+# leak renamed), and the naive detector (every live sample a leak's, no
+# churn horizon, no test of the births' shape: build/mstat-leaks-weak)
+# calls decoys leaks in the same history.
+history_catches() {
+	local rc
+
+	hist_once 524288 && hist_once 65536 || return
+	sed 's/^stack leak_lost 8192/stack leak_lost 32768/' "$tmp/hist.truth" >"$tmp/hist-t1.truth"
+	sed 's/^stack leak_slow /stack leak_slaw /' "$tmp/hist.truth" >"$tmp/hist-t2.truth"
+	! leaks_judge "$tmp/hist-524288.json" "$tmp/hist-t1.truth" &&
+		! leaks_judge "$tmp/hist-524288.json" "$tmp/hist-t2.truth" || return
+	build/mstat-leaks-weak leaks --once --json --from "$tmp/hist-65536" >"$tmp/hist-weak.json"
+	rc=$?
+	grep -o '"site": "decoy_[a-z]*' "$tmp/hist-weak.json" | sort -u
+	echo "weak: exit $rc (want 1)"
+	[ "$rc" -eq 1 ] && ! leaks_judge "$tmp/hist-weak.json" "$tmp/hist.truth" &&
+		[ "$(grep -c '"kind": "stack", "site": "decoy_' "$tmp/hist-weak.json")" -ge 3 ]
+}
+
+# The error rates over histories of their own (seeds 1 to N: N is
+# $MSTAT_HISTORY_SEEDS, default 12; make soak runs 60), one read each at
+# the default rate, at confidence 0.99: each leak's share of histories
+# naming it, the share of those whose interval holds its rate, and each
+# decoy's share naming it. The bounds: no decoy named in more than 1 of
+# 12 (its tests are at 1 - 0.99 a decoy); the intervals, at 0.99, hold
+# the rates in 95% at least of all the namings; the leaks of 4 KiB/s and more named in
+# every history but one in 12, the 2 KiB/s one (7 samples expected) in
+# 2 of 3 (its Poisson count is 4 or more in 0.92).
+history_rates() {
+	local n=${MSTAT_HISTORY_SEEDS:-12} s
+
+	for s in $(seq 1 "$n"); do
+		hist_gen "$tmp/hist-s$s" seed="$s" &&
+			build/mstat leaks --once --json --from "$tmp/hist-s$s" >"$tmp/hist-s$s.json"
+		[ $? -le 1 ] || return
+	done
+	printf '%s\n' "$hist_truth" |
+		awk -v n="$n" -v dir="$tmp" '
+		NR == FNR { t[$2] = $3; next }
+		FNR == 1 { in_s = 0 }
+		/"suspects": \[/ { in_s = 1 }
+		/"unexplained": \[/ { in_s = 0 }
+		in_s && /"kind": "stack", "site": "/ { s = $0; sub(/.*"site": "/, "", s); sub(/\+.*/, "", s); named[s]++; cur = s }
+		/"rate_low_bps": / && cur != "" {
+			lo = $0; sub(/.*"rate_low_bps": /, "", lo); sub(/,.*/, "", lo)
+			hi = $0; sub(/.*"rate_high_bps": /, "", hi); sub(/[,}].*/, "", hi)
+			if (cur in t) { k[cur]++; if (t[cur] >= lo + 0 && t[cur] <= hi + 0) held[cur]++ }
+			cur = ""
+		}
+		END {
+			for (s in t) {
+				printf "leak %s: named in %d of %d, its interval holding %d\n", s, named[s], n, held[s]
+				if (s == "leak_slow" ? named[s] * 3 < 2 * n : named[s] < n - n / 12) bad++
+				namings += k[s]; holds += held[s]
+			}
+			for (s in named) if (!(s in t)) {
+				printf "decoy %s: named in %d of %d\n", s, named[s], n
+				if (named[s] > n / 12) bad++
+			}
+			printf "intervals holding the truth: %d of %d\n", holds, namings
+			if (holds < 0.95 * namings) bad++
+			exit bad > 0
+		}' - $(for s in $(seq 1 "$n"); do echo "$tmp/hist-s$s.json"; done)
+}
+
+# A watch after the history (reads every 10 s for 140 s): each read
+# judged from the whole history, the leaks still named with their rates,
+# no decoy; the exact counts judged too.
+history_watch() {
+	local rc f
+
+	hist_gen "$tmp/hist-w" D=140 I=10 R=65536 || return
+	build/mstat leaks --json --from "$tmp/hist-w" >"$tmp/hist-w.json"
+	rc=$?
+	echo "exit $rc (want 1)"
+	grep -E '"(site|cache)": |"history_s"|"judged"' "$tmp/hist-w.json"
+	sed -n '/"suspects": /,/"unexplained": /p' "$tmp/hist-w.json" >"$tmp/hist-w.suspects"
+	[ "$rc" -eq 1 ] && grep -q '"history_s": 1940.0' "$tmp/hist-w.json" &&
+		grep -q '"judged": true' "$tmp/hist-w.json" &&
+		! grep -q '"kind": "stack", "site": "decoy_' "$tmp/hist-w.suspects" || return
+	for f in leak_lost leak_list leak_slow leak_softirq leak_merged; do
+		grep -q "\"kind\": \"stack\", \"site\": \"$f+" "$tmp/hist-w.suspects" || return
+	done
+}
+
+# The module could no longer vouch for the ages before a moment (entries
+# dropped: a source switched, missed frees): its history restarts there,
+# 600 s before the read, and the verdict judges those 600 s alone: no
+# suspect began before them. (The dropped samples count as their stacks'
+# frees, README's addr_phantoms, so the leaks' stacks look as if they
+# freed, and their churn's horizon, leaks.c, is then too long for 600 s
+# to judge them: a limit the watch's later reads do not lift either.)
+history_restart() {
+	local rc
+
+	hist_gen "$tmp/hist-r" R=65536 forget=-600 || return
+	head -n 2 "$tmp/hist-r/0000.sites"
+	build/mstat leaks --once --json --from "$tmp/hist-r" >"$tmp/hist-r.json"
+	rc=$?
+	grep -E '"(site|cache)": |"history_s"|"oldest_s"' "$tmp/hist-r.json"
+	echo "exit $rc (want 0, 1 or 3)"
+	[ "$rc" -ne 2 ] && grep -Eq '"history_s": (599\.9|600\.0),' "$tmp/hist-r.json" &&
+		! grep -Eq '"oldest_s": (6[0-9][1-9]|[7-9][0-9][0-9]|[0-9]{4,})' "$tmp/hist-r.json" &&
+		grep -q '"oldest_s": [1-9]' "$tmp/hist-r.json"
+}
+
+# hist_live SRC OUT WHEN N CMD: CMD under a tmpfs over /proc holding
+# SRC's reads, the test's clock at each one's time (MSTAT_LEAK_CLOCK):
+# read 0 offered first, then read r + 1 once WHEN r (a shell test of
+# $r) holds, N times; then, if N is not the reads of SRC, SIGINT to the
+# pid in OUT.pid (CMD's unless CMD writes its own child's there: script's
+# child, the watch on its pty). CMD's status in OUT.rc.
+hist_live() {
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	MSTAT_LEAK_CLOCK=/proc/clock timeout 60 unshare -m sh -c '
+		src=$1 out=$2 when=$3 n=$4
+		shift 4
+		mount -t tmpfs none /proc || exit 9
+		offer() {
+			f=$(printf %04d "$1")
+			cp "$src/$f.mstat" /proc/n && mv /proc/n /proc/mstat &&
+				cp "$src/$f.sites" /proc/n && mv /proc/n /proc/mstat_sites &&
+				cp "$src/$f.time" /proc/n && mv /proc/n /proc/clock
+		}
+		offer 0 || exit 9
+		(sh -c "[ -e $out.pid ] || echo \$\$ >$out.pid; exec \"\$@\"" sh "$@"
+		 echo $? >"$out.rc") &
+		r=0
+		while [ $r -lt "$n" ]; do
+			t=0
+			until eval "$when" || [ -s "$out.rc" ]; do
+				t=$((t + 1))
+				[ $t -le 3000 ] || { echo "read $r not taken in 30 s"; exit 1; }
+				sleep 0.01
+			done
+			r=$((r + 1))
+			[ -e "$src/$(printf %04d $r).mstat" ] && { offer $r || exit 1; }
+		done
+		[ -s "$out.rc" ] || [ ! -e "$src/$(printf %04d $r).mstat" ] ||
+			kill -INT "$(cat "$out.pid")"
+		wait' sh "$@"
+}
+
+# On a terminal (script(1)'s pty) the watch redraws, after each read,
+# where it is and the suspects so far; SIGINT (Ctrl-C) after the third
+# read ends it with the verdict of the reads taken: exit 1, the leaks.
+history_tty() {
+	local o=$tmp/hist-tty
+
+	hist_gen "$tmp/hist-t" D=140 I=10 R=65536 || return
+	rm -f "$o.out" "$o.rc" "$o.pid"
+	hist_live "$tmp/hist-t" "$o" 'grep -q "read $((r + 1)) of 15" '"$o.out"' 2>/dev/null' 3 \
+		script -qfec "sh -c 'echo \$\$ >$o.pid; exec build/mstat leaks -d 140 -i 10'" \
+		"$o.out" >/dev/null || return
+	sed 's/\x1b\[H\x1b\[2J/\n<clear>\n/g' "$o.out" | tr -d '\r'
+	echo "exit $(cat "$o.rc") (want 0: script's own)"
+	[ "$(grep -c 'Ctrl-C ends the watch with the verdict so far' "$o.out")" -eq 3 ] &&
+		grep -q '^stack  *[0-9.]* KiB  [0-9.]* KiB - [0-9.]* KiB  *[0-9]*  *[0-9]* s  leak_slow+' "$o.out" &&
+		grep -q 'interrupted after 3 of 15 reads: the verdict so far' "$o.out" &&
+		grep -q '^LEAK stack leak_slow+' "$o.out" &&
+		! grep -q '^LEAK stack decoy_' "$o.out"
+}
+
+# --until-sure: the suspects the same three reads in a row, each with
+# enough for the exact counts to judge (14 reads at 0.99): the watch of
+# 61 reads ends at the 16th, saved, with its verdict.
+history_until_sure() {
+	local o=$tmp/hist-us n
+
+	hist_gen "$tmp/hist-u" D=200 I=10 R=65536 || return
+	rm -rf "$o" "$o.rc" "$o.pid"
+	hist_live "$tmp/hist-u" "$o" '[ -s '"$o"'/$(printf %04d $r).time ]' 20 \
+		build/mstat leaks -d 600 -i 10 --until-sure --save "$o" >"$o.txt" || return
+	cat "$o.txt"
+	n=$(find "$o" -name '*.time' | wc -l)
+	echo "exit $(cat "$o.rc") (want 1); $n reads saved (want 16)"
+	[ "$(cat "$o.rc")" -eq 1 ] && [ "$n" -eq 16 ] &&
+		grep -q '^mstat leaks: 16 reads over 150 s' "$o.txt" &&
+		grep -q '^LEAK stack leak_lost+' "$o.txt"
+}
+
+history_tests() {
+	t history_once history_once
+	t history_catches history_catches
+	t history_rates history_rates
+	t history_watch history_watch
+	t history_restart history_restart
+	if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null &&
+		command -v script >/dev/null; then
+		t history_tty history_tty
+		t history_until_sure history_until_sure
+	else
+		skip history_tty "needs root, unshare -m (a tmpfs over /proc) and script(1)"
+		skip history_until_sure "needs root and unshare -m (a tmpfs over /proc)"
+	fi
+}
