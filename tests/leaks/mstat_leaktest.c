@@ -37,6 +37,18 @@
  *	           live, their deaths spread over the next life_s)
  *	  wave     kmalloc(2048), live bytes rise from 0 to wave_bytes and
  *	           fall back in each wave_period_s (a triangle)
+ *	history decoys (for a verdict from the history: never freed until
+ *	"stop", or freed as life's, but none grows steadily to the end):
+ *	  keep     kmalloc(512) at keep_rate for keep_s, then kept: objects
+ *	           allocated at the start (boot) and kept
+ *	  early    cache mstat_leak_early, 192 bytes, at early_rate for
+ *	           early_s, then kept: a cache filled early, then stable
+ *	  warm     cache mstat_leak_warm, 192 bytes, warm_bytes t / (t +
+ *	           warm_tau_s) live at t: a cache warming toward a bound,
+ *	           ever slower
+ *	  late     kmalloc(1024), from late_after_s after the start, each
+ *	           freed late_life_s after its allocation: a workload
+ *	           started late that levels off
  *
  * Every pattern but wave allocates at its rate in bytes per second,
  * catching up on each tick (tick_ms) with what its rate owes since its
@@ -46,7 +58,8 @@
  *	  "start GROUP[,GROUP...]"  stop and free everything, then start
  *	                            the patterns of those groups: leaks
  *	                            (lost, list, cgroup, softirq), decoys,
- *	                            table (tbl0..3 whose rate is not 0)
+ *	                            table (tbl0..3 whose rate is not 0),
+ *	                            history (keep, early, warm, late)
  *	  "stop"                    stop every pattern, free everything
  *	  "cgroup"                  the cgroup leak's catch-up, here
  *	  "tamper 0|1"              1: the truth file lies (below)
@@ -58,8 +71,8 @@
  *	  the allocator, as %ps names it without its module; CACHE the slab
  *	  cache's name; CGROUP the cgroup v2 path of the allocating task,
  *	  "/" for the kthread's, "softirq" for the timer's, "-" while the
- *	  cgroup leak has had no write; RATE bytes per second, 0 for wave;
- *	  SINCE_MS how long the pattern has run).
+ *	  cgroup leak has had no write; RATE bytes per second, 0 for wave and
+ *	  warm; SINCE_MS how long the pattern has run).
  *
  * tamper=1, the test's own test: the truth it reports is false, every
  * leak's rate four times its own, lost's function a decoy's, cgroup's
@@ -127,6 +140,33 @@ MODULE_PARM_DESC(wave_bytes, "rising and falling decoy's peak (default 524288)")
 static unsigned int wave_period_s = 40;
 module_param(wave_period_s, uint, 0444);
 MODULE_PARM_DESC(wave_period_s, "rising and falling decoy's period (default 40)");
+static unsigned long keep_rate = 262144;
+module_param(keep_rate, ulong, 0444);
+MODULE_PARM_DESC(keep_rate, "kept-from-the-start decoy, bytes per second while it allocates (default 262144)");
+static unsigned int keep_s = 2;
+module_param(keep_s, uint, 0444);
+MODULE_PARM_DESC(keep_s, "kept-from-the-start decoy: allocates for this many seconds (default 2)");
+static unsigned long early_rate = 65536;
+module_param(early_rate, ulong, 0444);
+MODULE_PARM_DESC(early_rate, "early-filled decoy, bytes per second while it allocates (default 65536)");
+static unsigned int early_s = 10;
+module_param(early_s, uint, 0444);
+MODULE_PARM_DESC(early_s, "early-filled decoy: allocates for this many seconds (default 10)");
+static unsigned long warm_bytes = 2097152;
+module_param(warm_bytes, ulong, 0444);
+MODULE_PARM_DESC(warm_bytes, "warming decoy's bound (default 2097152)");
+static unsigned int warm_tau_s = 10;
+module_param(warm_tau_s, uint, 0444);
+MODULE_PARM_DESC(warm_tau_s, "warming decoy: half its bound at this many seconds (default 10)");
+static unsigned long late_rate = 16384;
+module_param(late_rate, ulong, 0444);
+MODULE_PARM_DESC(late_rate, "late workload decoy, bytes per second (default 16384)");
+static unsigned int late_after_s = 60;
+module_param(late_after_s, uint, 0444);
+MODULE_PARM_DESC(late_after_s, "late workload decoy: starts this many seconds after the start (default 60)");
+static unsigned int late_life_s = 20;
+module_param(late_life_s, uint, 0444);
+MODULE_PARM_DESC(late_life_s, "late workload decoy: each object lives this many seconds (default 20)");
 static unsigned int tick_ms = 100;
 module_param(tick_ms, uint, 0444);
 MODULE_PARM_DESC(tick_ms, "the patterns' tick, 10 to 1000 ms (default 100)");
@@ -144,7 +184,9 @@ struct leak_obj {
 	u64 born_ns;
 };
 
-enum leak_group { LEAK_LEAKS = 1, LEAK_DECOYS = 2, LEAK_TABLE = 4 };
+enum leak_group {
+	LEAK_LEAKS = 1, LEAK_DECOYS = 2, LEAK_TABLE = 4, LEAK_HISTORY = 8,
+};
 
 struct leak_pattern {
 	const char *name;
@@ -166,6 +208,7 @@ struct leak_pattern {
 
 static struct kmem_cache *leak_list_cache, *leak_plateau_cache, *leak_saw_cache;
 static struct kmem_cache *leak_host_cache, *leak_merged_cache;
+static struct kmem_cache *leak_early_cache, *leak_warm_cache;
 
 static void leak_ctor(void *obj)
 {
@@ -279,12 +322,45 @@ static noinline void *mstat_leak_wave_alloc(gfp_t gfp)
 	return p;
 }
 
+static noinline void *mstat_leak_keep_alloc(gfp_t gfp)
+{
+	void *p = kmalloc(512, gfp);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void *mstat_leak_early_alloc(gfp_t gfp)
+{
+	void *p = kmem_cache_alloc(leak_early_cache, gfp);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void *mstat_leak_warm_alloc(gfp_t gfp)
+{
+	void *p = kmem_cache_alloc(leak_warm_cache, gfp);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
+static noinline void *mstat_leak_late_alloc(gfp_t gfp)
+{
+	void *p = kmalloc(1024, gfp);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
 static unsigned long leak_no_rate;
 
 enum {
 	LEAK_LOST, LEAK_LIST, LEAK_CGROUP, LEAK_SOFTIRQ, LEAK_MERGED,
 	LEAK_TBL0, LEAK_TBL1, LEAK_TBL2, LEAK_TBL3,
-	LEAK_PLATEAU, LEAK_SAW, LEAK_LIFE, LEAK_WAVE, LEAK_NPAT
+	LEAK_PLATEAU, LEAK_SAW, LEAK_LIFE, LEAK_WAVE,
+	LEAK_KEEP, LEAK_EARLY, LEAK_WARM, LEAK_LATE, LEAK_NPAT
 };
 
 static struct leak_pattern leak_pat[LEAK_NPAT] = {
@@ -316,6 +392,14 @@ static struct leak_pattern leak_pat[LEAK_NPAT] = {
 			"kmalloc-1024", 1024, &life_rate },
 	[LEAK_WAVE] = { "wave", false, LEAK_DECOYS, mstat_leak_wave_alloc,
 			"kmalloc-2048", 2048, &leak_no_rate },
+	[LEAK_KEEP] = { "keep", false, LEAK_HISTORY, mstat_leak_keep_alloc,
+			"kmalloc-512", 512, &keep_rate },
+	[LEAK_EARLY] = { "early", false, LEAK_HISTORY, mstat_leak_early_alloc,
+			 "mstat_leak_early", 192, &early_rate },
+	[LEAK_WARM] = { "warm", false, LEAK_HISTORY, mstat_leak_warm_alloc,
+			"mstat_leak_warm", 192, &warm_bytes },
+	[LEAK_LATE] = { "late", false, LEAK_HISTORY, mstat_leak_late_alloc,
+			"kmalloc-1024", 1024, &late_rate },
 };
 
 static DEFINE_MUTEX(leak_lock);		/* control and truth */
@@ -336,6 +420,10 @@ static struct kmem_cache *leak_cache_of(struct leak_pattern *p)
 		return leak_saw_cache;
 	if (p == &leak_pat[LEAK_MERGED])
 		return leak_merged_cache;
+	if (p == &leak_pat[LEAK_EARLY])
+		return leak_early_cache;
+	if (p == &leak_pat[LEAK_WARM])
+		return leak_warm_cache;
 	return NULL;
 }
 
@@ -457,6 +545,38 @@ static void leak_tick(struct leak_pattern *p, u64 now)
 			leak_pop(p);
 		break;
 	}
+	case LEAK_KEEP:
+		if (t < (u64)keep_s * NSEC_PER_SEC)
+			leak_catch_up(p, GFP_KERNEL, now);
+		break;
+	case LEAK_EARLY:
+		if (t < (u64)early_s * NSEC_PER_SEC)
+			leak_catch_up(p, GFP_KERNEL, now);
+		break;
+	case LEAK_WARM: {
+		/* warm_bytes t / (t + tau): its rate falls as 1 / (t + tau)^2. */
+		u64 ms = div_u64(t, NSEC_PER_MSEC);
+		u64 tau = (u64)warm_tau_s * MSEC_PER_SEC;
+
+		want = div64_u64(div_u64(warm_bytes, p->size) * ms, ms + tau);
+		while (p->live < want && leak_push(p, GFP_KERNEL, now))
+			;
+		break;
+	}
+	case LEAK_LATE:
+		while (leak_dec(p, p->head) &&
+		       now - leak_dec(p, p->head)->born_ns >=
+		       (u64)late_life_s * NSEC_PER_SEC)
+			leak_pop(p);
+		if (now - leak_start_ns >= (u64)late_after_s * NSEC_PER_SEC) {
+			if (!p->mark_ns) {
+				/* Its rate counts from its own start. */
+				p->mark_ns = now;
+				p->start_ns = now;
+			}
+			leak_catch_up(p, GFP_KERNEL, now);
+		}
+		break;
 	default:
 		leak_catch_up(p, GFP_KERNEL, now);
 	}
@@ -534,7 +654,7 @@ static int leak_start(unsigned int groups)
 
 		WRITE_ONCE(p->allocs, 0);
 		WRITE_ONCE(p->frees, 0);
-		p->mark_ns = now;
+		p->mark_ns = i == LEAK_LATE ? 0 : now;
 		p->start_ns = i == LEAK_CGROUP ? 0 : now;
 		strscpy(p->cgroup, i == LEAK_SOFTIRQ ? "softirq" :
 			i == LEAK_CGROUP ? "-" : "/", sizeof(p->cgroup));
@@ -596,6 +716,8 @@ static int leak_parse_groups(char *s, unsigned int *groups)
 			*groups |= LEAK_DECOYS;
 		else if (!strcmp(g, "table"))
 			*groups |= LEAK_TABLE;
+		else if (!strcmp(g, "history"))
+			*groups |= LEAK_HISTORY;
 		else
 			return -EINVAL;
 	}
@@ -649,7 +771,8 @@ static void leak_truth_line(struct seq_file *m, struct leak_pattern *p,
 {
 	void *(*fn)(gfp_t gfp) = p->alloc;
 	const char *cache = p->cache, *cg = p->cgroup;
-	unsigned long rate = p == &leak_pat[LEAK_WAVE] ? 0 : *p->rate;
+	unsigned long rate = p == &leak_pat[LEAK_WAVE] ||
+			     p == &leak_pat[LEAK_WARM] ? 0 : *p->rate;
 	bool run = READ_ONCE(p->running);
 	u64 since = run && p->start_ns ? now - p->start_ns : 0;
 	char name[KSYM_SYMBOL_LEN];
@@ -697,6 +820,8 @@ static void leak_destroy_caches(void)
 	kmem_cache_destroy(leak_saw_cache);
 	kmem_cache_destroy(leak_merged_cache);
 	kmem_cache_destroy(leak_host_cache);
+	kmem_cache_destroy(leak_early_cache);
+	kmem_cache_destroy(leak_warm_cache);
 }
 
 static int __init leak_init(void)
@@ -726,8 +851,13 @@ static int __init leak_init(void)
 	leak_host_cache = kmem_cache_create("mstat_leak_host", 200, 0, 0, NULL);
 	leak_merged_cache = kmem_cache_create("mstat_leak_merged", 200, 0, 0,
 					      NULL);
+	leak_early_cache = kmem_cache_create("mstat_leak_early", 192, 0, 0,
+					     leak_ctor);
+	leak_warm_cache = kmem_cache_create("mstat_leak_warm", 192, 0, 0,
+					    leak_ctor);
 	if (!leak_list_cache || !leak_plateau_cache || !leak_saw_cache ||
-	    !leak_host_cache || !leak_merged_cache) {
+	    !leak_host_cache || !leak_merged_cache || !leak_early_cache ||
+	    !leak_warm_cache) {
 		leak_destroy_caches();
 		return -ENOMEM;
 	}

@@ -120,9 +120,10 @@ history_catches() {
 # every history but one in 12, the 2 KiB/s one (7 samples expected) in
 # 2 of 3 (its Poisson count is 4 or more in 0.92).
 history_rates() {
-	local n=${MSTAT_HISTORY_SEEDS:-12} s
+	local n=${MSTAT_HISTORY_SEEDS:-12} s files=()
 
 	for s in $(seq 1 "$n"); do
+		files+=("$tmp/hist-s$s.json")
 		hist_gen "$tmp/hist-s$s" seed="$s" &&
 			build/mstat leaks --once --json --from "$tmp/hist-s$s" >"$tmp/hist-s$s.json"
 		[ $? -le 1 ] || return
@@ -153,7 +154,7 @@ history_rates() {
 			printf "intervals holding the truth: %d of %d\n", holds, namings
 			if (holds < 0.95 * namings) bad++
 			exit bad > 0
-		}' - $(for s in $(seq 1 "$n"); do echo "$tmp/hist-s$s.json"; done)
+		}' - "${files[@]}"
 }
 
 # A watch after the history (reads every 10 s for 140 s): each read
@@ -242,6 +243,7 @@ history_tty() {
 
 	hist_gen "$tmp/hist-t" D=140 I=10 R=65536 || return
 	rm -f "$o.out" "$o.rc" "$o.pid"
+	# shellcheck disable=SC2016 # $r is hist_live's
 	hist_live "$tmp/hist-t" "$o" 'grep -q "read $((r + 1)) of 15" '"$o.out"' 2>/dev/null' 3 \
 		script -qfec "sh -c 'echo \$\$ >$o.pid; exec build/mstat leaks -d 140 -i 10'" \
 		"$o.out" >/dev/null || return
@@ -262,6 +264,7 @@ history_until_sure() {
 
 	hist_gen "$tmp/hist-u" D=200 I=10 R=65536 || return
 	rm -rf "$o" "$o.rc" "$o.pid"
+	# shellcheck disable=SC2016 # $r is hist_live's
 	hist_live "$tmp/hist-u" "$o" '[ -s '"$o"'/$(printf %04d $r).time ]' 20 \
 		build/mstat leaks -d 600 -i 10 --until-sure --save "$o" >"$o.txt" || return
 	cat "$o.txt"
