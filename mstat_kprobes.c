@@ -270,6 +270,9 @@ static int mstat_bulk_alloc_entry(struct kretprobe_instance *ri,
 {
 	struct mstat_bulk_call *call = (void *)ri->data;
 
+	if (mstat_probe_empty())
+		return 0;
+
 	call->s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
 	call->gfp = (__force gfp_t)regs_get_kernel_argument(regs, 1);
 	call->size = regs_get_kernel_argument(regs, 2);
@@ -283,6 +286,9 @@ static int mstat_bulk_alloc_ret(struct kretprobe_instance *ri,
 	struct mstat_bulk_call *call = (void *)ri->data;
 	unsigned long site = mstat_kretprobe_retaddr(ri);
 	long i, n;
+
+	if (mstat_probe_empty())
+		return 0;
 
 #ifdef MSTAT_BULK_ALLOC_FN
 	/* A bool: only the low byte of the return register is defined. */
@@ -305,6 +311,9 @@ static int mstat_bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
 	size_t i, n = regs_get_kernel_argument(regs, 1);
 	void **p = (void **)regs_get_kernel_argument(regs, 2);
+
+	if (mstat_probe_empty())
+		return 0;
 
 	if (mstat_mutant(MSTAT_MUT_NO_BULK_FREE))
 		return 0;
@@ -429,6 +438,9 @@ static int mstat_bulk_pages_entry(struct kretprobe_instance *ri,
 {
 	struct mstat_bulk_pages_call *call = (void *)ri->data;
 
+	if (mstat_probe_empty())
+		return 0;
+
 	call->gfp = (__force gfp_t)regs_get_kernel_argument(regs, 0);
 	call->nr = (int)regs_get_kernel_argument(regs, 3);
 #ifdef MSTAT_BULK_PAGES_FN
@@ -499,6 +511,9 @@ static int mstat_bulk_pages_ret(struct kretprobe_instance *ri,
 	struct page *traced = mstat_page_watch_end(call->watch);
 	unsigned long n;
 
+	if (mstat_probe_empty())
+		return 0;
+
 	if (call->nr <= 0 || !mstat_source_enabled(MSTAT_SRC_PAGE))
 		return 0;
 	n = mstat_bulk_pages_held(call);
@@ -542,6 +557,8 @@ static int mstat_split_page_entry(struct kprobe *kp, struct pt_regs *regs)
 		mstat_exact_seen = (void *)regs_get_kernel_argument(regs, 0);
 		mstat_exact_seen_order = order;
 	}
+	if (mstat_probe_empty())
+		return 0;
 	if (order && order <= MSTAT_BLOCK_ORDER_MAX &&
 	    mstat_source_enabled(MSTAT_SRC_PAGE))
 		mstat_count_page_split(order);
@@ -600,6 +617,8 @@ static int mstat_exact_inner_entry(struct kprobe *kp, struct pt_regs *regs)
 		mstat_exact_inner_seen[2] = size;
 		return 0;
 	}
+	if (mstat_probe_empty())
+		return 0;
 	/* Not yet checked: nothing counted (the sources are off anyway). */
 	if (!READ_ONCE(mstat_exact_inner))
 		return 0;
@@ -614,6 +633,8 @@ static struct kprobe mstat_exact_inner_kp = {
 static int mstat_exact_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
+	if (mstat_probe_empty())
+		return 0;
 	*(size_t *)ri->data = regs_get_kernel_argument(regs, 0);
 	return 0;
 }
@@ -621,6 +642,8 @@ static int mstat_exact_entry(struct kretprobe_instance *ri,
 static int mstat_exact_nid_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
+	if (mstat_probe_empty())
+		return 0;
 	*(size_t *)ri->data = regs_get_kernel_argument(regs, 1);
 	return 0;
 }
@@ -630,6 +653,9 @@ static int mstat_exact_ret(struct kretprobe_instance *ri,
 {
 	size_t size = *(size_t *)ri->data;
 	void *addr = (void *)regs_return_value(regs);
+
+	if (mstat_probe_empty())
+		return 0;
 
 	/* A size beyond the largest block: no order. */
 	if (size > (PAGE_SIZE << MSTAT_BLOCK_ORDER_MAX))
@@ -668,6 +694,9 @@ static int mstat_bulk_sheaf_entry(struct kretprobe_instance *ri,
 {
 	struct mstat_bulk_sheaf_call *call = (void *)ri->data;
 
+	if (mstat_probe_empty())
+		return 0;
+
 	call->s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
 	call->obj = (void *)regs_get_kernel_argument(regs, 1);
 	return 0;
@@ -678,6 +707,9 @@ static int mstat_bulk_sheaf_ret(struct kretprobe_instance *ri,
 {
 	struct mstat_bulk_sheaf_call *call = (void *)ri->data;
 	struct mstat_head *head;
+
+	if (mstat_probe_empty())
+		return 0;
 
 	/* A bool: only the low byte of the return register is defined. */
 	if (!(u8)regs_return_value(regs) || mstat_mutant(MSTAT_MUT_NO_SHEAF))
@@ -724,6 +756,9 @@ static int mstat_cache_free_entry(struct kprobe *kp, struct pt_regs *regs)
 	struct kmem_cache *s = (void *)regs_get_kernel_argument(regs, 0);
 	void *x = (void *)regs_get_kernel_argument(regs, 1);
 
+	if (mstat_probe_empty())
+		return 0;
+
 	if (x && s && mstat_source_enabled(MSTAT_SRC_CACHE))
 		mstat_count_cache_free_entry(s, x);
 	return 0;
@@ -745,6 +780,8 @@ static struct kprobe mstat_cache_free_kp = {
 static int mstat_fail_page_entry(struct kretprobe_instance *ri,
 				 struct pt_regs *regs)
 {
+	if (mstat_probe_empty())
+		return 0;
 	*(unsigned int *)ri->data = regs_get_kernel_argument(regs, 1);
 	return 0;
 }
@@ -752,6 +789,8 @@ static int mstat_fail_page_entry(struct kretprobe_instance *ri,
 static int mstat_fail_page_ret(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
+	if (mstat_probe_empty())
+		return 0;
 	/* A bool: only the low byte of the return register is defined. */
 	if ((u8)regs_return_value(regs) && mstat_source_enabled(MSTAT_SRC_PAGE))
 		mstat_count_failure(MSTAT_SRC_PAGE,
@@ -780,6 +819,9 @@ static int mstat_vm_area_ret(struct kretprobe_instance *ri,
 {
 	struct vm_struct *vm = (void *)regs_return_value(regs);
 
+	if (mstat_probe_empty())
+		return 0;
+
 	/* Not without the other end: its areas would never be freed. */
 	if (!mstat_source_enabled(MSTAT_SRC_VMALLOC) || !mstat_kprobe_vm_present())
 		return 0;
@@ -794,6 +836,9 @@ static int mstat_vm_remove_ret(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
 	struct vm_struct *vm = (void *)regs_return_value(regs);
+
+	if (mstat_probe_empty())
+		return 0;
 
 	/* Nor without it: its frees would all be unknown. */
 	if (vm && mstat_source_enabled(MSTAT_SRC_VMALLOC) &&

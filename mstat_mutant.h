@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The broken test build's hooks. make check builds mstat once more with
+ * The test and bench builds' hooks. make check builds mstat once more with
  * KCFLAGS=-DMSTAT_BROKEN_COUNTS=1: a build with known bugs, each of which
  * a test must catch, so that we know the test can. Each bug is a
  * mutation, named where it changes what the product does:
@@ -19,6 +19,19 @@
 #include "tests/mstat_mutants.h"
 #else
 #define mstat_mutant(name)	false
+#endif
+
+/*
+ * make bench's floor (scripts/sidebyside.sh's "empty" variant, built with
+ * KCFLAGS=-DMSTAT_EMPTY_PROBES=1): every tracepoint probe and kprobe
+ * handler attached as the product attaches them, each returning at once
+ * (but where the load's learning needs it), so that what remains is what
+ * attaching them costs. A product build has none.
+ */
+#ifdef MSTAT_EMPTY_PROBES
+#define mstat_probe_empty()	true
+#else
+#define mstat_probe_empty()	false
 #endif
 
 #endif /* _MSTAT_MUTANT_H */

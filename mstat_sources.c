@@ -225,6 +225,8 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 				const void *ptr, size_t bytes_req,
 				size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_kmalloc(call_site, ptr, bytes_req, bytes_alloc,
 			      gfp_flags);
 }
@@ -235,6 +237,8 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 				const void *ptr, size_t bytes_req,
 				size_t bytes_alloc, gfp_t gfp_flags)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_kmalloc(call_site, ptr, bytes_req, bytes_alloc,
 			      gfp_flags);
 }
@@ -244,6 +248,8 @@ static void mstat_probe_kmalloc_node(void *data, unsigned long call_site,
 				     size_t bytes_alloc, gfp_t gfp_flags,
 				     int node)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_kmalloc(call_site, ptr, bytes_req, bytes_alloc,
 			      gfp_flags);
 }
@@ -356,6 +362,8 @@ void mstat_count_kfree(const void *ptr, unsigned long site)
 static void mstat_probe_kfree(void *data, unsigned long call_site,
 			      const void *ptr)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_count_kfree(ptr, call_site);
 }
 
@@ -509,6 +517,8 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 				    const void *ptr, struct kmem_cache *s,
 				    gfp_t gfp_flags, int node)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_cache_alloc(call_site, ptr, s, 0, gfp_flags);
 }
 
@@ -518,6 +528,8 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 				    const void *ptr, size_t bytes_req,
 				    size_t bytes_alloc, gfp_t gfp_flags)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_cache_alloc(call_site, ptr, mstat_cache_of_obj(ptr),
 				  bytes_alloc, gfp_flags);
 }
@@ -527,6 +539,8 @@ static void mstat_probe_cache_alloc_node(void *data, unsigned long call_site,
 					 size_t bytes_alloc, gfp_t gfp_flags,
 					 int node)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_cache_alloc(call_site, ptr, mstat_cache_of_obj(ptr),
 				  bytes_alloc, gfp_flags);
 }
@@ -537,6 +551,8 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr,
 				   const struct kmem_cache *s)
 {
+	if (mstat_probe_empty())
+		return;
 	__mstat_probe_cache_free(call_site, ptr, s);
 }
 #else
@@ -562,6 +578,8 @@ void mstat_count_cache_free_entry(struct kmem_cache *s, const void *ptr)
 static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr, const char *name)
 {
+	if (mstat_probe_empty())
+		return;
 	if (!READ_ONCE(mstat_cache_free_at_entry))
 		__mstat_probe_cache_free(call_site, ptr,
 					 mstat_cache_of_obj(ptr));
@@ -570,6 +588,8 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 static void mstat_probe_cache_free(void *data, unsigned long call_site,
 				   const void *ptr)
 {
+	if (mstat_probe_empty())
+		return;
 	if (!READ_ONCE(mstat_cache_free_at_entry))
 		__mstat_probe_cache_free(call_site, ptr,
 					 mstat_cache_of_obj(ptr));
@@ -724,6 +744,9 @@ static void mstat_probe_page_alloc(void *data, struct page *page,
 {
 	size_t size = PAGE_SIZE << order;
 
+	if (mstat_probe_empty())
+		return;
+
 	if (unlikely(!page)) {
 		mstat_count_failure(MSTAT_SRC_PAGE, mstat_order_cell(order));
 		return;
@@ -756,6 +779,8 @@ void mstat_count_page_alloc(gfp_t gfp, struct page *page, unsigned long site)
 static void mstat_probe_page_free(void *data, struct page *page,
 				  unsigned int order)
 {
+	if (mstat_probe_empty())
+		return;
 	mstat_hot_free(MSTAT_SRC_PAGE, mstat_order_cell(order),
 		       PAGE_SIZE << order, (unsigned long)page, 0);
 }
@@ -783,6 +808,9 @@ static void mstat_probe_percpu_alloc(void *data, unsigned long call_site,
 {
 	size_t bytes = size * num_possible_cpus();
 
+	if (mstat_probe_empty())
+		return;
+
 	if (mstat_mutant(MSTAT_MUT_PCPU_CHARGED))
 		bytes = bytes_alloc;
 	mstat_count_percpu_alloc(ptr, size, bytes, gfp_flags, call_site);
@@ -793,6 +821,8 @@ static void mstat_probe_percpu_alloc(void *data, bool reserved,
 				     size_t align, void *base_addr, int off,
 				     void __percpu *ptr)
 {
+	if (mstat_probe_empty())
+		return;
 	mstat_count_percpu_alloc(ptr, size, size * num_possible_cpus(),
 				 is_atomic ? GFP_ATOMIC : GFP_KERNEL, 0);
 }
@@ -803,12 +833,16 @@ static void mstat_probe_percpu_alloc(void *data, bool reserved,
 static void mstat_probe_percpu_free(void *data, void *base_addr, int off,
 				    void __percpu *ptr)
 {
+	if (mstat_probe_empty())
+		return;
 	mstat_count_percpu_free(ptr);
 }
 
 static void mstat_probe_percpu_fail(void *data, bool reserved,
 				    bool is_atomic, size_t size, size_t align)
 {
+	if (mstat_probe_empty())
+		return;
 	mstat_count_failure(MSTAT_SRC_PERCPU, 0);
 }
 

@@ -64,6 +64,12 @@ for b in "$K612_KDIR:6.12" "$kb_km:kmemleak" "$kb_ai:allocinfo" \
 	scripts/build.sh "${b%:*}" "build/${b##*:}" >"$out/build-${b##*:}.log" 2>&1 ||
 		die "cannot build against ${b%:*}, log: $out/build-${b##*:}.log"
 done
+# The floor: the same probes, empty (scripts/guest/cost.sh's "empty").
+for b in "$K612_KDIR:6.12" "$kb_ai:allocinfo"; do
+	KCFLAGS=-DMSTAT_EMPTY_PROBES=1 scripts/build.sh --module "${b%:*}" \
+		"build/${b##*:}-empty" >"$out/build-${b##*:}-empty.log" 2>&1 ||
+		die "cannot build the empty probes against ${b%:*}, log: $out/build-${b##*:}-empty.log"
+done
 mstat_build_tools mstat leaks nsrun >/dev/null || die "cannot build the tools"
 root=$(mstat_bench_root) || die "no bench root (trixie's memleak-libbpf, hackbench, iperf3)"
 vm_km=$kb_km/arch/x86/boot/bzImage
@@ -76,10 +82,13 @@ files=(--file build/tools/mstat:/mstat/mstat --file build/tools/leaks:/mstat/lea
 guest() {
 	local name=$1 kernel=$2 b=$3 log=$out/$1.console
 	shift 3
+	local empty=()
+	[ -f "build/$b-empty/mstat.ko" ] &&
+		empty=(--file "build/$b-empty/mstat.ko:/mstat/mstat-empty.ko")
 	scripts/guest.sh --kernel "$kernel" --ko "build/$b/mstat.ko" \
 		--ko "build/$b/tests/leaks/mstat_leaktest.ko" \
 		--ko "build/$b/tests/bench/mstat_probe_bench.ko" \
-		"${files[@]}" --log "$log" "$@" >"$log.out" 2>&1 ||
+		"${files[@]}" "${empty[@]}" --log "$log" "$@" >"$log.out" 2>&1 ||
 		echo "guest $name: exit $? (log $log.out)" >&2
 	tr -d '\r' <"$log" >"$log.txt"
 }
@@ -117,9 +126,9 @@ fi
 if [[ " $parts " == *" cost "* ]]; then
 	(
 		guest cost-debian "$K612_VMLINUZ" 6.12 "${cost[@]}" \
-			--append "COST_BOOT=debian-6.12 COST_RUNS=$runs COST_VARIANTS=\"none mstat mstat-hunt memleak\""
+			--append "COST_BOOT=debian-6.12 COST_RUNS=$runs COST_VARIANTS=\"none empty mstat mstat-pages mstat-hunt memleak\""
 		guest cost-allocinfo "$vm_ai" allocinfo "${cost[@]}" \
-			--append "COST_BOOT=allocinfo COST_RUNS=$runs COST_VARIANTS=\"none allocinfo mstat\""
+			--append "COST_BOOT=allocinfo COST_RUNS=$runs COST_VARIANTS=\"none allocinfo empty mstat mstat-pages\""
 		guest cost-kmemleak-off "$vm_km" kmemleak "${cost[@]}" \
 			--append "kmemleak=off COST_BOOT=kmemleak-off COST_RUNS=$runs COST_VARIANTS=\"none mstat\""
 		guest cost-kmemleak-on "$vm_km" kmemleak "${cost[@]}" \
@@ -266,6 +275,21 @@ EOT
 					printf " %d (%+d, %+.1f%%) |", x, x - b0, 100 * (x / b0 - 1)
 			}
 			printf "\n"
+		}
+		# The bar: the instructions mstat adds over those allocinfo
+		# adds, on the allocinfo boot; and the floor, the empty probes.
+		split("pair hackbench iperf3 filetree", W, " ")
+		b = "allocinfo"
+		if (!((b SUBSEP "allocinfo", 1) in med)) exit
+		printf "\nOn the allocinfo boot, the instructions added over those allocinfo adds:"
+		for (j = 1; j <= 4; j++) {
+			a = med[b SUBSEP "allocinfo", j] - med[b SUBSEP "none", j]
+			printf " %s: mstat %.2fx", W[j], (med[b SUBSEP "mstat", j] - med[b SUBSEP "none", j]) / a
+			if ((b SUBSEP "mstat-pages", j) in med)
+				printf ", with page samples %.2fx", (med[b SUBSEP "mstat-pages", j] - med[b SUBSEP "none", j]) / a
+			if ((b SUBSEP "empty", j) in med)
+				printf ", empty probes %.2fx", (med[b SUBSEP "empty", j] - med[b SUBSEP "none", j]) / a
+			printf "%s", j < 4 ? ";" : ".\n"
 		}
 	}'
 	echo

@@ -31,6 +31,10 @@
 #	mstat-hunt	mstat at profile_rate=65536, the README's hunting rate
 #	mstat-nopage	mstat by default but its page source (enable_page=0)
 #	mstat-noprofile	mstat by default but its profile (profile_rate=0)
+#	mstat-pages	mstat by default and its page samples (profile_pages=1)
+#	empty		mstat's floor: the same tracepoints and kprobes, each
+#			probe returning at once (./mstat-empty.ko, built with
+#			KCFLAGS=-DMSTAT_EMPTY_PROBES=1: mstat_mutant.h)
 #	memleak		libbpf-tools' memleak (trixie's memleak-libbpf,
 #			kernel mode, from the bench root in /mstat/root) as
 #			it runs by default: its top 10 stacks reported every
@@ -159,6 +163,8 @@ variant() {
 	mstat-nopage)	profiling 0; insmod ./mstat.ko enable_page=0 || ok=0 ;;
 	mstat-noprofile)
 			profiling 0; insmod ./mstat.ko profile_rate=0 || ok=0 ;;
+	mstat-pages)	profiling 0; insmod ./mstat.ko profile_pages=1 || ok=0 ;;
+	empty)		profiling 0; insmod ./mstat-empty.ko || ok=0 ;;
 	memleak)	profiling 0; memleak_on || ok=0 ;;
 	allocinfo)	[ -f $P ] && profiling 1 || ok=0 ;;
 	*)		not_ok "variant-$v: no such variant"; return ;;
@@ -169,7 +175,7 @@ variant() {
 	fi
 	x=$(measure)
 	case $v in
-	mstat*)			rmmod mstat ;;
+	mstat*|empty)		rmmod mstat ;;
 	memleak)		memleak_off ;;
 	esac
 	# What an unload or an exit left to free runs now, not in the next

@@ -81,7 +81,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,43 +120,6 @@ static void mstat_leaks_free(struct mstat_leaks *lk)
 	mstat_leak_window_free(lk->w);
 	if (lk->cg)
 		mstat_cgroups_free(lk->cg);
-}
-
-/**
- * mstat_leak_judge() - judge both tiers as of the last read
- * @lk: the reads so far
- *
- * Again at each read of a watch on a terminal or with --until-sure: each
- * judgement starts from the reads, not from the last one's verdict.
- *
- * Return: the suspects, stacks and caches.
- */
-int mstat_leak_judge(struct mstat_leaks *lk)
-{
-	const struct mstat_opts *o = lk->o;
-	struct mstat_leak_stack *s;
-	int i, n = 0;
-
-	for (i = 0; i < lk->w->nc; i++)
-		lk->w->c[i].explained_high = 0;
-	mstat_leak_window_judge(lk->w, o->confidence, o->min_rate);
-	for (i = 0; i < lk->nst; i++) {
-		s = &lk->st[i];
-		memset(&s->k, 0, sizeof(*s) - offsetof(struct mstat_leak_stack, k));
-		mstat_leak_judge_stack(lk, i);
-	}
-	mstat_leak_cross(lk);
-	lk->judged = false;
-	for (i = 0; i < lk->w->nc && !lk->judged; i++)
-		lk->judged = lk->w->c[i].tr.judged;
-	/* From the history, the stacks judge alone. */
-	for (i = 0; i < lk->nst && lk->history && !lk->judged; i++)
-		lk->judged = lk->st[i].judged;
-	for (i = 0; i < lk->nst; i++)
-		n += lk->st[i].suspect;
-	for (i = 0; i < lk->w->nc; i++)
-		n += lk->w->c[i].tr.suspect;
-	return n;
 }
 
 int do_leaks(const struct mstat_opts *o)

@@ -7,13 +7,15 @@
  * command down (each calls only files below it):
  *
  *   leaks.c         do_leaks(): watch or replay, judge, report
- *   leaks_watch.c   the watch: a read every --interval, kept with --save
+ *   leaks_watch.c   the watch: a read every --interval, kept with --save;
+ *                   on a terminal its progress; SIGINT; --until-sure
  *   leaks_save.c    one read of both files; a --save directory, and
  *                   --from's replay of it
- *   leaks_out.c     the verdict as text, JSON and Prometheus text;
- *                   mstat serve's per-cache series
+ *   leaks_out.c     the verdict as text, JSON and Prometheus text; a
+ *                   watch's progress; mstat serve's per-cache series
  *   leaks_stack.c   the stack tier: samples, lifetimes, leak-like
- *                   samples, the verdict; the cross check with caches
+ *                   samples, the verdict, from the watch or the history;
+ *                   the cross check with caches; both tiers judged
  *   leaks_cgroup.c  the cgroups' paths as the watch saw them
  *   leaks_cache.c   the per-cache series (their trend: stats.c)
  */
@@ -157,6 +159,7 @@ bool mstat_leak_like(const struct mstat_leaks *lk,
 		     const struct mstat_leak_obj *o, double min_age);
 void mstat_leak_judge_stack(struct mstat_leaks *lk, int si);
 void mstat_leak_cross(struct mstat_leaks *lk);
+int mstat_leak_judge(struct mstat_leaks *lk);
 
 /* leaks_save.c */
 
@@ -168,10 +171,6 @@ int mstat_leak_from(struct mstat_leaks *lk, const char *dir);
 /* leaks_watch.c */
 
 int mstat_leak_watch(struct mstat_leaks *lk);
-
-/* leaks.c */
-
-int mstat_leak_judge(struct mstat_leaks *lk);
 
 /* leaks_out.c */
 

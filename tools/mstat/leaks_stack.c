@@ -3,13 +3,15 @@
  * mstat leaks' stack tier (leaks.c states the method): each read's rows
  * of /proc/mstat_sites into stacks cut at an interrupt's entry, their
  * sampled objects' births and lifetimes, the leak-like samples at the
- * last read and each stack's verdict; and the check of the stacks
- * against their caches' exact growth.
+ * last read and each stack's verdict, from the watch or from the
+ * history; the check of the stacks against their caches' exact growth;
+ * and the judgement of both tiers (mstat_leak_judge()).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -719,4 +721,41 @@ void mstat_leak_cross(struct mstat_leaks *lk)
 #endif
 		c->explained_high += s->high;
 	}
+}
+
+/**
+ * mstat_leak_judge() - judge both tiers as of the last read
+ * @lk: the reads so far
+ *
+ * Again at each read of a watch on a terminal or with --until-sure: each
+ * judgement starts from the reads, not from the last one's verdict.
+ *
+ * Return: the suspects, stacks and caches.
+ */
+int mstat_leak_judge(struct mstat_leaks *lk)
+{
+	const struct mstat_opts *o = lk->o;
+	struct mstat_leak_stack *s;
+	int i, n = 0;
+
+	for (i = 0; i < lk->w->nc; i++)
+		lk->w->c[i].explained_high = 0;
+	mstat_leak_window_judge(lk->w, o->confidence, o->min_rate);
+	for (i = 0; i < lk->nst; i++) {
+		s = &lk->st[i];
+		memset(&s->k, 0, sizeof(*s) - offsetof(struct mstat_leak_stack, k));
+		mstat_leak_judge_stack(lk, i);
+	}
+	mstat_leak_cross(lk);
+	lk->judged = false;
+	for (i = 0; i < lk->w->nc && !lk->judged; i++)
+		lk->judged = lk->w->c[i].tr.judged;
+	/* From the history, the stacks judge alone. */
+	for (i = 0; i < lk->nst && lk->history && !lk->judged; i++)
+		lk->judged = lk->st[i].judged;
+	for (i = 0; i < lk->nst; i++)
+		n += lk->st[i].suspect;
+	for (i = 0; i < lk->w->nc; i++)
+		n += lk->w->c[i].tr.suspect;
+	return n;
 }
