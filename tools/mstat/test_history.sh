@@ -201,7 +201,8 @@ history_restart() {
 # hist_live SRC OUT WHEN N CMD: CMD under a tmpfs over /proc holding
 # SRC's reads, the test's clock at each one's time (MSTAT_LEAK_CLOCK):
 # read 0 offered first, then read r + 1 once WHEN r (a shell test of
-# $r) holds, N times; then, if N is not the reads of SRC, SIGINT to the
+# $r) holds, up to read N - 1; once WHEN N - 1 holds, if SRC has more
+# reads than N, SIGINT to the
 # pid in OUT.pid (CMD's unless CMD writes its own child's there: script's
 # child, the watch on its pty). CMD's status in OUT.rc.
 hist_live() {
@@ -228,7 +229,10 @@ hist_live() {
 				sleep 0.01
 			done
 			r=$((r + 1))
-			[ -e "$src/$(printf %04d $r).mstat" ] && { offer $r || exit 1; }
+			# Not past the Nth: the watch would take it before
+			# the signal came, or not (a race).
+			[ $r -lt "$n" ] && [ -e "$src/$(printf %04d $r).mstat" ] &&
+				{ offer $r || exit 1; }
 		done
 		[ -s "$out.rc" ] || [ ! -e "$src/$(printf %04d $r).mstat" ] ||
 			kill -INT "$(cat "$out.pid")"
