@@ -18,7 +18,13 @@
 # Every leak must be named by its stack with its cache, cgroup and a rate
 # interval that holds its rate, no decoy and nothing else; the false
 # truth (tamper 1) must fail the same verdict.
-# HIST_DECOYS_ONLY=1: the decoys alone, nothing may be named (exit 0).
+# HIST_EVERY=T (make bench's long form, scripts/bench.sh history): also
+# one read every T seconds while the history grows, each judged alone,
+# and for each leak the first at which it is named:
+#	history: rate=R leak=NAME named_s=S|-
+# (S from the leaks' start); then the last read's verdict, a line a leak:
+#	history: rate=R leak=NAME truth=B est=E low=L high=H samples=K
+# and the stacks named that are no leak (history: rate=R false=...).
 # Run: check guest-6.12-history --prio=1
 set -u
 . ./lib.sh
@@ -26,7 +32,9 @@ set -u
 arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 rate=$(arg HIST_RATE)
 secs=$(arg HIST_S)
-: "${rate:=16384}" "${secs:=180}"
+every=$(arg HIST_EVERY)
+: "${rate:=16384}" "${secs:=180}" "${every:=0}"
+leaks="lost list cgroup softirq merged"
 L=/sys/kernel/debug/mstat_leaktest
 diag "profile_rate $rate, a history of $secs s, then one read"
 
@@ -41,7 +49,33 @@ check start sh -c "echo start leaks,decoys,history >$L/control"
 sh -c "echo \$\$ >/sys/fs/cgroup/leaks/cgroup.procs &&
 	exec ./leaks -d $L/control" &
 driverpid=$!
-sleep "$secs"
+t0=$(cut -d' ' -f1 /proc/uptime)
+# now: seconds since the leaks' start.
+now() { awk -v b="$t0" '{ printf "%.0f", $1 - b }' /proc/uptime; }
+if [ "$every" -gt 0 ]; then
+	found=''
+	while [ "$(now)" -lt "$secs" ]; do
+		sleep "$every"
+		t=$(now)
+		cat "$L/truth" >/tmp/every.truth
+		./mstat leaks --once --confidence 0.999 --json >/tmp/every.json 2>/dev/null
+		for l in $leaks; do
+			case " $found " in *" $l "*) continue ;; esac
+			if ./leaks -n "$l" /tmp/every.truth /tmp/every.json; then
+				found="$found $l"
+				echo "history: rate=$rate leak=$l named_s=$t"
+			fi
+		done
+	done
+	for l in $leaks; do
+		case " $found " in
+		*" $l "*)	;;
+		*)		echo "history: rate=$rate leak=$l named_s=-" ;;
+		esac
+	done
+else
+	sleep "$secs"
+fi
 
 # At confidence 0.999, as the leak test's watches: five intervals each
 # run, and at 0.99 one would miss in about one run of twenty by chance
@@ -59,6 +93,32 @@ relay /tmp/once.judge
 check once-judged grep -q '^# checks failed: ' /tmp/once.judge
 show /tmp/once.json
 check once-history grep -q '"history_s": [1-9]' /tmp/once.json
+# The verdict's figures, a line a leak, and what else it named.
+awk -v rate="$rate" '
+	$2 == "leak" && $3 == 1 { fn[$4] = $1; truth[$1] = $8 }
+	END { for (f in fn) print f, fn[f], truth[fn[f]] }' /tmp/once.truth |
+while read -r f n b; do
+	sed -n '/"suspects": \[/,/"unexplained": \[/p' /tmp/once.json |
+		awk -v f="$f" -v n="$n" -v b="$b" -v rate="$rate" '
+		index($0, "\"site\": \"" f "+") { on = 1 }
+		on && /"rate_bps"/ {
+			gsub(/[",:]/, " ")
+			for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
+			e = v["rate_bps"]; lo = v["rate_low_bps"]; hi = v["rate_high_bps"]
+		}
+		on && /"samples"/ {
+			gsub(/[",:]/, " ")
+			for (i = 1; i <= NF; i++) if ($i == "samples") k = $(i + 1)
+			printf "history: rate=%s leak=%s truth=%s est=%s low=%s high=%s samples=%s\n", rate, n, b, e, lo, hi, k
+			done = 1
+			exit
+		}
+		END {
+			if (!done)
+				printf "history: rate=%s leak=%s truth=%s est=- low=- high=- samples=0\n", rate, n, b
+		}'
+done
+echo "history: rate=$rate $(./leaks -s /tmp/once.truth /tmp/once.json)"
 # The text form of the same read, for the eye.
 ./mstat leaks --once --confidence 0.999 | grep -v '^    ' | show
 

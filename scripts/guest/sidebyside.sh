@@ -34,6 +34,8 @@
 #	     false=F1;F2...			(its last report: stacks
 #						 named that are not leaks)
 #	sbs: tool=mstat prefix=N t=S score: ...	(./leaks -s per prefix)
+#	sbs: tool=mstat-once leak=NAME named_s=S|-  (each read alone,
+#						 from the module's history)
 #
 # and checks that each tool ran (the leak module's truth, the tool's
 # report read). What the tools named is the bench's figure, not a check,
@@ -289,6 +291,37 @@ done
 	case " $mfound " in
 	*" $l "*)	;;
 	*)		echo "sbs: tool=mstat leak=$l named_s=-" ;;
+	esac
+done
+# mstat's first read: each read judged alone from the module's history
+# (mstat leaks --once), the first to name each leak (tool mstat-once).
+ofound=''
+k=0
+for f in /tmp/run/*.time; do
+	[ "$n" = 0 ] && break
+	k=$((k + 1))
+	rm -rf /tmp/one
+	mkdir /tmp/one
+	cp "${f%.time}".* /tmp/one/
+	for x in slab-names cgroups; do
+		[ -f "/tmp/run/$x" ] && cp "/tmp/run/$x" /tmp/one/
+	done
+	rc=0
+	./mstat leaks --once --from /tmp/one --json >/tmp/one.json 2>/dev/null || rc=$?
+	[ "$rc" -le 1 ] || continue
+	t=$(awk -v a="$(cat "$f")" -v b="$t0" 'BEGIN { printf "%.0f", a - b }')
+	for l in $leaks; do
+		case " $ofound " in *" $l "*) continue ;; esac
+		if ./leaks -n "$l" /tmp/truth /tmp/one.json; then
+			ofound="$ofound $l"
+			echo "sbs: tool=mstat-once leak=$l named_s=$t"
+		fi
+	done
+done
+[ "$n" = 0 ] || for l in $leaks; do
+	case " $ofound " in
+	*" $l "*)	;;
+	*)		echo "sbs: tool=mstat-once leak=$l named_s=-" ;;
 	esac
 done
 echo "sbs: tool=mstat final $(./leaks -s /tmp/truth /tmp/mstat.json)"

@@ -91,37 +91,6 @@
 #include "leaks_int.h"
 #include "util.h"
 
-static void mstat_leaks_free(struct mstat_leaks *lk)
-{
-	size_t j;
-	int i;
-
-	for (i = 0; i < lk->ncg; i++)
-		free(lk->cg_path[i]);
-	free(lk->cg_id);
-	free(lk->cg_path);
-
-	for (i = 0; i < lk->nst; i++) {
-		free(lk->st[i].site);
-		for (j = 0; j < lk->st[i].nframe; j++)
-			free(lk->st[i].frame[j]);
-		free(lk->st[i].frame);
-		free(lk->st[i].life);
-	}
-	for (i = 0; i < lk->nrow; i++) {
-		free(lk->row[i].obj);
-		free(lk->row[i].pend);
-		free(lk->row[i].cache);
-	}
-	free(lk->st);
-	free(lk->row);
-	mstat_strmap_free(&lk->stackmap);
-	mstat_strmap_free(&lk->rowmap);
-	mstat_leak_window_free(lk->w);
-	if (lk->cg)
-		mstat_cgroups_free(lk->cg);
-}
-
 int do_leaks(const struct mstat_opts *o)
 {
 	struct mstat_leaks lk = { .o = o, .phantoms = -1 };

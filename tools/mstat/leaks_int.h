@@ -160,6 +160,7 @@ bool mstat_leak_like(const struct mstat_leaks *lk,
 void mstat_leak_judge_stack(struct mstat_leaks *lk, int si);
 void mstat_leak_cross(struct mstat_leaks *lk);
 int mstat_leak_judge(struct mstat_leaks *lk);
+void mstat_leaks_free(struct mstat_leaks *lk);
 
 /* leaks_save.c */
 

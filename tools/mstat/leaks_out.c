@@ -447,28 +447,14 @@ static void mstat_leak_prom_stack(FILE *f, struct mstat_leaks *lk, int si,
  * that is no suspect has no series: the label sets stay as few as the
  * suspects.
  */
-static void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk,
-				    const int *ord, int ns,
-				    struct mstat_leak_cache **cs, int ncs)
+/* The suspect stacks @ord (@ns) of @lk's verdict, their two series. */
+static void mstat_leak_prom_stacks(FILE *f, struct mstat_leaks *lk,
+				   const int *ord, int ns)
 {
 	static const char *const bound[] = { "low", "est", "high" };
-	char names[MSTAT_SLAB_LABEL_MAX];
 	const struct mstat_leak_stack *s;
 	int i, b;
 
-	mstat_prom_head(f, "mstat_leaks_reads", "gauge",
-			"Reads of /proc/mstat and /proc/mstat_sites mstat leaks judged.");
-	fprintf(f, "mstat_leaks_reads %d\n", lk->reads);
-	mstat_prom_head(f, "mstat_leaks_seconds", "gauge",
-			"Time from the first read mstat leaks judged to the last.");
-	fprintf(f, "mstat_leaks_seconds %.1f\n", lk->t1 - lk->t0);
-	mstat_prom_head(f, "mstat_leaks_judged", "gauge",
-			"1 if the reads were enough for a verdict, else 0.");
-	fprintf(f, "mstat_leaks_judged %d\n", lk->judged);
-	/* So that a verdict nobody renews (the module gone) can be aged out. */
-	mstat_prom_head(f, "mstat_leaks_time_seconds", "gauge",
-			"When the verdict was written, seconds since the epoch.");
-	fprintf(f, "mstat_leaks_time_seconds %lld\n", (long long)time(NULL));
 	mstat_prom_head(f, "mstat_leak_stack_suspect", "gauge",
 			"1 for each stack whose sampled objects mstat leaks calls a leak.");
 	for (i = 0; i < ns; i++) {
@@ -487,6 +473,29 @@ static void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk,
 			fputc('\n', f);
 		}
 	}
+}
+
+static void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk,
+				    const int *ord, int ns,
+				    struct mstat_leak_cache **cs, int ncs)
+{
+	char names[MSTAT_SLAB_LABEL_MAX];
+	int i;
+
+	mstat_prom_head(f, "mstat_leaks_reads", "gauge",
+			"Reads of /proc/mstat and /proc/mstat_sites mstat leaks judged.");
+	fprintf(f, "mstat_leaks_reads %d\n", lk->reads);
+	mstat_prom_head(f, "mstat_leaks_seconds", "gauge",
+			"Time from the first read mstat leaks judged to the last.");
+	fprintf(f, "mstat_leaks_seconds %.1f\n", lk->t1 - lk->t0);
+	mstat_prom_head(f, "mstat_leaks_judged", "gauge",
+			"1 if the reads were enough for a verdict, else 0.");
+	fprintf(f, "mstat_leaks_judged %d\n", lk->judged);
+	/* So that a verdict nobody renews (the module gone) can be aged out. */
+	mstat_prom_head(f, "mstat_leaks_time_seconds", "gauge",
+			"When the verdict was written, seconds since the epoch.");
+	fprintf(f, "mstat_leaks_time_seconds %lld\n", (long long)time(NULL));
+	mstat_leak_prom_stacks(f, lk, ord, ns);
 	mstat_prom_head(f, "mstat_leaks_cache_suspect", "gauge",
 			"1 for each cache whose live bytes mstat leaks calls a leak over its reads.");
 	for (i = 0; i < ncs; i++) {
@@ -772,4 +781,33 @@ void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 	       ns, ns == 1 ? "" : "s", o->confidence * 100, watching,
 	       watching == 1 ? "" : "s");
 	fflush(stdout);
+}
+
+void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
+			     const struct mstat_snap *s,
+			     const struct mstat_sites *ss, double t)
+{
+	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
+	int i, ns = 0, *ord;
+
+	if (ss->history_ms < 0)
+		return;
+	lk.w = mstat_leak_window_new(1);
+	mstat_leak_window_add(lk.w, s, t);
+	lk.t0 = lk.t1 = lk.tprev = t;
+	mstat_leak_sites(&lk, ss, t);
+	lk.reads = 1;
+	mstat_leak_judge(&lk);
+	ord = mstat_alloc(NULL, (lk.nst + 1) * sizeof(*ord));
+	for (i = 0; i < lk.nst; i++)
+		if (lk.st[i].suspect)
+			ord[ns++] = i;
+	mstat_leak_sorting = &lk;
+	qsort(ord, ns, sizeof(*ord), mstat_leak_order_cmp);
+	mstat_prom_head(f, "mstat_leaks_history_seconds", "gauge",
+			"The heap profile's history the stacks were judged from, in one read: since mstat's load, its rate's last change, a reset or dropped entries.");
+	fprintf(f, "mstat_leaks_history_seconds %.1f\n", lk.s1 - lk.sv);
+	mstat_leak_prom_stacks(f, &lk, ord, ns);
+	free(ord);
+	mstat_leaks_free(&lk);
 }

@@ -2,7 +2,8 @@
 /*
  * mstat leaks' verdicts written (leaks_out.c): mstat leaks' own is
  * leaks_int.h's mstat_leak_report(); mstat serve's, over its window of
- * per-cache series (leaks_cache.h), is this.
+ * per-cache series (leaks_cache.h), and of each snapshot's history, are
+ * these.
  */
 #ifndef MSTAT_LEAKS_OUT_H
 #define MSTAT_LEAKS_OUT_H
@@ -10,6 +11,9 @@
 #include <stdio.h>
 
 struct mstat_leak_window;
+struct mstat_opts;
+struct mstat_snap;
+struct mstat_sites;
 
 /*
  * The per-cache verdict over the window, at confidence @conf and floor
@@ -17,5 +21,16 @@ struct mstat_leak_window;
  */
 void mstat_leak_prom(FILE *f, const struct mstat_leak_window *w,
 		     double conf, double min_rate);
+
+/*
+ * The stacks' verdict of one read from the module's history (sites file
+ * 2.4: mstat leaks --once), @s and @ss read at CLOCK_MONOTONIC second
+ * @t, at @o's confidence and --min-rate, as mstat leaks --prom writes
+ * its stacks' series (mstat_leak_stack_*), and the history's length
+ * (mstat_leaks_history_seconds); nothing without the history.
+ */
+void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
+			     const struct mstat_snap *s,
+			     const struct mstat_sites *ss, double t);
 
 #endif /* MSTAT_LEAKS_OUT_H */

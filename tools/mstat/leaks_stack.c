@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
 #include "leaks_int.h"
 #include "stats.h"
 #include "util.h"
@@ -758,4 +759,36 @@ int mstat_leak_judge(struct mstat_leaks *lk)
 	for (i = 0; i < lk->w->nc; i++)
 		n += lk->w->c[i].tr.suspect;
 	return n;
+}
+
+/* Everything @lk holds (not @lk itself). */
+void mstat_leaks_free(struct mstat_leaks *lk)
+{
+	size_t j;
+	int i;
+
+	for (i = 0; i < lk->ncg; i++)
+		free(lk->cg_path[i]);
+	free(lk->cg_id);
+	free(lk->cg_path);
+
+	for (i = 0; i < lk->nst; i++) {
+		free(lk->st[i].site);
+		for (j = 0; j < lk->st[i].nframe; j++)
+			free(lk->st[i].frame[j]);
+		free(lk->st[i].frame);
+		free(lk->st[i].life);
+	}
+	for (i = 0; i < lk->nrow; i++) {
+		free(lk->row[i].obj);
+		free(lk->row[i].pend);
+		free(lk->row[i].cache);
+	}
+	free(lk->st);
+	free(lk->row);
+	mstat_strmap_free(&lk->stackmap);
+	mstat_strmap_free(&lk->rowmap);
+	mstat_leak_window_free(lk->w);
+	if (lk->cg)
+		mstat_cgroups_free(lk->cg);
 }

@@ -252,6 +252,8 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 			mstat_leak_window_add(srv->leaks, s, taken);
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
 					srv->o->min_rate);
+			if (ss)
+				mstat_leak_prom_history(f, srv->o, s, ss, taken);
 			err = fclose(f);
 		}
 		mstat_snap_free(s);

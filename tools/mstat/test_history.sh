@@ -201,7 +201,8 @@ history_restart() {
 # hist_live SRC OUT WHEN N CMD: CMD under a tmpfs over /proc holding
 # SRC's reads, the test's clock at each one's time (MSTAT_LEAK_CLOCK):
 # read 0 offered first, then read r + 1 once WHEN r (a shell test of
-# $r) holds, N times; then, if N is not the reads of SRC, SIGINT to the
+# $r) holds, up to read N - 1; once WHEN N - 1 holds, if SRC has more
+# reads than N, SIGINT to the
 # pid in OUT.pid (CMD's unless CMD writes its own child's there: script's
 # child, the watch on its pty). CMD's status in OUT.rc.
 hist_live() {
@@ -228,7 +229,10 @@ hist_live() {
 				sleep 0.01
 			done
 			r=$((r + 1))
-			[ -e "$src/$(printf %04d $r).mstat" ] && { offer $r || exit 1; }
+			# Not past the Nth: the watch would take it before
+			# the signal came, or not (a race).
+			[ $r -lt "$n" ] && [ -e "$src/$(printf %04d $r).mstat" ] &&
+				{ offer $r || exit 1; }
 		done
 		[ -s "$out.rc" ] || [ ! -e "$src/$(printf %04d $r).mstat" ] ||
 			kill -INT "$(cat "$out.pid")"
@@ -275,12 +279,44 @@ history_until_sure() {
 		grep -q '^LEAK stack leak_lost+' "$o.txt"
 }
 
+# One read for scripts and Prometheus: --once --prom writes the stacks'
+# series of the history's verdict (the five leaks, no decoy), and mstat
+# serve adds them to every snapshot's /metrics with the history's
+# length, from a sites file of 2.4; of an older one, none.
+history_prom() {
+	local m rc
+
+	hist_once 65536 || return
+	build/mstat leaks --once --prom -o "$tmp/hist.prom" --from "$tmp/hist-65536" || return
+	grep -c '^mstat_leak_stack_suspect{' "$tmp/hist.prom"
+	[ "$(grep -c '^mstat_leak_stack_suspect{' "$tmp/hist.prom")" -eq 5 ] &&
+		! grep -q '^mstat_leak_stack_suspect{site="decoy_' "$tmp/hist.prom" || return
+	serve_start "$tmp/hist-serve.err" -f "$tmp/hist-65536/0000.mstat" \
+		--sites "$tmp/hist-65536/0000.sites" || return
+	m=$(curl -sf "http://127.0.0.1:$serve_port/metrics")
+	rc=$?
+	serve_stop
+	[ "$rc" -eq 0 ] || return
+	printf '%s\n' "$m" | grep -E '^mstat_leaks_history_seconds|^mstat_leak_stack_suspect\{' | sed 's/,.*//'
+	printf '%s\n' "$m" | grep -qx 'mstat_leaks_history_seconds 1800.0' &&
+		[ "$(printf '%s\n' "$m" | grep -c '^mstat_leak_stack_suspect{site="leak_')" -eq 5 ] &&
+		! printf '%s\n' "$m" | grep -q '^mstat_leak_stack_suspect{site="decoy_' &&
+		printf '%s\n' "$m" | grep -q '^mstat_leak_stack_rate_bytes_per_second{site="leak_lost",.*bound="low"} ' || return
+	serve_start "$tmp/hist-serve.err" -f testdata/mstat-1.9.txt \
+		--sites testdata/mstat_sites-2.3.txt || return
+	m=$(curl -sf "http://127.0.0.1:$serve_port/metrics")
+	rc=$?
+	serve_stop
+	[ "$rc" -eq 0 ] && ! printf '%s\n' "$m" | grep -q '^mstat_leaks_history_seconds'
+}
+
 history_tests() {
 	t history_once history_once
 	t history_catches history_catches
 	t history_rates history_rates
 	t history_watch history_watch
 	t history_restart history_restart
+	maybe history_prom curl "HTTP client" history_prom
 	if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null &&
 		command -v script >/dev/null; then
 		t history_tty history_tty
