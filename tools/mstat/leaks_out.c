@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -725,13 +726,34 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
  * The screen redrawn after each read, as mstat top does: where the watch
  * is, the suspects so far (their rate and its interval at the confidence
  * asked, the samples they stand on; a cache's from the exact counts), and
- * what may still become one.
+ * what may still become one; each row cut at the terminal's width (the
+ * site last: the whole stack is in the verdict).
  */
+/* A row of the progress screen, cut at the terminal's width @cols. */
+static void mstat_leak_progress_row(int cols, const char *kind,
+				    const char *rate, const char *iv,
+				    const char *samples, const char *since,
+				    const char *what)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "%-6s %11s  %-27s %7s %8s  %s", kind, rate,
+		 iv, samples, since, what);
+	if (cols > 0 && (size_t)cols < strlen(line))
+		line[cols] = '\0';
+	puts(line);
+}
+
 void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 {
 	const struct mstat_opts *o = lk->o;
-	char a[32], b[32], c[32], names[MSTAT_SLAB_LABEL_MAX];
+	char a[32], b[32], c[32], k[24], t[24], names[MSTAT_SLAB_LABEL_MAX];
 	int i, ns = 0, watching = 0, need = mstat_leak_min_reads(o->confidence);
+	struct winsize ws;
+	int cols = 0;
+
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
+		cols = ws.ws_col;
 
 	printf("\033[H\033[2J");
 	printf("mstat leaks: read %d of %d, %.0f s of %.0f s; Ctrl-C ends the watch with the verdict so far\n",
@@ -745,8 +767,9 @@ void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 		printf("the caches' exact counts from read %d\n", need);
 	else
 		printf("the caches' exact counts over %d reads\n", lk->w->n);
-	printf("\n%-6s %11s  %-27s %7s %8s  %s\n", "KIND", "RATE/s",
-	       "INTERVAL", "SAMPLES", "SINCE", "SITE OR CACHE");
+	putchar('\n');
+	mstat_leak_progress_row(cols, "KIND", "RATE/s", "INTERVAL", "SAMPLES",
+				"SINCE", "SITE OR CACHE");
 	for (i = 0; i < lk->nst; i++) {
 		const struct mstat_leak_stack *s = &lk->st[i];
 		char iv[64];
@@ -759,8 +782,10 @@ void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 		ns++;
 		snprintf(iv, sizeof(iv), "%s - %s", mstat_bytes(b, s->low),
 			 mstat_bytes(c, s->high));
-		printf("%-6s %11s  %-27s %7d %6.0f s  %s\n", "stack",
-		       mstat_bytes(a, s->rate), iv, s->k, s->oldest, s->site);
+		snprintf(k, sizeof(k), "%d", s->k);
+		snprintf(t, sizeof(t), "%.0f s", s->oldest);
+		mstat_leak_progress_row(cols, "stack", mstat_bytes(a, s->rate),
+					iv, k, t, s->site);
 	}
 	for (i = 0; i < lk->w->nc; i++) {
 		const struct mstat_leak_cache *fc = &lk->w->c[i];
@@ -771,9 +796,10 @@ void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 		ns++;
 		snprintf(iv, sizeof(iv), "%s - %s", mstat_bytes(b, fc->tr.low),
 			 mstat_bytes(c, fc->tr.high));
-		printf("%-6s %11s  %-27s %7s %8s  %s\n", "cache",
-		       mstat_bytes(a, fc->tr.rate), iv, "exact", "-",
-		       mstat_slab_label(fc->name, names, sizeof(names)));
+		mstat_leak_progress_row(cols, "cache", mstat_bytes(a, fc->tr.rate),
+					iv, "exact", "-",
+					mstat_slab_label(fc->name, names,
+							 sizeof(names)));
 	}
 	if (!ns)
 		printf("(no suspect yet)\n");
