@@ -557,8 +557,10 @@ EOT
 				/^history: rate=[0-9]* leak=[a-z]* truth=/ {
 					for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 					tr[f["leak"]] = f["truth"]
-					vd[f["leak"]] = f["est"] == "-" ? "not named" :
-						sprintf("%.0f [%.0f, %.0f], %s", f["est"], f["low"], f["high"], f["samples"])
+					if (f["est"] == "-")
+						vd[f["leak"]] = "not named"
+					else
+						vd[f["leak"]] = sprintf("%.0f [%.0f, %.0f], %s", f["est"], f["low"], f["high"], f["samples"])
 				}
 				END {
 					split("lost list cgroup softirq merged", L, " ")
