@@ -93,6 +93,7 @@ struct mstat_leaks {
 	int nst, stcap;
 	struct mstat_leak_row *row;
 	int nrow, rowcap;
+	int *by_stack, *stack_at;	/* rows by stack: mstat_leak_group() */
 	int reads;
 	double t0, t1;			/* first and last read */
 	double tprev;			/* the read before, while reading one */

@@ -425,12 +425,12 @@ static double mstat_leak_usual_life(const struct mstat_leaks *lk, int si,
 {
 	double *ages = NULL, L = 0;
 	size_t na = 0, cap = 0, i, j, a;
-	int r;
+	int x;
 
-	for (r = 0; r < lk->nrow; r++) {
-		const struct mstat_leak_row *rw = &lk->row[r];
+	for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++) {
+		const struct mstat_leak_row *rw = &lk->row[lk->by_stack[x]];
 
-		if (rw->stack != si || rw->seen != lk->reads - 1)
+		if (rw->seen != lk->reads - 1)
 			continue;
 		for (j = 0; j < rw->n; j++) {
 			if (rw->obj[j].birth < lk->s0 - lk->tol)
@@ -471,13 +471,13 @@ static double mstat_leak_churn(const struct mstat_leaks *lk, int si)
 {
 	const struct mstat_leak_stack *s = &lk->st[si];
 	long long k = 0;
-	int r;
+	int x;
 
 	if (!lk->history || lk->counts <= 0 || !s->frees)
 		return 0;
-	for (r = 0; r < lk->nrow; r++)
-		if (lk->row[r].stack == si && lk->row[r].seen == lk->reads - 1)
-			k += lk->row[r].n;
+	for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++)
+		if (lk->row[lk->by_stack[x]].seen == lk->reads - 1)
+			k += lk->row[lk->by_stack[x]].n;
 	return 2 * (double)k * lk->counts / s->frees;
 }
 
@@ -497,14 +497,14 @@ static void mstat_leak_shape(const struct mstat_leaks *lk, int si, double A,
 {
 	double age, sum = 0;
 	size_t j;
-	int r;
+	int x;
 
 	memset(sh, 0, sizeof(*sh));
 	sh->y = INFINITY;
-	for (r = 0; r < lk->nrow; r++) {
-		const struct mstat_leak_row *rw = &lk->row[r];
+	for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++) {
+		const struct mstat_leak_row *rw = &lk->row[lk->by_stack[x]];
 
-		if (rw->stack != si || rw->seen != lk->reads - 1)
+		if (rw->seen != lk->reads - 1)
 			continue;
 		for (j = 0; j < rw->n; j++) {
 			if (!mstat_leak_like(lk, &rw->obj[j], A))
@@ -568,12 +568,12 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 	double conf = lk->o->confidence, A = 0, Te, w, mid, best = 0, *lives;
 	double cache_bytes[64];
 	const char *caches[64];
-	int nc = 0, i, r;
+	int nc = 0, i, x;
 	size_t j;
 
-	for (r = 0; r < lk->nrow; r++)
-		if (lk->row[r].stack == si && lk->row[r].now == lk->reads - 1)
-			s->frees += lk->row[r].frees;
+	for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++)
+		if (lk->row[lk->by_stack[x]].now == lk->reads - 1)
+			s->frees += lk->row[lk->by_stack[x]].frees;
 
 	dt = lk->reads > 1 ? (lk->s1 - lk->s0) / (lk->reads - 1) : T;
 	s->usual = NAN;
@@ -609,10 +609,10 @@ void mstat_leak_judge_stack(struct mstat_leaks *lk, int si)
 		Te = mstat_leak_judge_history(s, &sh, A, Te, conf);
 	}
 	mid = lk->s1 - A - Te / 2;
-	for (r = 0; r < lk->nrow; r++) {
-		const struct mstat_leak_row *rw = &lk->row[r];
+	for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++) {
+		const struct mstat_leak_row *rw = &lk->row[lk->by_stack[x]];
 
-		if (rw->stack != si || rw->seen != lk->reads - 1)
+		if (rw->seen != lk->reads - 1)
 			continue;
 		for (j = 0; j < rw->n; j++) {
 			const struct mstat_leak_obj *o = &rw->obj[j];
@@ -724,6 +724,29 @@ void mstat_leak_cross(struct mstat_leaks *lk)
 	}
 }
 
+/*
+ * Each stack's rows, once a judgement: @by_stack the rows' indices by
+ * stack, stack si's from @stack_at[si] to @stack_at[si + 1], so that each
+ * stack's verdict walks its own rows, not every row (mstat serve judges
+ * at every snapshot).
+ */
+static void mstat_leak_group(struct mstat_leaks *lk)
+{
+	int i;
+
+	lk->stack_at = mstat_alloc(lk->stack_at,
+				   (lk->nst + 2) * sizeof(*lk->stack_at));
+	lk->by_stack = mstat_alloc(lk->by_stack,
+				   (lk->nrow + 1) * sizeof(*lk->by_stack));
+	memset(lk->stack_at, 0, (lk->nst + 2) * sizeof(*lk->stack_at));
+	for (i = 0; i < lk->nrow; i++)
+		lk->stack_at[lk->row[i].stack + 2]++;
+	for (i = 0; i < lk->nst; i++)
+		lk->stack_at[i + 2] += lk->stack_at[i + 1];
+	for (i = 0; i < lk->nrow; i++)
+		lk->by_stack[lk->stack_at[lk->row[i].stack + 1]++] = i;
+}
+
 /**
  * mstat_leak_judge() - judge both tiers as of the last read
  * @lk: the reads so far
@@ -742,6 +765,7 @@ int mstat_leak_judge(struct mstat_leaks *lk)
 	for (i = 0; i < lk->w->nc; i++)
 		lk->w->c[i].explained_high = 0;
 	mstat_leak_window_judge(lk->w, o->confidence, o->min_rate);
+	mstat_leak_group(lk);
 	for (i = 0; i < lk->nst; i++) {
 		s = &lk->st[i];
 		memset(&s->k, 0, sizeof(*s) - offsetof(struct mstat_leak_stack, k));
@@ -786,6 +810,8 @@ void mstat_leaks_free(struct mstat_leaks *lk)
 	}
 	free(lk->st);
 	free(lk->row);
+	free(lk->stack_at);
+	free(lk->by_stack);
 	mstat_strmap_free(&lk->stackmap);
 	mstat_strmap_free(&lk->rowmap);
 	mstat_leak_window_free(lk->w);
