@@ -24,7 +24,7 @@
 
 struct mstat_caches mstat_caches __read_mostly = { .name_off = -1 };
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches);
-u32 mstat_cache_index[MSTAT_CACHE_INDEX];
+u16 mstat_cache_index[MSTAT_CACHE_INDEX];
 unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];
 DEFINE_STATIC_KEY_FALSE(mstat_caches_key);
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_key);
@@ -119,7 +119,7 @@ noinline int mstat_cache_claim(const void *cache)
 
 	for (;;) {
 		/* Fully ordered: the row's fields and key before the entry. */
-		e = cmpxchg(&mstat_cache_index[at], seen, r + 1);
+		e = cmpxchg(&mstat_cache_index[at], (u16)seen, (u16)(r + 1));
 		if (e == seen)
 			return r;
 		at = mstat_cache_index_entry(cache, &seen, &found);
@@ -488,6 +488,8 @@ static void mstat_base_free(void)
  */
 int mstat_caches_init(unsigned int rows, bool enabled)
 {
+	/* An index entry, a row + 1, is 16 bits. */
+	BUILD_BUG_ON(MSTAT_CACHE_ROWS_MAX >= U16_MAX);
 	if (rows > MSTAT_CACHE_ROWS_MAX)
 		return -EINVAL;
 	mstat_caches.nr_rows = rows;

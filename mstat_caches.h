@@ -151,11 +151,12 @@ DECLARE_STATIC_KEY_FALSE(mstat_caches_key);
 /*
  * The index and the keys, arrays of fixed size (not behind a pointer) so
  * that a lookup finds them at constant addresses: mstat_cache_index[]
- * holds a row's index + 1, or 0 (empty); mstat_cache_key[row] is its
+ * holds a row's index + 1, or 0 (empty), in 16 bits, so that the row a
+ * lookup finds is known to be no index below 0; mstat_cache_key[row] is its
  * cache's address, | %MSTAT_CACHE_GONE once the cache was destroyed, 0
  * for a row whose claim lost a race (it never counts anything).
  */
-extern u32 mstat_cache_index[MSTAT_CACHE_INDEX];
+extern u16 mstat_cache_index[MSTAT_CACHE_INDEX];
 extern unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];
 
 static __always_inline unsigned int mstat_cache_hash(const void *cache)
@@ -166,19 +167,22 @@ static __always_inline unsigned int mstat_cache_hash(const void *cache)
 int mstat_cache_claim(const void *cache);
 void mstat_cache_gone(const void *cache);
 
+/* What mstat_cache_find() returns for a cache without a row yet. */
+#define MSTAT_CACHE_MISS	(-2)
+
 /**
- * mstat_cache_row() - the row of a cache, claimed on first sight
+ * mstat_cache_find() - the row of a cache, if it has one
  * @cache: the struct kmem_cache
  *
- * Context: inside a write section of mstat_core (a claim must be over
- * before any reader can see the row's counts); any but NMI.
- * Return: the row's index, or -1: count in the overflow row.
+ * Context: inside a write section of mstat_core; any but NMI.
+ * Return: the row's index, or %MSTAT_CACHE_MISS: mstat_cache_claim() is
+ * to be asked.
  */
-static __always_inline int mstat_cache_row(const void *cache)
+static __always_inline int mstat_cache_find(const void *cache)
 {
 	unsigned int h = mstat_cache_hash(cache);
 	unsigned int i;
-	u32 e;
+	int e;
 
 	for (i = 0; i < MSTAT_CACHE_PROBES; i++) {
 		e = READ_ONCE(mstat_cache_index[h]);
@@ -190,22 +194,41 @@ static __always_inline int mstat_cache_row(const void *cache)
 			return e - 1;
 		h = (h + 1) % MSTAT_CACHE_INDEX;
 	}
-	return mstat_cache_claim(cache);
+	return MSTAT_CACHE_MISS;
+}
+
+/**
+ * mstat_cache_find_of() - the row an event of @cache counts in, if known
+ * @cache: the cache, or NULL
+ *
+ * Context: inside a write section of mstat_core.
+ * Return: the row's index; -1: the event counts in the cache source's
+ * size-class cells, as without the table; or %MSTAT_CACHE_MISS: the
+ * cache has no row yet, mstat_cache_row_of() claims it one.
+ */
+static __always_inline int mstat_cache_find_of(const void *cache)
+{
+	if (static_branch_likely(&mstat_caches_key) && cache)
+		return mstat_cache_find(cache);
+	return -1;
 }
 
 /**
  * mstat_cache_row_of() - the row an event of @cache counts in, if any
  * @cache: the cache, or NULL
  *
- * Context: inside a write section of mstat_core.
+ * mstat_cache_find_of(), and a cache without a row claims one.
+ *
+ * Context: inside a write section of mstat_core (a claim must be over
+ * before any reader can see the row's counts); any but NMI.
  * Return: the row's index, or -1: the event counts in the cache source's
- * size-class cells, as without the table.
+ * size-class cells (no table, or it is full).
  */
 static __always_inline int mstat_cache_row_of(const void *cache)
 {
-	if (static_branch_likely(&mstat_caches_key) && cache)
-		return mstat_cache_row(cache);
-	return -1;
+	int r = mstat_cache_find_of(cache);
+
+	return r == MSTAT_CACHE_MISS ? mstat_cache_claim(cache) : r;
 }
 
 /**

@@ -136,6 +136,57 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 }
 
 /**
+ * mstat_count_cache_alloc_first() - count an allocation from a cache
+ *	that had no row when its probe looked
+ * @cache: the cache
+ * @size: its object size
+ * @gfp: the allocation's flags
+ * @ptr: the object
+ * @site: the call site
+ *
+ * Out of line, in a section of its own, nested in the probe's (sections
+ * nest as an interrupt's do): the row is claimed here
+ * (mstat_cache_row_of()), or found if another CPU claimed it meanwhile.
+ *
+ * Context: inside the probe's write section; any but NMI.
+ */
+noinline void mstat_count_cache_alloc_first(const void *cache, size_t size,
+					    gfp_t gfp, unsigned long ptr,
+					    unsigned long site)
+{
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	__mstat_count_alloc_in(&s, MSTAT_SRC_CACHE, mstat_cache_row_of(cache),
+			       0, false, size, size, gfp, ptr, site);
+	mstat_write_end(&mstat_core, &s);
+}
+
+/**
+ * mstat_count_cache_free_first() - count a free to a cache that had no
+ *	row when its probe looked
+ * @cache: the cache
+ * @size: its object size
+ * @ptr: the object
+ * @site: the call site
+ *
+ * As mstat_count_cache_alloc_first().
+ *
+ * Context: inside the probe's write section; any but NMI.
+ */
+noinline void mstat_count_cache_free_first(const void *cache, size_t size,
+					   unsigned long ptr,
+					   unsigned long site)
+{
+	struct mstat_section s;
+
+	mstat_write_begin(&mstat_core, &s);
+	__mstat_count_free_in(&s, MSTAT_SRC_CACHE, mstat_cache_row_of(cache),
+			      0, false, size, ptr, site);
+	mstat_write_end(&mstat_core, &s);
+}
+
+/**
  * mstat_count_page_split() - count split_page() of a live block
  * @order: the block's order, above 0
  *
@@ -160,12 +211,12 @@ void mstat_count_page_split(unsigned int order)
 	if (!mstat_cell_fixed(MSTAT_SRC_PAGE, c))
 		mstat_cell_add(&s, MSTAT_SRC_PAGE, c, bytes_freed,
 			       PAGE_SIZE << order);
-	mstat_add(&s, struct mstat_cells, ctx_frees[x], 1);
+	if (x != MSTAT_CTX_TASK) {
+		mstat_add(&s, struct mstat_cells, ctx_frees[x], 1);
+		mstat_add(&s, struct mstat_cells,
+			  ctx_gfp_allocs[x][MSTAT_GFP_ATOMIC], 1UL << order);
+	}
 	mstat_cell_add(&s, MSTAT_SRC_PAGE, 0, allocs, 1UL << order);
-	mstat_add(&s, struct mstat_cells,
-		  ctx_gfp_allocs[x][x == MSTAT_CTX_TASK ? MSTAT_GFP_SLEEP :
-						      MSTAT_GFP_ATOMIC],
-		  1UL << order);
 	mstat_write_end(&mstat_core, &s);
 }
 

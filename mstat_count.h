@@ -34,6 +34,10 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long site);
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		      unsigned long site);
+void mstat_count_cache_alloc_first(const void *cache, size_t size, gfp_t gfp,
+				   unsigned long ptr, unsigned long site);
+void mstat_count_cache_free_first(const void *cache, size_t size,
+				  unsigned long ptr, unsigned long site);
 
 /* The context a preempt count @pc says: an NMI counts as a hard irq. */
 static __always_inline enum mstat_ctx mstat_context_of(unsigned long pc)
@@ -77,13 +81,41 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
 #define mstat_cell_add(s, src, c, field, val) \
 	mstat_add(s, struct mstat_cells, cell[src][c].field, val)
 
+/*
+ * The context and GFP split of an event, in an open section @s. Only the
+ * uncommon kinds are counted: an allocation that may sleep, in a task,
+ * and a free in a task, nearly every event, add nothing here, and
+ * mstat_stats_derive() takes them as the rest of the sources' totals,
+ * from the same cut (a test and a jump each, where their counter cost a
+ * context's index and an add).
+ */
+static __always_inline void mstat_count_ctx_alloc(struct mstat_section *s,
+						  gfp_t gfp)
+{
+	/* An enum mstat_gfp, as a long: no zero extension for the index. */
+	unsigned long g;
+
+	/* in_task(): one test of the preempt count (but on PREEMPT_RT). */
+	if (likely(in_task() && gfpflags_allow_blocking(gfp)))
+		return;
+	g = gfpflags_allow_blocking(gfp);
+	mstat_add(s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
+}
+
+static __always_inline void mstat_count_ctx_free(struct mstat_section *s)
+{
+	if (unlikely(!in_task()))
+		mstat_add(s, struct mstat_cells, ctx_frees[mstat_context()], 1);
+}
+
 /**
  * __mstat_count_alloc_in() - count one allocation in an open write section
  * @s: the section, which the caller opened and will close
  * @src: the source; a constant, so that only the adds it needs are left
- * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
- *	of the cell, if it has one (mstat_caches.h)
- * @c: its cell: the size class, or for %MSTAT_SRC_PAGE the order
+ * @r: for %MSTAT_SRC_CACHE, the row of its cache (mstat_caches.h), which
+ *	counts it instead of a cell, or -1 for none
+ * @c: its cell: the size class, or for %MSTAT_SRC_PAGE the order; for
+ *	%MSTAT_SRC_CACHE found here, from @alloc, if it has no row
  * @fixed: mstat_cell_fixed() of @src and @c, which a caller may know
  * @req: bytes requested
  * @alloc: bytes allocated
@@ -98,42 +130,54 @@ static __always_inline unsigned int mstat_order_cell(unsigned int order)
  */
 static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
 						   enum mstat_source src,
-						   const void *cache,
-						   unsigned int c, bool fixed,
+						   int r, unsigned int c,
+						   bool fixed,
 						   size_t req, size_t alloc,
 						   gfp_t gfp, unsigned long ptr,
 						   unsigned long site)
 {
-	/* An enum mstat_gfp, as a long: no zero extension for the index. */
-	unsigned long g = gfpflags_allow_blocking(gfp);
 	bool sample, stream;
-	int r;
 
-	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
-	if (r >= 0) {
+	if (src == MSTAT_SRC_CACHE && r >= 0) {
 		mstat_add(s, struct mstat_slot, row[r].allocs, 1);
 	} else {
+		/* A cache's class only without a row: not on its way. */
+		if (src == MSTAT_SRC_CACHE)
+			c = mstat_size_class(alloc);
 		mstat_cell_add(s, src, c, allocs, 1);
 		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
 			mstat_cell_add(s, src, c, bytes_req, req);
 		if (!fixed)
 			mstat_cell_add(s, src, c, bytes_alloc, alloc);
 	}
-	mstat_add(s, struct mstat_cells, ctx_gfp_allocs[mstat_context()][g], 1);
+	mstat_count_ctx_alloc(s, gfp);
 	if (static_branch_unlikely(&mstat_extras_key)) {
-		/* A page only while page sampling is on, and never unknown. */
-		sample = (src != MSTAT_SRC_PAGE ||
-			  (ptr && static_branch_unlikely(&mstat_profile_pages_key))) &&
-			 mstat_profile_due(alloc);
+		/*
+		 * A page only while page sampling is on, and never unknown.
+		 * Each outcome calls on its own: no flag is made of a test.
+		 */
+		sample = src != MSTAT_SRC_PAGE ||
+			 (ptr && static_branch_unlikely(&mstat_profile_pages_key));
 		stream = mstat_streamed(src);
-		if (sample || stream)
+		if (sample && mstat_profile_due(alloc))
 			mstat_extras(mstat_section_slot(&mstat_core, s), true,
-				     sample, false, stream, src, ptr, alloc,
+				     true, false, stream, src, ptr, alloc,
+				     site);
+		else if (unlikely(stream))
+			mstat_extras(mstat_section_slot(&mstat_core, s), true,
+				     false, false, true, src, ptr, alloc,
 				     site);
 	}
 }
 
-/* __mstat_count_alloc_in() as one write section of its own. */
+/*
+ * __mstat_count_alloc_in() as one write section of its own. For
+ * %MSTAT_SRC_CACHE, @cache is the cache, whose row counts the event if it
+ * has one; an event of a cache not in the table yet is counted out of
+ * line, whole, in a section nested in this one, which claims the row
+ * (mstat_count_cache_alloc_first()): only the section's own state lives
+ * across that call, as across mstat_extras().
+ */
 static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      const void *cache,
 					      unsigned int c, bool fixed,
@@ -143,10 +187,20 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      unsigned long site)
 {
 	struct mstat_section s;
+	int r = -1;
 
 	mstat_write_begin(&mstat_core, &s);
-	__mstat_count_alloc_in(&s, src, cache, c, fixed, req, alloc, gfp, ptr,
+	if (src == MSTAT_SRC_CACHE) {
+		r = mstat_cache_find_of(cache);
+		if (unlikely(r == MSTAT_CACHE_MISS)) {
+			mstat_count_cache_alloc_first(cache, alloc, gfp, ptr,
+						      site);
+			goto out;
+		}
+	}
+	__mstat_count_alloc_in(&s, src, r, c, fixed, req, alloc, gfp, ptr,
 			       site);
+out:
 	mstat_write_end(&mstat_core, &s);
 }
 
@@ -154,9 +208,8 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
  * __mstat_count_free_in() - count one free in an open write section
  * @s: the section, which the caller opened and will close
  * @src: the source, a constant
- * @cache: for %MSTAT_SRC_CACHE, the cache, whose row counts it instead
- *	of the cell, if it has one
- * @c: its cell
+ * @r: for %MSTAT_SRC_CACHE, the row of its cache, or -1
+ * @c: its cell (for %MSTAT_SRC_CACHE found here, as for an allocation)
  * @fixed: mstat_cell_fixed() of @src and @c, which a caller may know
  * @size: bytes the object occupied
  * @ptr: the object, for the recorders
@@ -166,37 +219,42 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
  */
 static __always_inline void __mstat_count_free_in(struct mstat_section *s,
 						  enum mstat_source src,
-						  const void *cache,
-						  unsigned int c, bool fixed,
+						  int r, unsigned int c,
+						  bool fixed,
 						  size_t size, unsigned long ptr,
 						  unsigned long site)
 {
 	bool sampled, stream;
-	int r;
 
-	r = src == MSTAT_SRC_CACHE ? mstat_cache_row_of(cache) : -1;
-	if (r >= 0) {
+	if (src == MSTAT_SRC_CACHE && r >= 0) {
 		mstat_add(s, struct mstat_slot, row[r].frees, 1);
 	} else {
+		if (src == MSTAT_SRC_CACHE)
+			c = mstat_size_class(size);
 		mstat_cell_add(s, src, c, frees, 1);
 		if (!fixed)
 			mstat_cell_add(s, src, c, bytes_freed, size);
 	}
-	mstat_add(s, struct mstat_cells, ctx_frees[mstat_context()], 1);
+	mstat_count_ctx_free(s);
 	if (static_branch_unlikely(&mstat_extras_key)) {
 		sampled = (src != MSTAT_SRC_PAGE ||
 			   static_branch_unlikely(&mstat_profile_page_free_key)) &&
-			  ptr && mstat_profile_held(ptr);
+			  ptr;
 		stream = mstat_streamed(src);
-		if (sampled || stream)
+		if (sampled && mstat_profile_held(ptr))
 			mstat_extras(mstat_section_slot(&mstat_core, s),
-				     false, false, sampled, stream, src, ptr,
+				     false, false, true, stream, src, ptr,
+				     fixed ? mstat_cell_size(src, c) : size,
+				     site);
+		else if (unlikely(stream))
+			mstat_extras(mstat_section_slot(&mstat_core, s),
+				     false, false, false, true, src, ptr,
 				     fixed ? mstat_cell_size(src, c) : size,
 				     site);
 	}
 }
 
-/* __mstat_count_free_in() as one write section of its own. */
+/* __mstat_count_free_in() as one write section of its own, as above. */
 static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     const void *cache,
 					     unsigned int c, bool fixed,
@@ -205,9 +263,18 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     unsigned long site)
 {
 	struct mstat_section s;
+	int r = -1;
 
 	mstat_write_begin(&mstat_core, &s);
-	__mstat_count_free_in(&s, src, cache, c, fixed, size, ptr, site);
+	if (src == MSTAT_SRC_CACHE) {
+		r = mstat_cache_find_of(cache);
+		if (unlikely(r == MSTAT_CACHE_MISS)) {
+			mstat_count_cache_free_first(cache, size, ptr, site);
+			goto out;
+		}
+	}
+	__mstat_count_free_in(&s, src, r, c, fixed, size, ptr, site);
+out:
 	mstat_write_end(&mstat_core, &s);
 }
 
@@ -258,7 +325,7 @@ static __always_inline void mstat_hot_cache_alloc(const void *cache,
 						  unsigned long ptr,
 						  unsigned long site)
 {
-	__mstat_hot_alloc(MSTAT_SRC_CACHE, cache, mstat_size_class(size), false,
+	__mstat_hot_alloc(MSTAT_SRC_CACHE, cache, 0, false,
 			  size, size, gfp, ptr, site);
 }
 
@@ -267,7 +334,7 @@ static __always_inline void mstat_hot_cache_free(const void *cache,
 						 unsigned long ptr,
 						 unsigned long site)
 {
-	__mstat_hot_free(MSTAT_SRC_CACHE, cache, mstat_size_class(size), false,
+	__mstat_hot_free(MSTAT_SRC_CACHE, cache, 0, false,
 			 size, ptr, site);
 }
 

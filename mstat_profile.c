@@ -132,6 +132,7 @@ static unsigned int mstat_nr_buckets, mstat_depth;
 static size_t mstat_bucket_size;
 struct mstat_addr **mstat_addr_heads;
 unsigned int mstat_addr_bits;
+unsigned long mstat_addr_shift;
 static struct mstat_addr *mstat_addr_pool, *mstat_addr_free;
 static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
 static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
@@ -184,7 +185,8 @@ unsigned long mstat_profile_epoch(unsigned int slot)
 
 /* The slab cache of an allocated object, or NULL: the sources' layout. */
 static const void *(*mstat_cache_of)(const void *obj);
-DEFINE_PER_CPU(s64, mstat_sample_next);
+/* Minus the bytes left until this CPU's next sample (mstat_profile_due()). */
+DEFINE_PER_CPU(s64, mstat_sample_left);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_free_key);
 DEFINE_STATIC_KEY_FALSE(mstat_profile_pages_key);
@@ -395,7 +397,7 @@ static raw_spinlock_t *mstat_addr_lock(unsigned int h)
 static bool mstat_addr_insert(unsigned int slot, unsigned long ptr,
 			      struct mstat_bucket *b, u64 size)
 {
-	unsigned int h = hash_long(ptr, mstat_addr_bits);
+	unsigned int h = mstat_addr_hash(ptr);
 	struct mstat_addr *a;
 	unsigned long flags;
 
@@ -422,7 +424,7 @@ static bool mstat_addr_insert(unsigned int slot, unsigned long ptr,
 /* Unlink @ptr's entry; return it, or NULL if @ptr was not sampled. */
 static struct mstat_addr *mstat_addr_remove(unsigned long ptr)
 {
-	unsigned int h = hash_long(ptr, mstat_addr_bits);
+	unsigned int h = mstat_addr_hash(ptr);
 	struct mstat_addr *a, **pp;
 	unsigned long flags;
 
@@ -788,7 +790,7 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 	struct mstat_bucket *b;
 	unsigned int n;
 
-	this_cpu_write(mstat_sample_next, mstat_sample_interval(rate));
+	this_cpu_write(mstat_sample_left, -(s64)mstat_sample_interval(rate));
 	if (kind == MSTAT_SAMPLE_PAGE)
 		n = mstat_page_stack(entries, site);
 	else
@@ -870,7 +872,7 @@ EXPORT_SYMBOL_IF_KUNIT(__mstat_profile_free);
  */
 void __mstat_profile_trim(unsigned int slot, unsigned long ptr, u64 size)
 {
-	unsigned int h = hash_long(ptr, mstat_addr_bits);
+	unsigned int h = mstat_addr_hash(ptr);
 	struct mstat_addr *a;
 	unsigned long flags;
 
@@ -1334,10 +1336,10 @@ void mstat_profile_set_rate(unsigned long rate)
 
 		if (rate) {
 			preempt_disable();	/* this CPU's generator */
-			next = mstat_sample_interval(rate);
+			next = -(s64)mstat_sample_interval(rate);
 			preempt_enable();
 		}
-		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_next, cpu), next);
+		WRITE_ONCE(*per_cpu_ptr(&mstat_sample_left, cpu), next);
 	}
 	/*
 	 * The free side stays on once the profile was: objects sampled
@@ -1404,6 +1406,7 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 	mstat_bucket_size = struct_size((struct mstat_bucket *)NULL, stack,
 					depth);
 	mstat_addr_bits = ilog2(roundup_pow_of_two(addrs * 2));
+	mstat_addr_shift = BITS_PER_LONG - mstat_addr_bits;
 	mstat_buckets = vzalloc(array_size(buckets, mstat_bucket_size));
 	mstat_addr_pool = vzalloc(array_size(addrs, sizeof(*mstat_addr_pool)));
 	mstat_addr_heads = vzalloc(array_size(1U << mstat_addr_bits,

@@ -28,9 +28,24 @@ DECLARE_STATIC_KEY_FALSE(mstat_profile_alloc_key);
 DECLARE_STATIC_KEY_FALSE(mstat_profile_free_key);
 DECLARE_STATIC_KEY_FALSE(mstat_profile_pages_key);
 DECLARE_STATIC_KEY_FALSE(mstat_profile_page_free_key);
-DECLARE_PER_CPU(s64, mstat_sample_next);
+DECLARE_PER_CPU(s64, mstat_sample_left);
 extern struct mstat_addr **mstat_addr_heads;
 extern unsigned int mstat_addr_bits;
+extern unsigned long mstat_addr_shift;
+
+/*
+ * An address's chain in the address table: hash_long(@ptr,
+ * mstat_addr_bits), with its shift ready (BITS_PER_LONG - the bits) and a
+ * long result, which indexes with no zero extension.
+ */
+static __always_inline unsigned long mstat_addr_hash(unsigned long ptr)
+{
+#if BITS_PER_LONG == 64
+	return (ptr * GOLDEN_RATIO_64) >> mstat_addr_shift;
+#else
+	return hash_long(ptr, mstat_addr_bits);
+#endif
+}
 
 /*
  * How a sampled allocation's address may be read (__mstat_profile_sample()):
@@ -56,8 +71,14 @@ void __mstat_profile_trim(unsigned int slot, unsigned long ptr, u64 size);
  * mstat_profile_due() - whether an allocation is to be sampled
  * @size: its bytes
  *
- * A patched-out jump while the profile is off; else one this_cpu
- * subtraction from this CPU's interval.
+ * A patched-out jump while the profile is off; else the size added to
+ * this CPU's count toward its next sample, which starts at minus the
+ * interval (mstat_sample_interval()), then a load of it: on x86 an add to
+ * memory, a load and a test, where this_cpu_sub_return() takes an xadd, a
+ * negation before it and a subtraction after. An interrupt in between
+ * that samples has started a new interval, which the load reads: one
+ * sample, as if the interrupt came first; one that does not sample only
+ * moves the next sample nearer.
  *
  * Context: inside a write section of mstat_core; any but NMI.
  * Return: true if the caller is to call __mstat_profile_sample(), inside
@@ -65,8 +86,10 @@ void __mstat_profile_trim(unsigned int slot, unsigned long ptr, u64 size);
  */
 static __always_inline bool mstat_profile_due(u64 size)
 {
-	return static_branch_unlikely(&mstat_profile_alloc_key) &&
-	       this_cpu_sub_return(mstat_sample_next, size) <= 0;
+	if (!static_branch_unlikely(&mstat_profile_alloc_key))
+		return false;
+	this_cpu_add(mstat_sample_left, size);
+	return this_cpu_read(mstat_sample_left) >= 0;
 }
 
 /**
@@ -85,7 +108,7 @@ static __always_inline bool mstat_profile_due(u64 size)
 static __always_inline bool mstat_profile_held(unsigned long ptr)
 {
 	return static_branch_unlikely(&mstat_profile_free_key) &&
-	       READ_ONCE(mstat_addr_heads[hash_long(ptr, mstat_addr_bits)]);
+	       READ_ONCE(mstat_addr_heads[mstat_addr_hash(ptr)]);
 }
 
 enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };

@@ -441,15 +441,43 @@ static __always_inline struct kmem_cache *mstat_cache_of_obj(const void *ptr)
 	return (struct kmem_cache *)mstat_slab_cache_of(ptr, &head);
 }
 
+/*
+ * The cache events while the slab layout is unknown: out of line, so that
+ * kmem_cache_size()'s call keeps no register of the inlined section.
+ */
+static noinline void mstat_cache_alloc_unknown(struct kmem_cache *s,
+					       const void *ptr, gfp_t gfp,
+					       unsigned long site)
+{
+	mstat_hot_cache_alloc(s, kmem_cache_size(s), gfp, (unsigned long)ptr,
+			      site);
+}
+
+static noinline void mstat_cache_free_unknown(struct kmem_cache *s,
+					      const void *ptr,
+					      unsigned long site)
+{
+	mstat_hot_cache_free(s, kmem_cache_size(s), (unsigned long)ptr, site);
+}
+
+/*
+ * A struct kmem_cache freed: its cache is gone (mstat_caches.h). Out of
+ * line too, and counted as any free.
+ */
+static noinline void mstat_cache_free_kmem_cache(struct kmem_cache *s,
+						 const void *ptr,
+						 unsigned long site)
+{
+	mstat_cache_gone(ptr);
+	mstat_count_cache_free(s, ptr, site);
+}
+
 static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
 						      const void *ptr,
 						      struct kmem_cache *s,
 						      size_t bytes_alloc,
 						      gfp_t gfp_flags)
 {
-	bool km;
-	size_t size;
-
 	if (unlikely(!ptr)) {
 		mstat_count_cache_failure(s);
 		return;
@@ -459,13 +487,16 @@ static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
 				      (unsigned long)ptr, call_site);
 		return;
 	}
-	size = mstat_cache_size(s, &km);
-	if (unlikely(km)) {
+	if (!static_branch_likely(&mstat_slab_known)) {
+		mstat_cache_alloc_unknown(s, ptr, gfp_flags, call_site);
+		return;
+	}
+	if (unlikely(mstat_slab_is_kmalloc(s))) {
 		mstat_count_cache_alloc(s, ptr, gfp_flags, call_site);
 		return;
 	}
-	mstat_hot_cache_alloc(s, size, gfp_flags, (unsigned long)ptr,
-			      call_site);
+	mstat_hot_cache_alloc(s, mstat_slab_size(s), gfp_flags,
+			      (unsigned long)ptr, call_site);
 }
 
 /*
@@ -485,8 +516,6 @@ static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
 						     const struct kmem_cache *s)
 {
 	struct kmem_cache *c = (struct kmem_cache *)s;
-	bool km;
-	size_t size;
 
 	if (!ptr)
 		return;
@@ -495,15 +524,20 @@ static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
 				     (unsigned long)ptr, call_site);
 		return;
 	}
-	/* A struct kmem_cache freed: its cache is gone (mstat_caches.h). */
-	if (unlikely(s == mstat_caches.kmem_cache))
-		mstat_cache_gone(ptr);
-	size = mstat_cache_size(c, &km);
-	if (unlikely(km)) {
+	if (unlikely(s == mstat_caches.kmem_cache)) {
+		mstat_cache_free_kmem_cache(c, ptr, call_site);
+		return;
+	}
+	if (!static_branch_likely(&mstat_slab_known)) {
+		mstat_cache_free_unknown(c, ptr, call_site);
+		return;
+	}
+	if (unlikely(mstat_slab_is_kmalloc(c))) {
 		mstat_count_cache_free(c, ptr, call_site);
 		return;
 	}
-	mstat_hot_cache_free(c, size, (unsigned long)ptr, call_site);
+	mstat_hot_cache_free(c, mstat_slab_size(c), (unsigned long)ptr,
+			     call_site);
 }
 
 /*
@@ -628,6 +662,13 @@ struct mstat_page_watch {
 
 static struct mstat_page_watch mstat_watch[MSTAT_WATCH_SLOTS];
 static atomic_long_t mstat_watch_full;
+/*
+ * Watches held, on every CPU: while none is, the mm_page_alloc probe
+ * looks for none (a load and a jump, where the four ways cost it a hash
+ * and four loads). A task that holds a watch raised it before its bulk
+ * call's pages come, in its own program order, whichever CPU it is on.
+ */
+static atomic_t mstat_watches;
 
 /* The caller's task and context, as one word: a task is word aligned. */
 static __always_inline unsigned long mstat_watch_key(void)
@@ -658,9 +699,12 @@ mstat_watch_way(unsigned long key, unsigned int way)
  */
 static __always_inline void mstat_page_watch_note(struct page *page)
 {
-	unsigned long key = mstat_watch_key();
+	unsigned long key;
 	unsigned int way;
 
+	if (likely(!atomic_read(&mstat_watches)))
+		return;
+	key = mstat_watch_key();
 	for (way = 0; way < MSTAT_WATCH_WAYS; way++) {
 		struct mstat_page_watch *w = mstat_watch_way(key, way);
 
@@ -694,6 +738,7 @@ int mstat_page_watch_begin(void)
 		 */
 		if (!READ_ONCE(w->key) && !cmpxchg(&w->key, 0, key)) {
 			WRITE_ONCE(w->page, NULL);
+			atomic_inc(&mstat_watches);
 			return w - mstat_watch;
 		}
 	}
@@ -724,6 +769,7 @@ struct page *mstat_page_watch_end(int watch)
 	 * the page above comes before the next owner's clearing of it.
 	 */
 	smp_store_release(&w->key, 0);
+	atomic_dec(&mstat_watches);
 	return page;
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_page_watch_end);

@@ -99,6 +99,7 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 {
 	enum mstat_source src;
 	unsigned int c, x, g;
+	u64 allocs = 0, frees = 0;
 
 	memset(st, 0, sizeof(*st));
 	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
@@ -150,13 +151,33 @@ void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st)
 			st->cls[c].bytes_freed += bf;
 		}
 	}
+	/*
+	 * The common kinds, a sleeping allocation and a free in a task, are
+	 * not counted (mstat_count_ctx_alloc()): they are the rest of the
+	 * sources' totals, modulo 2^64 as every counter.
+	 */
+	for (src = 0; src < MSTAT_NR_SOURCES; src++) {
+		allocs += st->src[src].allocs;
+		frees += st->src[src].frees;
+	}
 	for (x = 0; x < MSTAT_NR_CTX; x++) {
 		for (g = 0; g < MSTAT_NR_GFP; g++) {
-			st->ctx[x].allocs += cl->ctx_gfp_allocs[x][g];
-			st->gfp[g] += cl->ctx_gfp_allocs[x][g];
+			u64 n = cl->ctx_gfp_allocs[x][g];
+
+			if (x == MSTAT_CTX_TASK && g == MSTAT_GFP_SLEEP)
+				continue;
+			st->ctx[x].allocs += n;
+			st->gfp[g] += n;
+			allocs -= n;
 		}
-		st->ctx[x].frees = cl->ctx_frees[x];
+		if (x != MSTAT_CTX_TASK) {
+			st->ctx[x].frees = cl->ctx_frees[x];
+			frees -= cl->ctx_frees[x];
+		}
 	}
+	st->ctx[MSTAT_CTX_TASK].allocs += allocs;
+	st->gfp[MSTAT_GFP_SLEEP] += allocs;
+	st->ctx[MSTAT_CTX_TASK].frees = frees;
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_stats_derive);
 

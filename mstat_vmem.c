@@ -333,7 +333,7 @@ static void mstat_vmem_drop(struct mstat_objtab *t, enum mstat_source src,
 	mstat_write_begin(&mstat_core, &s);
 	if (mstat_vmem_current(&s, o)) {
 		if (!seen || !mstat_mutant(MSTAT_MUT_VMEM_FREE_LOST))
-			__mstat_count_free_in(&s, src, NULL, o->cell,
+			__mstat_count_free_in(&s, src, -1, o->cell,
 					      mstat_cell_fixed(src, o->cell),
 					      o->bytes, o->key, o->site);
 		mstat_owner_free(t, src, o);
@@ -385,7 +385,7 @@ static void mstat_vmem_alloc(enum mstat_source src, struct mstat_obj *o,
 	mstat_owner_alloc(t, src, o);
 	t->slot[i] = *o;
 	t->nr++;
-	__mstat_count_alloc_in(&s, src, NULL, o->cell,
+	__mstat_count_alloc_in(&s, src, -1, o->cell,
 			       mstat_cell_fixed(src, o->cell), o->bytes,
 			       o->bytes, gfp, o->key, o->site);
 	if (src == MSTAT_SRC_PERCPU && o->owner == MSTAT_PERCPU_FIRST)

@@ -574,6 +574,81 @@ static void mstat_probe_counts_kmalloc_and_cache(struct kunit *test)
 }
 
 /*
+ * Each context's counts against a known truth: the kmalloc+kfree pairs of
+ * GFP_ATOMIC made in a hard irq (irq_work), in a softirq (a timer) and in
+ * this task, then GFP_KERNEL ones in this task. A task's sleeping
+ * allocations and its frees are derived (mstat_count_ctx_alloc()), the
+ * others counted: each must be at least its pairs (the background adds).
+ */
+#define CTX_HARD	16
+#define CTX_SOFT	24
+#define CTX_ATOMIC	32
+#define CTX_SLEEP	40
+
+static struct completion ctx_soft_done;
+
+static void ctx_pairs(unsigned int n, gfp_t gfp)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kfree(kmalloc(64, gfp));
+}
+
+static void ctx_hardirq(struct irq_work *w)
+{
+	ctx_pairs(CTX_HARD, GFP_ATOMIC);
+}
+
+static void ctx_softirq(struct timer_list *t)
+{
+	ctx_pairs(CTX_SOFT, GFP_ATOMIC);
+	complete(&ctx_soft_done);
+}
+
+static void mstat_probe_counts_contexts(struct kunit *test)
+{
+	struct irq_work w = IRQ_WORK_INIT_HARD(ctx_hardirq);
+	u64 allocs[MSTAT_NR_CTX], frees[MSTAT_NR_CTX], atomic, sleep;
+	struct mstat_stats *a, *b;
+	struct timer_list t;
+	unsigned int x;
+
+	init_completion(&ctx_soft_done);
+	a = snap_stats(test);
+	irq_work_queue(&w);
+	irq_work_sync(&w);
+	timer_setup_on_stack(&t, ctx_softirq, 0);
+	mod_timer(&t, jiffies + 1);
+	wait_for_completion(&ctx_soft_done);
+	timer_delete_sync(&t);
+	destroy_timer_on_stack(&t);
+	ctx_pairs(CTX_ATOMIC, GFP_ATOMIC);
+	ctx_pairs(CTX_SLEEP, GFP_KERNEL);
+	b = snap_stats(test);
+
+	for (x = 0; x < MSTAT_NR_CTX; x++) {
+		allocs[x] = b->ctx[x].allocs - a->ctx[x].allocs;
+		frees[x] = b->ctx[x].frees - a->ctx[x].frees;
+	}
+	atomic = b->gfp[MSTAT_GFP_ATOMIC] - a->gfp[MSTAT_GFP_ATOMIC];
+	sleep = b->gfp[MSTAT_GFP_SLEEP] - a->gfp[MSTAT_GFP_SLEEP];
+
+	KUNIT_EXPECT_GE(test, allocs[MSTAT_CTX_HARDIRQ], (u64)CTX_HARD);
+	KUNIT_EXPECT_GE(test, frees[MSTAT_CTX_HARDIRQ], (u64)CTX_HARD);
+	KUNIT_EXPECT_GE(test, allocs[MSTAT_CTX_SOFTIRQ], (u64)CTX_SOFT);
+	KUNIT_EXPECT_GE(test, frees[MSTAT_CTX_SOFTIRQ], (u64)CTX_SOFT);
+	KUNIT_EXPECT_GE(test, allocs[MSTAT_CTX_TASK],
+			(u64)CTX_ATOMIC + CTX_SLEEP);
+	KUNIT_EXPECT_GE(test, frees[MSTAT_CTX_TASK], (u64)CTX_ATOMIC + CTX_SLEEP);
+	KUNIT_EXPECT_GE(test, atomic, (u64)CTX_HARD + CTX_SOFT + CTX_ATOMIC);
+	KUNIT_EXPECT_GE(test, sleep, (u64)CTX_SLEEP);
+	/* The task's own: every atomic one but the interrupts' at least. */
+	KUNIT_EXPECT_GE(test, atomic - allocs[MSTAT_CTX_HARDIRQ] -
+			allocs[MSTAT_CTX_SOFTIRQ], (u64)CTX_ATOMIC);
+}
+
+/*
  * The context a kprobe's handler sees for the code it probes, where a
  * breakpoint runs the handler (an NMI level on top): mstat's probes on
  * split_page() and the bulk allocators ask it. The probed function is
@@ -881,8 +956,14 @@ static void mstat_derive_rules(struct kunit *test)
 	e = &cl->cell[MSTAT_SRC_PAGE][MSTAT_NR_ORDERS - 1];
 	e->allocs = 1;
 	e->bytes_alloc = PAGE_SIZE << 12;
-	cl->ctx_gfp_allocs[MSTAT_CTX_TASK][MSTAT_GFP_SLEEP] = 7;
+	/*
+	 * The uncommon contexts' counts; a task's sleeping allocations and
+	 * its frees are the rest of the 21 allocations and 11 frees above
+	 * (mstat_count_ctx_alloc()): what their cells hold is not read.
+	 */
+	cl->ctx_gfp_allocs[MSTAT_CTX_TASK][MSTAT_GFP_SLEEP] = 1000;
 	cl->ctx_gfp_allocs[MSTAT_CTX_HARDIRQ][MSTAT_GFP_ATOMIC] = 2;
+	cl->ctx_frees[MSTAT_CTX_TASK] = 1000;
 	cl->ctx_frees[MSTAT_CTX_SOFTIRQ] = 3;
 
 	mstat_stats_derive(cl, st);
@@ -913,10 +994,13 @@ static void mstat_derive_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].bytes_freed,
 			5 * (PAGE_SIZE << 2));
 	KUNIT_EXPECT_EQ(test, st->src[MSTAT_SRC_PAGE].failures, 1ULL);
-	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_TASK].allocs, 7ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_TASK].allocs, 19ULL);
 	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_HARDIRQ].allocs, 2ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_SOFTIRQ].allocs, 0ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_TASK].frees, 8ULL);
 	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_SOFTIRQ].frees, 3ULL);
-	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_SLEEP], 7ULL);
+	KUNIT_EXPECT_EQ(test, st->ctx[MSTAT_CTX_HARDIRQ].frees, 0ULL);
+	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_SLEEP], 19ULL);
 	KUNIT_EXPECT_EQ(test, st->gfp[MSTAT_GFP_ATOMIC], 2ULL);
 }
 
@@ -1003,6 +1087,7 @@ static struct kunit_case mstat_module_cases[] = {
 	KUNIT_CASE(mstat_kfree_size_kmalloc),
 	KUNIT_CASE(mstat_slab_layout_reads),
 	KUNIT_CASE(mstat_probe_counts_kmalloc_and_cache),
+	KUNIT_CASE(mstat_probe_counts_contexts),
 	KUNIT_CASE(mstat_probed_context_breakpoint),
 	KUNIT_CASE(mstat_page_watch_nested),
 	MSTAT_KUNIT_CASE_SLOW(mstat_snapshot_invariants_under_load),

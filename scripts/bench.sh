@@ -265,6 +265,7 @@ icount_what() {
 	cache-none) echo 'no probe' ;;
 	mstat-cache-nopercache) echo 'mstat, the cache source alone, per-cache off' ;;
 	mstat-cache-percache) echo 'the same, per-cache on' ;;
+	mstat-cache-default) echo 'mstat by default (every source, profile at its default rate)' ;;
 	vmalloc-none) echo 'vmalloc(4 KiB)+vfree, no mstat' ;;
 	mstat-vmalloc-off) echo 'mstat (profile off), vmalloc source off' ;;
 	mstat-vmalloc) echo 'the vmalloc source on' ;;
@@ -360,9 +361,10 @@ bench_icount() {
 		echo
 		echo "A kmem_cache_alloc+kmem_cache_free pair of a cache of the bench's own"
 		echo "(\`mstat_probe_bench loop=cache\`), with no probe and with mstat's cache"
-		echo 'source alone, the profile off, `per_cache=0` and `per_cache=1`.'
+		echo 'source alone, the profile off, `per_cache=0` and `per_cache=1`,'
+		echo 'and with mstat by default.'
 		icount_table cache-none mstat-cache-nopercache mstat-cache-percache \
-			base-cache
+			mstat-cache-default base-cache-percache base-cache-default
 	} | tee -a "$res"
 
 	section_head "Stacks and labels: what a sample costs" \

@@ -22,7 +22,8 @@
 # with the event stream on for kmalloc (nobody reading it: once the ring
 # is full, events are dropped); the kmem_cache_alloc+kmem_cache_free pair
 # (loop=cache), with no probe and with mstat's cache source alone,
-# per-cache counting off and on; a vmalloc()+vfree() of a page
+# per-cache counting off and on, and with mstat by default; a
+# vmalloc()+vfree() of a page
 # (loop=vmalloc) and an alloc_percpu()+free_percpu() of 8 bytes
 # (loop=percpu), each with no mstat, with mstat (profile off) and the
 # pair's own source off, and with it on: the difference of the last two
@@ -34,7 +35,7 @@
 # if a baseline build of mstat is
 # copied in as mstat_base.ko (make bench with MSTAT_BENCH_BASE=REF), its
 # kmalloc-only, default and cache-source-only variants, measured in the
-# same rounds. A warm-up round first, discarded; then RUNS rounds,
+# same rounds (any variant mstat-V has its base-V). A warm-up round first, discarded; then RUNS rounds,
 # interleaved (ICOUNT_VARIANTS="V..." on the kernel command line: only
 # those variants; ICOUNT_RUNS=N: N rounds). Prints
 #   icount: run=N variant=V insns_per_pair=X
@@ -92,10 +93,14 @@ with() {
 	rmmod mstat
 }
 
-# variant NAME RUN: one measurement of NAME.
+# variant NAME RUN: one measurement of NAME; base-V is mstat-V's with the
+# baseline build (mstat_base.ko) in mstat.ko's place.
 variant() {
-	local x
-	case $1 in
+	local x ko=./mstat.ko v="$1"
+	case $v in
+	base-*)	ko=./mstat_base.ko v=mstat-${v#base-} ;;
+	esac
+	case $v in
 	none)	x=$(b mode=none) ;;
 	empty)	x=$(b mode=empty) ;;
 	floor)	x=$(b mode=floor) ;;
@@ -110,59 +115,53 @@ variant() {
 	ebpf-counters|ebpf-sized)
 		ebpf "${1#ebpf-}" "$2" ;;
 	mstat-kmalloc-noprofile)
-		x=$(with ./mstat.ko enable_cache=0 enable_page=0 enable_api=0 \
+		x=$(with "$ko" enable_cache=0 enable_page=0 enable_api=0 \
 			profile_rate=0) ;;
 	mstat-default)
-		x=$(with ./mstat.ko) ;;
+		x=$(with "$ko") ;;
 	mstat-default-noprofile)
-		x=$(with ./mstat.ko profile_rate=0) ;;
+		x=$(with "$ko" profile_rate=0) ;;
 	mstat-every-site)
-		x=$(with ./mstat.ko profile_rate=1 profile_depth=1) ;;
+		x=$(with "$ko" profile_rate=1 profile_depth=1) ;;
 	mstat-every-stack)
-		x=$(with ./mstat.ko profile_rate=1) ;;
-	base-kmalloc-noprofile)
-		x=$(with ./mstat_base.ko enable_cache=0 enable_page=0 \
-			enable_api=0 profile_rate=0) ;;
-	base-default)
-		x=$(with ./mstat_base.ko) ;;
-	base-cache)
-		x=$(bench=loop=cache with ./mstat_base.ko enable_kmalloc=0 \
-			enable_page=0 enable_api=0 profile_rate=0) ;;
+		x=$(with "$ko" profile_rate=1) ;;
 	cache-none)
 		x=$(b mode=none loop=cache) ;;
 	mstat-cache-percache)
-		x=$(bench=loop=cache with ./mstat.ko enable_kmalloc=0 \
+		x=$(bench=loop=cache with "$ko" enable_kmalloc=0 \
 			enable_page=0 enable_api=0 profile_rate=0) ;;
+	mstat-cache-default)
+		x=$(bench=loop=cache with "$ko") ;;
 	mstat-cache-nopercache)
-		x=$(bench=loop=cache with ./mstat.ko enable_kmalloc=0 \
+		x=$(bench=loop=cache with "$ko" enable_kmalloc=0 \
 			enable_page=0 enable_api=0 profile_rate=0 per_cache=0) ;;
 	vmalloc-none)
 		x=$(b mode=none loop=vmalloc) ;;
 	mstat-vmalloc)
-		x=$(bench=loop=vmalloc with ./mstat.ko profile_rate=0) ;;
+		x=$(bench=loop=vmalloc with "$ko" profile_rate=0) ;;
 	mstat-vmalloc-off)
-		x=$(bench=loop=vmalloc with ./mstat.ko profile_rate=0 \
+		x=$(bench=loop=vmalloc with "$ko" profile_rate=0 \
 			enable_vmalloc=0) ;;
 	percpu-none)
 		x=$(b mode=none loop=percpu) ;;
 	mstat-percpu)
-		x=$(bench=loop=percpu with ./mstat.ko profile_rate=0) ;;
+		x=$(bench=loop=percpu with "$ko" profile_rate=0) ;;
 	mstat-percpu-off)
-		x=$(bench=loop=percpu with ./mstat.ko profile_rate=0 \
+		x=$(bench=loop=percpu with "$ko" profile_rate=0 \
 			enable_percpu=0) ;;
 	page-none)
 		x=$(b mode=none loop=page) ;;
 	mstat-page-off)
-		x=$(bench=loop=page with ./mstat.ko profile_rate=0 \
+		x=$(bench=loop=page with "$ko" profile_rate=0 \
 			enable_page=0) ;;
 	mstat-page)
-		x=$(bench=loop=page with ./mstat.ko profile_rate=0) ;;
+		x=$(bench=loop=page with "$ko" profile_rate=0) ;;
 	mstat-page-profile)
-		x=$(bench=loop=page with ./mstat.ko profile_pages=1) ;;
+		x=$(bench=loop=page with "$ko" profile_pages=1) ;;
 	mstat-page-profile-off)
-		x=$(bench=loop=page with ./mstat.ko) ;;
+		x=$(bench=loop=page with "$ko") ;;
 	mstat-default-stream)
-		insmod ./mstat.ko || exit 1
+		insmod "$ko" || exit 1
 		echo 1 >$D/events_sources
 		x=$(b mode=none)
 		echo 0 >$D/events_sources
@@ -175,12 +174,13 @@ variant() {
 variants="none empty floor ftrace-hist ebpf-counters ebpf-sized
 	  mstat-kmalloc-noprofile mstat-default mstat-default-noprofile
 	  mstat-every-site mstat-every-stack mstat-default-stream cache-none mstat-cache-nopercache
-	  mstat-cache-percache vmalloc-none mstat-vmalloc-off mstat-vmalloc
+	  mstat-cache-percache mstat-cache-default vmalloc-none mstat-vmalloc-off mstat-vmalloc
 	  percpu-none mstat-percpu-off mstat-percpu
 	  page-none mstat-page-off mstat-page mstat-page-profile-off
 	  mstat-page-profile"
 [ -f ./mstat_base.ko ] &&
-	variants="$variants base-kmalloc-noprofile base-default base-cache"
+	variants="$variants base-kmalloc-noprofile base-default base-cache-percache
+		  base-cache-default base-page-profile-off"
 # ICOUNT_VARIANTS="V..." on the kernel command line: only those.
 only=$(sed -n 's/.*ICOUNT_VARIANTS="\([^"]*\)".*/\1/p' /proc/cmdline)
 [ -n "$only" ] && variants=$only
