@@ -4,8 +4,11 @@
  * adds to the fewest cells the snapshot can be derived from (struct
  * mstat_cells), inlined into each probe for its source, and hands the
  * event to the recorders (the heap profile, the event stream) only while
- * one of them is on. What is optional costs a patched-out jump while off:
- * mstat_extras_key, then each recorder's own keys.
+ * one of them is on. What is optional costs a patched-out jump while off,
+ * each recorder's own key, and no more than its own test while on: the
+ * profile's on every event (a sample due, a freed object maybe sampled),
+ * the stream's on none of the profile's (one key over both was one more
+ * jump on every event while the profile is on, as it is by default).
  */
 #ifndef _MSTAT_COUNT_H
 #define _MSTAT_COUNT_H
@@ -136,7 +139,7 @@ static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
 						   gfp_t gfp, unsigned long ptr,
 						   unsigned long site)
 {
-	bool sample, stream;
+	bool sample;
 
 	if (src == MSTAT_SRC_CACHE && r >= 0) {
 		mstat_add(s, struct mstat_slot, row[r].allocs, 1);
@@ -151,23 +154,18 @@ static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
 			mstat_cell_add(s, src, c, bytes_alloc, alloc);
 	}
 	mstat_count_ctx_alloc(s, gfp);
-	if (static_branch_unlikely(&mstat_extras_key)) {
-		/*
-		 * A page only while page sampling is on, and never unknown.
-		 * Each outcome calls on its own: no flag is made of a test.
-		 */
-		sample = src != MSTAT_SRC_PAGE ||
-			 (ptr && static_branch_unlikely(&mstat_profile_pages_key));
-		stream = mstat_streamed(src);
-		if (sample && mstat_profile_due(alloc))
-			mstat_extras(mstat_section_slot(&mstat_core, s), true,
-				     true, false, stream, src, ptr, alloc,
-				     site);
-		else if (unlikely(stream))
-			mstat_extras(mstat_section_slot(&mstat_core, s), true,
-				     false, false, true, src, ptr, alloc,
-				     site);
-	}
+	/*
+	 * A page only while page sampling is on, and never unknown. Each
+	 * outcome calls on its own: no flag is made of a test.
+	 */
+	sample = src != MSTAT_SRC_PAGE ||
+		 (ptr && static_branch_unlikely(&mstat_profile_pages_key));
+	if (sample && mstat_profile_due(alloc))
+		mstat_extras(mstat_section_slot(&mstat_core, s), true, true,
+			     false, mstat_streamed(src), src, ptr, alloc, site);
+	else if (mstat_streamed(src))
+		mstat_extras(mstat_section_slot(&mstat_core, s), true, false,
+			     false, true, src, ptr, alloc, site);
 }
 
 /*
@@ -224,7 +222,7 @@ static __always_inline void __mstat_count_free_in(struct mstat_section *s,
 						  size_t size, unsigned long ptr,
 						  unsigned long site)
 {
-	bool sampled, stream;
+	bool sampled;
 
 	if (src == MSTAT_SRC_CACHE && r >= 0) {
 		mstat_add(s, struct mstat_slot, row[r].frees, 1);
@@ -236,22 +234,16 @@ static __always_inline void __mstat_count_free_in(struct mstat_section *s,
 			mstat_cell_add(s, src, c, bytes_freed, size);
 	}
 	mstat_count_ctx_free(s);
-	if (static_branch_unlikely(&mstat_extras_key)) {
-		sampled = (src != MSTAT_SRC_PAGE ||
-			   static_branch_unlikely(&mstat_profile_page_free_key)) &&
-			  ptr;
-		stream = mstat_streamed(src);
-		if (sampled && mstat_profile_held(ptr))
-			mstat_extras(mstat_section_slot(&mstat_core, s),
-				     false, false, true, stream, src, ptr,
-				     fixed ? mstat_cell_size(src, c) : size,
-				     site);
-		else if (unlikely(stream))
-			mstat_extras(mstat_section_slot(&mstat_core, s),
-				     false, false, false, true, src, ptr,
-				     fixed ? mstat_cell_size(src, c) : size,
-				     site);
-	}
+	sampled = (src != MSTAT_SRC_PAGE ||
+		   static_branch_unlikely(&mstat_profile_page_free_key)) && ptr;
+	if (sampled && mstat_profile_held(ptr))
+		mstat_extras(mstat_section_slot(&mstat_core, s), false, false,
+			     true, mstat_streamed(src), src, ptr,
+			     fixed ? mstat_cell_size(src, c) : size, site);
+	else if (mstat_streamed(src))
+		mstat_extras(mstat_section_slot(&mstat_core, s), false, false,
+			     false, true, src, ptr,
+			     fixed ? mstat_cell_size(src, c) : size, site);
 }
 
 /* __mstat_count_free_in() as one write section of its own, as above. */

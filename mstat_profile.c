@@ -1345,10 +1345,8 @@ void mstat_profile_set_rate(unsigned long rate)
 	 * The free side stays on once the profile was: objects sampled
 	 * before the rate went to 0 are still freed.
 	 */
-	if (rate && !static_key_enabled(&mstat_profile_free_key)) {
+	if (rate && !static_key_enabled(&mstat_profile_free_key))
 		static_branch_enable(&mstat_profile_free_key);
-		static_branch_inc(&mstat_extras_key);
-	}
 	if (rate)
 		static_branch_enable(&mstat_profile_alloc_key);
 	else
@@ -1468,10 +1466,7 @@ void mstat_profile_exit(void)
 	mutex_lock(&mstat_profile_lock);
 	WRITE_ONCE(mstat_profile_rate, 0);
 	static_branch_disable(&mstat_profile_alloc_key);
-	if (static_key_enabled(&mstat_profile_free_key)) {
-		static_branch_disable(&mstat_profile_free_key);
-		static_branch_dec(&mstat_extras_key);
-	}
+	static_branch_disable(&mstat_profile_free_key);
 	mutex_unlock(&mstat_profile_lock);
 	vfree(mstat_addr_heads);
 	vfree(mstat_addr_pool);

@@ -73,8 +73,6 @@ const char *const mstat_ctx_name[MSTAT_NR_CTX] = {
 struct mstat_core mstat_core;
 EXPORT_SYMBOL_IF_KUNIT(mstat_core);
 
-DEFINE_STATIC_KEY_FALSE(mstat_extras_key);
-
 /**
  * mstat_class_of() - mstat_size_class(), out of line, for KUnit
  * @size: bytes the object occupies

@@ -332,14 +332,6 @@ extern const char *const mstat_source_name[MSTAT_NR_SOURCES];
 extern const char *const mstat_ctx_name[MSTAT_NR_CTX];
 extern const char *const mstat_vm_kind_name[MSTAT_NR_VM_KINDS];
 
-/*
- * On while a recorder (the heap profile, the event stream) may want
- * events: the hot path's one patched-out jump while both are off. Each
- * recorder holds one reference (static_branch_inc()) while it wants
- * events and drops it (static_branch_dec()) when it no longer does.
- */
-DECLARE_STATIC_KEY_FALSE(mstat_extras_key);
-
 unsigned int mstat_class_of(size_t size);
 void mstat_stats_derive(const struct mstat_cells *cl, struct mstat_stats *st);
 void mstat_kernel_read(struct mstat_kernel_stats *k);

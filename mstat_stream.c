@@ -133,11 +133,9 @@ int mstat_stream_set_sources(unsigned int sources)
 		}
 		WRITE_ONCE(mstat_stream_sources, sources);
 		static_branch_enable(&mstat_stream_key);
-		static_branch_inc(&mstat_extras_key);
 	} else if (!sources && static_key_enabled(&mstat_stream_key)) {
 		WRITE_ONCE(mstat_stream_sources, 0);
 		static_branch_disable(&mstat_stream_key);
-		static_branch_dec(&mstat_extras_key);
 		mstat_rings_attach(false);
 	} else {
 		WRITE_ONCE(mstat_stream_sources, sources);
