@@ -178,11 +178,12 @@ void mstat_cache_gone(const void *cache);
  * Return: the row's index, or %MSTAT_CACHE_MISS: mstat_cache_claim() is
  * to be asked.
  */
-static __always_inline int mstat_cache_find(const void *cache)
+static __always_inline long mstat_cache_find(const void *cache)
 {
-	unsigned int h = mstat_cache_hash(cache);
+	unsigned long h = mstat_cache_hash(cache);
 	unsigned int i;
-	int e;
+	/* A long: the row, e - 1, then indexes with the 1 in its offset. */
+	long e;
 
 	for (i = 0; i < MSTAT_CACHE_PROBES; i++) {
 		e = READ_ONCE(mstat_cache_index[h]);
@@ -206,7 +207,7 @@ static __always_inline int mstat_cache_find(const void *cache)
  * size-class cells, as without the table; or %MSTAT_CACHE_MISS: the
  * cache has no row yet, mstat_cache_row_of() claims it one.
  */
-static __always_inline int mstat_cache_find_of(const void *cache)
+static __always_inline long mstat_cache_find_of(const void *cache)
 {
 	if (static_branch_likely(&mstat_caches_key) && cache)
 		return mstat_cache_find(cache);
@@ -226,7 +227,7 @@ static __always_inline int mstat_cache_find_of(const void *cache)
  */
 static __always_inline int mstat_cache_row_of(const void *cache)
 {
-	int r = mstat_cache_find_of(cache);
+	long r = mstat_cache_find_of(cache);
 
 	return r == MSTAT_CACHE_MISS ? mstat_cache_claim(cache) : r;
 }

@@ -196,13 +196,15 @@ noinline void mstat_count_cache_free_first(const void *cache, size_t size,
  * allocated at order 0: each order's allocations and frees then pair,
  * and the live pages are unchanged. The pages' gfp class is not known
  * here: they count as sleeping allocations in task context, atomic ones
- * in any other.
+ * in any other: the context of the code probed (mstat_probed_context()),
+ * not the breakpoint's, which x86 runs as an NMI.
  *
- * Context: any but NMI.
+ * Context: a kprobe's or kretprobe's handler, of code that runs in any
+ * context but NMI.
  */
 void mstat_count_page_split(unsigned int order)
 {
-	enum mstat_ctx x = mstat_context();
+	enum mstat_ctx x = mstat_probed_context();
 	unsigned int c = mstat_order_cell(order);
 	struct mstat_section s;
 

@@ -133,7 +133,7 @@ static __always_inline void mstat_count_ctx_free(struct mstat_section *s)
  */
 static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
 						   enum mstat_source src,
-						   int r, unsigned int c,
+						   long r, unsigned int c,
 						   bool fixed,
 						   size_t req, size_t alloc,
 						   gfp_t gfp, unsigned long ptr,
@@ -185,7 +185,7 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      unsigned long site)
 {
 	struct mstat_section s;
-	int r = -1;
+	long r = -1;
 
 	mstat_write_begin(&mstat_core, &s);
 	if (src == MSTAT_SRC_CACHE) {
@@ -217,7 +217,7 @@ out:
  */
 static __always_inline void __mstat_count_free_in(struct mstat_section *s,
 						  enum mstat_source src,
-						  int r, unsigned int c,
+						  long r, unsigned int c,
 						  bool fixed,
 						  size_t size, unsigned long ptr,
 						  unsigned long site)
@@ -255,7 +255,7 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     unsigned long site)
 {
 	struct mstat_section s;
-	int r = -1;
+	long r = -1;
 
 	mstat_write_begin(&mstat_core, &s);
 	if (src == MSTAT_SRC_CACHE) {

@@ -252,8 +252,10 @@ struct mstat_cell {
  *	sections add to, as few per event as the snapshot can be derived
  *	from (an allocation adds to two to four, a free to two or three)
  * @cell: per source and size class; the page source's by order
- * @ctx_gfp_allocs: allocations per context and GFP kind
- * @ctx_frees: frees per context
+ * @ctx_gfp_allocs: allocations per context and GFP kind, but a task's
+ *	that may sleep: not counted (mstat_count_ctx_alloc()), derived as
+ *	the rest of the sources' allocations
+ * @ctx_frees: frees per context, but a task's: derived as the rest
  */
 struct mstat_cells {
 	struct mstat_cell cell[MSTAT_NR_SOURCES][MSTAT_NR_CLASSES];

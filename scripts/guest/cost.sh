@@ -32,6 +32,9 @@
 #	mstat-nopage	mstat by default but its page source (enable_page=0)
 #	mstat-noprofile	mstat by default but its profile (profile_rate=0)
 #	mstat-pages	mstat by default and its page samples (profile_pages=1)
+#	base		mstat by default, the baseline build (./mstat_base.ko,
+#			as icount-bench.sh's): a change's cost against its
+#			parent's in the same rounds
 #	empty		mstat's floor: the same tracepoints and kprobes, each
 #			probe returning at once (./mstat-empty.ko, built with
 #			KCFLAGS=-DMSTAT_EMPTY_PROBES=1: mstat_mutant.h)
@@ -164,6 +167,7 @@ variant() {
 	mstat-noprofile)
 			profiling 0; insmod ./mstat.ko profile_rate=0 || ok=0 ;;
 	mstat-pages)	profiling 0; insmod ./mstat.ko profile_pages=1 || ok=0 ;;
+	base)		profiling 0; insmod ./mstat_base.ko || ok=0 ;;
 	empty)		profiling 0; insmod ./mstat-empty.ko || ok=0 ;;
 	memleak)	profiling 0; memleak_on || ok=0 ;;
 	allocinfo)	[ -f $P ] && profiling 1 || ok=0 ;;
@@ -175,7 +179,7 @@ variant() {
 	fi
 	x=$(measure)
 	case $v in
-	mstat*|empty)		rmmod mstat ;;
+	mstat*|empty|base)	rmmod mstat ;;
 	memleak)		memleak_off ;;
 	esac
 	# What an unload or an exit left to free runs now, not in the next
