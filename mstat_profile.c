@@ -819,19 +819,21 @@ EXPORT_SYMBOL_IF_KUNIT(__mstat_profile_sample);
  * other than its section's was counted before a reset, which cleared its
  * allocation: its free is not counted either (see mstat_profile_reset()).
  * @phantom: dropped because its free may have been missed.
+ *
+ * Return: whether the entry was dropped without its free: the caller
+ * restarts the history (mstat_history_restart()), once for all it drops.
  */
-static void mstat_addr_drop(unsigned int slot, struct mstat_addr *a,
+static bool mstat_addr_drop(unsigned int slot, struct mstat_addr *a,
 			    bool phantom)
 {
 	if (a->epoch == READ_ONCE(mstat_slot_epoch[slot]))
 		mstat_bucket_free(slot, a->b, a->size);
 	else
 		phantom = true;
-	if (phantom) {
+	if (phantom)
 		atomic64_inc(&mstat_addr_phantoms);
-		mstat_history_restart();
-	}
 	mstat_addr_release(a);
+	return phantom;
 }
 
 /**
@@ -850,9 +852,8 @@ void __mstat_profile_free(unsigned int slot, unsigned long ptr)
 	struct mstat_addr *a;
 
 	a = mstat_addr_remove(ptr);
-	if (!a)
-		return;
-	mstat_addr_drop(slot, a, false);
+	if (a && mstat_addr_drop(slot, a, false))
+		mstat_history_restart();
 }
 EXPORT_SYMBOL_IF_KUNIT(__mstat_profile_free);
 
@@ -971,9 +972,12 @@ void mstat_profile_forget_sources(unsigned long srcs, const char *why)
 		mstat_write_end(&mstat_core, &s);
 		cond_resched();
 	}
-	if (n)
+	if (n) {
+		/* After the last drop: the history holds none of them. */
+		mstat_history_restart();
 		pr_info_ratelimited("heap profile: %u sampled objects dropped (%s)\n",
 				    n, why);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(mstat_profile_forget_sources);
 

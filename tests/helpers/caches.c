@@ -3,7 +3,7 @@
  * caches - the judge of the per-cache test: mstat's cache rows against
  * what mstat_cachetest (tests/caches/) says it did.
  *
- *	caches [-n] [-a] BEFORE AFTER EXPECT
+ *	caches [-n] [-a] [-k N] BEFORE AFTER EXPECT
  *
  * BEFORE and AFTER are /proc/mstat read around the test module's run,
  * EXPECT what its run file said. Every expected row must be in AFTER,
@@ -15,6 +15,10 @@
  * source's background (what the source counted that the test's rows did
  * not). -a: the re-created cache must have had the destroyed one's
  * address (on kernels without KASAN's quarantine, where SLUB reuses it).
+ * -k N: N of the objects mstat_ct_pre held at mstat's load were KFENCE's
+ * (/sys/kernel/debug/kfence/objects), which /proc/slabinfo, where the
+ * load counts a cache's objects, does not count: its row's objects at
+ * load are that many fewer than the frees less the allocations.
  *
  * Prints "ok caches-NAME" or "not ok caches-NAME: WHY" per check, and
  * "# " lines; exits 1 if a check failed, 2 on bad input.
@@ -173,20 +177,22 @@ static bool is_many(const struct row *r, bool by_size)
 int main(int argc, char **argv)
 {
 	bool by_size = false, want_reuse = false;
-	long long many_rows = 0, mine_allocs = 0, d_over, bg;
+	long long many_rows = 0, mine_allocs = 0, kfence = 0, d_over, bg;
 	char why[1024], what[64];
 	int i, j, c, found;
 
-	while ((c = getopt(argc, argv, "na")) != -1) {
+	while ((c = getopt(argc, argv, "nak:")) != -1) {
 		if (c == 'n')
 			by_size = true;
 		else if (c == 'a')
 			want_reuse = true;
+		else if (c == 'k')
+			kfence = atoll(optarg);
 		else
 			return 2;
 	}
-	if (argc - optind != 3) {
-		fprintf(stderr, "usage: caches [-n] [-a] BEFORE AFTER EXPECT\n");
+	if (argc - optind != 3 || kfence < 0) {
+		fprintf(stderr, "usage: caches [-n] [-a] [-k N] BEFORE AFTER EXPECT\n");
 		return 2;
 	}
 	if (read_snap(argv[optind], &before) ||
@@ -202,12 +208,15 @@ int main(int argc, char **argv)
 	 * objects its cache held at mstat's load (format 1.8), which it
 	 * must have exactly where they are known: those of mstat_ct_pre,
 	 * made, filled and shrunk before the load and all freed since, are
-	 * its frees less its allocations; every other test cache is made
-	 * after the load and held none.
+	 * its frees less its allocations, but for those KFENCE held (-k);
+	 * every other test cache is made after the load and held none.
 	 */
 	for (i = 0; i < nexp; i++) {
 		const struct expect *e = &exp_rows[i];
 		long long then = e->frees > e->allocs ? e->frees - e->allocs : 0;
+
+		if (then)
+			then = then > kfence ? then - kfence : 0;
 		struct row *hit = NULL;
 
 		found = 0;
