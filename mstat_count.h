@@ -111,6 +111,70 @@ static __always_inline void mstat_count_ctx_free(struct mstat_section *s)
 		mstat_add(s, struct mstat_cells, ctx_frees[mstat_context()], 1);
 }
 
+/* What an event asks of the recorders: mstat_extras()'s flags. */
+#define MSTAT_X_SAMPLE	BIT(0)	/* sample it; for a free: its sample's */
+#define MSTAT_X_STREAM	BIT(1)
+
+/*
+ * The recorders' tests of an allocation: a page only while page sampling
+ * is on, and never unknown. Each outcome returns its own constant: no
+ * flag is made of a test.
+ */
+static __always_inline unsigned int mstat_alloc_extras(enum mstat_source src,
+						       size_t alloc,
+						       unsigned long ptr)
+{
+	bool sample = src != MSTAT_SRC_PAGE ||
+		      (ptr && static_branch_unlikely(&mstat_profile_pages_key));
+
+	if (sample && mstat_profile_due(alloc))
+		return MSTAT_X_SAMPLE |
+		       (mstat_streamed(src) ? MSTAT_X_STREAM : 0);
+	if (mstat_streamed(src))
+		return MSTAT_X_STREAM;
+	return 0;
+}
+
+static __always_inline unsigned int mstat_free_extras(enum mstat_source src,
+						      unsigned long ptr)
+{
+	bool sampled = (src != MSTAT_SRC_PAGE ||
+			static_branch_unlikely(&mstat_profile_page_free_key)) &&
+		       ptr;
+
+	if (sampled && mstat_profile_held(ptr))
+		return MSTAT_X_SAMPLE |
+		       (mstat_streamed(src) ? MSTAT_X_STREAM : 0);
+	if (mstat_streamed(src))
+		return MSTAT_X_STREAM;
+	return 0;
+}
+
+/*
+ * The counts of one allocation in an open write section @s (arguments as
+ * __mstat_count_alloc_in()'s); returns what it asks of the recorders.
+ */
+static __always_inline unsigned int
+__mstat_count_alloc_cells(struct mstat_section *s, enum mstat_source src,
+			  long r, unsigned int c, bool fixed, size_t req,
+			  size_t alloc, gfp_t gfp, unsigned long ptr)
+{
+	if (src == MSTAT_SRC_CACHE && r >= 0) {
+		mstat_add(s, struct mstat_slot, row[r].allocs, 1);
+	} else {
+		/* A cache's class only without a row: not on its way. */
+		if (src == MSTAT_SRC_CACHE)
+			c = mstat_size_class(alloc);
+		mstat_cell_add(s, src, c, allocs, 1);
+		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
+			mstat_cell_add(s, src, c, bytes_req, req);
+		if (!fixed)
+			mstat_cell_add(s, src, c, bytes_alloc, alloc);
+	}
+	mstat_count_ctx_alloc(s, gfp);
+	return mstat_alloc_extras(src, alloc, ptr);
+}
+
 /**
  * __mstat_count_alloc_in() - count one allocation in an open write section
  * @s: the section, which the caller opened and will close
@@ -139,33 +203,13 @@ static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
 						   gfp_t gfp, unsigned long ptr,
 						   unsigned long site)
 {
-	bool sample;
+	unsigned int x = __mstat_count_alloc_cells(s, src, r, c, fixed, req,
+						   alloc, gfp, ptr);
 
-	if (src == MSTAT_SRC_CACHE && r >= 0) {
-		mstat_add(s, struct mstat_slot, row[r].allocs, 1);
-	} else {
-		/* A cache's class only without a row: not on its way. */
-		if (src == MSTAT_SRC_CACHE)
-			c = mstat_size_class(alloc);
-		mstat_cell_add(s, src, c, allocs, 1);
-		if (src == MSTAT_SRC_KMALLOC || src == MSTAT_SRC_API)
-			mstat_cell_add(s, src, c, bytes_req, req);
-		if (!fixed)
-			mstat_cell_add(s, src, c, bytes_alloc, alloc);
-	}
-	mstat_count_ctx_alloc(s, gfp);
-	/*
-	 * A page only while page sampling is on, and never unknown. Each
-	 * outcome calls on its own: no flag is made of a test.
-	 */
-	sample = src != MSTAT_SRC_PAGE ||
-		 (ptr && static_branch_unlikely(&mstat_profile_pages_key));
-	if (sample && mstat_profile_due(alloc))
-		mstat_extras(mstat_section_slot(&mstat_core, s), true, true,
-			     false, mstat_streamed(src), src, ptr, alloc, site);
-	else if (mstat_streamed(src))
-		mstat_extras(mstat_section_slot(&mstat_core, s), true, false,
-			     false, true, src, ptr, alloc, site);
+	if (unlikely(x))
+		mstat_extras(mstat_section_slot(&mstat_core, s), true,
+			     x & MSTAT_X_SAMPLE, false, x & MSTAT_X_STREAM, src,
+			     ptr, alloc, site);
 }
 
 /*
@@ -173,8 +217,10 @@ static __always_inline void __mstat_count_alloc_in(struct mstat_section *s,
  * %MSTAT_SRC_CACHE, @cache is the cache, whose row counts the event if it
  * has one; an event of a cache not in the table yet is counted out of
  * line, whole, in a section nested in this one, which claims the row
- * (mstat_count_cache_alloc_first()): only the section's own state lives
- * across that call, as across mstat_extras().
+ * (mstat_count_cache_alloc_first()). A path that calls out (that, and
+ * the recorders') ends the section by mstat_write_end_cold(), which keeps
+ * nothing of it across the call: the common path then holds the section
+ * in registers a call may clobber, and saves none.
  */
 static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      const void *cache,
@@ -185,6 +231,7 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 					      unsigned long site)
 {
 	struct mstat_section s;
+	unsigned int x;
 	long r = -1;
 
 	mstat_write_begin(&mstat_core, &s);
@@ -193,13 +240,42 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 		if (unlikely(r == MSTAT_CACHE_MISS)) {
 			mstat_count_cache_alloc_first(cache, alloc, gfp, ptr,
 						      site);
-			goto out;
+			mstat_write_end_cold(&mstat_core);
+			return;
 		}
 	}
-	__mstat_count_alloc_in(&s, src, r, c, fixed, req, alloc, gfp, ptr,
-			       site);
-out:
+	x = __mstat_count_alloc_cells(&s, src, r, c, fixed, req, alloc, gfp,
+				      ptr);
+	if (unlikely(x)) {
+		mstat_extras(mstat_section_slot(&mstat_core, &s), true,
+			     x & MSTAT_X_SAMPLE, false, x & MSTAT_X_STREAM, src,
+			     ptr, alloc, site);
+		mstat_write_end_cold(&mstat_core);
+		return;
+	}
 	mstat_write_end(&mstat_core, &s);
+}
+
+/*
+ * The counts of one free in an open write section @s (arguments as
+ * __mstat_count_free_in()'s); returns what it asks of the recorders.
+ */
+static __always_inline unsigned int
+__mstat_count_free_cells(struct mstat_section *s, enum mstat_source src,
+			 long r, unsigned int c, bool fixed, size_t size,
+			 unsigned long ptr)
+{
+	if (src == MSTAT_SRC_CACHE && r >= 0) {
+		mstat_add(s, struct mstat_slot, row[r].frees, 1);
+	} else {
+		if (src == MSTAT_SRC_CACHE)
+			c = mstat_size_class(size);
+		mstat_cell_add(s, src, c, frees, 1);
+		if (!fixed)
+			mstat_cell_add(s, src, c, bytes_freed, size);
+	}
+	mstat_count_ctx_free(s);
+	return mstat_free_extras(src, ptr);
 }
 
 /**
@@ -222,27 +298,12 @@ static __always_inline void __mstat_count_free_in(struct mstat_section *s,
 						  size_t size, unsigned long ptr,
 						  unsigned long site)
 {
-	bool sampled;
+	unsigned int x = __mstat_count_free_cells(s, src, r, c, fixed, size,
+						  ptr);
 
-	if (src == MSTAT_SRC_CACHE && r >= 0) {
-		mstat_add(s, struct mstat_slot, row[r].frees, 1);
-	} else {
-		if (src == MSTAT_SRC_CACHE)
-			c = mstat_size_class(size);
-		mstat_cell_add(s, src, c, frees, 1);
-		if (!fixed)
-			mstat_cell_add(s, src, c, bytes_freed, size);
-	}
-	mstat_count_ctx_free(s);
-	sampled = (src != MSTAT_SRC_PAGE ||
-		   static_branch_unlikely(&mstat_profile_page_free_key)) && ptr;
-	if (sampled && mstat_profile_held(ptr))
+	if (unlikely(x))
 		mstat_extras(mstat_section_slot(&mstat_core, s), false, false,
-			     true, mstat_streamed(src), src, ptr,
-			     fixed ? mstat_cell_size(src, c) : size, site);
-	else if (mstat_streamed(src))
-		mstat_extras(mstat_section_slot(&mstat_core, s), false, false,
-			     false, true, src, ptr,
+			     x & MSTAT_X_SAMPLE, x & MSTAT_X_STREAM, src, ptr,
 			     fixed ? mstat_cell_size(src, c) : size, site);
 }
 
@@ -255,6 +316,7 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 					     unsigned long site)
 {
 	struct mstat_section s;
+	unsigned int x;
 	long r = -1;
 
 	mstat_write_begin(&mstat_core, &s);
@@ -262,11 +324,18 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 		r = mstat_cache_find_of(cache);
 		if (unlikely(r == MSTAT_CACHE_MISS)) {
 			mstat_count_cache_free_first(cache, size, ptr, site);
-			goto out;
+			mstat_write_end_cold(&mstat_core);
+			return;
 		}
 	}
-	__mstat_count_free_in(&s, src, r, c, fixed, size, ptr, site);
-out:
+	x = __mstat_count_free_cells(&s, src, r, c, fixed, size, ptr);
+	if (unlikely(x)) {
+		mstat_extras(mstat_section_slot(&mstat_core, &s), false, false,
+			     x & MSTAT_X_SAMPLE, x & MSTAT_X_STREAM, src, ptr,
+			     fixed ? mstat_cell_size(src, c) : size, site);
+		mstat_write_end_cold(&mstat_core);
+		return;
+	}
 	mstat_write_end(&mstat_core, &s);
 }
 

@@ -326,6 +326,63 @@ static void mstat_write_nested_in_irq(struct kunit *test)
 	expect_paired(test, &st);
 }
 
+/*
+ * mstat_write_end_cold() ends a section as mstat_write_end() does, from
+ * the depth alone: a section nested in the same context, then the outer
+ * one, each ended cold; then a pair ended the two ways in turn.
+ */
+static void mstat_write_end_cold_same(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	unsigned long seq0, inner_depth, mid, seq1, seq2;
+	bool inner_busy, outer_busy;
+	struct mstat_snapshot snap;
+	struct mstat_section o, i;
+	struct test_stats st;
+	int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	seq0 = mstat_cpu_seq(core, cpu);
+	mstat_write_begin(core, &o);
+	TADD(&o, a, 1);
+	TADD(&o, neg, -1);
+	mstat_write_begin(core, &i);
+	TADD(&i, a, 2);
+	TADD(&i, neg, -2);
+	TADD(&i, b, 2);
+	mstat_write_end_cold(core);
+	inner_depth = mstat_cpu_seq(core, cpu) & MSTAT_SEQ_DEPTH_MASK;
+	inner_busy = mstat_cpu_in_section(core, cpu);
+	mid = mstat_cpu_seq(core, cpu);
+	TADD(&o, b, 1);
+	mstat_write_end_cold(core);
+	outer_busy = mstat_cpu_in_section(core, cpu);
+	seq1 = mstat_cpu_seq(core, cpu);
+	/* Begun as usual, nested one ended cold, the outer one not. */
+	mstat_write_begin(core, &o);
+	mstat_write_begin(core, &i);
+	TADD(&i, n, 1);
+	mstat_write_end_cold(core);
+	TADD(&o, n, 1);
+	mstat_write_end(core, &o);
+	seq2 = mstat_cpu_seq(core, cpu);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, inner_depth, 1UL);
+	KUNIT_EXPECT_TRUE(test, inner_busy);
+	/* Only the outermost end counts a completed section. */
+	KUNIT_EXPECT_EQ(test, mid - seq0, 1UL);
+	KUNIT_EXPECT_FALSE(test, outer_busy);
+	KUNIT_EXPECT_EQ(test, seq1 - seq0, MSTAT_SEQ_COUNT_ONE);
+	KUNIT_EXPECT_EQ(test, seq2 - seq1, MSTAT_SEQ_COUNT_ONE);
+
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.a, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.n, 2ULL);
+	expect_paired(test, &st);
+}
+
 /* An unknown mode is refused, and the mode in use stays. */
 static void mstat_set_sync_bad(struct kunit *test)
 {
@@ -547,6 +604,7 @@ static struct kunit_case mstat_core_cases[] = {
 	KUNIT_CASE(mstat_write_single_cpu),
 	KUNIT_CASE(mstat_read_many_generations),
 	KUNIT_CASE(mstat_reset_clears),
+	KUNIT_CASE(mstat_write_end_cold_same),
 	KUNIT_CASE(mstat_set_sync_bad),
 	KUNIT_CASE_PARAM(mstat_read_folds_and_clears, sync_mode_gen_params),
 	KUNIT_CASE_PARAM(mstat_write_nested_in_irq, sync_mode_gen_params),

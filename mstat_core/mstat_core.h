@@ -306,6 +306,37 @@ static __always_inline void mstat_write_end(struct mstat_core *core,
 }
 
 /**
+ * mstat_write_end_cold() - close a section whose state was not kept
+ * @core: the core
+ *
+ * mstat_write_end() for a path that made a call inside the section and
+ * did not keep its &struct mstat_section live across it (an inlined
+ * writer's rare path: keeping it costs the common path two callee-saved
+ * registers, pushed and popped). What mstat_write_begin() computed is
+ * computed again: the depth byte is the section's own depth + 1, as
+ * every section nested in it, an interrupt's, ended before it returned;
+ * 1 says the section is outermost. The sequence word gets the same add.
+ *
+ * Context: as mstat_write_begin(), on the same CPU, inside the section.
+ */
+static __always_inline void mstat_write_end_cold(struct mstat_core *core)
+{
+	struct mstat_pcpu __percpu *pcpu = core->pcpu;
+	unsigned long depth;
+
+#ifdef __LITTLE_ENDIAN
+	depth = this_cpu_read(*(u8 __percpu *)&pcpu->seq);
+#else
+	depth = this_cpu_read(pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
+#endif
+	barrier();	/* as mstat_write_end()'s */
+	/* depth == 1 ? MSTAT_SEQ_COUNT_ONE - 1 : -1, as s->end */
+	this_cpu_add(pcpu->seq, ((long)(1 - depth) >> (BITS_PER_LONG - 1)) |
+				(MSTAT_SEQ_COUNT_ONE - 1));
+	preempt_enable_notrace();
+}
+
+/**
  * mstat_add() - add to one counter inside an open section
  * @s: the open section
  * @type: the struct type that lays out the slot
