@@ -198,27 +198,64 @@ static __always_inline long mstat_cache_find(const void *cache)
 	return MSTAT_CACHE_MISS;
 }
 
+/*
+ * One entry of @cache's probe window, @h: its row, or %MSTAT_CACHE_MISS
+ * for an entry that is not its, empty or another's.
+ */
+static __always_inline long mstat_cache_probe(const void *cache,
+					      unsigned long h)
+{
+	/* A long: the row, e - 1, then indexes with the 1 in its offset. */
+	long e = READ_ONCE(mstat_cache_index[h % MSTAT_CACHE_INDEX]);
+
+	/*
+	 * The key through the entry: an address dependency orders it, as
+	 * a plain load after rcu_dereference() (caches-publish.litmus). A
+	 * plain load, which the compare takes as its operand where
+	 * READ_ONCE() took a register the section then had to save; racy
+	 * only with a gone mark (data_race()), after which either value
+	 * read names no cache that can still have events.
+	 */
+	if (e && data_race(mstat_cache_key[e - 1]) == (unsigned long)cache)
+		return e - 1;
+	return MSTAT_CACHE_MISS;
+}
+
 /**
  * mstat_cache_find_of() - the row an event of @cache counts in, if known
  * @cache: the cache, or NULL
  *
+ * The probes' lookup: the first two entries of the cache's probe window,
+ * unrolled, without the loop's counter, whose register the inlined
+ * section would have to save (a cache further on in its window, where a
+ * claim put it when both were taken, is found by mstat_cache_row_of(),
+ * out of line, as a cache without a row is).
+ *
  * Context: inside a write section of mstat_core.
  * Return: the row's index; -1: the event counts in the cache source's
- * size-class cells, as without the table; or %MSTAT_CACHE_MISS: the
- * cache has no row yet, mstat_cache_row_of() claims it one.
+ * size-class cells, as without the table; or %MSTAT_CACHE_MISS: no row
+ * found here, mstat_cache_row_of() finds or claims it.
  */
 static __always_inline long mstat_cache_find_of(const void *cache)
 {
-	if (static_branch_likely(&mstat_caches_key) && cache)
-		return mstat_cache_find(cache);
-	return -1;
+	unsigned long h;
+	long r;
+
+	BUILD_BUG_ON(MSTAT_CACHE_PROBES < 2);
+	if (!static_branch_likely(&mstat_caches_key) || !cache)
+		return -1;
+	h = mstat_cache_hash(cache);
+	r = mstat_cache_probe(cache, h);
+	if (likely(r != MSTAT_CACHE_MISS))
+		return r;
+	return mstat_cache_probe(cache, h + 1);
 }
 
 /**
  * mstat_cache_row_of() - the row an event of @cache counts in, if any
  * @cache: the cache, or NULL
  *
- * mstat_cache_find_of(), and a cache without a row claims one.
+ * The whole probe window searched, and a cache without a row claims one.
  *
  * Context: inside a write section of mstat_core (a claim must be over
  * before any reader can see the row's counts); any but NMI.
@@ -227,8 +264,11 @@ static __always_inline long mstat_cache_find_of(const void *cache)
  */
 static __always_inline int mstat_cache_row_of(const void *cache)
 {
-	long r = mstat_cache_find_of(cache);
+	long r;
 
+	if (!static_branch_likely(&mstat_caches_key) || !cache)
+		return -1;
+	r = mstat_cache_find(cache);
 	return r == MSTAT_CACHE_MISS ? mstat_cache_claim(cache) : r;
 }
 
