@@ -99,7 +99,12 @@ static __always_inline bool mstat_profile_due(u64 size)
  * A patched-out jump until the profile is first switched on; then a hash
  * and the load of its chain head. (No test of mstat_addr_live first: at
  * any rate that samples, some sampled object is nearly always live, and
- * the test cost every free 2 instructions.)
+ * the test cost every free 2 instructions.) The head is a hint, which
+ * __mstat_profile_free() reads again under its chain's lock: a plain
+ * load (data_race(): other objects' samples come and go in the chain),
+ * which the test takes whole where READ_ONCE() cost a lea more. The
+ * object's own sample was put in before the object was handed on, so
+ * every free of it comes after (as for READ_ONCE(), by its handing on).
  *
  * Context: inside a write section of mstat_core; any but NMI.
  * Return: true if the caller is to call __mstat_profile_free(), inside
@@ -107,8 +112,10 @@ static __always_inline bool mstat_profile_due(u64 size)
  */
 static __always_inline bool mstat_profile_held(unsigned long ptr)
 {
-	return static_branch_unlikely(&mstat_profile_free_key) &&
-	       READ_ONCE(mstat_addr_heads[mstat_addr_hash(ptr)]);
+	if (!static_branch_unlikely(&mstat_profile_free_key))
+		return false;
+	/* A hint: racy with the chain's other samples (see above). */
+	return data_race(mstat_addr_heads[mstat_addr_hash(ptr)]);
 }
 
 enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
