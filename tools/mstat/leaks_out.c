@@ -809,15 +809,60 @@ void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 	fflush(stdout);
 }
 
+struct mstat_leak_cgs {
+	struct mstat_cgroups *cg;
+	long long *id;
+	char **path;
+	int n, cap;
+};
+
+struct mstat_leak_cgs *mstat_leak_cgs_new(void)
+{
+	struct mstat_leak_cgs *cgs = mstat_alloc(NULL, sizeof(*cgs));
+
+	memset(cgs, 0, sizeof(*cgs));
+	return cgs;
+}
+
+void mstat_leak_cgs_free(struct mstat_leak_cgs *cgs)
+{
+	int i;
+
+	if (!cgs)
+		return;
+	for (i = 0; i < cgs->n; i++)
+		free(cgs->path[i]);
+	free(cgs->id);
+	free(cgs->path);
+	if (cgs->cg)
+		mstat_cgroups_free(cgs->cg);
+	free(cgs);
+}
+
 void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
 			     const struct mstat_snap *s,
-			     const struct mstat_sites *ss, double t)
+			     const struct mstat_sites *ss, double t,
+			     struct mstat_leak_cgs *cgs)
 {
 	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
 	int i, ns = 0, *ord;
 
 	if (ss->history_ms < 0)
 		return;
+	/*
+	 * The paths known so far, and the tree as last walked: a cgroup
+	 * not among them has the tree walked again, once this read
+	 * (cg_walk is not this read's: mstat_leak_cg_learn()).
+	 */
+	if (cgs) {
+		lk.cg = cgs->cg;
+		lk.cg_id = cgs->id;
+		lk.cg_path = cgs->path;
+		lk.ncg = cgs->n;
+		lk.cgcap = cgs->cap;
+		lk.cg_walk = 0;
+	}
+
 	lk.w = mstat_leak_window_new(1);
 	mstat_leak_window_add(lk.w, s, t);
 	lk.t0 = lk.t1 = lk.tprev = t;
@@ -835,5 +880,16 @@ void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
 	fprintf(f, "mstat_leaks_history_seconds %.1f\n", lk.s1 - lk.sv);
 	mstat_leak_prom_stacks(f, &lk, ord, ns);
 	free(ord);
+	if (cgs) {
+		cgs->cg = lk.cg;
+		cgs->id = lk.cg_id;
+		cgs->path = lk.cg_path;
+		cgs->n = lk.ncg;
+		cgs->cap = lk.cgcap;
+		lk.cg = NULL;
+		lk.cg_id = NULL;
+		lk.cg_path = NULL;
+		lk.ncg = 0;
+	}
 	mstat_leaks_free(&lk);
 }

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+struct mstat_leak_cgs;
 struct mstat_leak_window;
 struct mstat_opts;
 struct mstat_snap;
@@ -31,6 +32,15 @@ void mstat_leak_prom(FILE *f, const struct mstat_leak_window *w,
  */
 void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
 			     const struct mstat_snap *s,
-			     const struct mstat_sites *ss, double t);
+			     const struct mstat_sites *ss, double t,
+			     struct mstat_leak_cgs *cgs);
+
+/*
+ * The cgroups' paths that mstat_leak_prom_history() learnt, kept from one
+ * read to the next (mstat serve's): a snapshot walks the cgroup tree only
+ * for an id it has not seen, once.
+ */
+struct mstat_leak_cgs *mstat_leak_cgs_new(void);
+void mstat_leak_cgs_free(struct mstat_leak_cgs *cgs);
 
 #endif /* MSTAT_LEAKS_OUT_H */

@@ -143,6 +143,7 @@ struct mstat_server {
 	struct timespec metrics_at;	/* when it was read (CLOCK_MONOTONIC) */
 	struct mstat_serve_read *sites_last;	/* the last read, or NULL */
 	struct mstat_leak_window *leaks;	/* the last scrapes' caches */
+	struct mstat_leak_cgs *cgs;	/* the cgroups' paths seen so far */
 	int deltas;			/* ?seconds= profiles waiting */
 	char why[256];			/* the last read's error message */
 };
@@ -253,7 +254,8 @@ static void __mstat_serve_snapshot(struct mstat_server *srv)
 			mstat_leak_prom(f, srv->leaks, srv->o->confidence,
 					srv->o->min_rate);
 			if (ss)
-				mstat_leak_prom_history(f, srv->o, s, ss, taken);
+				mstat_leak_prom_history(f, srv->o, s, ss, taken,
+							srv->cgs);
 			err = fclose(f);
 		}
 		mstat_snap_free(s);
@@ -664,6 +666,7 @@ int do_serve(const struct mstat_opts *o, int argc, char **argv)
 		return EXIT_USAGE;
 	srv.sites = o->sites ? o->sites : MSTAT_SITES_PROC;
 	srv.leaks = mstat_leak_window_new(MSTAT_SERVE_LEAK_READS);
+	srv.cgs = mstat_leak_cgs_new();
 	pthread_mutex_init(&srv.lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -681,6 +684,7 @@ int do_serve(const struct mstat_opts *o, int argc, char **argv)
 			  errno ? strerror(errno) : "");
 		mstat_prom_filter_free(&srv.filter);
 		mstat_leak_window_free(srv.leaks);
+		mstat_leak_cgs_free(srv.cgs);
 		return EXIT_INPUT;
 	}
 	/* The port bound: --listen's, or the kernel's pick for port 0. */
@@ -702,6 +706,7 @@ int do_serve(const struct mstat_opts *o, int argc, char **argv)
 	__mstat_serve_put(srv.sites_last);
 	mstat_prom_filter_free(&srv.filter);
 	mstat_leak_window_free(srv.leaks);
+	mstat_leak_cgs_free(srv.cgs);
 	fprintf(stderr, "mstat: %s, stopped\n", strsignal(sig));
 	return 0;
 }

@@ -302,12 +302,39 @@ history_prom() {
 		[ "$(printf '%s\n' "$m" | grep -c '^mstat_leak_stack_suspect{site="leak_')" -eq 5 ] &&
 		! printf '%s\n' "$m" | grep -q '^mstat_leak_stack_suspect{site="decoy_' &&
 		printf '%s\n' "$m" | grep -q '^mstat_leak_stack_rate_bytes_per_second{site="leak_lost",.*bound="low"} ' || return
+	history_prom_cgroup || return
 	serve_start "$tmp/hist-serve.err" -f testdata/mstat-1.9.txt \
 		--sites testdata/mstat_sites-2.3.txt || return
 	m=$(curl -sf "http://127.0.0.1:$serve_port/metrics")
 	rc=$?
 	serve_stop
 	[ "$rc" -eq 0 ] && ! printf '%s\n' "$m" | grep -q '^mstat_leaks_history_seconds'
+}
+
+# mstat serve keeps the cgroups' paths from one snapshot to the next:
+# leak_lost's cgroup (4001) made a directory of a tree of our own
+# (MSTAT_CGROUP_ROOT), its suspect series labelled by its path; the
+# directory removed, the next snapshot's series still are (each snapshot
+# learnt its paths afresh before, and named it "id:N" then).
+history_prom_cgroup() {
+	local id m1 m2 rc
+
+	mkdir -p "$tmp/hcg/leakcg" && id=$(stat -c %i "$tmp/hcg/leakcg") || return
+	awk -v id="$id" '/^[0-9]/ && $9 == "4001" { $9 = id } { print }' \
+		"$tmp/hist-65536/0000.sites" >"$tmp/hist-cg.sites"
+	grep -q " $id " "$tmp/hist-cg.sites" || return
+	MSTAT_CGROUP_ROOT=$tmp/hcg serve_start "$tmp/hist-serve.err" \
+		--min-interval 0 -f "$tmp/hist-65536/0000.mstat" \
+		--sites "$tmp/hist-cg.sites" || return
+	m1=$(curl -sf "http://127.0.0.1:$serve_port/metrics")
+	rc=$?
+	rmdir "$tmp/hcg/leakcg"
+	m2=$(curl -sf "http://127.0.0.1:$serve_port/metrics")
+	serve_stop
+	[ "$rc" -eq 0 ] || return
+	printf '%s\n' "$m1" "$m2" | grep '^mstat_leak_stack_suspect{site="leak_lost"' | sed 's/.*\(cgroups="[^"]*"\).*/\1/'
+	[ "$(printf '%s\n' "$m1" | grep -c '^mstat_leak_stack_suspect{site="leak_lost",.*cgroup="/leakcg"')" -eq 1 ] &&
+		[ "$(printf '%s\n' "$m2" | grep -c '^mstat_leak_stack_suspect{site="leak_lost",.*cgroup="/leakcg"')" -eq 1 ]
 }
 
 history_tests() {
