@@ -17,7 +17,6 @@
 set -u
 . ./lib.sh
 
-arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 reads=$(arg CAP_READS)
 hist=$(arg CAP_HISTORY)
 : "${reads:=4}" "${hist:=120}"

@@ -58,7 +58,6 @@
 set -u
 . ./lib.sh
 
-arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 variants=$(sed -n 's/.*COST_VARIANTS="\([^"]*\)".*/\1/p' /proc/cmdline)
 hb=$(sed -n 's/.*COST_HB="\([^"]*\)".*/\1/p' /proc/cmdline)
 runs=$(arg COST_RUNS)

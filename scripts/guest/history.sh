@@ -29,7 +29,6 @@
 set -u
 . ./lib.sh
 
-arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 rate=$(arg HIST_RATE)
 secs=$(arg HIST_S)
 every=$(arg HIST_EVERY)

@@ -42,7 +42,6 @@
 set -u
 . ./lib.sh
 
-arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 rate=$(arg LEAKS_RATE)
 dur=$(arg LEAKS_D)
 ivl=$(arg LEAKS_I)

@@ -27,6 +27,9 @@ nchecks=0
 nfailed=0
 
 diag() { echo "# $*"; }
+# arg NAME: the value of NAME=VALUE on the kernel command line (of
+# NAME="VALUE", its first word); nothing if NAME is not there.
+arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 # show [FILE]: lines of FILE (or stdin; no /dev/stdin here) as diagnostics.
 show() { sed 's/^/# /' "$@"; }
 

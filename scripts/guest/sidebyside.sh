@@ -45,7 +45,6 @@
 set -u
 . ./lib.sh
 
-arg() { sed -n "s/.*$1=\"\\{0,1\\}\\([^\" ]*\\).*/\\1/p" /proc/cmdline; }
 tool=$(arg SBS_TOOL)
 rate=$(arg SBS_RATE)
 dur=$(arg SBS_D)
