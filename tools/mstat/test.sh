@@ -1737,39 +1737,19 @@ serve_min_interval() {
 }
 
 # Watching, with --save: in a mount namespace of its own, a tmpfs over
-# /proc holds an mstat and an mstat_sites that a loop replaces by every
-# other read of a replay directory, the read's own time (NNNN.time) in a
-# file that MSTAT_LEAK_CLOCK names; mstat leaks -d 320 -i 20 reads them,
-# on that clock: 17 reads, 20 s apart, each offered once the one before
-# is saved (DIR/NNNN.time), so that the watch takes each, on any
-# machine (replaced four times a second and read twice a second on the
-# wall clock, which reads the watch took, and so its verdict, was a race
-# a loaded machine could lose). Its verdict names the growing caches,
-# and --from the directory it saved gives the same text. The lost
-# pointer's rows are of cgroup /leaks of a tree of the test's
-# (MSTAT_CGROUP_ROOT, its id the directory's inode): the watch learns its
-# path while it exists and saves it in DIR/cgroups (leaks_cgroups_from
-# judges by it); SLUB's merged names (MSTAT_SLAB_ROOT, a tree of the
-# test's) in DIR/slab-names. A wait that times out says "timeout" and
-# what it waited for. The watch on the monotonic clock, a live module's
-# reads, is the guest's leak test's (scripts/guest/leaks.sh).
-leaks_watch() {
-	local id rc
-
-	leaks_all || return
-	rm -rf "$tmp/lk-saved" "$tmp/lk-saved.replay" "$tmp/lk-allcg" "$tmp/cgw" "$tmp/slabw"
-	mkdir -p "$tmp/slabw/:A-0000192" &&
-		ln -s :A-0000192 "$tmp/slabw/mstat_leak_merged" &&
-		mkdir -p "$tmp/cgw/leaks" && id=$(stat -c %i "$tmp/cgw/leaks") &&
-		cp -r "$tmp/lk-all" "$tmp/lk-allcg" &&
-		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
-			"$tmp"/lk-allcg/*.sites || return
+# hist_live SRC OUT WHEN N CMD: CMD under a tmpfs over /proc holding
+# SRC's reads, the test's clock at each one's time (MSTAT_LEAK_CLOCK):
+# read 0 offered first, then read r + 1 once WHEN r (a shell test of
+# $r) holds, up to read N - 1; once WHEN N - 1 holds, if SRC has more
+# reads than N, SIGINT to the
+# pid in OUT.pid (CMD's unless CMD writes its own child's there: script's
+# child, the watch on its pty). CMD's status in OUT.rc.
+hist_live() {
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	MSTAT_CGROUP_ROOT=$tmp/cgw MSTAT_SLAB_ROOT=$tmp/slabw \
-		MSTAT_LEAK_CLOCK=/proc/clock timeout 60 unshare -m sh -c '
-		src=$1 out=$2
+	MSTAT_LEAK_CLOCK=/proc/clock timeout 60 unshare -m sh -c '
+		src=$1 out=$2 when=$3 n=$4
+		shift 4
 		mount -t tmpfs none /proc || exit 9
-		# offer N: read N of the replay, its time last.
 		offer() {
 			f=$(printf %04d "$1")
 			cp "$src/$f.mstat" /proc/n && mv /proc/n /proc/mstat &&
@@ -1777,31 +1757,74 @@ leaks_watch() {
 				cp "$src/$f.time" /proc/n && mv /proc/n /proc/clock
 		}
 		offer 0 || exit 9
-		(r=0
-		while [ $r -lt 17 ]; do
-			n=0
-			until [ -s "$out/$(printf %04d $r).time" ]; do
-				n=$((n + 1))
-				if [ $n -gt 3000 ]; then
-					echo "timeout: the watch did not save read $r within 30 s" >"$out.replay"
-					exit 1
-				fi
+		(sh -c "[ -e $out.pid ] || echo \$\$ >$out.pid; exec \"\$@\"" sh "$@"
+		 echo $? >"$out.rc") &
+		r=0
+		while [ $r -lt "$n" ]; do
+			t=0
+			until eval "$when" || [ -s "$out.rc" ]; do
+				t=$((t + 1))
+				[ $t -le 3000 ] || { echo "read $r not taken in 30 s"; exit 1; }
 				sleep 0.01
 			done
 			r=$((r + 1))
-			[ $r -eq 17 ] || offer $((2 * r)) || exit 1
-		done) &
-		build/mstat leaks -d 320 -i 20 --save "$out" >"$out.txt"
-		echo "watch: exit $?" >"$out.rc"
-		wait' sh "$tmp/lk-allcg" "$tmp/lk-saved"
+			# Not past the Nth: the watch would take it before
+			# the signal came, or not (a race).
+			[ $r -lt "$n" ] && [ -e "$src/$(printf %04d $r).mstat" ] &&
+				{ offer $r || exit 1; }
+		done
+		[ -s "$out.rc" ] || [ ! -e "$src/$(printf %04d $r).mstat" ] ||
+			kill -INT "$(cat "$out.pid")"
+		wait' sh "$@"
+}
+
+# /proc holds an mstat and an mstat_sites that hist_live replaces by every
+# other read of a replay directory (a copy of them, $tmp/lk-half), the
+# read's own time (NNNN.time) in a file that MSTAT_LEAK_CLOCK names;
+# mstat leaks -d 320 -i 20 reads them, on that clock: 17 reads, 20 s
+# apart, each offered once the one before is saved (DIR/NNNN.time), so
+# that the watch takes each, on any machine (replaced four times a
+# second and read twice a second on the wall clock, which reads the watch
+# took, and so its verdict, was a race a loaded machine could lose). Its
+# verdict names the growing caches, and --from the directory it saved
+# gives the same text. The lost pointer's rows are of cgroup /leaks of a
+# tree of the test's (MSTAT_CGROUP_ROOT, its id the directory's inode):
+# the watch learns its path while it exists and saves it in DIR/cgroups
+# (leaks_cgroups_from judges by it); SLUB's merged names (MSTAT_SLAB_ROOT,
+# a tree of the test's) in DIR/slab-names. A wait that times out says so
+# and what it waited for. The watch on the monotonic clock, a live
+# module's reads, is the guest's leak test's (scripts/guest/leaks.sh).
+leaks_watch() {
+	local id rc r x
+
+	leaks_all || return
+	rm -rf "$tmp/lk-saved" "$tmp/lk-saved.rc" "$tmp/lk-saved.pid" \
+		"$tmp/lk-allcg" "$tmp/lk-half" "$tmp/cgw" "$tmp/slabw"
+	mkdir -p "$tmp/slabw/:A-0000192" "$tmp/lk-half" &&
+		ln -s :A-0000192 "$tmp/slabw/mstat_leak_merged" &&
+		mkdir -p "$tmp/cgw/leaks" && id=$(stat -c %i "$tmp/cgw/leaks") &&
+		cp -r "$tmp/lk-all" "$tmp/lk-allcg" &&
+		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
+			"$tmp"/lk-allcg/*.sites || return
+	for r in $(seq 0 16); do
+		for x in mstat sites time; do
+			cp "$tmp/lk-allcg/$(printf %04d $((2 * r))).$x" \
+				"$tmp/lk-half/$(printf %04d "$r").$x" || return
+		done
+	done
+	# shellcheck disable=SC2016 # $r is hist_live's
+	MSTAT_CGROUP_ROOT=$tmp/cgw MSTAT_SLAB_ROOT=$tmp/slabw \
+		hist_live "$tmp/lk-half" "$tmp/lk-saved" \
+		'[ -s '"$tmp/lk-saved"'/$(printf %04d $r).time ]' 17 \
+		build/mstat leaks -d 320 -i 20 --save "$tmp/lk-saved" >"$tmp/lk-saved.txt"
 	rc=$?
 	[ "$rc" -ne 124 ] || echo "timeout: the watch did not end within 60 s"
-	cat "$tmp/lk-saved.replay" 2>/dev/null
-	[ "$rc" -eq 0 ] || return
-	cat "$tmp/lk-saved.txt" "$tmp/lk-saved.rc" "$tmp/lk-saved/cgroups"
+	[ "$rc" -eq 0 ] || { cat "$tmp/lk-saved.txt"; return 1; }
+	cat "$tmp/lk-saved.txt" "$tmp/lk-saved/cgroups"
+	echo "watch: exit $(cat "$tmp/lk-saved.rc") (want 1)"
 	local times=("$tmp"/lk-saved/*.time)
 	echo "${#times[@]} reads saved, at $(cat "${times[@]}" | tr '\n' ' ')"
-	grep -qx 'watch: exit 1' "$tmp/lk-saved.rc" && [ "${#times[@]}" -eq 17 ] &&
+	grep -qx 1 "$tmp/lk-saved.rc" && [ "${#times[@]}" -eq 17 ] &&
 		grep -qx 'LEAK cache mstat_leak_list' "$tmp/lk-saved.txt" &&
 		grep -qx "$id /leaks" "$tmp/lk-saved/cgroups" &&
 		grep -qx 'mstat_leak_merged :A-0000192' "$tmp/lk-saved/slab-names" ||

@@ -198,47 +198,6 @@ history_restart() {
 		grep -q '"oldest_s": [1-9]' "$tmp/hist-r.json"
 }
 
-# hist_live SRC OUT WHEN N CMD: CMD under a tmpfs over /proc holding
-# SRC's reads, the test's clock at each one's time (MSTAT_LEAK_CLOCK):
-# read 0 offered first, then read r + 1 once WHEN r (a shell test of
-# $r) holds, up to read N - 1; once WHEN N - 1 holds, if SRC has more
-# reads than N, SIGINT to the
-# pid in OUT.pid (CMD's unless CMD writes its own child's there: script's
-# child, the watch on its pty). CMD's status in OUT.rc.
-hist_live() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	MSTAT_LEAK_CLOCK=/proc/clock timeout 60 unshare -m sh -c '
-		src=$1 out=$2 when=$3 n=$4
-		shift 4
-		mount -t tmpfs none /proc || exit 9
-		offer() {
-			f=$(printf %04d "$1")
-			cp "$src/$f.mstat" /proc/n && mv /proc/n /proc/mstat &&
-				cp "$src/$f.sites" /proc/n && mv /proc/n /proc/mstat_sites &&
-				cp "$src/$f.time" /proc/n && mv /proc/n /proc/clock
-		}
-		offer 0 || exit 9
-		(sh -c "[ -e $out.pid ] || echo \$\$ >$out.pid; exec \"\$@\"" sh "$@"
-		 echo $? >"$out.rc") &
-		r=0
-		while [ $r -lt "$n" ]; do
-			t=0
-			until eval "$when" || [ -s "$out.rc" ]; do
-				t=$((t + 1))
-				[ $t -le 3000 ] || { echo "read $r not taken in 30 s"; exit 1; }
-				sleep 0.01
-			done
-			r=$((r + 1))
-			# Not past the Nth: the watch would take it before
-			# the signal came, or not (a race).
-			[ $r -lt "$n" ] && [ -e "$src/$(printf %04d $r).mstat" ] &&
-				{ offer $r || exit 1; }
-		done
-		[ -s "$out.rc" ] || [ ! -e "$src/$(printf %04d $r).mstat" ] ||
-			kill -INT "$(cat "$out.pid")"
-		wait' sh "$@"
-}
-
 # On a terminal (script(1)'s pty) the watch redraws, after each read,
 # where it is and the suspects so far; SIGINT (Ctrl-C) after the third
 # read ends it with the verdict of the reads taken: exit 1, the leaks.
