@@ -88,7 +88,8 @@ static int mstat_cache_index_entry(const void *cache, u32 *seen, int *row)
  * @cache: the struct kmem_cache
  *
  * Out of line: once per cache (and on every event of a cache whose probe
- * window is full of live caches' entries). It takes the first entry of
+ * window is full of live caches' entries, or whose row sits past the two
+ * entries the probes look at: found here, nothing written). It takes the first entry of
  * the window that is empty or a gone row's. Two CPUs that meet a new
  * cache at once go for the same entry; the one whose cmpxchg() loses
  * finds the winner's row there and leaves its own unused (key 0: the

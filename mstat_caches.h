@@ -167,36 +167,8 @@ static __always_inline unsigned int mstat_cache_hash(const void *cache)
 int mstat_cache_claim(const void *cache);
 void mstat_cache_gone(const void *cache);
 
-/* What mstat_cache_find() returns for a cache without a row yet. */
+/* What mstat_cache_find_of() returns for a cache it found no row of. */
 #define MSTAT_CACHE_MISS	(-2)
-
-/**
- * mstat_cache_find() - the row of a cache, if it has one
- * @cache: the struct kmem_cache
- *
- * Context: inside a write section of mstat_core; any but NMI.
- * Return: the row's index, or %MSTAT_CACHE_MISS: mstat_cache_claim() is
- * to be asked.
- */
-static __always_inline long mstat_cache_find(const void *cache)
-{
-	unsigned long h = mstat_cache_hash(cache);
-	unsigned int i;
-	/* A long: the row, e - 1, then indexes with the 1 in its offset. */
-	long e;
-
-	for (i = 0; i < MSTAT_CACHE_PROBES; i++) {
-		e = READ_ONCE(mstat_cache_index[h]);
-		if (unlikely(!e))
-			break;
-		/* The entry, then the key it names: an address dependency. */
-		if (likely(READ_ONCE(mstat_cache_key[e - 1]) ==
-			   (unsigned long)cache))
-			return e - 1;
-		h = (h + 1) % MSTAT_CACHE_INDEX;
-	}
-	return MSTAT_CACHE_MISS;
-}
 
 /*
  * One entry of @cache's probe window, @h: its row, or %MSTAT_CACHE_MISS
@@ -255,7 +227,8 @@ static __always_inline long mstat_cache_find_of(const void *cache)
  * mstat_cache_row_of() - the row an event of @cache counts in, if any
  * @cache: the cache, or NULL
  *
- * The whole probe window searched, and a cache without a row claims one.
+ * mstat_cache_find_of(), and where it found none, mstat_cache_claim(),
+ * which finds the cache's row further on in its window or claims one.
  *
  * Context: inside a write section of mstat_core (a claim must be over
  * before any reader can see the row's counts); any but NMI.
@@ -264,11 +237,9 @@ static __always_inline long mstat_cache_find_of(const void *cache)
  */
 static __always_inline int mstat_cache_row_of(const void *cache)
 {
-	long r;
+	long r = mstat_cache_find_of(cache);
 
-	if (!static_branch_likely(&mstat_caches_key) || !cache)
-		return -1;
-	r = mstat_cache_find(cache);
+	/* The claim walks the whole window first: a row further on is found. */
 	return r == MSTAT_CACHE_MISS ? mstat_cache_claim(cache) : r;
 }
 
