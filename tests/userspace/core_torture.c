@@ -51,7 +51,7 @@ struct tally {
 	u64 irq;
 	unsigned int seed;
 	pthread_t thread;
-} __attribute__((aligned(128)));
+} __aligned(128);
 
 static struct mstat_core core;
 static struct tally *tally;

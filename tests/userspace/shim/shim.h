@@ -42,6 +42,7 @@ typedef int64_t s64;
 #define __percpu
 #undef __always_inline
 #define __always_inline		inline __attribute__((__always_inline__))
+#define __aligned(x)		__attribute__((__aligned__(x)))
 #define barrier()		__asm__ __volatile__("" ::: "memory")
 #define SZ_64K			0x10000
 #define PCPU_MIN_UNIT_SIZE	(32 << 10)
