@@ -40,6 +40,7 @@ diag "profile_rate $rate, a history of $secs s, then one read"
 mkdir -p /sys/fs/cgroup
 check cgroup-made sh -c 'mount -t cgroup2 none /sys/fs/cgroup &&
 	mkdir /sys/fs/cgroup/leaks'
+t_load=$(uptime_s)
 check insmod-mstat insmod ./mstat.ko profile_rate="$rate"
 check insmod-leaktest insmod ./mstat_leaktest.ko merged_rate=2048
 ./leaks -b &
@@ -84,6 +85,8 @@ rc=0
 ./mstat leaks --once --confidence 0.999 --json >/tmp/once.json 2>/tmp/once.err ||
 	rc=$?
 cat "$L/truth" >/tmp/once.truth
+# The guest's tasks born since the load (leaks.c), the reader gone.
+tasks_since "$t_load" 1 >>/tmp/once.truth
 show /tmp/once.err
 show /tmp/once.truth
 diag "mstat leaks --once: exit $rc"
@@ -125,10 +128,13 @@ echo "history: rate=$rate $(./leaks -s /tmp/once.truth /tmp/once.json)"
 echo "tamper 1" >"$L/control"
 cat "$L/truth" >/tmp/tamper.truth
 echo "tamper 0" >"$L/control"
+echo "tasks 0 0" >>/tmp/tamper.truth
 ./leaks -o /tmp/tamper.truth /tmp/once.json "$rc" >/tmp/tamper.judge 2>&1
 show /tmp/tamper.judge
+tc=''
+grep -q '^ok leaks-tasks-bound' /tmp/once.judge && tc=tasks-bound
 for c in lost-rate list-rate cgroup-rate softirq-rate lost-named \
-	 cgroup-cgroup softirq-cache merged-rate merged-cache; do
+	 cgroup-cgroup softirq-cache merged-rate merged-cache $tc; do
 	check "tamper-caught-$c" grep -q "^not ok leaks-$c:" /tmp/tamper.judge
 done
 

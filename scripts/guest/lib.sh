@@ -86,6 +86,29 @@ relay() {
 	done <"$1"
 }
 
+# uptime_s: seconds since boot, /proc/uptime's first field.
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# tasks_since T [EXTRA]: "tasks N CPUS" for tests/helpers/leaks.c: N the
+# user tasks (threads; not kernel threads, PF_KTHREAD) live now that
+# began after T (seconds since boot) and 2 s before now (not this
+# count's own commands: a verdict's samples younger than its churn's
+# horizon are not leak-like), plus EXTRA (tasks that were live at the
+# verdict's last read and have exited since: the watching mstat), CPUS
+# the online CPUs. Each such task holds a thread stack its fork
+# allocated since T. A start time is field 22 of /proc/PID/task/TID/stat,
+# in clock ticks of USER_HZ, 100 on x86-64 and arm64; the fields counted
+# from the state, after the command's ")".
+tasks_since() {
+	local n
+	n=$(cat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null |
+		awk -v t="$1" -v now="$(uptime_s)" '{ sub(/^.*\) /, "") }
+			int($7 / 2097152) % 2 == 0 && $20 / 100 > t &&
+			$20 / 100 < now - 2 { n++ }
+			END { print n + 0 }')
+	echo "tasks $((n + ${2:-0})) $(grep -c '^processor' /proc/cpuinfo)"
+}
+
 # mstat_check ARGS...: the invariant checker, `mstat check` (the tool
 # build/tools/mstat, copied in; see mstat_tools in scripts/lib.sh).
 mstat_check() { ./mstat check "$@"; }
