@@ -46,7 +46,7 @@
 
 /* Bump the minor for added lines, the major for anything else. */
 #define MSTAT_FORMAT_VERSION	"1.10"
-#define MSTAT_SITES_FORMAT_VERSION	"2.4"
+#define MSTAT_SITES_FORMAT_VERSION	"2.5"
 
 /* /proc/mstat */
 
@@ -552,6 +552,7 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		/*
 		 * 2.1: reused, age_ms. 2.2: addr_phantoms. 2.3: the source
 		 * column, before the site. 2.4: history_ms, counts_ms.
+		 * 2.5: the drops column, before the site.
 		 */
 		seq_printf(m, "# snapshot %llu sample_rate %lu stacks %u stack_drops %lld addr_drops %lld addr_live %d depth %u leafless %lld reused %d age_ms %llu addr_phantoms %lld history_ms %llu counts_ms %llu\n",
 			   ss->gen, ss->rate, ss->n, (s64)ss->site_drops,
@@ -560,7 +561,7 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 			   (s64)ss->addr_phantoms,
 			   div_u64(ss->history, NSEC_PER_MSEC),
 			   div_u64(ss->counts, NSEC_PER_MSEC));
-		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache source site\n");
+		seq_puts(m, "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node cache source drops site\n");
 		return 0;
 	}
 	inuse = mstat_row_inuse(r);
@@ -577,8 +578,9 @@ static int mstat_sites_show(struct seq_file *m, void *v)
 		seq_printf(m, " %d", r->node);
 	seq_putc(m, ' ');
 	mstat_show_cache_name(m, r->cache);
-	seq_printf(m, " %s %s\n",
+	seq_printf(m, " %s %llu %s\n",
 		   r->src < MSTAT_NR_SOURCES ? mstat_source_name[r->src] : "-",
+		   r->v[MSTAT_B_DROPS],
 		   mstat_site_name(po->sym, sizeof(po->sym), r->site));
 	for (i = 1; i < r->nr; i++)
 		seq_printf(m, "\t%s\n",

@@ -826,10 +826,14 @@ EXPORT_SYMBOL_IF_KUNIT(__mstat_profile_sample);
 static bool mstat_addr_drop(unsigned int slot, struct mstat_addr *a,
 			    bool phantom)
 {
-	if (a->epoch == READ_ONCE(mstat_slot_epoch[slot]))
+	if (a->epoch == READ_ONCE(mstat_slot_epoch[slot])) {
 		mstat_bucket_free(slot, a->b, a->size);
-	else
+		/* The row's frees that were none: its stack's churn less. */
+		if (phantom)
+			atomic64_inc(&a->b->pend[slot][MSTAT_B_DROPS]);
+	} else {
 		phantom = true;
+	}
 	if (phantom)
 		atomic64_inc(&mstat_addr_phantoms);
 	mstat_addr_release(a);

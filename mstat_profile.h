@@ -118,7 +118,16 @@ static __always_inline bool mstat_profile_held(unsigned long ptr)
 	return data_race(mstat_addr_heads[mstat_addr_hash(ptr)]);
 }
 
-enum { MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES, MSTAT_B_NR };
+/*
+ * A bucket's counts: sampled allocations and their bytes, frees and their
+ * bytes, and of those frees the entries dropped without one (a source
+ * switched, a free probe that missed calls: mstat_profile_forget_sources()),
+ * which are counted freed so that none stays in use for good.
+ */
+enum {
+	MSTAT_B_ALLOCS, MSTAT_B_ABYTES, MSTAT_B_FREES, MSTAT_B_FBYTES,
+	MSTAT_B_DROPS, MSTAT_B_NR
+};
 
 /*
  * A sampled allocation's cgroup label: the cgroup (v2) id of the task
@@ -147,8 +156,9 @@ struct mstat_live {
  * @stack: the stack, call site first (the bucket's: never freed or
  *	changed while the module is loaded)
  * @nr: frames in @stack, at least 1
- * @v: sampled allocations, bytes allocated, frees, bytes freed
- *	(indexed by %MSTAT_B_ALLOCS...)
+ * @v: sampled allocations, bytes allocated, frees, bytes freed, and
+ *	frees that were entries dropped without their free (indexed by
+ *	%MSTAT_B_ALLOCS...)
  * @est_bytes: bytes in use, scaled up from the samples: the sort key
  * @est_calls: objects in use, scaled up
  * @cgroup: the cgroup label of its samples (%MSTAT_CGROUP_NONE...)

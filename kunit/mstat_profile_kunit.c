@@ -303,9 +303,12 @@ static void profile_free_keys(const char *keys)
 	}
 }
 
-/* The published figures of profile_site_keys()'s rows of source @src. */
+/*
+ * The published figures of profile_site_keys()'s rows of source @src:
+ * sampled allocations, frees, and of those the entries dropped.
+ */
 static void profile_keys_counts(struct kunit *test, enum mstat_source src,
-				u64 *allocs, u64 *frees)
+				u64 *allocs, u64 *frees, u64 *drops)
 {
 	struct mstat_snapshot snap;
 	struct mstat_sites *ss = mstat_profile_read(&snap);
@@ -313,7 +316,7 @@ static void profile_keys_counts(struct kunit *test, enum mstat_source src,
 	unsigned int i;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ss));
-	*allocs = *frees = 0;
+	*allocs = *frees = *drops = 0;
 	for (i = 0; i < ss->n; i++) {
 		snprintf(sym, sizeof(sym), "%ps", (void *)ss->row[i].site);
 		if (!str_has_prefix(sym, "profile_site_keys") ||
@@ -321,23 +324,24 @@ static void profile_keys_counts(struct kunit *test, enum mstat_source src,
 			continue;
 		*allocs += ss->row[i].v[MSTAT_B_ALLOCS];
 		*frees += ss->row[i].v[MSTAT_B_FREES];
+		*drops += ss->row[i].v[MSTAT_B_DROPS];
 	}
 	mstat_sites_free(ss);
 }
 
 /*
  * mstat_profile_forget_sources() drops the entries of the sources given,
- * each counted freed once, and keeps the others: their frees, when they
- * come, find them and count once.
+ * each counted freed once and in its row's drops, and keeps the others:
+ * their frees, when they come, find them and count once, no drop.
  */
 static void mstat_profile_forget_sources_keeps_others(struct kunit *test)
 {
 	const u64 k = PROFILE_KEYS;
 	u64 ka0, kf0, pa0, pf0, ka1, kf1, pa1, pf1, ka2, kf2, pa2, pf2;
-	u64 sd, ad0, ad1, ph0, ph1;
+	u64 sd, ad0, ad1, ph0, ph1, kd0, pd0, kd1, pd1, kd2, pd2;
 
-	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka0, &kf0);
-	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa0, &pf0);
+	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka0, &kf0, &kd0);
+	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa0, &pf0, &pd0);
 	mstat_profile_drops(&sd, &ad0, &ph0);
 	profile_site_keys(profile_keys[0], MSTAT_SRC_KMALLOC);
 	profile_site_keys(profile_keys[1], MSTAT_SRC_PAGE);
@@ -347,24 +351,28 @@ static void mstat_profile_forget_sources_keeps_others(struct kunit *test)
 
 	mstat_profile_forget_sources(BIT(MSTAT_SRC_PAGE), "a KUnit test");
 	mstat_profile_drops(&sd, &ad1, &ph1);
-	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka1, &kf1);
-	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa1, &pf1);
+	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka1, &kf1, &kd1);
+	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa1, &pf1, &pd1);
 	profile_free_keys(profile_keys[0]);
 	profile_free_keys(profile_keys[1]);
-	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka2, &kf2);
-	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa2, &pf2);
+	profile_keys_counts(test, MSTAT_SRC_KMALLOC, &ka2, &kf2, &kd2);
+	profile_keys_counts(test, MSTAT_SRC_PAGE, &pa2, &pf2, &pd2);
 
 	KUNIT_EXPECT_EQ(test, ka1 - ka0, k);
 	KUNIT_EXPECT_EQ(test, pa1 - pa0, k);
 	/* The page source's entries: dropped, counted freed once ... */
 	KUNIT_EXPECT_EQ(test, pf1 - pf0, k);
 	KUNIT_EXPECT_GE(test, ph1 - ph0, k);
+	KUNIT_EXPECT_EQ(test, pd1 - pd0, k);
 	/* ... their frees found none, so are not counted again. */
 	KUNIT_EXPECT_EQ(test, pf2, pf1);
+	KUNIT_EXPECT_EQ(test, pd2, pd1);
 	/* The kmalloc source's: kept, not freed by the forget ... */
 	KUNIT_EXPECT_EQ(test, kf1, kf0);
 	/* ... and freed once, by their frees. */
 	KUNIT_EXPECT_EQ(test, kf2 - kf0, k);
+	KUNIT_EXPECT_EQ(test, kd2, kd0);
+	KUNIT_EXPECT_EQ(test, kd1, kd0);
 	KUNIT_EXPECT_EQ(test, ka2, ka1);
 	KUNIT_EXPECT_EQ(test, pa2, pa1);
 }

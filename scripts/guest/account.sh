@@ -247,12 +247,12 @@ cat /proc/mstat_sites >/tmp/sites
 check read-pages read_account /tmp/a8
 check rmmod-hold-pages rmmod mstat_hold
 # est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes
-# frees free_bytes cgroup node cache source site [module]
-awk '$1 ~ /^[0-9]/ && $12 == "page" { print $4, $13, $14 }' /tmp/sites |
+# frees free_bytes cgroup node cache source drops site [module]
+awk '$1 ~ /^[0-9]/ && $12 == "page" { print $4, $14, $15 }' /tmp/sites |
 	sort -rn | head -n 5 | show
-site=$(awk '$1 ~ /^[0-9]/ && $12 == "page" && $13 ~ /^hold_pages\+/ { n += $4 }
+site=$(awk '$1 ~ /^[0-9]/ && $12 == "page" && $14 ~ /^hold_pages\+/ { n += $4 }
 	END { print n + 0 }' /tmp/sites)
-alloc=$(awk '$1 ~ /^[0-9]/ && $12 == "page" && $13 ~ /^(__)?get_free_pages/ { n += $4 }
+alloc=$(awk '$1 ~ /^[0-9]/ && $12 == "page" && $14 ~ /^(__)?get_free_pages/ { n += $4 }
 	END { print n + 0 }' /tmp/sites)
 diag "page samples whose site is hold_pages: $site; an allocator's: $alloc"
 check account-pages-site [ "$site" -gt 0 -a "$alloc" = 0 ]

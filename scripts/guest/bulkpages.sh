@@ -51,8 +51,8 @@ grep '^probe_alloc_pages_bulk' /proc/mstat | show
 check insmod-hold insmod ./mstat_hold.ko bulk_pages=$n
 dmesg | grep -E 'mstat: (alloc_pages_bulk|page stacks)|mstat_hold: held' | show
 # est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes
-# frees free_bytes cgroup node cache source site [module]
-awk '$1 ~ /^-?[0-9]/ && $12 == "page" && $13 ~ /^hold_bulk\+/' \
+# frees free_bytes cgroup node cache source drops site [module]
+awk '$1 ~ /^-?[0-9]/ && $12 == "page" && $14 ~ /^hold_bulk\+/' \
 	/proc/mstat_sites >/tmp/held
 show /tmp/held
 rows=$(wc -l </tmp/held)
@@ -75,7 +75,7 @@ judge bulk-estimate "estimate $est, truth $truth, off by $off > $bound" within
 # The first row's frames (the lines after it that start with a tab): a
 # stack unwound across the kretprobe's trampoline holds hold_bulk()'s
 # callers; one the unwinder stopped at it is the site alone, leafless.
-awk '$1 ~ /^-?[0-9]/ { on = !done && $12 == "page" && $13 ~ /^hold_bulk\+/
+awk '$1 ~ /^-?[0-9]/ { on = !done && $12 == "page" && $14 ~ /^hold_bulk\+/
 		done = done || on; next }
 	on && /^\t/' /proc/mstat_sites >/tmp/frames
 show /tmp/frames

@@ -59,11 +59,11 @@ named() {
 	$1 ~ /^-?[0-9]/ {
 		flush()
 		k = $5 " " $6 " " $9 " " $10 " " $11 " " $12 " "
-		if (keys == "" ? $13 !~ /^hold_exact\+/ : !(want[k] > 0))
+		if (keys == "" ? $14 !~ /^hold_exact\+/ : !(want[k] > 0))
 			next
 		if (keys != "")
 			want[k]--
-		row = k "|" $13 " " $14
+		row = k "|" $14 " " $15
 		next
 	}
 	row != "" && /^\t/ { sub(/^\t/, ""); row = row " ; " $0; next }
@@ -74,9 +74,9 @@ check insmod-mstat insmod ./mstat.ko profile_pages=1 profile_rate=65536
 check insmod-hold insmod ./mstat_hold.ko exact=2 exact_size=$size
 dmesg | grep -E 'mstat: (alloc_pages_exact|page stacks)|mstat_hold: held' | show
 # est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes
-# frees free_bytes cgroup node cache source site [module]
+# frees free_bytes cgroup node cache source drops site [module]
 exact_rows() {
-	awk '$1 ~ /^[0-9]/ && $12 == "page" && $13 ~ /^hold_exact\+/' \
+	awk '$1 ~ /^[0-9]/ && $12 == "page" && $14 ~ /^hold_exact\+/' \
 		/proc/mstat_sites
 }
 exact_rows >/tmp/held

@@ -116,7 +116,7 @@ jget() {
 # /tmp/kinds-STEP.json, its rows and figures shown.
 kinds_read() {
 	local j="/tmp/kinds-$1.json"
-	awk '/^[0-9]/ && $12 == "page" { print $1, $4, $13 }' "$2" |
+	awk '/^[0-9]/ && $12 == "page" { print $1, $4, $14 }' "$2" |
 		sort -rn | head -n 8 | show
 	./mstat memory --json --sites "$2" >"$j" 2>/tmp/kinds.err ||
 		{ show /tmp/kinds.err; return 1; }

@@ -38,7 +38,9 @@
 # Phantoms, at profile_rate 1 (every object sampled) for their
 # allocations, 256 objects of 256 bytes a tag, each first seen live:
 #  - tag 5 freed while the kmalloc source is off (enable_kmalloc 0, then
-#    1): no live line of it after, addr_phantoms up by at least 256;
+#    1): no live line of it after, addr_phantoms up by at least 256,
+#    and the drops of tag 4's rows and of tag 5's (2.5) 256 each, none
+#    before;
 #  - tag 6 allocated, then a reset, then tags 4 (allocated before the
 #    switch) and 6 freed: nothing of 4, 5 or 6 left, addr_phantoms up by
 #    at least 256 over the reset;
@@ -81,6 +83,19 @@ grew() {
 }
 
 missed() { sed -n 's/^probe_kmem_cache_free_bulk_missed //p' /proc/mstat; }
+
+# drops FILE LEAF: the drops column (2.5: of the rows' frees, the entries
+# dropped without theirs) summed over FILE's rows whose site is LEAF's,
+# the column found by its name in the column line.
+drops() {
+	awk -v leaf="$2+" '
+	/^# est_bytes / { for (i = 2; i <= NF; i++) {
+			if ($i == "drops") d = i - 1
+			if ($i == "site") s = i - 1 }
+		next }
+	/^[0-9]/ && d && index($s, leaf) == 1 { n += $d }
+	END { print d ? n + 0 : "none" }' "$1"
+}
 
 check numa-2-nodes test -d /sys/devices/system/node/node1
 # The test module needs nothing of mstat's: loaded first.
@@ -157,6 +172,10 @@ live() {
 phantom_alloc 4 5
 live phantom-live 4 5
 ph0=$(header /tmp/sites.phantom-live addr_phantoms)
+d4=$(drops /tmp/sites.phantom-live lt_leaf4)
+d5=$(drops /tmp/sites.phantom-live lt_leaf5)
+diag "drops before the switch: lt_leaf4 $d4, lt_leaf5 $d5 (want 0, 0)"
+check phantom-drops-none [ "$d4" = 0 -a "$d5" = 0 ]
 echo 0 >$P/enable_kmalloc
 ctl $CG "free 5"
 echo 1 >$P/enable_kmalloc
@@ -166,6 +185,12 @@ sites switched
 relay /tmp/gone.out
 ph1=$(header /tmp/sites.switched addr_phantoms)
 grew phantom-switch-counted "$ph0" "$ph1" 256
+# The switch dropped every kmalloc entry: tag 4's, still live, and tag
+# 5's, freed while the source was off: 256 each, in their rows' drops.
+d4=$(drops /tmp/sites.switched lt_leaf4)
+d5=$(drops /tmp/sites.switched lt_leaf5)
+diag "drops after the switch: lt_leaf4 $d4, lt_leaf5 $d5 (want 256, 256)"
+check phantom-drops-rows [ "$d4" = 256 -a "$d5" = 256 ]
 
 phantom_alloc 6
 live phantom-live-reset 6

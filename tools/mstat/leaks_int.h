@@ -57,7 +57,8 @@ struct mstat_leak_row {
 	struct mstat_leak_obj *pend;
 	size_t pn, pcap;
 	int now;
-	long long frees;		/* sampled, since the counts began */
+	/* Sampled since the counts began, less entries dropped (2.5). */
+	long long frees;
 };
 
 struct mstat_leak_stack {

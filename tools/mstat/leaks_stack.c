@@ -316,7 +316,8 @@ void mstat_leak_sites(struct mstat_leaks *lk,
 			rw->pn = 0;
 			rw->frees = 0;
 		}
-		rw->frees += st->frees;
+		/* Its frees, not the entries the module dropped (2.5). */
+		rw->frees += st->frees - st->drops;
 		if (rw->pn + st->nlive > rw->pcap) {
 			rw->pcap = rw->pn + st->nlive;
 			rw->pend = mstat_alloc(rw->pend,

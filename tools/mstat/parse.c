@@ -342,6 +342,7 @@ struct sites_parser {
 	int ncol;		/* the words of a row before its site */
 	bool labels;		/* rows have "cgroup node cache" (2.2 on) */
 	bool source;		/* and "source" (2.3 on) */
+	bool drops;		/* and "drops" (2.5 on) */
 	bool later;		/* a minor after 2.3: lines may have more words */
 	int line;
 };
@@ -364,6 +365,8 @@ static enum mstat_perr sites_columns(struct sites_parser *p, char *line)
 			  strcmp(w[11], "cache")))
 		return MSTAT_E_SITE_COLUMNS;
 	if (p->source && strcmp(w[12], "source"))
+		return MSTAT_E_SITE_COLUMNS;
+	if (p->drops && strcmp(w[13], "drops"))
 		return MSTAT_E_SITE_COLUMNS;
 	p->ncol = n;
 	return MSTAT_OK;
@@ -405,14 +408,16 @@ static bool parse_node(const char *s, long long *v)
 
 /*
  * Eight numbers, from 2.2 the labels "cgroup node cache", from 2.3 the
- * source (a source's name, or "-"), then the site,
- * which may hold a blank: "f+0x1/0x2 [m]".
+ * source (a source's name, or "-"), from 2.5 the drops (of the frees,
+ * entries dropped without theirs), then the site, which may hold a
+ * blank: "f+0x1/0x2 [m]".
  */
 static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 {
 	struct mstat_sites *ss = p->ss;
 	struct mstat_site *st;
 	long long v[8], cgroup = MSTAT_CGROUP_UNKNOWN, node = MSTAT_NODE_UNKNOWN;
+	long long drops = 0;
 	struct mstat_cache cache = { .named = false };
 	char *w[MSTAT_MAX_WORDS];
 	int i, src = -1;
@@ -441,6 +446,8 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 		if (src == MSTAT_NR_SRC)
 			src = -1;
 	}
+	if (p->drops && (!parse_nonneg(w[12], &drops) || drops > v[6]))
+		return MSTAT_E_SITE_ROW;
 	if (ss->n == ss->cap) {
 		size_t cap = ss->cap ? ss->cap * 2 : 256;
 		struct mstat_site *ns = realloc(ss->site, cap * sizeof(*ns));
@@ -456,6 +463,7 @@ static enum mstat_perr sites_row(struct sites_parser *p, char *line)
 	st->cgroup = cgroup;
 	st->node = node;
 	st->src = src;
+	st->drops = drops;
 	st->cache = cache.named ? dup_str(cache.name, strlen(cache.name)) : NULL;
 	st->line = p->line;
 	if (cache.named && !st->cache)
@@ -552,9 +560,10 @@ bool mstat_sites_parse(struct mstat_sites *ss, char *buf, size_t len,
 		return false;
 	p.labels = ss->major == 2 && ss->minor >= 2;
 	p.source = ss->major == 2 && ss->minor >= 3;
+	p.drops = ss->major == 2 && ss->minor >= 5;
 	p.later = ss->major == 2 && ss->minor > 3;
 	if (p.labels)
-		p.ncol = p.source ? 12 : 11;
+		p.ncol = p.drops ? 13 : p.source ? 12 : 11;
 	while ((line = mstat_next_line(&pos))) {
 		p.line++;
 		end = line + strlen(line);

@@ -287,6 +287,7 @@ struct mstat_site {
 	long long node;
 	char *cache;
 	int src;
+	long long drops;	/* of @frees, entries dropped (2.5; else 0) */
 	struct mstat_live *live;
 	size_t nlive;
 	int line;

@@ -217,6 +217,13 @@ make_bad_inputs() {
 		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [^ ]* [^ ]* [^ ]* [^ ]*\) /\1 X /' \
 		-e 's/^+ .*/& 1/' "$tmp/s23.txt" >"$tmp/s24.txt"
 	sed 's/ page / frob /' "$tmp/s23.txt" >"$tmp/s23-source.txt"
+	# 2.5: the drops column (of the row's frees); more drops than frees
+	# is an error.
+	sed -e '1s/2\.3$/2.5/' -e '3s/ source / source drops /' \
+		-e 's/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* \([0-9]*\) [0-9]* [^ ]* [^ ]* [^ ]* [^ ]*\) /\1 \2 /' \
+		"$tmp/s23.txt" >"$tmp/s25.txt"
+	sed "s/^$row4 4001 0 inode_cache page 0 /$row4 4001 0 inode_cache page 1 /" \
+		"$tmp/s25.txt" >"$tmp/s25-drops.txt"
 	# Format 1.5: a snapshot served again (snapshot_reused 1), and one
 	# that says it was not.
 	sed -e '1s/1\.2$/1.5/' \
@@ -1303,7 +1310,8 @@ labels_old() {
 
 # Format 2.2 reads, its 2.1 header and its column line; 2.3's source
 # column; a 2.4 with a column more before the site, and a word more on
-# its live lines, too; a source 2.3 does not know is an error.
+# its live lines, too; 2.5's drops (every row's frees, here); a source
+# 2.3 does not know is an error, and so are more drops than frees.
 sites_2_2() {
 	build/mstat pprof -f testdata/mstat_sites-2.2.txt -o "$tmp/p22.pb.gz" &&
 		gzip -t "$tmp/p22.pb.gz" &&
@@ -1311,8 +1319,12 @@ sites_2_2() {
 		gzip -t "$tmp/p23.pb.gz" &&
 		build/mstat pprof -f "$tmp/s24.txt" -o "$tmp/p24.pb.gz" &&
 		gzip -t "$tmp/p24.pb.gz" &&
+		build/mstat pprof -f "$tmp/s25.txt" -o "$tmp/p25.pb.gz" &&
+		gzip -t "$tmp/p25.pb.gz" &&
 		expect_err 1 'line 4: unknown source' \
-			build/mstat pprof -f "$tmp/s23-source.txt" -o "$tmp/never.pb.gz"
+			build/mstat pprof -f "$tmp/s23-source.txt" -o "$tmp/never.pb.gz" &&
+		expect_err 1 'line 4: ' \
+			build/mstat pprof -f "$tmp/s25-drops.txt" -o "$tmp/never.pb.gz"
 }
 
 # mstat leaks, replayed (--from) from directories testdata/leaks-gen.awk

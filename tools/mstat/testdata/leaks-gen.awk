@@ -43,11 +43,12 @@
 # (they stay live, in the exact counts) and addr_phantoms grows by as
 # many.
 #
-# hist=1 (with cachecol=1): the reads are format 2.4, with the module's history: it was
+# hist=1 (with cachecol=1): the reads are format 2.5, with the module's history: it was
 # loaded at -warm (load=T: at T instead), so history_ms and counts_ms
 # are the time since then; each forget restarts history_ms (the module
 # can no longer vouch for the ages before it), and counts its dropped
-# samples freed, as the module does.
+# samples freed and in its rows' drops, as the module does (nodrops=1:
+# format 2.4, the drops freed alone, as a module before 2.5 did).
 #
 # Time runs from -warm (patterns start then) to D in steps of 0.1 s; read
 # N is taken at N x I; DIR/NNNN.time has 1000 + that time. Every object
@@ -159,7 +160,7 @@ function forget_all(   p, i, o) {
 			o = sq[p, i]
 			if (!ogone[o] && !ountr[o]) {
 				ountr[o] = 1; phantoms++
-				if (hist) { sfrees[p]++; sfbytes[p] += size[p] }
+				if (hist) { sfrees[p]++; sfbytes[p] += size[p]; sdrops[p]++ }
 			}
 		}
 	hstart = cur * step
@@ -289,21 +290,22 @@ function read_out(nr, t,   f, i, p, w, k, o, n, line, rows, nrows, sb, s) {
 			n++
 			# The frames and live lines joined, not formatted: they
 			# outgrow some awks' sprintf buffer (mawk's 8 KiB).
-			rows[p] = rows[p] sprintf("%d %d %d %d %d %d %d %d %s %s %s%s%s+0x1a/0x40 [mstat_leakgen]\n",
+			rows[p] = rows[p] sprintf("%d %d %d %d %d %d %d %d %s %s %s%s%s%s+0x1a/0x40 [mstat_leakgen]\n",
 				int(sb / (1 - exp(-size[p] / R))), int(sb / size[p] / (1 - exp(-size[p] / R))),
 				sb, sb / size[p], int(sallocs[p] / nsub[p]), int(sbytes[p] / nsub[p]),
 				int((sfrees[p] + 0) / nsub[p]), int((sfbytes[p] + 0) / nsub[p]),
 				cg[p], node[p], cachecol ? cache[p] " " : "",
 				hist ? (cls[p] != "" ? "kmalloc " : "cache ") : "",
+				hist && !nodrops ? int((sdrops[p] + 0) / nsub[p]) " " : "",
 				fn[p]) frames(p, s) "\n" line
 		}
 	}
-	print "mstat_sites - version: " (hist ? "2.4" : "2.2") > (f ".sites")
+	print "mstat_sites - version: " (hist ? (nodrops ? "2.4" : "2.5") : "2.2") > (f ".sites")
 	printf "# snapshot %d sample_rate %d stacks %d stack_drops 0 addr_drops 0 addr_live 0 depth 32 leafless 0 reused 0 age_ms 0 addr_phantoms %d", nr + 1, R, n, phantoms > (f ".sites")
 	if (hist)
 		printf " history_ms %d counts_ms %d", int((t - hstart) * 1000), int((t - load) * 1000) > (f ".sites")
 	printf "\n" > (f ".sites")
-	print "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node " (cachecol ? "cache " : "") (hist ? "source " : "") "site" > (f ".sites")
+	print "# est_bytes est_calls sampled_bytes sampled_calls allocs alloc_bytes frees free_bytes cgroup node " (cachecol ? "cache " : "") (hist ? "source " : "") (hist && !nodrops ? "drops " : "") "site" > (f ".sites")
 	for (p = 1; p <= np; p++)
 		if (sallocs[p])
 			printf "%s", rows[p] > (f ".sites")
