@@ -31,7 +31,7 @@ int do_leaks(const struct mstat_opts *o);
 /*
  * mstat_leak_min_reads(): stats.h's, as the per-cache rule is; mstat
  * serve's window of per-cache series: leaks_cache.h, and its verdict:
- * leaks_out.h.
+ * leaks_prom.h.
  */
 
 /* The options mstat leaks takes. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mstat leaks' per-cache series (leaks_cache.c), which mstat serve also
- * keeps over its last scrapes; its verdict as series: leaks_out.h.
+ * keeps over its last scrapes; its verdict as series: leaks_prom.h.
  */
 #ifndef MSTAT_LEAKS_CACHE_H
 #define MSTAT_LEAKS_CACHE_H

@@ -2,7 +2,7 @@
 /*
  * mstat leaks' own: the state its files share (struct mstat_leaks) and
  * what each gives the others, as bpftool's main.h does for its commands
- * (what mstat serve uses too: leaks_cache.h, leaks_out.h).
+ * (what mstat serve uses too: leaks_cache.h, leaks_prom.h).
  * The method is stated at the top of leaks.c. Its files, from the
  * command down (each calls only files below it):
  *
@@ -11,8 +11,10 @@
  *                   on a terminal its progress; SIGINT; --until-sure
  *   leaks_save.c    one read of both files; a --save directory, and
  *                   --from's replay of it
- *   leaks_out.c     the verdict as text, JSON and Prometheus text; a
- *                   watch's progress; mstat serve's per-cache series
+ *   leaks_out.c     the verdict as text and JSON; a watch's progress
+ *   leaks_prom.c    the verdict as Prometheus text; mstat serve's
+ *                   series of the caches' window and of the history
+ *   leaks_labels.c  a stack's labels in every form; the suspects' order
  *   leaks_stack.c   the stack tier: samples, lifetimes, leak-like
  *                   samples, the verdict, from the watch or the history;
  *                   the cross check with caches; both tiers judged
@@ -179,5 +181,46 @@ int mstat_leak_watch(struct mstat_leaks *lk);
 
 int mstat_leak_report(struct mstat_leaks *lk, int *suspects);
 void mstat_leak_progress(const struct mstat_leaks *lk, int planned);
+
+/* leaks_prom.c */
+
+/*
+ * The verdict of @lk as Prometheus text into @f: its suspect stacks @ord
+ * (@ns, sorted) and caches @cs (@ncs).
+ */
+void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk, const int *ord,
+			     int ns, struct mstat_leak_cache **cs, int ncs);
+
+/* leaks_labels.c */
+
+/* Does row @rw hold a leak-like sample of its stack? */
+bool mstat_leak_row_counts(const struct mstat_leaks *lk,
+			   const struct mstat_leak_row *rw);
+
+/* What mstat_leak_labels() lists. */
+enum {
+	MSTAT_LEAK_CGROUPS,
+	MSTAT_LEAK_NODES,
+	MSTAT_LEAK_CACHES,
+	/* What a fleet knows the cgroups by (mstat_cgroup_tags()). */
+	MSTAT_LEAK_CONTAINERS,	/* RUNTIME:ID, or ID; in words, 12 digits */
+	MSTAT_LEAK_PODS,	/* pod UIDs */
+	MSTAT_LEAK_UNITS,	/* systemd units */
+};
+
+/*
+ * How mstat_leak_labels() writes: words ("-" for none), JSON, or words
+ * with whole container ids and nothing for none (a Prometheus label).
+ */
+enum { MSTAT_LEAK_FMT_TEXT, MSTAT_LEAK_FMT_JSON, MSTAT_LEAK_FMT_WORDS };
+
+/*
+ * The labels of stack @si's leak-like samples, each once, as @fmt
+ * gives, into @f: @which MSTAT_LEAK_*.
+ */
+void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si, int which,
+		       int fmt);
+/* Stacks @ord (@ns of them) sorted: by the low end of their rate. */
+void mstat_leak_sort(const struct mstat_leaks *lk, int *ord, int ns);
 
 #endif /* MSTAT_LEAKS_INT_H */

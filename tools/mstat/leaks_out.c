@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mstat leaks' verdict written: as text, as JSON (json.c's writer) and as
- * Prometheus text for the node exporter's textfile collector; and mstat
- * serve's per-cache series over its window.
+ * mstat leaks' verdict written: as text, as JSON (json.c's writer), and
+ * on a terminal the watch's progress; as Prometheus text, leaks_prom.c.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,126 +15,10 @@
 
 #include "cgroup.h"
 #include "json.h"
-#include "leaks_out.h"
 #include "leaks_int.h"
 #include "slab.h"
 #include "stats.h"
 #include "util.h"
-
-/* Does row @rw hold a leak-like sample of its stack? */
-static bool mstat_leak_row_counts(const struct mstat_leaks *lk,
-				  const struct mstat_leak_row *rw)
-{
-	const struct mstat_leak_stack *s = &lk->st[rw->stack];
-	size_t j;
-
-	if (rw->seen != lk->reads - 1)
-		return false;
-	for (j = 0; j < rw->n; j++)
-		if (mstat_leak_like(lk, &rw->obj[j], s->min_age))
-			return true;
-	return false;
-}
-
-/* What mstat_leak_labels() lists. */
-enum {
-	MSTAT_LEAK_CGROUPS,
-	MSTAT_LEAK_NODES,
-	MSTAT_LEAK_CACHES,
-	/* What a fleet knows the cgroups by (mstat_cgroup_tags()). */
-	MSTAT_LEAK_CONTAINERS,	/* RUNTIME:ID, or ID; in words, 12 digits */
-	MSTAT_LEAK_PODS,	/* pod UIDs */
-	MSTAT_LEAK_UNITS,	/* systemd units */
-};
-
-/*
- * A fleet's label of cgroup @path, @which of MSTAT_LEAK_CONTAINERS, _PODS
- * and _UNITS, into @buf; NULL if its path does not say.
- */
-static const char *mstat_leak_tag(const char *path, int which, bool json,
-				  char *buf, size_t len)
-{
-	struct mstat_cgroup_tags t;
-
-	if (!path || !mstat_cgroup_tags(path, &t))
-		return NULL;
-	switch (which) {
-	case MSTAT_LEAK_CONTAINERS:
-		if (!t.container_id[0])
-			return NULL;
-		snprintf(buf, len, "%s%s%.*s", t.runtime, t.runtime[0] ? ":" : "",
-			 json ? 64 : 12, t.container_id);
-		return buf;
-	case MSTAT_LEAK_PODS:
-		snprintf(buf, len, "%s", t.pod_uid);
-		break;
-	default:
-		snprintf(buf, len, "%s", t.unit);
-		break;
-	}
-	return buf[0] ? buf : NULL;
-}
-
-/* How mstat_leak_labels() writes: words ("-" for none), JSON, or words
- * with whole container ids and nothing for none (a Prometheus label). */
-enum { MSTAT_LEAK_FMT_TEXT, MSTAT_LEAK_FMT_JSON, MSTAT_LEAK_FMT_WORDS };
-
-/*
- * The labels of stack @si's leak-like samples, each once, as @fmt
- * gives: @which MSTAT_LEAK_*.
- */
-static void mstat_leak_labels(FILE *f, struct mstat_leaks *lk, int si,
-			      int which, int fmt)
-{
-	char buf[32], tag[300], names[MSTAT_SLAB_LABEL_MAX], *seen[64];
-	bool json = fmt == MSTAT_LEAK_FMT_JSON;
-	const char *v;
-	int r, i, n = 0;
-
-	fputs(json ? "[" : "", f);
-	for (r = 0; r < lk->nrow; r++) {
-		const struct mstat_leak_row *rw = &lk->row[r];
-
-		if (rw->stack != si || !mstat_leak_row_counts(lk, rw))
-			continue;
-		if (which == MSTAT_LEAK_CGROUPS ||
-		    which >= MSTAT_LEAK_CONTAINERS) {
-			v = mstat_leak_cg_label(lk, rw->cgroup, buf,
-						sizeof(buf));
-			if (which >= MSTAT_LEAK_CONTAINERS)
-				v = mstat_leak_tag(v, which,
-						   fmt != MSTAT_LEAK_FMT_TEXT,
-						   tag, sizeof(tag));
-		} else if (which == MSTAT_LEAK_NODES) {
-			if (rw->node == MSTAT_NODE_UNKNOWN)
-				continue;
-			snprintf(buf, sizeof(buf), "%lld", rw->node);
-			v = buf;
-		} else {
-			v = rw->cache ? mstat_slab_label(rw->cache, names,
-							 sizeof(names)) : NULL;
-		}
-		if (!v)
-			continue;
-		for (i = 0; i < n && strcmp(seen[i], v); i++)
-			;
-		if (i < n || n == (int)ARRAY_SIZE(seen))
-			continue;
-		seen[n] = mstat_strdup(v, strlen(v));
-		if (n)
-			fputs(json ? ", " : " ", f);
-		n++;
-		if (json && which != MSTAT_LEAK_NODES)
-			mstat_json_str(f, v);
-		else
-			fputs(v, f);
-	}
-	if (!n && fmt == MSTAT_LEAK_FMT_TEXT)
-		fputs("-", f);
-	fputs(json ? "]" : "", f);
-	for (i = 0; i < n; i++)
-		free(seen[i]);
-}
 
 /*
  * In words, after a stack's cgroups: its containers, pods and units,
@@ -166,18 +49,6 @@ static void mstat_leak_fleet_words(struct mstat_leaks *lk, int si)
 		printf("; %s ", word[w]);
 		mstat_leak_labels(stdout, lk, si, MSTAT_LEAK_CONTAINERS + w, MSTAT_LEAK_FMT_TEXT);
 	}
-}
-
-static int mstat_leak_order_cmp(const void *a, const void *b);
-static const struct mstat_leaks *mstat_leak_sorting;
-
-/* Suspects first by the low end of their rate. */
-static int mstat_leak_order_cmp(const void *a, const void *b)
-{
-	const struct mstat_leaks *lk = mstat_leak_sorting;
-	double x = lk->st[*(const int *)a].low, y = lk->st[*(const int *)b].low;
-
-	return (x < y) - (x > y);
 }
 
 static int mstat_leak_cache_cmp(const void *a, const void *b)
@@ -382,131 +253,6 @@ static void mstat_leak_json(struct mstat_leaks *lk, const int *ord, int ns,
 	printf("%s]\n}\n", first ? "" : "\n  ");
 }
 
-static void mstat_leak_prom_num(FILE *f, double v)
-{
-	if (isnan(v))
-		fputs("NaN", f);
-	else if (isinf(v))
-		fputs(v > 0 ? "+Inf" : "-Inf", f);
-	else
-		fprintf(f, "%.3f", v);
-}
-
-/* Stack @si's labels of @which as one Prometheus label value. */
-static void mstat_leak_prom_words(FILE *f, struct mstat_leaks *lk, int si,
-				  int which)
-{
-	char *v = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&v, &len);
-
-	if (m) {
-		mstat_leak_labels(m, lk, si, which, MSTAT_LEAK_FMT_WORDS);
-		if (fclose(m))
-			len = 0;
-	}
-	mstat_prom_label(f, len ? v : "");
-	free(v);
-}
-
-/* Stack @si's label set, without the closing brace. */
-static void mstat_leak_prom_stack(FILE *f, struct mstat_leaks *lk, int si,
-				  const char *name)
-{
-	static const struct { const char *label; int which; } l[] = {
-		{ "cache", MSTAT_LEAK_CACHES },
-		{ "cgroup", MSTAT_LEAK_CGROUPS },
-		{ "container_id", MSTAT_LEAK_CONTAINERS },
-		{ "pod_uid", MSTAT_LEAK_PODS },
-		{ "systemd_unit", MSTAT_LEAK_UNITS },
-	};
-	const char *site = lk->st[si].site, *mod;
-	size_t k, n;
-
-	/* "fn+0x1a/0x40 [mod]": the function, and the module apart. */
-	n = strcspn(site, "+ ");
-	fprintf(f, "%s{site=\"", name);
-	mstat_prom_label_n(f, site, n);
-	fputs("\",module=\"", f);
-	mod = strchr(site + n, '[');
-	if (mod && strchr(mod, ']'))
-		mstat_prom_label_n(f, mod + 1, strcspn(mod + 1, "]"));
-	for (k = 0; k < ARRAY_SIZE(l); k++) {
-		fprintf(f, "\",%s=\"", l[k].label);
-		mstat_leak_prom_words(f, lk, si, l[k].which);
-	}
-	fputc('"', f);
-}
-
-/*
- * The verdict as Prometheus text (--prom), for the node exporter's
- * textfile collector: what it was judged over, then a series a suspect
- * stack (its caller's function and module, so that a series outlives a
- * rebuild that moves an offset, and the caches, cgroups, containers, pods and
- * units of its samples, each a label of words, "" for none) and a
- * series a suspect cache, with their growth and its interval. A stack
- * that is no suspect has no series: the label sets stay as few as the
- * suspects.
- */
-/* The suspect stacks @ord (@ns) of @lk's verdict, their two series. */
-static void mstat_leak_prom_stacks(FILE *f, struct mstat_leaks *lk,
-				   const int *ord, int ns)
-{
-	static const char *const bound[] = { "low", "est", "high" };
-	const struct mstat_leak_stack *s;
-	int i, b;
-
-	mstat_prom_head(f, "mstat_leak_stack_suspect", "gauge",
-			"1 for each stack whose sampled objects mstat leaks calls a leak.");
-	for (i = 0; i < ns; i++) {
-		mstat_leak_prom_stack(f, lk, ord[i], "mstat_leak_stack_suspect");
-		fputs("} 1\n", f);
-	}
-	mstat_prom_head(f, "mstat_leak_stack_rate_bytes_per_second", "gauge",
-			"Growth of a suspect stack's estimated live bytes: the estimate (est) and its confidence interval (low, high).");
-	for (i = 0; i < ns; i++) {
-		s = &lk->st[ord[i]];
-		for (b = 0; b < 3; b++) {
-			mstat_leak_prom_stack(f, lk, ord[i],
-					      "mstat_leak_stack_rate_bytes_per_second");
-			fprintf(f, ",bound=\"%s\"} ", bound[b]);
-			mstat_leak_prom_num(f, b == 0 ? s->low : b == 1 ? s->rate : s->high);
-			fputc('\n', f);
-		}
-	}
-}
-
-static void mstat_leak_prom_verdict(FILE *f, struct mstat_leaks *lk,
-				    const int *ord, int ns,
-				    struct mstat_leak_cache **cs, int ncs)
-{
-	char names[MSTAT_SLAB_LABEL_MAX];
-	int i;
-
-	mstat_prom_head(f, "mstat_leaks_reads", "gauge",
-			"Reads of /proc/mstat and /proc/mstat_sites mstat leaks judged.");
-	fprintf(f, "mstat_leaks_reads %d\n", lk->reads);
-	mstat_prom_head(f, "mstat_leaks_seconds", "gauge",
-			"Time from the first read mstat leaks judged to the last.");
-	fprintf(f, "mstat_leaks_seconds %.1f\n", lk->t1 - lk->t0);
-	mstat_prom_head(f, "mstat_leaks_judged", "gauge",
-			"1 if the reads were enough for a verdict, else 0.");
-	fprintf(f, "mstat_leaks_judged %d\n", lk->judged);
-	/* So that a verdict nobody renews (the module gone) can be aged out. */
-	mstat_prom_head(f, "mstat_leaks_time_seconds", "gauge",
-			"When the verdict was written, seconds since the epoch.");
-	fprintf(f, "mstat_leaks_time_seconds %lld\n", (long long)time(NULL));
-	mstat_leak_prom_stacks(f, lk, ord, ns);
-	mstat_prom_head(f, "mstat_leaks_cache_suspect", "gauge",
-			"1 for each cache whose live bytes mstat leaks calls a leak over its reads.");
-	for (i = 0; i < ncs; i++) {
-		fputs("mstat_leaks_cache_suspect{cache=\"", f);
-		mstat_prom_label(f, mstat_slab_label(cs[i]->name, names,
-						     sizeof(names)));
-		fputs("\"} 1\n", f);
-	}
-}
-
 static void mstat_leak_text(struct mstat_leaks *lk, const int *ord, int ns,
 			    struct mstat_leak_cache **cs, int ncs)
 {
@@ -644,8 +390,7 @@ int mstat_leak_report(struct mstat_leaks *lk, int *suspects)
 	for (i = 0; i < lk->nst; i++)
 		if (lk->st[i].suspect)
 			ord[ns++] = i;
-	mstat_leak_sorting = lk;
-	qsort(ord, ns, sizeof(*ord), mstat_leak_order_cmp);
+	mstat_leak_sort(lk, ord, ns);
 	cs = mstat_alloc(NULL, (lk->w->nc + 1) * sizeof(*cs));
 	for (i = 0; i < lk->w->nc; i++)
 		if (lk->w->c[i].tr.suspect)
@@ -669,53 +414,6 @@ int mstat_leak_report(struct mstat_leaks *lk, int *suspects)
 	free(cs);
 	*suspects = ns + ncs;
 	return err;
-}
-
-void mstat_leak_prom(FILE *f, const struct mstat_leak_window *cw, double conf,
-		     double min_rate)
-{
-	struct mstat_leak_window *w = (struct mstat_leak_window *)cw;
-	static const char *const bound[] = { "low", "est", "high" };
-	const struct mstat_leak_cache *c;
-	char names[MSTAT_SLAB_LABEL_MAX];
-	double v;
-	int i, b;
-
-	mstat_leak_window_judge(w, conf, min_rate);
-	mstat_prom_head(f, "mstat_leak_window_reads", "gauge",
-			"Reads of /proc/mstat the leak verdict is over (the last /metrics scrapes).");
-	fprintf(f, "mstat_leak_window_reads %d\n", w->n);
-	mstat_prom_head(f, "mstat_leak_window_seconds", "gauge",
-			"Time from the first to the last read of the window.");
-	fprintf(f, "mstat_leak_window_seconds %.3f\n",
-		w->n ? w->t[w->n - 1] - w->t[0] : 0.0);
-	mstat_prom_head(f, "mstat_leak_suspect", "gauge",
-			"1 if the cache's live bytes grow without bound over the window (mstat leaks' per-cache rule), else 0.");
-	for (i = 0; i < w->nc; i++) {
-		c = &w->c[i];
-		if (!c->tr.judged || isnan(c->x[w->n - 1]))
-			continue;
-		fputs("mstat_leak_suspect{cache=\"", f);
-		mstat_prom_label(f, mstat_slab_label(c->name, names,
-						     sizeof(names)));
-		fprintf(f, "\"} %d\n", c->tr.suspect);
-	}
-	mstat_prom_head(f, "mstat_leak_rate_bytes_per_second", "gauge",
-			"Growth of the cache's live bytes over the window: the lower envelope's Theil-Sen slope (est) and its confidence interval (low, high).");
-	for (i = 0; i < w->nc; i++) {
-		c = &w->c[i];
-		if (!c->tr.judged || isnan(c->x[w->n - 1]))
-			continue;
-		for (b = 0; b < 3; b++) {
-			v = b == 0 ? c->tr.low : b == 1 ? c->tr.rate : c->tr.high;
-			fputs("mstat_leak_rate_bytes_per_second{cache=\"", f);
-			mstat_prom_label(f, mstat_slab_label(c->name, names,
-							     sizeof(names)));
-			fprintf(f, "\",bound=\"%s\"} ", bound[b]);
-			mstat_leak_prom_num(f, v);
-			fputc('\n', f);
-		}
-	}
 }
 
 /**
@@ -807,89 +505,4 @@ void mstat_leak_progress(const struct mstat_leaks *lk, int planned)
 	       ns, ns == 1 ? "" : "s", o->confidence * 100, watching,
 	       watching == 1 ? "" : "s");
 	fflush(stdout);
-}
-
-struct mstat_leak_cgs {
-	struct mstat_cgroups *cg;
-	long long *id;
-	char **path;
-	int n, cap;
-};
-
-struct mstat_leak_cgs *mstat_leak_cgs_new(void)
-{
-	struct mstat_leak_cgs *cgs = mstat_alloc(NULL, sizeof(*cgs));
-
-	memset(cgs, 0, sizeof(*cgs));
-	return cgs;
-}
-
-void mstat_leak_cgs_free(struct mstat_leak_cgs *cgs)
-{
-	int i;
-
-	if (!cgs)
-		return;
-	for (i = 0; i < cgs->n; i++)
-		free(cgs->path[i]);
-	free(cgs->id);
-	free(cgs->path);
-	if (cgs->cg)
-		mstat_cgroups_free(cgs->cg);
-	free(cgs);
-}
-
-void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
-			     const struct mstat_snap *s,
-			     const struct mstat_sites *ss, double t,
-			     struct mstat_leak_cgs *cgs)
-{
-	struct mstat_leaks lk = { .o = o, .phantoms = -1 };
-	int i, ns = 0, *ord;
-
-	if (ss->history_ms < 0)
-		return;
-	/*
-	 * The paths known so far, and the tree as last walked: a cgroup
-	 * not among them has the tree walked again, once this read
-	 * (cg_walk is not this read's: mstat_leak_cg_learn()).
-	 */
-	if (cgs) {
-		lk.cg = cgs->cg;
-		lk.cg_id = cgs->id;
-		lk.cg_path = cgs->path;
-		lk.ncg = cgs->n;
-		lk.cgcap = cgs->cap;
-		lk.cg_walk = 0;
-	}
-
-	lk.w = mstat_leak_window_new(1);
-	mstat_leak_window_add(lk.w, s, t);
-	lk.t0 = lk.t1 = lk.tprev = t;
-	mstat_leak_sites(&lk, ss, t);
-	lk.reads = 1;
-	mstat_leak_judge(&lk);
-	ord = mstat_alloc(NULL, (lk.nst + 1) * sizeof(*ord));
-	for (i = 0; i < lk.nst; i++)
-		if (lk.st[i].suspect)
-			ord[ns++] = i;
-	mstat_leak_sorting = &lk;
-	qsort(ord, ns, sizeof(*ord), mstat_leak_order_cmp);
-	mstat_prom_head(f, "mstat_leaks_history_seconds", "gauge",
-			"The heap profile's history the stacks were judged from, in one read: since mstat's load, its rate's last change, a reset or dropped entries.");
-	fprintf(f, "mstat_leaks_history_seconds %.1f\n", lk.s1 - lk.sv);
-	mstat_leak_prom_stacks(f, &lk, ord, ns);
-	free(ord);
-	if (cgs) {
-		cgs->cg = lk.cg;
-		cgs->id = lk.cg_id;
-		cgs->path = lk.cg_path;
-		cgs->n = lk.ncg;
-		cgs->cap = lk.cgcap;
-		lk.cg = NULL;
-		lk.cg_id = NULL;
-		lk.cg_path = NULL;
-		lk.ncg = 0;
-	}
-	mstat_leaks_free(&lk);
 }

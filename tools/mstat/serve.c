@@ -107,7 +107,7 @@
 
 #include "input.h"
 #include "leaks_cache.h"
-#include "leaks_out.h"
+#include "leaks_prom.h"
 #include "memory.h"
 #include "parse_snap.h"
 #include "pprof.h"

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mstat leaks' verdicts written (leaks_out.c): mstat leaks' own is
- * leaks_int.h's mstat_leak_report(); mstat serve's, over its window of
- * per-cache series (leaks_cache.h), and of each snapshot's history, are
- * these.
+ * mstat serve's leak verdicts as Prometheus series (leaks_prom.c): over
+ * its window of per-cache series (leaks_cache.h), and of each snapshot's
+ * history. mstat leaks' own verdict is leaks_int.h's mstat_leak_report().
  */
-#ifndef MSTAT_LEAKS_OUT_H
-#define MSTAT_LEAKS_OUT_H
+#ifndef MSTAT_LEAKS_PROM_H
+#define MSTAT_LEAKS_PROM_H
 
 #include <stdio.h>
 
@@ -43,4 +42,4 @@ void mstat_leak_prom_history(FILE *f, const struct mstat_opts *o,
 struct mstat_leak_cgs *mstat_leak_cgs_new(void);
 void mstat_leak_cgs_free(struct mstat_leak_cgs *cgs);
 
-#endif /* MSTAT_LEAKS_OUT_H */
+#endif /* MSTAT_LEAKS_PROM_H */
