@@ -187,11 +187,12 @@ history_watch() {
 # module before 2.5) the leaks' stacks look as if they freed, their
 # churn's horizon too long for 600 s to judge them.
 history_restart() {
-	local rc f v
+	local rc f v nd
 
 	for v in 2.5 2.4; do
-		hist_gen "$tmp/hist-r" R=65536 forget=-600 \
-			nodrops=$([ "$v" = 2.4 ] && echo 1 || echo 0) || return
+		nd=0
+		[ "$v" = 2.5 ] || nd=1
+		hist_gen "$tmp/hist-r" R=65536 forget=-600 nodrops=$nd || return
 		head -n 3 "$tmp/hist-r/0000.sites"
 		build/mstat leaks --once --json --from "$tmp/hist-r" >"$tmp/hist-r.json"
 		rc=$?
