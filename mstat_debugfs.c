@@ -25,6 +25,7 @@
 #include "mstat_sources.h"
 #include "mstat_stats.h"
 #include "mstat_stream.h"
+#include "mstat_watch.h"
 
 static struct dentry *mstat_dir;
 

@@ -100,6 +100,7 @@
 #include "mstat_stats.h"
 #include "mstat_text.h"
 #include "mstat_vmem.h"
+#include "mstat_watch.h"
 
 /*
  * What compat/ found: each probe's function and its arguments' places.

@@ -29,9 +29,6 @@ void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
 			    unsigned long site);
 void mstat_count_page_alloc(gfp_t gfp, struct page *page,
 			    unsigned long site);
-int mstat_page_watch_begin(void);
-struct page *mstat_page_watch_end(int watch);
-unsigned long mstat_page_watch_full(void);
 int mstat_sources_init(void);
 void mstat_sources_exit(void);
 

@@ -26,6 +26,7 @@
 #include "mstat_slab.h"
 #include "mstat_sources.h"
 #include "mstat_stats.h"
+#include "mstat_watch.h"
 
 /*
  * Whether this kernel has a function named @name (a probe that is never
