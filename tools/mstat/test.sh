@@ -1845,6 +1845,20 @@ leaks_watch() {
 	[ $? -eq 1 ] && diff -u "$tmp/lk-saved.txt" "$tmp/lk-replayed.txt"
 }
 
+# lk_cg: $tmp/lk-cg, leaks_all's replay with the lost pointer's rows in
+# cgroup id I, the inode of $tmp/cgo/other (a tree of the test's), made
+# if missing (a test run alone: MSTAT_TEST_ONLY).
+lk_cg() {
+	local id
+
+	[ -d "$tmp/lk-cg" ] && [ -d "$tmp/cgo/other" ] && return
+	leaks_all && mkdir -p "$tmp/cgo/other" &&
+		id=$(stat -c %i "$tmp/cgo/other") &&
+		cp -r "$tmp/lk-all" "$tmp/lk-cg" &&
+		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
+			"$tmp"/lk-cg/*.sites
+}
+
 # A cgroup's name at judging time: --from takes the paths the watch
 # saved in DIR/cgroups, and never this host's tree, where the same id
 # (an inode number) may be another cgroup's or none. The lost pointer's
@@ -1855,12 +1869,8 @@ leaks_watch() {
 leaks_cgroups_from() {
 	local id
 
-	leaks_all || return
 	rm -rf "$tmp/lk-cg" "$tmp/cgo"
-	mkdir -p "$tmp/cgo/other" && id=$(stat -c %i "$tmp/cgo/other") &&
-		cp -r "$tmp/lk-all" "$tmp/lk-cg" &&
-		sed -i "s/^\([0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) 4001 /\1 $id /" \
-			"$tmp"/lk-cg/*.sites || return
+	lk_cg && id=$(stat -c %i "$tmp/cgo/other") || return
 	echo "$id /leaks" >"$tmp/lk-cg/cgroups"
 	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-cg.json"
 	[ $? -eq 1 ] && grep '"cgroups": ' "$tmp/lk-cg.json" &&
@@ -1883,8 +1893,7 @@ leaks_cgroups_from() {
 leaks_fleet_from() {
 	local id u1=${P1//-/_} path
 
-	[ -d "$tmp/lk-cg" ] || return
-	id=$(stat -c %i "$tmp/cgo/other") || return
+	lk_cg && id=$(stat -c %i "$tmp/cgo/other") || return
 	path=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$u1.slice/cri-containerd-$C1.scope
 	echo "$id $path" >"$tmp/lk-cg/cgroups"
 	MSTAT_CGROUP_ROOT=$tmp/cgo build/mstat leaks --json --from "$tmp/lk-cg" >"$tmp/lk-fl.json"
@@ -1910,8 +1919,7 @@ leaks_fleet_from() {
 leaks_prom() {
 	local id u1=${P1//-/_} path f=$tmp/lk-prom/mstat-leaks.prom n
 
-	[ -d "$tmp/lk-cg" ] || return
-	id=$(stat -c %i "$tmp/cgo/other") || return
+	lk_cg && id=$(stat -c %i "$tmp/cgo/other") || return
 	path=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$u1.slice/cri-containerd-$C1.scope
 	echo "$id $path" >"$tmp/lk-cg/cgroups"
 	mkdir -p "$tmp/lk-prom"
