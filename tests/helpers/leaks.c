@@ -660,10 +660,16 @@ static const struct pattern *decoy_of(const char *fn, const char *cache)
 	return NULL;
 }
 
-/* Is stack suspect @s a fork's, of the clone syscall's kernel_clone()? */
+/*
+ * Is stack suspect @s a user task's fork: kernel_clone() called by a
+ * clone, clone3, fork or vfork syscall's function (__do_sys_clone on
+ * x86-64, __arm64_sys_clone on arm64), not kthreadd's kernel_thread(),
+ * whose kernel threads the guest does not count?
+ */
 static bool is_fork(const struct jval *s)
 {
 	struct jval *st = jget(s, "stack"), *e;
+	bool clone = false;
 	char f[128];
 
 	for (e = st && st->type == J_ARR ? st->kids : NULL; e; e = e->next) {
@@ -671,6 +677,9 @@ static bool is_fork(const struct jval *s)
 			continue;
 		fname(e->str, f, sizeof(f));
 		if (!strcmp(f, "kernel_clone"))
+			clone = true;
+		else if (clone && (strstr(f, "sys_clone") ||
+				   strstr(f, "sys_fork") || strstr(f, "sys_vfork")))
 			return true;
 	}
 	return false;
@@ -699,7 +708,8 @@ static bool fork_bounded(const struct jval *root, const struct jval *s,
 	most = (double)(bg_tasks + CACHED_STACKS * bg_cpus) * TASK_STACK;
 	if (say)
 		printf("# the guest's tasks: %s, %.0f bytes at its low end over %.0f s, %lld tasks and %lld CPUs hold %.0f at most\n",
-	       jstr(s, "site"), low * te, te, bg_tasks, bg_cpus, most);
+		       jstr(s, "site"), low * te, te, bg_tasks, bg_cpus,
+		       most);
 	return low * te <= most;
 }
 
