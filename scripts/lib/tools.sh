@@ -26,7 +26,7 @@ mstat_tools=(
 	"reconcile tests/helpers/reconcile.c"
 	"faultio tests/helpers/faultio.c"
 	"labels tests/helpers/labels.c tools/mstat/parse.c -lm"
-	"leaks tests/helpers/leaks.c"
+	"leaks tests/helpers/leaks.c tests/helpers/leaks_json.c tests/helpers/leaks_load.c"
 	"nsrun tests/helpers/nsrun.c"
 	"acct tests/helpers/acct.c -pthread"
 	"swapper tests/helpers/swapper.c"

@@ -75,6 +75,8 @@
  * that cache does grow. Prints "ok NAME" or "not ok NAME: WHY" per check
  * and "# " lines; exits 1 if a check failed, 2 on bad input.
  *
+ * The JSON reader is leaks_json.c; the two workloads, leaks_load.c:
+ *
  * -b, the busy workload of the watches, in one process that never forks
  * (a fork's thread stack, when the per-CPU cache of two misses, is
  * vmalloc()ed, and a fresh guest's vmap_area pool then fills for minutes:
@@ -86,283 +88,19 @@
  * (the module's "stop"): the allocations run in its context, so in its
  * cgroup.
  */
-#define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, and POSIX 2008 */
+#define _DEFAULT_SOURCE		/* POSIX 2008 */
 
-#include <ctype.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../../tools/mstat/util.h"
-
-/* JSON, as much as the verdict needs: a tree of values. */
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype type;
-	double num;
-	char *str;		/* J_STR: the string; a member: its key */
-	struct jval *kids;	/* J_ARR, J_OBJ: the first element */
-	struct jval *next;	/* the next element of the parent */
-	char *key;
-};
-
-static const char *jp;		/* the parser's position */
-static const char *jerr;
-
-static void *xalloc(size_t n)
-{
-	void *p = calloc(1, n);
-
-	if (!p) {
-		fprintf(stderr, "leaks: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-static void jskip(void)
-{
-	while (isspace((unsigned char)*jp))
-		jp++;
-}
-
-static struct jval *jparse(int depth);
-
-static char *jstring(void)
-{
-	size_t cap = 64, n = 0;
-	char *s = xalloc(cap);
-
-	jp++;	/* the opening quote */
-	while (*jp && *jp != '"') {
-		char c = *jp++;
-
-		if (c == '\\') {
-			static const char from[] = "ntrbf\"\\/";
-			static const char to[] = "\n\t\r\b\f\"\\/";
-			const char *e;
-
-			c = *jp++;
-			e = c ? strchr(from, c) : NULL;
-			if (e) {
-				c = to[e - from];
-			} else if (c == 'u') {
-				/* kept as '?': names here are ASCII */
-				if (strlen(jp) < 4) {
-					jerr = "short \\u escape";
-					return s;
-				}
-				jp += 4;
-				c = '?';
-			} else {
-				jerr = "bad escape";
-				return s;
-			}
-		}
-		if (n + 2 > cap) {
-			char *t;
-
-			cap *= 2;
-			t = realloc(s, cap);
-			if (!t) {
-				fprintf(stderr, "leaks: out of memory\n");
-				exit(2);
-			}
-			s = t;
-		}
-		s[n++] = c;
-	}
-	s[n] = '\0';
-	if (*jp != '"')
-		jerr = "unterminated string";
-	else
-		jp++;
-	return s;
-}
-
-/* The elements of an array or the members of an object, up to @close. */
-static void jlist(struct jval *v, char close, int depth)
-{
-	struct jval **tail = &v->kids;
-
-	jp++;
-	jskip();
-	if (*jp == close) {
-		jp++;
-		return;
-	}
-	for (;;) {
-		char *key = NULL;
-		struct jval *k;
-
-		jskip();
-		if (close == '}') {
-			if (*jp != '"') {
-				jerr = "object key not a string";
-				return;
-			}
-			key = jstring();
-			jskip();
-			if (*jp != ':') {
-				jerr = "no ':' after a key";
-				return;
-			}
-			jp++;
-		}
-		k = jparse(depth + 1);
-		if (jerr)
-			return;
-		k->key = key;
-		*tail = k;
-		tail = &k->next;
-		jskip();
-		if (*jp == ',') {
-			jp++;
-			continue;
-		}
-		if (*jp == close) {
-			jp++;
-			return;
-		}
-		jerr = "no ',' or end of list";
-		return;
-	}
-}
-
-static struct jval *jparse(int depth)
-{
-	struct jval *v = xalloc(sizeof(*v));
-	char *end;
-
-	if (depth > 32) {
-		jerr = "nested too deep";
-		return v;
-	}
-	jskip();
-	switch (*jp) {
-	case '{':
-		v->type = J_OBJ;
-		jlist(v, '}', depth);
-		break;
-	case '[':
-		v->type = J_ARR;
-		jlist(v, ']', depth);
-		break;
-	case '"':
-		v->type = J_STR;
-		v->str = jstring();
-		break;
-	case 't':
-	case 'f':
-	case 'n':
-		if (!strncmp(jp, "true", 4) || !strncmp(jp, "null", 4)) {
-			v->type = *jp == 't' ? J_BOOL : J_NULL;
-			v->num = *jp == 't';
-			jp += 4;
-		} else if (!strncmp(jp, "false", 5)) {
-			v->type = J_BOOL;
-			jp += 5;
-		} else {
-			jerr = "bad literal";
-		}
-		break;
-	default:
-		v->type = J_NUM;
-		errno = 0;
-		v->num = strtod(jp, &end);
-		if (end == jp || errno)
-			jerr = "bad value";
-		jp = end;
-	}
-	return v;
-}
-
-static struct jval *jget(const struct jval *o, const char *key)
-{
-	struct jval *k;
-
-	if (!o || o->type != J_OBJ)
-		return NULL;
-	for (k = o->kids; k; k = k->next)
-		if (!strcmp(k->key, key))
-			return k;
-	return NULL;
-}
-
-static const char *jstr(const struct jval *o, const char *key)
-{
-	struct jval *v = jget(o, key);
-
-	return v && v->type == J_STR ? v->str : NULL;
-}
-
-/* The number @key of @o in @out; false if it has none. */
-static bool jnum(const struct jval *o, const char *key, double *out)
-{
-	struct jval *v = jget(o, key);
-
-	if (!v || v->type != J_NUM)
-		return false;
-	*out = v->num;
-	return true;
-}
-
-/* A string array @key of @o holds @s. */
-/*
- * Whether @label, a cache as mstat names it (the names SLUB merged into
- * it comma-joined after its own), has @name among its names.
- */
-static bool names_has(const char *label, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = label; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
-			return true;
-	return false;
-}
-
-/* Whether array @key of @o has @s (for "caches": among a label's names). */
-static bool jhas(const struct jval *o, const char *key, const char *s)
-{
-	struct jval *a = jget(o, key), *e;
-	bool names = !strcmp(key, "caches");
-
-	if (!a || a->type != J_ARR)
-		return false;
-	for (e = a->kids; e; e = e->next)
-		if (e->type == J_STR &&
-		    (names ? names_has(e->str, s) : !strcmp(e->str, s)))
-			return true;
-	return false;
-}
-
-/* A string array's elements on one line, for a diagnostic. */
-static const char *jlist_str(const struct jval *o, const char *key)
-{
-	static char buf[512];
-	struct jval *a = jget(o, key), *e;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (!a || a->type != J_ARR)
-		return "(none)";
-	for (e = a->kids; e && n < sizeof(buf) - 1; e = e->next)
-		if (e->type == J_STR)
-			n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
-				      n ? "," : "", e->str);
-	return buf;
-}
+#include "leaks_json.h"
+#include "leaks_load.h"
 
 /* A frame's function: "f+0x1a/0x40 [mod]" is "f". */
 static void fname(const char *frame, char *out, size_t len)
@@ -883,105 +621,6 @@ static void judge_decoys(void)
 		pass("leaks-decoys-ran");
 }
 
-static void nap(long ms)
-{
-	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Read @path to its end; quietly nothing if it cannot be opened. */
-static void slurp(const char *path)
-{
-	char buf[4096];
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return;
-	while (read(fd, buf, sizeof(buf)) > 0)
-		;
-	close(fd);
-}
-
-/* 1 MiB mapped, each page touched, unmapped. */
-static void touch_map(void)
-{
-	char *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (m == MAP_FAILED)
-		return;
-	for (i = 0; i < 1 << 20; i += 4096)
-		m[i] = 1;
-	munmap(m, 1 << 20);
-}
-
-static void busy_loop(void)
-{
-	static char buf[4096];
-	char path[512];
-	struct dirent *e;
-	int i, fd, p[2];
-	DIR *d;
-
-	for (;;) {
-		for (i = 0; i < 8; i++) {
-			snprintf(path, sizeof(path), "/tmp/busy.%d", i);
-			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-			if (fd >= 0) {
-				if (write(fd, buf, sizeof(buf)) < 0)
-					perror("leaks: busy write");
-				close(fd);
-			}
-		}
-		slurp("/proc/meminfo");
-		slurp("/proc/self/status");
-		slurp("/proc/slabinfo");
-		d = opendir("/sys/kernel/slab");
-		while (d && (e = readdir(d))) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path),
-				 "/sys/kernel/slab/%.200s/object_size",
-				 e->d_name);
-			slurp(path);
-		}
-		if (d)
-			closedir(d);
-		for (i = 0; i < 8; i++) {
-			snprintf(path, sizeof(path), "/tmp/busy.%d", i);
-			unlink(path);
-		}
-		if (!pipe(p)) {
-			if (write(p[1], buf, sizeof(buf)) < 0 ||
-			    read(p[0], buf, sizeof(buf)) < 0)
-				perror("leaks: busy pipe");
-			close(p[0]);
-			close(p[1]);
-		}
-		touch_map();
-		nap(20);
-	}
-}
-
-static int drive(const char *control)
-{
-	int fd;
-
-	for (;;) {
-		fd = open(control, O_WRONLY);
-		if (fd < 0)
-			return 0;
-		if (write(fd, "cgroup\n", 7) != 7) {
-			close(fd);
-			return 0;
-		}
-		close(fd);
-		nap(100);
-	}
-}
-
 static void help(void)
 {
 	fprintf(stderr, "usage: leaks [-f|-o] TRUTH JSON EXIT\n"
@@ -995,6 +634,7 @@ int main(int argc, char **argv)
 	const char *named = NULL;
 	bool free_run = false, scored = false;
 	struct jval *root, *sus, *unex, *s;
+	const char *jerr;
 	double version = 0;
 	int i, status = -1, opt, nsus = 0, tasks, want;
 	char *end;
@@ -1030,11 +670,7 @@ int main(int argc, char **argv)
 			help();
 	}
 	read_truth(argv[optind]);
-	jp = read_file(argv[optind + 1]);
-	root = jparse(0);
-	jskip();
-	if (!jerr && *jp)
-		jerr = "text after the object";
+	root = jtree(read_file(argv[optind + 1]), &jerr);
 	sus = jget(root, "suspects");
 	unex = jget(root, "unexplained");
 	if (named) {
