@@ -13,13 +13,22 @@
  * equal events read. One line, then the module stays loaded until rmmod:
  *
  *   mstat_torture: SUCCESS|FAILURE writes=.. irq_writes=.. rotations=..
- *	max_wait_ns=.. writer_min=.. writer_max=.. hotplugs=.. sync=..
+ *	max_wait_ns=.. writer_min=.. writer_max=.. hotplugs=.. holds=.. sync=..
  *	busted=.. violations=..
  *
  * sync= picks the reader's mode (&enum mstat_sync). busted=1 folds without
  * waiting (no grace period in the RCU modes, no wait in IPI mode), busted=2
  * runs IPI mode without IPIs: busted=1 must end in FAILURE in every mode,
  * or this test proves nothing.
+ *
+ * A reader that does not wait loses its race only when it folds a slot
+ * under an open section, and a short section is seldom met open (under
+ * QEMU's multi-threaded TCG an IPI round takes tens of milliseconds). So
+ * once every %TORTURE_HOLD_EVERY writer 0 holds a section open until a
+ * read that began after it has ended, or hold_ms at most: a reader that
+ * does not wait folds under it, whatever the timing; a correct reader
+ * waits out the hold (the bound ends it), as it waits for a vCPU that its
+ * host preempted inside a section.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,6 +68,10 @@ static int busted;
 module_param(busted, int, 0444);
 MODULE_PARM_DESC(busted, "0: correct core, 1: no wait, 2: no IPI barrier");
 
+static uint hold_ms = 250;
+module_param(hold_ms, uint, 0444);
+MODULE_PARM_DESC(hold_ms, "Writer 0 holds a section open up to this long every 2 s, 0 to 10000 (default 250; 0: off)");
+
 static uint sync;
 module_param(sync, uint, 0444);
 MODULE_PARM_DESC(sync, "Reader mode: 0 rcu (default), 1 rcu_expedited, 2 ipi");
@@ -87,8 +100,34 @@ static atomic64_t violations;
 static u64 result_rotations, result_writes, result_irq, result_max_wait;
 static u64 result_wmin, result_wmax;
 static unsigned int result_hotplugs;
+static u64 reads_begun, reads_ended;	/* the reader's, before and after a read */
+static unsigned long next_hold;		/* writer 0's */
+static unsigned int result_holds;
+
+#define TORTURE_HOLD_EVERY	(2 * HZ)
 
 #define TADD(s, f, v)	mstat_add(s, struct torture_stats, f, v)
+
+/*
+ * Hold the open section until a read that began after its load of ->cur
+ * has ended, or hold_ms. The smp_rmb() orders that load (in
+ * mstat_write_begin()) before the load of reads_begun; it pairs with the
+ * release of the flip, which the reader's store of reads_begun precedes:
+ * a read not yet begun at this load flips after the section chose its
+ * slot, so the read waited for folds that slot (torture-hold.litmus).
+ */
+static void torture_hold(void)
+{
+	u64 until = ktime_get_ns() + (u64)hold_ms * NSEC_PER_MSEC;
+	u64 begun;
+
+	smp_rmb(); /* ->cur's load before reads_begun's: see above */
+	begun = READ_ONCE(reads_begun);
+	while (READ_ONCE(reads_ended) <= begun && !READ_ONCE(stop) &&
+	       ktime_get_ns() < until)
+		cpu_relax();
+	result_holds++;
+}
 
 static void torture_section(struct torture_tally *t, u64 k, bool irq)
 {
@@ -104,6 +143,10 @@ static void torture_section(struct torture_tally *t, u64 k, bool irq)
 	if (!irq && (k & 15) == 0)
 		for (spin = 0; spin < 200; spin++)
 			cpu_relax();
+	if (!irq && hold_ms && t == tally && time_after(jiffies, next_hold)) {
+		next_hold = jiffies + TORTURE_HOLD_EVERY;
+		torture_hold();
+	}
 	TADD(&s, n, 1);
 	if (irq)
 		TADD(&s, irq, 1);
@@ -216,6 +259,7 @@ static void torture_run(void)
 	unsigned long next_stutter = jiffies;
 	int i, cpu;
 
+	next_hold = jiffies + HZ / 10;
 	for (i = 0; i < nwriters; i++) {
 		writers[i] = kthread_run(torture_writer, &tally[i],
 					 "mstat_torture_w/%d", i);
@@ -239,7 +283,9 @@ static void torture_run(void)
 	while (ktime_get_ns() < end) {
 		/* Finished before the read began; started when it ended. */
 		torture_sum(&da, &dn, &sa, &sn);
+		WRITE_ONCE(reads_begun, reads_begun + 1);
 		mstat_read(&tcore, &snap, &st);
+		WRITE_ONCE(reads_ended, reads_begun);
 		torture_sum(&unused_a, &unused_n, &sa, &sn);
 		torture_check(&st, &prev, snap.gen, da, dn, sa, sn);
 		result_max_wait = max(result_max_wait, snap.wait_ns);
@@ -288,9 +334,9 @@ static int __init torture_init(void)
 		nwriters = 2 * num_online_cpus();
 	if (nwriters > 1024 || !duration || duration > 86400 ||
 	    busted < MSTAT_BROKEN_NONE || busted > MSTAT_BROKEN_NOSYNC ||
-	    sync >= MSTAT_NR_SYNC) {
-		pr_err("nwriters=%d duration=%u busted=%d sync=%u: out of range\n",
-		       nwriters, duration, busted, sync);
+	    sync >= MSTAT_NR_SYNC || hold_ms > 10000) {
+		pr_err("nwriters=%d duration=%u busted=%d sync=%u hold_ms=%u: out of range\n",
+		       nwriters, duration, busted, sync, hold_ms);
 		return -EINVAL;
 	}
 	err = mstat_core_init(&tcore, sizeof(struct torture_stats));
@@ -309,10 +355,10 @@ static int __init torture_init(void)
 	}
 
 	torture_run();
-	pr_info("%s writes=%llu irq_writes=%llu rotations=%llu max_wait_ns=%llu writer_min=%llu writer_max=%llu hotplugs=%u sync=%s busted=%d violations=%lld\n",
+	pr_info("%s writes=%llu irq_writes=%llu rotations=%llu max_wait_ns=%llu writer_min=%llu writer_max=%llu hotplugs=%u holds=%u sync=%s busted=%d violations=%lld\n",
 		atomic64_read(&violations) ? "FAILURE" : "SUCCESS",
 		result_writes, result_irq, result_rotations, result_max_wait,
-		result_wmin, result_wmax, result_hotplugs,
+		result_wmin, result_wmax, result_hotplugs, result_holds,
 		mstat_sync_name[sync], busted,
 		(s64)atomic64_read(&violations));
 	return 0;
