@@ -460,26 +460,44 @@ static double mstat_leak_usual_life(const struct mstat_leaks *lk, int si,
 
 /*
  * The horizon of stack @si's churn from its history, in one read: the
- * stack's sampled frees since its counts began (@counts s) say it frees
- * at least @frees/@counts samples a second; were all its @k live samples
+ * stack's sampled frees since its counts began (lk->counts s) say it
+ * frees at least frees/counts samples a second; were its k live samples
  * of that churn, their mean lifetime would be k counts / frees (Little's
- * law), which its leak-like samples, if any, only lengthen. Twice that:
- * the ages a churn of that mean lifetime leaves live beyond it are a
- * tail that crowds toward it (mstat_leak_judge_stack()'s test), not
- * births spread evenly. 0 for a stack that never freed a sample.
+ * law). Twice that: the ages a churn of that mean lifetime leaves live
+ * beyond it are a tail that crowds toward it (mstat_leak_judge_stack()'s
+ * test), not births spread evenly. A leak on the same stack (an error
+ * path's) would lengthen it with its own samples, the older the more:
+ * so k counts only the samples younger than the horizon, which is then
+ * the largest H with H = 2 k(H) counts / frees, found from H = infinity
+ * down (k(H) grows with H, so each step shortens it, and it stops at
+ * that fixed point or at 0). 0 for a stack that never freed a sample.
  */
 static double mstat_leak_churn(const struct mstat_leaks *lk, int si)
 {
 	const struct mstat_leak_stack *s = &lk->st[si];
-	long long k = 0;
+	double per, H = INFINITY, next;
+	long long k;
+	size_t j;
 	int x;
 
 	if (!lk->history || lk->counts <= 0 || !s->frees)
 		return 0;
-	for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++)
-		if (lk->row[lk->by_stack[x]].seen == lk->reads - 1)
-			k += lk->row[lk->by_stack[x]].n;
-	return 2 * (double)k * lk->counts / s->frees;
+	per = lk->counts / s->frees;
+	for (;;) {
+		k = 0;
+		for (x = lk->stack_at[si]; x < lk->stack_at[si + 1]; x++) {
+			const struct mstat_leak_row *rw = &lk->row[lk->by_stack[x]];
+
+			if (rw->seen != lk->reads - 1)
+				continue;
+			for (j = 0; j < rw->n; j++)
+				k += lk->s1 - rw->obj[j].birth < H;
+		}
+		next = 2 * (double)k * per;
+		if (next >= H)
+			return H;
+		H = next;
+	}
 }
 
 /*
