@@ -41,8 +41,9 @@
  *
  * -o judges one read from the module's history (`mstat leaks --once`):
  * the caches' exact counts judge nothing in one read, so no
- * leaks-NAME-cache-tier; and the history's decoys (keep, early, warm)
- * never free, so leaks-decoys-ran asks only that each allocated.
+ * leaks-NAME-cache-tier; and the history's decoys that keep all they
+ * allocate (the truth's kind "hold": keep, early, warm) never free, so
+ * leaks-decoys-ran asks only that each allocated.
  *
  * -s scores a verdict for the side-by-side (scripts/sidebyside.sh): one
  * line "score: named=A,B stack_true=N stack_false=N cache_true=N
@@ -246,7 +247,8 @@ static bool is_leak(const struct pattern *p)
 
 static bool is_decoy(const struct pattern *p)
 {
-	return p->running && !strcmp(p->kind, "decoy");
+	return p->running &&
+	       (!strcmp(p->kind, "decoy") || !strcmp(p->kind, "hold"));
 }
 
 /* The stack suspects whose site is @fn: how many, and the last. */
@@ -594,11 +596,10 @@ static void score_line(const struct jval *root, struct jval *sus)
 	printf("%s\n", k ? "" : "-");
 }
 
-/* A decoy of the history's that never frees until "stop". */
+/* A decoy that never frees until "stop" (kind "hold"), in a one-read judge. */
 static bool holds(const struct pattern *p)
 {
-	return once && (!strcmp(p->name, "keep") || !strcmp(p->name, "early") ||
-			!strcmp(p->name, "warm"));
+	return once && !strcmp(p->kind, "hold");
 }
 
 static void judge_decoys(void)

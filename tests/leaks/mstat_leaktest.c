@@ -67,7 +67,8 @@
  *	  "mstat_leaktest 1 elapsed_ms MS tamper 0|1", then a line a pattern:
  *	  "NAME KIND RUNNING FUNC CACHE CGROUP SIZE RATE ALLOCS FREES
  *	   LIVE_BYTES SINCE_MS"
- *	  (KIND leak or decoy; RUNNING 0 or 1; FUNC the function that calls
+ *	  (KIND leak, decoy, or hold: a decoy that keeps all it allocates
+ *	  by design, keep, early and warm; RUNNING 0 or 1; FUNC the function that calls
  *	  the allocator, as %ps names it without its module; CACHE the slab
  *	  cache's name; CGROUP the cgroup v2 path of the allocating task,
  *	  "/" for the kthread's, "softirq" for the timer's, "-" while the
@@ -765,6 +766,13 @@ static const struct file_operations leak_control_fops = {
 	.llseek = noop_llseek,
 };
 
+/* Whether decoy @p keeps all it allocates, by design: it never frees. */
+static bool leak_holds(const struct leak_pattern *p)
+{
+	return p == &leak_pat[LEAK_KEEP] || p == &leak_pat[LEAK_EARLY] ||
+	       p == &leak_pat[LEAK_WARM];
+}
+
 /* @p's line of the truth, false if tamper is set. */
 static void leak_truth_line(struct seq_file *m, struct leak_pattern *p,
 			    u64 now)
@@ -792,7 +800,8 @@ static void leak_truth_line(struct seq_file *m, struct leak_pattern *p,
 	snprintf(name, sizeof(name), "%ps", (void *)fn);
 	name[strcspn(name, " ")] = '\0';
 	seq_printf(m, "%s %s %d %s %s %s %zu %lu %lu %lu %lu %llu\n",
-		   p->name, p->leak ? "leak" : "decoy", run, name, cache, cg,
+		   p->name, p->leak ? "leak" : leak_holds(p) ? "hold" : "decoy",
+		   run, name, cache, cg,
 		   p->size, rate, READ_ONCE(p->allocs), READ_ONCE(p->frees),
 		   READ_ONCE(p->live) * p->size, div_u64(since, NSEC_PER_MSEC));
 }
