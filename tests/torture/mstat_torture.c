@@ -68,6 +68,10 @@ static int busted;
 module_param(busted, int, 0444);
 MODULE_PARM_DESC(busted, "0: correct core, 1: no wait, 2: no IPI barrier");
 
+static bool widen = true;
+module_param(widen, bool, 0444);
+MODULE_PARM_DESC(widen, "Widen one section in 16 with a cpu_relax() loop (default: on; off: the holds alone meet a reader that does not wait)");
+
 static uint hold_ms = 250;
 module_param(hold_ms, uint, 0444);
 MODULE_PARM_DESC(hold_ms, "Writer 0 holds a section open up to this long every 2 s, 0 to 10000 (default 250; 0: off)");
@@ -140,7 +144,7 @@ static void torture_section(struct torture_tally *t, u64 k, bool irq)
 	TADD(&s, a, k);
 	TADD(&s, neg, -(s64)k);
 	/* Widen the section now and then, so a reader can meet it open. */
-	if (!irq && (k & 15) == 0)
+	if (!irq && widen && (k & 15) == 0)
 		for (spin = 0; spin < 200; spin++)
 			cpu_relax();
 	if (!irq && hold_ms && t == tally && time_after(jiffies, next_hold)) {
