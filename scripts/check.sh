@@ -258,15 +258,18 @@ done
 # and read back: the swap cache counted once, the zsmalloc line against
 # zram's own count. On 6.12 here, 7.3 in 5a.
 swap_guest() {
-	local id=$1 rel=$2 vmlinuz=$3 zram
+	local id=$1 rel=$2 vmlinuz=$3 zram=()
 	[ -f "build/$id/mstat.ko" ] && [ -n "$rel" ] || return 0
-	if ! zram=$(mstat_guest_zrammods "$rel" 2>>"$logs/zram.log" |
-		    head -n 1) || [ -z "$zram" ]; then
+	# All its lines read: under pipefail, "| head -n 1" failed the
+	# pipeline whenever the list's next line met the closed pipe
+	# (SIGPIPE), with nothing in the log (make check, 2026-12-07).
+	mapfile -t zram < <(mstat_guest_zrammods "$rel" 2>>"$logs/zram.log")
+	if [ "${#zram[@]}" -eq 0 ]; then
 		not_ok "guest-$id-swap: no zram modules for $rel, log: build/logs/zram.log"
 		return
 	fi
 	guest "guest-$id-swap" "$vmlinuz" scripts/guest/swap.sh \
-		"build/$id/mstat.ko" "--file=${zram%/*}:/mstat/zram" \
+		"build/$id/mstat.ko" "--file=${zram[0]%/*}:/mstat/zram" \
 		--file=build/tools/mstat:/mstat/mstat \
 		--file=build/tools/swapper:/mstat/swapper
 }
