@@ -68,9 +68,9 @@
  *	  "NAME KIND RUNNING FUNC CACHE CGROUP SIZE RATE ALLOCS FREES
  *	   LIVE_BYTES SINCE_MS"
  *	  (KIND leak, decoy, or hold: a decoy that keeps all it allocates
- *	  by design, keep, early and warm; RUNNING 0 or 1; FUNC the function that calls
- *	  the allocator, as %ps names it without its module; CACHE the slab
- *	  cache's name; CGROUP the cgroup v2 path of the allocating task,
+ *	  by design, keep, early and warm; RUNNING 0 or 1; FUNC the function
+ *	  that calls the allocator, as %ps names it without its module; CACHE
+ *	  the slab cache's name; CGROUP the cgroup v2 path of the allocating task,
  *	  "/" for the kthread's, "softirq" for the timer's, "-" while the
  *	  cgroup leak has had no write; RATE bytes per second, 0 for wave and
  *	  warm; SINCE_MS how long the pattern has run).

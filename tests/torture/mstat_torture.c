@@ -125,7 +125,7 @@ static void torture_hold(void)
 	u64 until = ktime_get_ns() + (u64)hold_ms * NSEC_PER_MSEC;
 	u64 begun;
 
-	smp_rmb(); /* ->cur's load before reads_begun's: see above */
+	smp_rmb(); /* Pairs with the flip's smp_store_release() of ->cur */
 	begun = READ_ONCE(reads_begun);
 	while (READ_ONCE(reads_ended) <= begun && !READ_ONCE(stop) &&
 	       ktime_get_ns() < until)
