@@ -5,11 +5,17 @@
  * tracepoint: mstat_api.c). Each event is one mstat_core write section of
  * the hot path (mstat_count.h).
  *
- * Probes never sleep and never allocate. Tracepoint probes run with
- * preemption disabled, in any context the allocator runs in (task,
- * softirq, hardirq). Sizes are counted as the size class the object
- * occupies, computed the same way at allocation and at free, so that
- * live bytes come back to zero when every object is freed:
+ * Probes never sleep and never allocate. They run in any context the
+ * allocator runs in (task, softirq, hardirq): with preemption disabled
+ * on 5.10 to 6.12, but 7.2's and 7.3's tracepoints protect their probes
+ * by SRCU-fast and leave preemption on, so the write section disables it
+ * itself (mstat_write_begin()). The probes are notrace, as the kernel's
+ * own tracepoint probes are (kernel/trace/trace_sched_wakeup.c): the
+ * function tracer does not run inside an allocation's event, and the
+ * event does not execute the __fentry__ call's nop. Sizes are counted as
+ * the size class the object occupies, computed the same way at
+ * allocation and at free, so that live bytes come back to zero when
+ * every object is freed:
  *
  *  - kmalloc: the tracepoint's bytes_alloc, the slab's object size, when
  *    it is the size of the class of the bytes requested (always, but with
@@ -222,9 +228,10 @@ static __always_inline void __mstat_probe_kmalloc(unsigned long call_site,
  * the node from 6.0; before, without, and kmalloc_node apart.
  */
 #ifdef MSTAT_HAVE_TP_KMALLOC_NODE
-static void mstat_probe_kmalloc(void *data, unsigned long call_site,
-				const void *ptr, size_t bytes_req,
-				size_t bytes_alloc, gfp_t gfp_flags, int node)
+static void notrace
+mstat_probe_kmalloc(void *data, unsigned long call_site,
+		    const void *ptr, size_t bytes_req,
+		    size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
 	if (mstat_probe_empty())
 		return;
@@ -234,9 +241,10 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 
 #define mstat_probe_kmalloc_node	NULL
 #else
-static void mstat_probe_kmalloc(void *data, unsigned long call_site,
-				const void *ptr, size_t bytes_req,
-				size_t bytes_alloc, gfp_t gfp_flags)
+static void notrace
+mstat_probe_kmalloc(void *data, unsigned long call_site,
+		    const void *ptr, size_t bytes_req,
+		    size_t bytes_alloc, gfp_t gfp_flags)
 {
 	if (mstat_probe_empty())
 		return;
@@ -244,10 +252,11 @@ static void mstat_probe_kmalloc(void *data, unsigned long call_site,
 			      gfp_flags);
 }
 
-static void mstat_probe_kmalloc_node(void *data, unsigned long call_site,
-				     const void *ptr, size_t bytes_req,
-				     size_t bytes_alloc, gfp_t gfp_flags,
-				     int node)
+static void notrace
+mstat_probe_kmalloc_node(void *data, unsigned long call_site,
+			 const void *ptr, size_t bytes_req,
+			 size_t bytes_alloc, gfp_t gfp_flags,
+			 int node)
 {
 	if (mstat_probe_empty())
 		return;
@@ -360,8 +369,9 @@ void mstat_count_kfree(const void *ptr, unsigned long site)
 	__mstat_count_kfree(ptr, site);
 }
 
-static void mstat_probe_kfree(void *data, unsigned long call_site,
-			      const void *ptr)
+static void notrace
+mstat_probe_kfree(void *data, unsigned long call_site,
+		  const void *ptr)
 {
 	if (mstat_probe_empty())
 		return;
@@ -548,9 +558,10 @@ static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
  * name (5.12 to 5.19) or nothing of it (5.10).
  */
 #ifdef MSTAT_HAVE_TP_CACHE_ALLOC_CACHE
-static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
-				    const void *ptr, struct kmem_cache *s,
-				    gfp_t gfp_flags, int node)
+static void notrace
+mstat_probe_cache_alloc(void *data, unsigned long call_site,
+			const void *ptr, struct kmem_cache *s,
+			gfp_t gfp_flags, int node)
 {
 	if (mstat_probe_empty())
 		return;
@@ -559,9 +570,10 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 
 #define mstat_probe_cache_alloc_node	NULL
 #else
-static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
-				    const void *ptr, size_t bytes_req,
-				    size_t bytes_alloc, gfp_t gfp_flags)
+static void notrace
+mstat_probe_cache_alloc(void *data, unsigned long call_site,
+			const void *ptr, size_t bytes_req,
+			size_t bytes_alloc, gfp_t gfp_flags)
 {
 	if (mstat_probe_empty())
 		return;
@@ -569,10 +581,11 @@ static void mstat_probe_cache_alloc(void *data, unsigned long call_site,
 				  bytes_alloc, gfp_flags);
 }
 
-static void mstat_probe_cache_alloc_node(void *data, unsigned long call_site,
-					 const void *ptr, size_t bytes_req,
-					 size_t bytes_alloc, gfp_t gfp_flags,
-					 int node)
+static void notrace
+mstat_probe_cache_alloc_node(void *data, unsigned long call_site,
+			     const void *ptr, size_t bytes_req,
+			     size_t bytes_alloc, gfp_t gfp_flags,
+			     int node)
 {
 	if (mstat_probe_empty())
 		return;
@@ -582,9 +595,10 @@ static void mstat_probe_cache_alloc_node(void *data, unsigned long call_site,
 #endif
 
 #if defined(MSTAT_HAVE_TP_CACHE_FREE_CACHE)
-static void mstat_probe_cache_free(void *data, unsigned long call_site,
-				   const void *ptr,
-				   const struct kmem_cache *s)
+static void notrace
+mstat_probe_cache_free(void *data, unsigned long call_site,
+		       const void *ptr,
+		       const struct kmem_cache *s)
 {
 	if (mstat_probe_empty())
 		return;
@@ -610,8 +624,9 @@ void mstat_count_cache_free_entry(struct kmem_cache *s, const void *ptr)
 }
 
 #if defined(MSTAT_HAVE_TP_CACHE_FREE_NAME)
-static void mstat_probe_cache_free(void *data, unsigned long call_site,
-				   const void *ptr, const char *name)
+static void notrace
+mstat_probe_cache_free(void *data, unsigned long call_site,
+		       const void *ptr, const char *name)
 {
 	if (mstat_probe_empty())
 		return;
@@ -620,8 +635,9 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 					 mstat_cache_of_obj(ptr));
 }
 #else
-static void mstat_probe_cache_free(void *data, unsigned long call_site,
-				   const void *ptr)
+static void notrace
+mstat_probe_cache_free(void *data, unsigned long call_site,
+		       const void *ptr)
 {
 	if (mstat_probe_empty())
 		return;
@@ -632,9 +648,10 @@ static void mstat_probe_cache_free(void *data, unsigned long call_site,
 #endif
 #endif
 
-static void mstat_probe_page_alloc(void *data, struct page *page,
-				   unsigned int order, gfp_t gfp_flags,
-				   int migratetype)
+static void notrace
+mstat_probe_page_alloc(void *data, struct page *page,
+		       unsigned int order, gfp_t gfp_flags,
+		       int migratetype)
 {
 	size_t size = PAGE_SIZE << order;
 
@@ -670,8 +687,9 @@ void mstat_count_page_alloc(gfp_t gfp, struct page *page, unsigned long site)
 			(unsigned long)page, site);
 }
 
-static void mstat_probe_page_free(void *data, struct page *page,
-				  unsigned int order)
+static void notrace
+mstat_probe_page_free(void *data, struct page *page,
+		      unsigned int order)
 {
 	if (mstat_probe_empty())
 		return;
@@ -693,12 +711,13 @@ static void mstat_probe_page_free(void *data, struct page *page,
  * would count those bytes twice.
  */
 #if defined(MSTAT_HAVE_TP_PERCPU_ALLOC_SITE)
-static void mstat_probe_percpu_alloc(void *data, unsigned long call_site,
-				     bool reserved, bool is_atomic,
-				     size_t size, size_t align,
-				     void *base_addr, int off,
-				     void __percpu *ptr, size_t bytes_alloc,
-				     gfp_t gfp_flags)
+static void notrace
+mstat_probe_percpu_alloc(void *data, unsigned long call_site,
+			 bool reserved, bool is_atomic,
+			 size_t size, size_t align,
+			 void *base_addr, int off,
+			 void __percpu *ptr, size_t bytes_alloc,
+			 gfp_t gfp_flags)
 {
 	size_t bytes = size * num_possible_cpus();
 
@@ -710,10 +729,11 @@ static void mstat_probe_percpu_alloc(void *data, unsigned long call_site,
 	mstat_count_percpu_alloc(ptr, size, bytes, gfp_flags, call_site);
 }
 #elif defined(MSTAT_HAVE_TP_PERCPU_ALLOC)
-static void mstat_probe_percpu_alloc(void *data, bool reserved,
-				     bool is_atomic, size_t size,
-				     size_t align, void *base_addr, int off,
-				     void __percpu *ptr)
+static void notrace
+mstat_probe_percpu_alloc(void *data, bool reserved,
+			 bool is_atomic, size_t size,
+			 size_t align, void *base_addr, int off,
+			 void __percpu *ptr)
 {
 	if (mstat_probe_empty())
 		return;
@@ -724,16 +744,18 @@ static void mstat_probe_percpu_alloc(void *data, bool reserved,
 #define mstat_probe_percpu_alloc	NULL
 #endif
 
-static void mstat_probe_percpu_free(void *data, void *base_addr, int off,
-				    void __percpu *ptr)
+static void notrace
+mstat_probe_percpu_free(void *data, void *base_addr, int off,
+			void __percpu *ptr)
 {
 	if (mstat_probe_empty())
 		return;
 	mstat_count_percpu_free(ptr);
 }
 
-static void mstat_probe_percpu_fail(void *data, bool reserved,
-				    bool is_atomic, size_t size, size_t align)
+static void notrace
+mstat_probe_percpu_fail(void *data, bool reserved,
+			bool is_atomic, size_t size, size_t align)
 {
 	if (mstat_probe_empty())
 		return;
