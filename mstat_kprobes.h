@@ -8,7 +8,8 @@
  * pages by split_page() and alloc_pages_exact(), in the page source;
  * kfree_rcu()'s sheaf (7.0 on), kmem_cache_free() before 6.0, the page
  * allocations fail_page_alloc fails, and the vm areas made and removed.
- * The faces show each probe's state through mstat_kprobe_state().
+ * The faces show each probe's state through mstat_kprobe_state(). The
+ * splits' probes, and what they learn at load, are mstat_exact.c's.
  */
 #ifndef _MSTAT_KPROBES_H
 #define _MSTAT_KPROBES_H

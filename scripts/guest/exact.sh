@@ -4,7 +4,7 @@
 # The heap profile's sample of an alloc_pages_exact() block is the bytes
 # its caller holds: alloc_pages_exact(3 MiB) takes
 # an order-10 block (4 MiB), traced and sampled at that order, and gives
-# back its last 1 MiB before it returns; mstat_kprobes.c's probe cuts the
+# back its last 1 MiB before it returns; mstat_exact.c's probe cuts the
 # sample to 3 MiB there (mstat_count_page_trim()): a kprobe on
 # make_alloc_exact() where it can (5.10, 6.1, 6.12: the log line says),
 # which leaves the caller's stack whole, else kretprobes on
