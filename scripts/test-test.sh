@@ -62,6 +62,7 @@ expect run-broken 'not ok guest-6.12-learn-broken: learn-differs (3 s)' \
 expect file kinds 'guest kinds'
 expect tool 'tools/mstat: leaks_serve (3 s, 1 s CPU)' 'tool leaks_serve'
 expect tool-bare json_names 'tool json_names'
+expect tool-bare-sourced leaks_serve 'tool leaks_serve'
 
 # refused NAME INPUT WHY: test.sh --resolve INPUT exits 1 and says WHY.
 refused() {

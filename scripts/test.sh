@@ -110,7 +110,8 @@ resolve() {
 	! host_t_resolve "$n" || return 0
 	if [[ $n =~ ^tools/mstat:\ ([a-z0-9_]+) ]] ||
 	   { [[ $n =~ ^([a-z0-9_]+)$ ]] &&
-	     grep -qE "^[[:space:]]*(t|maybe) \"?${BASH_REMATCH[1]}\"? " tools/mstat/test.sh; }; then
+	     grep -qE "^[[:space:]]*(t|maybe) \"?${BASH_REMATCH[1]}\"? " \
+		tools/mstat/test.sh tools/mstat/test_*.sh; }; then
 		kind=tool part=${BASH_REMATCH[1]}
 		return 0
 	fi

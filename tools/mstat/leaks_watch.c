@@ -5,7 +5,7 @@
  * directory first. A test replaces the clock by its own
  * (MSTAT_LEAK_CLOCK_ENV), so that a replay's reads are judged at the
  * times they were recorded at, not at those a loaded machine gets to
- * them: test.sh's leaks_watch and leaks_serve.
+ * them: test_leaks.sh's leaks_watch and leaks_serve.
  */
 #define _POSIX_C_SOURCE 200809L
 
