@@ -34,4 +34,20 @@
 #define mstat_probe_empty()	false
 #endif
 
+/*
+ * make bench's design floor (scripts/guest/cost.sh's "bare" variant, built
+ * with KCFLAGS=-DMSTAT_BARE_CACHE=1): the kmem_cache events counted with
+ * the least the design needs, a write section and the cache's row (or its
+ * claim), nothing else: no kind or size, no context split, no profile or
+ * stream. What the cache probes cost then, against the product's, is
+ * what every part but the section and the row costs (docs/RESULTS.md
+ * "The bar against a cache event's budget"). Counts only cache rows: not
+ * for use. A product build has none.
+ */
+#ifdef MSTAT_BARE_CACHE
+#define mstat_probe_bare()	true
+#else
+#define mstat_probe_bare()	false
+#endif
+
 #endif /* _MSTAT_MUTANT_H */

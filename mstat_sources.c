@@ -483,12 +483,56 @@ static noinline void mstat_cache_free_kmem_cache(struct kmem_cache *s,
 	mstat_count_cache_free(s, ptr, site);
 }
 
+/*
+ * The design floor's cache event (mstat_probe_bare(), mstat_mutant.h): a
+ * write section and the cache's row, nothing else. A cache without a row
+ * yet claims it out of line, in a section nested in this one, as the
+ * product's does.
+ */
+static noinline void mstat_bare_first(const void *cache, bool alloc)
+{
+	struct mstat_section sec;
+	int r;
+
+	mstat_write_begin(&mstat_core, &sec);
+	r = mstat_cache_row_of(cache);
+	if (r >= 0 && alloc)
+		mstat_add(&sec, struct mstat_slot, row[r].allocs, 1);
+	else if (r >= 0)
+		mstat_add(&sec, struct mstat_slot, row[r].frees, 1);
+	mstat_write_end(&mstat_core, &sec);
+}
+
+static __always_inline void mstat_bare_cache(const void *cache, bool alloc)
+{
+	struct mstat_section sec;
+	long r;
+
+	mstat_write_begin(&mstat_core, &sec);
+	r = mstat_cache_find_of(cache);
+	if (unlikely(r == MSTAT_CACHE_MISS)) {
+		mstat_bare_first(cache, alloc);
+		mstat_write_end_cold(&mstat_core);
+		return;
+	}
+	if (r >= 0 && alloc)
+		mstat_add(&sec, struct mstat_slot, row[r].allocs, 1);
+	else if (r >= 0)
+		mstat_add(&sec, struct mstat_slot, row[r].frees, 1);
+	mstat_write_end(&mstat_core, &sec);
+}
+
 static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
 						      const void *ptr,
 						      struct kmem_cache *s,
 						      size_t bytes_alloc,
 						      gfp_t gfp_flags)
 {
+	if (mstat_probe_bare()) {
+		if (ptr)
+			mstat_bare_cache(s, true);
+		return;
+	}
 	if (unlikely(!ptr)) {
 		mstat_count_cache_failure(s);
 		return;
@@ -528,6 +572,11 @@ static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
 {
 	struct kmem_cache *c = (struct kmem_cache *)s;
 
+	if (mstat_probe_bare()) {
+		if (ptr)
+			mstat_bare_cache(s, false);
+		return;
+	}
 	if (!ptr)
 		return;
 	if (unlikely(!s)) {

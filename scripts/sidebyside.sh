@@ -28,8 +28,9 @@
 # 6.12, 6.12-rt, 6.12-cloud and the kmemleak kernel: per kernel, true
 # suspects over all suspects, leaks named over leaks.
 # Cost (scripts/guest/cost.sh, -icount, one vCPU), four boots:
-#	debian-6.12	none, mstat, mstat-hunt, memleak
-#	allocinfo	none (profiling off), allocinfo, mstat
+#	debian-6.12	none, empty, mstat, mstat-pages, mstat-hunt, memleak
+#	allocinfo	none (profiling off), allocinfo, empty, bare, mstat,
+#			mstat-noprofile, mstat-pages (cost.sh says what each is)
 #	kmemleak-off	the kmemleak kernel, kmemleak=off: none, mstat
 #	kmemleak-on	the kmemleak kernel: none and mstat (kmemleak on,
 #			its scan thread stopped), and one forced scan's cost
@@ -70,6 +71,10 @@ for b in "$K612_KDIR:6.12" "$kb_ai:allocinfo"; do
 		"build/${b##*:}-empty" >"$out/build-${b##*:}-empty.log" 2>&1 ||
 		die "cannot build the empty probes against ${b%:*}, log: $out/build-${b##*:}-empty.log"
 done
+# The design's floor for the cache events (cost.sh's "bare").
+KCFLAGS=-DMSTAT_BARE_CACHE=1 scripts/build.sh --module "$kb_ai" \
+	build/allocinfo-bare >"$out/build-allocinfo-bare.log" 2>&1 ||
+	die "cannot build the bare cache probes, log: $out/build-allocinfo-bare.log"
 mstat_build_tools mstat leaks nsrun >/dev/null || die "cannot build the tools"
 root=$(mstat_bench_root) || die "no bench root (trixie's memleak-libbpf, hackbench, iperf3)"
 vm_km=$kb_km/arch/x86/boot/bzImage
@@ -85,6 +90,8 @@ guest() {
 	local empty=()
 	[ -f "build/$b-empty/mstat.ko" ] &&
 		empty=(--file "build/$b-empty/mstat.ko:/mstat/mstat-empty.ko")
+	[ -f "build/$b-bare/mstat.ko" ] &&
+		empty+=(--file "build/$b-bare/mstat.ko:/mstat/mstat-bare.ko")
 	scripts/guest.sh --kernel "$kernel" --ko "build/$b/mstat.ko" \
 		--ko "build/$b/tests/leaks/mstat_leaktest.ko" \
 		--ko "build/$b/tests/bench/mstat_probe_bench.ko" \
@@ -128,7 +135,7 @@ if [[ " $parts " == *" cost "* ]]; then
 		guest cost-debian "$K612_VMLINUZ" 6.12 "${cost[@]}" \
 			--append "COST_BOOT=debian-6.12 COST_RUNS=$runs COST_VARIANTS=\"none empty mstat mstat-pages mstat-hunt memleak\""
 		guest cost-allocinfo "$vm_ai" allocinfo "${cost[@]}" \
-			--append "COST_BOOT=allocinfo COST_RUNS=$runs COST_VARIANTS=\"none allocinfo empty mstat mstat-pages\""
+			--append "COST_BOOT=allocinfo COST_RUNS=$runs COST_VARIANTS=\"none allocinfo empty bare mstat mstat-noprofile mstat-pages\""
 		guest cost-kmemleak-off "$vm_km" kmemleak "${cost[@]}" \
 			--append "kmemleak=off COST_BOOT=kmemleak-off COST_RUNS=$runs COST_VARIANTS=\"none mstat\""
 		guest cost-kmemleak-on "$vm_km" kmemleak "${cost[@]}" \
@@ -289,6 +296,10 @@ EOT
 				printf ", with page samples %.2fx", (med[b SUBSEP "mstat-pages", j] - med[b SUBSEP "none", j]) / a
 			if ((b SUBSEP "empty", j) in med)
 				printf ", empty probes %.2fx", (med[b SUBSEP "empty", j] - med[b SUBSEP "none", j]) / a
+			if ((b SUBSEP "mstat-noprofile", j) in med)
+				printf ", profile off %.2fx", (med[b SUBSEP "mstat-noprofile", j] - med[b SUBSEP "none", j]) / a
+			if ((b SUBSEP "bare", j) in med)
+				printf ", bare cache probes %.2fx", (med[b SUBSEP "bare", j] - med[b SUBSEP "none", j]) / a
 			printf "%s", j < 4 ? ";" : ".\n"
 		}
 	}'

@@ -38,6 +38,11 @@
 #	empty		mstat's floor: the same tracepoints and kprobes, each
 #			probe returning at once (./mstat-empty.ko, built with
 #			KCFLAGS=-DMSTAT_EMPTY_PROBES=1: mstat_mutant.h)
+#	bare		the design's floor for the cache events: each counted
+#			by a write section and its cache's row alone, the
+#			other sources as mstat's, the profile off
+#			(./mstat-bare.ko, built with KCFLAGS=-DMSTAT_BARE_CACHE=1:
+#			mstat_mutant.h)
 #	memleak		libbpf-tools' memleak (trixie's memleak-libbpf,
 #			kernel mode, from the bench root in /mstat/root) as
 #			it runs by default: its top 10 stacks reported every
@@ -168,6 +173,8 @@ variant() {
 	mstat-pages)	profiling 0; insmod ./mstat.ko profile_pages=1 || ok=0 ;;
 	base)		profiling 0; insmod ./mstat_base.ko || ok=0 ;;
 	empty)		profiling 0; insmod ./mstat-empty.ko || ok=0 ;;
+	bare)		profiling 0
+			insmod ./mstat-bare.ko profile_rate=0 || ok=0 ;;
 	memleak)	profiling 0; memleak_on || ok=0 ;;
 	allocinfo)	[ -f $P ] && profiling 1 || ok=0 ;;
 	*)		not_ok "variant-$v: no such variant"; return ;;
@@ -178,7 +185,7 @@ variant() {
 	fi
 	x=$(measure)
 	case $v in
-	mstat*|empty|base)	rmmod mstat ;;
+	mstat*|empty|bare|base)	rmmod mstat ;;
 	memleak)		memleak_off ;;
 	esac
 	# What an unload or an exit left to free runs now, not in the next
