@@ -40,18 +40,15 @@
  *    buckets.
  *
  *  - Frees find the bucket of their sampled allocation in a bounded
- *    address table (profile_addrs entries, preallocated): chains under
- *    hashed raw spinlocks. The free of an unsampled object costs one hash
- *    and one load of an empty chain head. An entry also keeps when its
- *    object was allocated, for its age. The table never lies: an entry
- *    whose free the profile may have missed (a probe that can see it
- *    switched off or on, or missing a call) is dropped and counted as
- *    freed, the other sources' entries kept
- *    (mstat_profile_forget_sources()); a reset drops every entry counted
- *    before it (see mstat_profile_reset()); a sample that finds the
- *    table full is counted as allocated and freed at once. A dropped
- *    entry is counted in addr_phantoms, a sample without an entry in
- *    addr_drops.
+ *    address table (mstat_addrs.c), which also keeps when each object was
+ *    allocated, for its age. The table never lies: an entry whose free
+ *    the profile may have missed (a probe that can see it switched off or
+ *    on, or missing a call) is dropped and counted as freed, the other
+ *    sources' entries kept (mstat_profile_forget_sources()); a reset
+ *    drops every entry counted before it (see mstat_profile_reset()); a
+ *    sample that finds the table full is counted as allocated and freed
+ *    at once. A dropped entry is counted in addr_phantoms, a sample
+ *    without an entry in addr_drops.
  *
  *  - Publication in cycles, tied to the core's rotation (Go's active +
  *    future[] scheme): a bucket's counters are written inside the event's
@@ -109,35 +106,11 @@ struct mstat_bucket {
 	unsigned long stack[];			/* call site first */
 };
 
-/*
- * An entry of the address table: 64 bytes. @epoch is the profile's
- * epoch of the section that counted the allocation (mstat_slot_epoch[]):
- * an entry of an older epoch was counted before a reset.
- */
-struct mstat_addr {
-	unsigned long ptr;
-	struct mstat_bucket *b;
-	u64 size;
-	struct mstat_addr *next;
-	u64 time;				/* ktime_get_boot_fast_ns() */
-	unsigned long epoch;
-};
-
-#define MSTAT_ADDR_LOCKS	64
-
 static void *mstat_buckets;
 static unsigned int mstat_nr_buckets, mstat_depth;
 static size_t mstat_bucket_size;
-struct mstat_addr **mstat_addr_heads;
-unsigned int mstat_addr_bits;
-unsigned long mstat_addr_shift;
-static struct mstat_addr *mstat_addr_pool, *mstat_addr_free;
-static raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
-static DEFINE_RAW_SPINLOCK(mstat_addr_free_lock);
-static atomic_t mstat_addr_live;
 static atomic64_t mstat_bucket_drops, mstat_addr_drops, mstat_leafless;
 static atomic64_t mstat_addr_phantoms;
-static unsigned int mstat_nr_addrs;
 
 /*
  * When the profile's history began, ktime_get_boot_fast_ns(): the last
@@ -170,8 +143,8 @@ static unsigned long mstat_slot_epoch[2];
  * A reset gives each slot a new epoch while no section uses it
  * (mstat_profile_reset()), so that state kept beside a count with its
  * section's epoch tells a count made before the last reset, cleared with
- * the totals, from one made after it: the address table's entries here,
- * mstat_vmem.c's objects.
+ * the totals, from one made after it: the address table's entries
+ * (mstat_addrs.c), mstat_vmem.c's objects.
  *
  * Context: inside the write section whose slot @slot is.
  * Return: the epoch.
@@ -386,71 +359,6 @@ static struct mstat_bucket *mstat_bucket_get(const unsigned long *stack,
 	return NULL;
 }
 
-static raw_spinlock_t *mstat_addr_lock(unsigned int h)
-{
-	return &mstat_addr_locks[h % MSTAT_ADDR_LOCKS];
-}
-
-/* Return false if the table is full. */
-static bool mstat_addr_insert(unsigned int slot, unsigned long ptr,
-			      struct mstat_bucket *b, u64 size)
-{
-	unsigned int h = mstat_addr_hash(ptr);
-	struct mstat_addr *a;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&mstat_addr_free_lock, flags);
-	a = mstat_addr_free;
-	if (a)
-		mstat_addr_free = a->next;
-	raw_spin_unlock_irqrestore(&mstat_addr_free_lock, flags);
-	if (!a)
-		return false;
-	a->ptr = ptr;
-	a->b = b;
-	a->size = size;
-	a->time = ktime_get_boot_fast_ns();
-	a->epoch = READ_ONCE(mstat_slot_epoch[slot]);
-	raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
-	a->next = mstat_addr_heads[h];
-	WRITE_ONCE(mstat_addr_heads[h], a);
-	raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
-	atomic_inc(&mstat_addr_live);
-	return true;
-}
-
-/* Unlink @ptr's entry; return it, or NULL if @ptr was not sampled. */
-static struct mstat_addr *mstat_addr_remove(unsigned long ptr)
-{
-	unsigned int h = mstat_addr_hash(ptr);
-	struct mstat_addr *a, **pp;
-	unsigned long flags;
-
-	/* The common case, an unsampled object: one load, no lock. */
-	if (!READ_ONCE(mstat_addr_heads[h]))
-		return NULL;
-	raw_spin_lock_irqsave(mstat_addr_lock(h), flags);
-	for (pp = &mstat_addr_heads[h]; (a = *pp); pp = &a->next) {
-		if (a->ptr == ptr) {
-			WRITE_ONCE(*pp, a->next);
-			break;
-		}
-	}
-	raw_spin_unlock_irqrestore(mstat_addr_lock(h), flags);
-	return a;
-}
-
-static void mstat_addr_release(struct mstat_addr *a)
-{
-	unsigned long flags;
-
-	atomic_dec(&mstat_addr_live);
-	raw_spin_lock_irqsave(&mstat_addr_free_lock, flags);
-	a->next = mstat_addr_free;
-	mstat_addr_free = a;
-	raw_spin_unlock_irqrestore(&mstat_addr_free_lock, flags);
-}
-
 /**
  * mstat_cgroup_now() - the cgroup label of an allocation made now
  *
@@ -574,7 +482,7 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 	atomic64_inc(&b->pend[slot][MSTAT_B_ALLOCS]);
 	atomic64_add(size, &b->pend[slot][MSTAT_B_ABYTES]);
 	/* Without an entry, its free could never be counted: counted now. */
-	if (ptr && !mstat_addr_insert(slot, ptr, b, size)) {
+	if (ptr && !mstat_addr_insert(ptr, b, size, mstat_profile_epoch(slot))) {
 		atomic64_inc(&mstat_addr_drops);
 		mstat_bucket_free(slot, b, size);
 	}
@@ -1178,26 +1086,14 @@ int mstat_profile_init(unsigned long rate, unsigned int buckets,
 	mstat_depth = depth;
 	mstat_bucket_size = struct_size((struct mstat_bucket *)NULL, stack,
 					depth);
-	mstat_addr_bits = ilog2(roundup_pow_of_two(addrs * 2));
-	mstat_addr_shift = BITS_PER_LONG - mstat_addr_bits;
 	mstat_buckets = vzalloc(array_size(buckets, mstat_bucket_size));
-	mstat_addr_pool = vzalloc(array_size(addrs, sizeof(*mstat_addr_pool)));
-	mstat_addr_heads = vzalloc(array_size(1U << mstat_addr_bits,
-					      sizeof(*mstat_addr_heads)));
-	if (!mstat_buckets || !mstat_addr_pool || !mstat_addr_heads) {
+	if (mstat_addr_init(addrs) || !mstat_buckets) {
 		mstat_profile_exit();
 		return -ENOMEM;
 	}
 	mstat_nr_buckets = buckets;
-	mstat_nr_addrs = addrs;
 	for_each_possible_cpu(i)
 		per_cpu(mstat_rng, i) = get_random_u64() | 1;
-	for (i = 0; i < addrs; i++) {
-		mstat_addr_pool[i].next = mstat_addr_free;
-		mstat_addr_free = &mstat_addr_pool[i];
-	}
-	for (i = 0; i < MSTAT_ADDR_LOCKS; i++)
-		raw_spin_lock_init(&mstat_addr_locks[i]);
 	mstat_set_fold_hook(&mstat_core, mstat_profile_fold);
 	mstat_set_reset_hook(&mstat_core, mstat_profile_reset);
 	mstat_counts_start = ktime_get_boot_fast_ns();
@@ -1243,14 +1139,9 @@ void mstat_profile_exit(void)
 	static_branch_disable(&mstat_profile_alloc_key);
 	static_branch_disable(&mstat_profile_free_key);
 	mutex_unlock(&mstat_profile_lock);
-	vfree(mstat_addr_heads);
-	vfree(mstat_addr_pool);
+	mstat_addr_exit();
 	vfree(mstat_buckets);
-	mstat_addr_heads = NULL;
-	mstat_addr_pool = NULL;
-	mstat_addr_free = NULL;
 	mstat_buckets = NULL;
 	mstat_nr_buckets = 0;
-	mstat_nr_addrs = 0;
 	mstat_text_kept_free();
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sampled per-call-site heap profile (mstat_profile.c). Layer 2, a
- * recorder: the hot path calls mstat_profile_due() and
- * mstat_profile_held() inside its write sections.
+ * The sampled per-call-site heap profile (mstat_profile.c) and its address
+ * table (mstat_addrs.c). Layer 2, a recorder: the hot path calls
+ * mstat_profile_due() and mstat_profile_held() inside its write sections.
  */
 #ifndef _MSTAT_PROFILE_H
 #define _MSTAT_PROFILE_H
@@ -13,6 +13,7 @@
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/percpu.h>
+#include <linux/spinlock_types.h>
 #include <linux/types.h>
 
 #include "mstat_core/mstat_core.h"
@@ -117,6 +118,58 @@ static __always_inline bool mstat_profile_held(unsigned long ptr)
 	/* A hint: racy with the chain's other samples (see above). */
 	return data_race(mstat_addr_heads[mstat_addr_hash(ptr)]);
 }
+
+/*
+ * The address table (mstat_addrs.c): the sampled objects live, by
+ * address, in the chains of mstat_addr_heads[], each under
+ * mstat_addr_lock() of its hash. The profile (mstat_profile.c) inserts,
+ * removes and releases entries, and walks the chains under their locks.
+ */
+struct mstat_bucket;
+
+/*
+ * An entry of the address table: 64 bytes. @epoch is the profile's
+ * epoch of the section that counted the allocation
+ * (mstat_profile_epoch()): an entry of an older epoch was counted before
+ * a reset.
+ */
+struct mstat_addr {
+	unsigned long ptr;
+	struct mstat_bucket *b;
+	u64 size;
+	struct mstat_addr *next;
+	u64 time;				/* ktime_get_boot_fast_ns() */
+	unsigned long epoch;
+};
+
+/* The table's entries (profile_addrs): fixed while the module is loaded. */
+extern unsigned int mstat_nr_addrs;
+/* Entries in use: the sampled objects live. */
+extern atomic_t mstat_addr_live;
+
+#define MSTAT_ADDR_LOCKS	64
+extern raw_spinlock_t mstat_addr_locks[MSTAT_ADDR_LOCKS];
+
+/**
+ * mstat_addr_lock() - the lock of a chain of the address table
+ * @h: the chain, mstat_addr_hash() of its addresses
+ *
+ * Held (irqsave) to change the chain, or to read its entries.
+ *
+ * Context: any.
+ * Return: the lock.
+ */
+static inline raw_spinlock_t *mstat_addr_lock(unsigned int h)
+{
+	return &mstat_addr_locks[h % MSTAT_ADDR_LOCKS];
+}
+
+bool mstat_addr_insert(unsigned long ptr, struct mstat_bucket *b, u64 size,
+		       unsigned long epoch);
+struct mstat_addr *mstat_addr_remove(unsigned long ptr);
+void mstat_addr_release(struct mstat_addr *a);
+int mstat_addr_init(unsigned int addrs);
+void mstat_addr_exit(void);
 
 /*
  * A bucket's counts: sampled allocations and their bytes, frees and their
