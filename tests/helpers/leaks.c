@@ -82,8 +82,8 @@
  * (a fork's thread stack, when the per-CPU cache of two misses, is
  * vmalloc()ed, and a fresh guest's vmap_area pool then fills for minutes:
  * scripts/guest/leaks.sh): every 20 ms, eight files made, written and removed in
- * /tmp, /proc/meminfo, /proc/self/status and /proc/slabinfo read, every
- * cache's object_size in /sys/kernel/slab read, a pipe written and read,
+ * /tmp, /proc/meminfo, /proc/self/status and /proc/slabinfo read, four
+ * files of /sys read (the same each round), a pipe written and read,
  * 1 MiB mapped, touched and unmapped. -d CONTROL writes "cgroup" to
  * CONTROL every 100 ms, without forking either, until a write fails
  * (the module's "stop"): the allocations run in its context, so in its
