@@ -100,14 +100,15 @@
 
 /*
  * The writers' sequence words, kept only while some core reads them: in
- * %MSTAT_SYNC_IPI mode. mstat_seq_lock serializes the key's switches and
- * guards mstat_seq_users (the cores holding it on, &mstat_core.seq_held)
- * and the list of cores.
+ * %MSTAT_SYNC_IPI mode. mstat_seq_lock serializes the keys' switches and
+ * guards mstat_seq_users (the cores holding them on,
+ * &mstat_core.seq_held).
  */
 DEFINE_STATIC_KEY_FALSE(mstat_seq_key);
 EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_seq_key);
+DEFINE_STATIC_KEY_FALSE(mstat_seq_end_key);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_seq_end_key);
 static DEFINE_MUTEX(mstat_seq_lock);
-static LIST_HEAD(mstat_seq_cores);
 static unsigned int mstat_seq_users;
 
 /* Polls of a CPU's sequence word before the reader starts to sleep. */
@@ -592,24 +593,32 @@ EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_reset);
 /*
  * The sequence words on and off. Only the IPI mode reads them; the RCU
  * modes wait for a grace period whatever they say, so writers keep them
- * only while some core is in IPI mode (mstat_seq_key), and a section
- * otherwise skips both of its adds to the word.
+ * only while some core is in IPI mode, and a section otherwise skips
+ * both of its adds to the word.
  *
- * On: once static_branch_enable() has returned, every section that
- * begins adds to its word; a grace period later, every section that
- * began without (a preempt-disabled region, so an RCU read-side critical
- * section) has ended. Only then may the core read in IPI mode: the words
- * then show every open section (rotation-ipi-seqon.litmus; without the
- * grace period, "Sometimes": broken-ipi-seqon-nogp.litmus). A section
- * that began without the word and ends with it finds depth 0 in its word
- * and adds nothing (mstat_seq_end()).
+ * A static key's switch patches its sites one by one, so two sections
+ * of one switch may see it differently, and the start and the end of one
+ * section too. So the start and the end have a key each, and the end's
+ * is on whenever the start's is: a section that added to its word always
+ * takes it back. Its end finds the depth in the word (mstat_seq_end()):
+ * 0 for a section that began without the word, which then adds nothing;
+ * in a nest of sections that began some with the word, some without
+ * (only while the start's key is being switched), an inner one may take
+ * back an outer one's add, and the outer one then finds 0. Every nest
+ * leaves the word at depth 0; only its count may move early, which is
+ * what the IPI reader must not meet, and does not, after the grace
+ * period below.
  *
- * Off: a section that began with the word and ends without it leaves
- * its depth 1 too high, and so does every section nested in it. After
- * static_branch_disable() and a grace period, all of them have ended and
- * no section touches a word until the key is on again: the depths are
- * put back to 0 then, for every core, so that the next time on each word
- * starts at depth 0 on every CPU (the count is kept).
+ * On: the end's key, then the start's; once static_branch_enable() has
+ * returned, every section that begins adds to its word; a grace period
+ * later, every section that began without (a preempt-disabled region, so
+ * an RCU read-side critical section) has ended. Only then may the core
+ * read in IPI mode: the words then show every open section
+ * (rotation-ipi-seqon.litmus; without the grace period, "Sometimes":
+ * broken-ipi-seqon-nogp.litmus).
+ *
+ * Off: the start's key, a grace period (every section that added to its
+ * word has ended, its end taking it back), then the end's.
  *
  * Context: process, mstat_seq_lock held; sleeps.
  */
@@ -620,6 +629,7 @@ static void mstat_seq_get(struct mstat_core *core)
 	core->seq_held = true;
 	if (mstat_seq_users++)
 		return;
+	static_branch_enable(&mstat_seq_end_key);
 	static_branch_enable(&mstat_seq_key);
 	if (core->broken != MSTAT_BROKEN_SEQ_NOGP)
 		synchronize_rcu();
@@ -627,9 +637,6 @@ static void mstat_seq_get(struct mstat_core *core)
 
 static void mstat_seq_put(struct mstat_core *core)
 {
-	struct mstat_core *c;
-	int cpu;
-
 	if (!core->seq_held)
 		return;
 	core->seq_held = false;
@@ -637,13 +644,7 @@ static void mstat_seq_put(struct mstat_core *core)
 		return;
 	static_branch_disable(&mstat_seq_key);
 	synchronize_rcu();
-	list_for_each_entry(c, &mstat_seq_cores, node) {
-		for_each_possible_cpu(cpu) {
-			unsigned long *seqp = &per_cpu_ptr(c->pcpu, cpu)->seq;
-
-			WRITE_ONCE(*seqp, READ_ONCE(*seqp) & ~MSTAT_SEQ_DEPTH_MASK);
-		}
-	}
+	static_branch_disable(&mstat_seq_end_key);
 }
 
 /**
@@ -878,9 +879,6 @@ int mstat_core_init(struct mstat_core *core, size_t size)
 	}
 	core->cur = mstat_slot_ptr(core, 0);
 	mutex_init(&core->lock);
-	mutex_lock(&mstat_seq_lock);
-	list_add(&core->node, &mstat_seq_cores);
-	mutex_unlock(&mstat_seq_lock);
 	return 0;
 }
 EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_core_init);
@@ -896,7 +894,6 @@ void mstat_core_destroy(struct mstat_core *core)
 {
 	mutex_lock(&mstat_seq_lock);
 	mstat_seq_put(core);
-	list_del(&core->node);
 	mutex_unlock(&mstat_seq_lock);
 	free_percpu(core->pcpu);
 	kfree(core->total);

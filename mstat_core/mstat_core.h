@@ -81,7 +81,6 @@
 #include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
-#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -192,7 +191,6 @@ struct mstat_pcpu {
  *	torture tests only
  * @seq_held: whether this core holds the writers' sequence words on
  *	(&mstat_seq_key): in %MSTAT_SYNC_IPI mode; under mstat_seq_lock
- * @node: in the list of cores whose words mstat_seq_put() tidies
  * @hist: the reader's history, under @lock; read with mstat_history_get()
  *
  * Users go through the functions below; only the inline writer functions
@@ -212,7 +210,6 @@ struct mstat_core {
 	int sync;
 	int broken;
 	bool seq_held;
-	struct list_head node;
 	struct mstat_history hist;
 };
 
@@ -220,10 +217,14 @@ struct mstat_core {
  * Whether writers keep their CPU's sequence word: on while some core is
  * in %MSTAT_SYNC_IPI mode, the only reader that looks at the words (the
  * RCU modes wait for a grace period, whatever the words say). Off, a
- * section costs a patched-out jump at each end instead; mstat_set_sync()
- * switches it (mstat_seq_get() and mstat_seq_put() in mstat_core.c).
+ * section costs a patched-out jump at each end instead. Two keys, one for
+ * the start of a section and one for its end, switched in an order that
+ * never lets a section add to its word without its end taking it back
+ * (mstat_seq_get() and mstat_seq_put() in mstat_core.c, which
+ * mstat_set_sync() calls).
  */
 DECLARE_STATIC_KEY_FALSE(mstat_seq_key);
+DECLARE_STATIC_KEY_FALSE(mstat_seq_end_key);
 
 /**
  * struct mstat_section - a writer's open section
@@ -273,7 +274,7 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
 	/*
 	 * The depth + 1, where the IPI mode reads it; nothing otherwise.
 	 * mstat_write_end() finds the depth again rather than keep it: the
-	 * key may switch while the section is open (mstat_seq_get()).
+	 * keys may switch while the section is open (mstat_seq_get()).
 	 */
 	if (static_branch_unlikely(&mstat_seq_key))
 		this_cpu_add(core->pcpu->seq, 1);
@@ -300,6 +301,8 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
  * an interrupt's, ended before it returned), 1 for the outermost, whose
  * end also counts one section completed; 0 if the section began while
  * the words were not kept, when its end adds nothing (mstat_seq_get()).
+ * Found again here, not kept from the start: the start's key may have
+ * switched since.
  */
 static __always_inline void mstat_seq_end(struct mstat_core *core)
 {
@@ -336,7 +339,7 @@ static __always_inline void mstat_write_end(struct mstat_core *core,
 	 * mstat_ipi_publish().
 	 */
 	barrier();
-	if (static_branch_unlikely(&mstat_seq_key))
+	if (static_branch_unlikely(&mstat_seq_end_key))
 		mstat_seq_end(core);
 	preempt_enable_notrace();
 }
@@ -355,7 +358,7 @@ static __always_inline void mstat_write_end(struct mstat_core *core,
 static __always_inline void mstat_write_end_cold(struct mstat_core *core)
 {
 	barrier();	/* as mstat_write_end()'s */
-	if (static_branch_unlikely(&mstat_seq_key))
+	if (static_branch_unlikely(&mstat_seq_end_key))
 		mstat_seq_end(core);
 	preempt_enable_notrace();
 }

@@ -207,30 +207,6 @@ void shim_static_key_set(struct static_key_false *k, bool on);
 #define static_branch_enable(k)		shim_static_key_set((k), true)
 #define static_branch_disable(k)	shim_static_key_set((k), false)
 
-/* Lists: what the core uses of them. */
-struct list_head {
-	struct list_head *next, *prev;
-};
-#define LIST_HEAD(name)	struct list_head name = { &(name), &(name) }
-static inline void list_add(struct list_head *n, struct list_head *h)
-{
-	n->next = h->next;
-	n->prev = h;
-	h->next->prev = n;
-	h->next = n;
-}
-static inline void list_del(struct list_head *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-}
-#define list_for_each_entry(pos, head, member)				\
-	for ((pos) = (void *)((char *)(head)->next -			\
-			      offsetof(__typeof__(*(pos)), member));		\
-	     &(pos)->member != (head);					\
-	     (pos) = (void *)((char *)(pos)->member.next -		\
-			      offsetof(__typeof__(*(pos)), member)))
-
 void shim_init(int nr_cpus);
 void shim_warn(const char *file, int line, const char *cond);
 
