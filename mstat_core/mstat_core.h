@@ -315,7 +315,7 @@ static __always_inline void mstat_seq_end(struct mstat_core *core)
 #else
 	depth = this_cpu_read(pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
 #endif
-	/* depth == 1 ? MSTAT_SEQ_COUNT_ONE - 1 : -1, without a branch */
+	/* depth == 1 ? MSTAT_SEQ_COUNT_ONE - 1 : -1, for a depth above 0 */
 	if (depth)
 		this_cpu_add(pcpu->seq,
 			     ((long)(1 - depth) >> (BITS_PER_LONG - 1)) |
