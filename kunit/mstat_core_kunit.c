@@ -279,16 +279,24 @@ static void nest_irq_work(struct irq_work *work)
 	WRITE_ONCE(ctx->ran, true);
 }
 
+/*
+ * A section nested in an interrupt: counted whole in every mode. Its
+ * sequence word, kept only in IPI mode (this core's: nothing else in a
+ * KUnit run holds the words on), shows the nesting there and is left
+ * alone in the RCU modes.
+ */
 static void mstat_write_nested_in_irq(struct kunit *test)
 {
 	struct mstat_core *core = test->priv;
 	struct nest_ctx ctx = { .core = core };
 	unsigned long seq_before, seq_after, timeout;
 	struct mstat_snapshot snap;
-	bool queued;
+	bool queued, kept;
 	struct mstat_section s;
 	struct test_stats st;
 
+	kept = static_key_enabled(&mstat_seq_key);
+	KUNIT_ASSERT_EQ(test, kept, mstat_get_sync(core) == MSTAT_SYNC_IPI);
 	init_irq_work(&ctx.work, nest_irq_work);
 
 	preempt_disable();
@@ -313,11 +321,12 @@ static void mstat_write_nested_in_irq(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, queued);
 	KUNIT_ASSERT_TRUE(test, READ_ONCE(ctx.ran));
 	KUNIT_EXPECT_TRUE(test, ctx.in_hardirq);
-	KUNIT_EXPECT_EQ(test, ctx.depth_inside, 2UL);
+	KUNIT_EXPECT_EQ(test, ctx.depth_inside, kept ? 2UL : 0UL);
 	/* Go's odd/even counter would show the CPU idle here. */
-	KUNIT_EXPECT_TRUE(test, ctx.busy_after);
+	KUNIT_EXPECT_EQ(test, ctx.busy_after, kept);
 	/* Only the outermost end counts a completed section. */
-	KUNIT_EXPECT_EQ(test, seq_after - seq_before, MSTAT_SEQ_COUNT_ONE);
+	KUNIT_EXPECT_EQ(test, seq_after - seq_before,
+			kept ? MSTAT_SEQ_COUNT_ONE : 0UL);
 
 	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.a, 101ULL);
@@ -329,7 +338,8 @@ static void mstat_write_nested_in_irq(struct kunit *test)
 /*
  * mstat_write_end_cold() ends a section as mstat_write_end() does, from
  * the depth alone: a section nested in the same context, then the outer
- * one, each ended cold; then a pair ended the two ways in turn.
+ * one, each ended cold; then a pair ended the two ways in turn. In IPI
+ * mode, where the sequence words are kept.
  */
 static void mstat_write_end_cold_same(struct kunit *test)
 {
@@ -341,6 +351,7 @@ static void mstat_write_end_cold_same(struct kunit *test)
 	struct test_stats st;
 	int cpu;
 
+	KUNIT_ASSERT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_IPI), 0);
 	preempt_disable();
 	cpu = smp_processor_id();
 	seq0 = mstat_cpu_seq(core, cpu);
@@ -393,6 +404,51 @@ static void mstat_set_sync_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_RCU);
 	KUNIT_EXPECT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_IPI), 0);
 	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_IPI);
+}
+
+/*
+ * The sequence words follow IPI mode: off in the RCU modes (a section
+ * leaves its word alone), on in IPI mode, off again after it with every
+ * word at depth 0. Nothing else in a KUnit run holds them on.
+ */
+static void mstat_seq_words_follow_ipi(struct kunit *test)
+{
+	struct mstat_core *core = test->priv;
+	unsigned long before, after_rcu, after_ipi;
+	struct mstat_section s;
+	struct test_stats st;
+	struct mstat_snapshot snap;
+	int cpu, c;
+
+	KUNIT_ASSERT_FALSE(test, static_key_enabled(&mstat_seq_key));
+	preempt_disable();
+	cpu = smp_processor_id();
+	before = mstat_cpu_seq(core, cpu);
+	mstat_write_begin(core, &s);
+	TADD(&s, n, 1);
+	mstat_write_end(core, &s);
+	after_rcu = mstat_cpu_seq(core, cpu);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, after_rcu, before);
+
+	KUNIT_ASSERT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_IPI), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&mstat_seq_key));
+	preempt_disable();
+	cpu = smp_processor_id();
+	before = mstat_cpu_seq(core, cpu);
+	mstat_write_begin(core, &s);
+	TADD(&s, n, 1);
+	mstat_write_end(core, &s);
+	after_ipi = mstat_cpu_seq(core, cpu);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, after_ipi - before, MSTAT_SEQ_COUNT_ONE);
+
+	KUNIT_ASSERT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_RCU), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&mstat_seq_key));
+	for_each_possible_cpu(c)
+		KUNIT_EXPECT_FALSE(test, mstat_cpu_in_section(core, c));
+	KUNIT_ASSERT_EQ(test, mstat_read(core, &snap, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.n, 2ULL);
 }
 
 /* A reader that must wait for a section held open on another CPU. */
@@ -466,7 +522,11 @@ static void mstat_read_waits_for_open_section(struct kunit *test)
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&ctx->done, 10 * HZ),
 			0UL);
 	KUNIT_EXPECT_EQ(test, ctx->err, 0);
-	KUNIT_EXPECT_GE(test, ctx->snap.waited_cpus, 1U);
+	/* Seen open by the words in IPI mode; the RCU modes keep none. */
+	if (mstat_get_sync(core) == MSTAT_SYNC_IPI)
+		KUNIT_EXPECT_GE(test, ctx->snap.waited_cpus, 1U);
+	else
+		KUNIT_EXPECT_EQ(test, ctx->snap.waited_cpus, 0U);
 	KUNIT_EXPECT_GT(test, ctx->snap.wait_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, ctx->st.a, 9ULL);
 	expect_paired(test, &ctx->st);
@@ -606,6 +666,7 @@ static struct kunit_case mstat_core_cases[] = {
 	KUNIT_CASE(mstat_reset_clears),
 	KUNIT_CASE(mstat_write_end_cold_same),
 	KUNIT_CASE(mstat_set_sync_bad),
+	KUNIT_CASE(mstat_seq_words_follow_ipi),
 	KUNIT_CASE_PARAM(mstat_read_folds_and_clears, sync_mode_gen_params),
 	KUNIT_CASE_PARAM(mstat_write_nested_in_irq, sync_mode_gen_params),
 	MSTAT_KUNIT_CASE_PARAM_SLOW(mstat_read_waits_for_open_section,

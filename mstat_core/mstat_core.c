@@ -98,6 +98,19 @@
 #define EXPORT_SYMBOL_MSTAT_INTERNAL(sym)	EXPORT_SYMBOL_GPL(sym)
 #endif
 
+/*
+ * The writers' sequence words, kept only while some core reads them: in
+ * %MSTAT_SYNC_IPI mode. mstat_seq_lock serializes the keys' switches and
+ * guards mstat_seq_users (the cores holding them on,
+ * &mstat_core.seq_held).
+ */
+DEFINE_STATIC_KEY_FALSE(mstat_seq_key);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_seq_key);
+DEFINE_STATIC_KEY_FALSE(mstat_seq_end_key);
+EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_seq_end_key);
+static DEFINE_MUTEX(mstat_seq_lock);
+static unsigned int mstat_seq_users;
+
 /* Polls of a CPU's sequence word before the reader starts to sleep. */
 #define MSTAT_WAIT_SPINS	256
 /* Sleep between polls once spinning has not helped, in microseconds. */
@@ -235,13 +248,14 @@ static void mstat_ipi_publish(void *unused)
  *	| outermost sections completed  |  depth   |
  *	+-------------------------------+----------+
  *
- * mstat_write_begin() reads the depth, then adds 1 to it (two this_cpu
- * operations: an interrupt that lands in between runs whole sections and
- * leaves the depth as it found it, so the depth read is still the
- * section's own); depth 0 makes it the outermost section. This is cheaper
- * than one this_cpu_add_return(), an xadd on x86. mstat_write_end()
- * subtracts 1 from the depth and, for the outermost section only, adds 1
- * to the count, in one interrupt-safe this_cpu_add(). Sections on a CPU
+ * mstat_write_begin() adds 1 to the depth; mstat_write_end() reads it
+ * (an interrupt that landed in between ran whole sections and left the
+ * depth as it found it, so the depth read is the section's own + 1: 1
+ * for the outermost), then subtracts 1 from it and, for the outermost
+ * section only, adds 1 to the count, in one interrupt-safe
+ * this_cpu_add(). Two this_cpu operations, cheaper than one
+ * this_cpu_add_return(), an xadd on x86. The words are kept only while
+ * the IPI mode may read them (mstat_seq_get() below). Sections on a CPU
  * are properly nested (interrupts return before the code they
  * interrupted resumes, and preemption is off: on PREEMPT_RT, and on
  * kernels whose tracepoint probes run with only migration disabled, a
@@ -576,13 +590,72 @@ int mstat_reset(struct mstat_core *core)
 }
 EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_reset);
 
+/*
+ * The sequence words on and off. Only the IPI mode reads them; the RCU
+ * modes wait for a grace period whatever they say, so writers keep them
+ * only while some core is in IPI mode, and a section otherwise skips
+ * both of its adds to the word.
+ *
+ * A static key's switch patches its sites one by one, so two sections
+ * of one switch may see it differently, and the start and the end of one
+ * section too. So the start and the end have a key each, and the end's
+ * is on whenever the start's is: a section that added to its word always
+ * takes it back. Its end finds the depth in the word (mstat_seq_end()):
+ * 0 for a section that began without the word, which then adds nothing;
+ * in a nest of sections that began some with the word, some without
+ * (only while the start's key is being switched), an inner one may take
+ * back an outer one's add, and the outer one then finds 0. Every nest
+ * leaves the word at depth 0; only its count may move early, which is
+ * what the IPI reader must not meet, and does not, after the grace
+ * period below.
+ *
+ * On: the end's key, then the start's; once static_branch_enable() has
+ * returned, every section that begins adds to its word; a grace period
+ * later, every section that began without (a preempt-disabled region, so
+ * an RCU read-side critical section) has ended. Only then may the core
+ * read in IPI mode: the words then show every open section
+ * (rotation-ipi-seqon.litmus; without the grace period, "Sometimes":
+ * broken-ipi-seqon-nogp.litmus).
+ *
+ * Off: the start's key, a grace period (every section that added to its
+ * word has ended, its end taking it back), then the end's.
+ *
+ * Context: process, mstat_seq_lock held; sleeps.
+ */
+static void mstat_seq_get(struct mstat_core *core)
+{
+	if (core->seq_held)
+		return;
+	core->seq_held = true;
+	if (mstat_seq_users++)
+		return;
+	static_branch_enable(&mstat_seq_end_key);
+	static_branch_enable(&mstat_seq_key);
+	if (core->broken != MSTAT_BROKEN_SEQ_NOGP)
+		synchronize_rcu();
+}
+
+static void mstat_seq_put(struct mstat_core *core)
+{
+	if (!core->seq_held)
+		return;
+	core->seq_held = false;
+	if (--mstat_seq_users)
+		return;
+	static_branch_disable(&mstat_seq_key);
+	synchronize_rcu();
+	static_branch_disable(&mstat_seq_end_key);
+}
+
 /**
  * mstat_set_sync() - choose how the reader waits for writers
  * @core: the core
  * @sync: an &enum mstat_sync
  *
- * Takes effect from the next read. Writers do the same in every mode, so
- * the mode may change at any time between reads.
+ * Takes effect from the next read, at any time between reads. Switching
+ * into or out of %MSTAT_SYNC_IPI mode turns the writers' sequence words
+ * on or off for every core (mstat_seq_get()), and waits for a grace
+ * period when it does.
  *
  * Context: process; sleeps.
  * Return: 0, -EINVAL for an unknown @sync, or -EINTR if a signal arrived
@@ -595,10 +668,23 @@ int mstat_set_sync(struct mstat_core *core, unsigned int sync)
 				    sync, MSTAT_NR_SYNC - 1);
 		return -EINVAL;
 	}
-	if (mutex_lock_interruptible(&core->lock))
+	if (mutex_lock_interruptible(&mstat_seq_lock))
 		return -EINTR;
+	/* The words on before a read may look at them... */
+	if (sync == MSTAT_SYNC_IPI)
+		mstat_seq_get(core);
+	if (mutex_lock_interruptible(&core->lock)) {
+		if (core->sync != MSTAT_SYNC_IPI)
+			mstat_seq_put(core);
+		mutex_unlock(&mstat_seq_lock);
+		return -EINTR;
+	}
 	core->sync = sync;
 	mutex_unlock(&core->lock);
+	/* ...and off once no read will. */
+	if (sync != MSTAT_SYNC_IPI)
+		mstat_seq_put(core);
+	mutex_unlock(&mstat_seq_lock);
 	return 0;
 }
 EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_set_sync);
@@ -725,7 +811,10 @@ EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_cpu_seq);
  * @core: the core
  * @cpu: any possible CPU
  *
- * Return: true if the reader would have to wait for @cpu now.
+ * Only while the words are kept (&mstat_seq_key: some core is in
+ * %MSTAT_SYNC_IPI mode); false otherwise.
+ *
+ * Return: true if the reader in IPI mode would have to wait for @cpu now.
  */
 bool mstat_cpu_in_section(struct mstat_core *core, int cpu)
 {
@@ -803,6 +892,9 @@ EXPORT_SYMBOL_MSTAT_INTERNAL(mstat_core_init);
  */
 void mstat_core_destroy(struct mstat_core *core)
 {
+	mutex_lock(&mstat_seq_lock);
+	mstat_seq_put(core);
+	mutex_unlock(&mstat_seq_lock);
 	free_percpu(core->pcpu);
 	kfree(core->total);
 	mutex_destroy(&core->lock);

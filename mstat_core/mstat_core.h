@@ -28,7 +28,10 @@
  * clears it. The whole cost of ordering is the reader's, which is rare:
  * writers pay no fence. The reader waits by an RCU grace period (the
  * default), an expedited one, or two rounds of IPIs (&enum mstat_sync).
- * Why each way gives a cut is argued in mstat_core.c, beside the code it
+ * Only the IPI rounds look at the sequence words, which writers keep
+ * only while some core reads that way (mstat_seq_key): in the RCU modes
+ * a section is a preempt-disabled region, its slot and its adds, and
+ * nothing more. Why each way gives a cut is argued in mstat_core.c, beside the code it
  * proves, and checked with the Linux-kernel memory model by the litmus
  * tests of mstat_core/litmus/.
  *
@@ -77,6 +80,7 @@
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -110,12 +114,16 @@ enum mstat_sync {
  * %MSTAT_BROKEN_NOWAIT folds without waiting: no grace period in the RCU
  * modes, no wait for open sections in IPI mode. %MSTAT_BROKEN_NOSYNC is
  * IPI mode without IPIs: the reader reads the sequence words itself,
- * unordered.
+ * unordered. %MSTAT_BROKEN_SEQ_NOGP turns the writers' sequence words on
+ * for IPI mode without waiting for the sections that began without them
+ * (mstat_seq_get()): a torture that switches the mode while writers run
+ * must catch it.
  */
 enum mstat_broken {
 	MSTAT_BROKEN_NONE,
 	MSTAT_BROKEN_NOWAIT,
 	MSTAT_BROKEN_NOSYNC,
+	MSTAT_BROKEN_SEQ_NOGP,
 };
 
 /* Length of the reader's history of snapshot latencies (Go's PauseNs). */
@@ -181,6 +189,8 @@ struct mstat_pcpu {
  * @sync: an &enum mstat_sync; set with mstat_set_sync()
  * @broken: an &enum mstat_broken; set with mstat_set_broken(), by
  *	torture tests only
+ * @seq_held: whether this core holds the writers' sequence words on
+ *	(&mstat_seq_key): in %MSTAT_SYNC_IPI mode; under mstat_seq_lock
  * @hist: the reader's history, under @lock; read with mstat_history_get()
  *
  * Users go through the functions below; only the inline writer functions
@@ -199,19 +209,29 @@ struct mstat_core {
 			   bool last);
 	int sync;
 	int broken;
+	bool seq_held;
 	struct mstat_history hist;
 };
+
+/*
+ * Whether writers keep their CPU's sequence word: on while some core is
+ * in %MSTAT_SYNC_IPI mode, the only reader that looks at the words (the
+ * RCU modes wait for a grace period, whatever the words say). Off, a
+ * section costs a patched-out jump at each end instead. Two keys, one for
+ * the start of a section and one for its end, switched in an order that
+ * never lets a section add to its word without its end taking it back
+ * (mstat_seq_get() and mstat_seq_put() in mstat_core.c, which
+ * mstat_set_sync() calls).
+ */
+DECLARE_STATIC_KEY_FALSE(mstat_seq_key);
+DECLARE_STATIC_KEY_FALSE(mstat_seq_end_key);
 
 /**
  * struct mstat_section - a writer's open section
  * @slot: the per-CPU slot this section adds into
- * @pcpu: &mstat_core.pcpu, loaded once
- * @end: what mstat_write_end() adds to the sequence word
  */
 struct mstat_section {
 	u64 __percpu *slot;
-	struct mstat_pcpu __percpu *pcpu;
-	unsigned long end;
 };
 
 /**
@@ -221,7 +241,9 @@ struct mstat_section {
  *	more (the grace period in the RCU modes)
  * @latency_ns: time from flipping the slot to the end of the fold
  * @waited_cpus: number of CPUs seen in a section when the reader looked:
- *	exact in %MSTAT_SYNC_IPI mode, a racy sample in the RCU modes
+ *	exact in %MSTAT_SYNC_IPI mode; in the RCU modes 0 (no writer keeps
+ *	a sequence word then, &mstat_seq_key) or, while another core is
+ *	in IPI mode, a racy sample
  * @folded_cpus: number of CPUs whose slot was folded: the ones that ran
  *	a section since the last read
  */
@@ -248,25 +270,14 @@ struct mstat_snapshot {
 static __always_inline void mstat_write_begin(struct mstat_core *core,
 					      struct mstat_section *s)
 {
-	unsigned long depth;
-
 	preempt_disable_notrace();
 	/*
-	 * Read, then increment: an interrupt in between runs whole sections
-	 * and returns the depth to what was read, so the depth read is ours.
+	 * The depth + 1, where the IPI mode reads it; nothing otherwise.
+	 * mstat_write_end() finds the depth again rather than keep it: the
+	 * keys may switch while the section is open (mstat_seq_get()).
 	 */
-	/* A local copy, which the barrier()s below need not reload. */
-	s->pcpu = core->pcpu;
-#ifdef __LITTLE_ENDIAN
-	/* The depth is the word's first byte: load it alone, no masking. */
-	depth = this_cpu_read(*(u8 __percpu *)&s->pcpu->seq);
-#else
-	depth = this_cpu_read(s->pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
-#endif
-	this_cpu_add(s->pcpu->seq, 1);
-	/* depth ? -1 : MSTAT_SEQ_COUNT_ONE - 1, without a branch or a setcc */
-	s->end = ((long)-depth >> (BITS_PER_LONG - 1)) |
-		 (MSTAT_SEQ_COUNT_ONE - 1);
+	if (static_branch_unlikely(&mstat_seq_key))
+		this_cpu_add(core->pcpu->seq, 1);
 	/*
 	 * Keep the load of ->cur after the sequence store in program order;
 	 * the rest of the ordering is the reader's ("Waiting for writers",
@@ -282,6 +293,33 @@ static __always_inline void mstat_write_begin(struct mstat_core *core,
 	 * ordered for the reader as they are (mstat_fold()).
 	 */
 	this_cpu_write(*(s->slot - 1), 1);
+}
+
+/*
+ * The sequence word's end of a section, while the words are kept: the
+ * depth byte is the section's own depth + 1 (every section nested in it,
+ * an interrupt's, ended before it returned), 1 for the outermost, whose
+ * end also counts one section completed; 0 if the section began while
+ * the words were not kept, when its end adds nothing (mstat_seq_get()).
+ * Found again here, not kept from the start: the start's key may have
+ * switched since.
+ */
+static __always_inline void mstat_seq_end(struct mstat_core *core)
+{
+	struct mstat_pcpu __percpu *pcpu = core->pcpu;
+	unsigned long depth;
+
+#ifdef __LITTLE_ENDIAN
+	/* The depth is the word's first byte: load it alone, no masking. */
+	depth = this_cpu_read(*(u8 __percpu *)&pcpu->seq);
+#else
+	depth = this_cpu_read(pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
+#endif
+	/* depth == 1 ? MSTAT_SEQ_COUNT_ONE - 1 : -1, for a depth above 0 */
+	if (depth)
+		this_cpu_add(pcpu->seq,
+			     ((long)(1 - depth) >> (BITS_PER_LONG - 1)) |
+			     (MSTAT_SEQ_COUNT_ONE - 1));
 }
 
 /**
@@ -301,7 +339,8 @@ static __always_inline void mstat_write_end(struct mstat_core *core,
 	 * mstat_ipi_publish().
 	 */
 	barrier();
-	this_cpu_add(s->pcpu->seq, s->end);
+	if (static_branch_unlikely(&mstat_seq_end_key))
+		mstat_seq_end(core);
 	preempt_enable_notrace();
 }
 
@@ -311,28 +350,16 @@ static __always_inline void mstat_write_end(struct mstat_core *core,
  *
  * mstat_write_end() for a path that made a call inside the section and
  * did not keep its &struct mstat_section live across it (an inlined
- * writer's rare path: keeping it costs the common path two callee-saved
- * registers, pushed and popped). What mstat_write_begin() computed is
- * computed again: the depth byte is the section's own depth + 1, as
- * every section nested in it, an interrupt's, ended before it returned;
- * 1 says the section is outermost. The sequence word gets the same add.
+ * writer's rare path). The section's end needs nothing of its state: the
+ * same as mstat_write_end().
  *
  * Context: as mstat_write_begin(), on the same CPU, inside the section.
  */
 static __always_inline void mstat_write_end_cold(struct mstat_core *core)
 {
-	struct mstat_pcpu __percpu *pcpu = core->pcpu;
-	unsigned long depth;
-
-#ifdef __LITTLE_ENDIAN
-	depth = this_cpu_read(*(u8 __percpu *)&pcpu->seq);
-#else
-	depth = this_cpu_read(pcpu->seq) & MSTAT_SEQ_DEPTH_MASK;
-#endif
 	barrier();	/* as mstat_write_end()'s */
-	/* depth == 1 ? MSTAT_SEQ_COUNT_ONE - 1 : -1, as s->end */
-	this_cpu_add(pcpu->seq, ((long)(1 - depth) >> (BITS_PER_LONG - 1)) |
-				(MSTAT_SEQ_COUNT_ONE - 1));
+	if (static_branch_unlikely(&mstat_seq_end_key))
+		mstat_seq_end(core);
 	preempt_enable_notrace();
 }
 

@@ -45,6 +45,9 @@ run() {
 run torture "mstat_torture: SUCCESS" duration="$secs"
 run torture_rcu_expedited "mstat_torture: SUCCESS" duration=5 sync=1
 run torture_ipi "mstat_torture: SUCCESS" duration=10 sync=2
+# The mode changed before every read: the writers' sequence words on and
+# off while they run.
+run torture_switch "mstat_torture: SUCCESS" duration=10 sync=3
 run torture_hotplug "mstat_torture: SUCCESS" duration=10 hotplug_ms=500 stutter_ms=300
 # CPU hotplug through sysfs, from outside, while the torture runs.
 ( while :; do
@@ -87,6 +90,9 @@ must_fail() {
 }
 must_fail torture_catches_busted_nowait duration=3 busted=1
 must_fail torture_catches_busted_ipi_nowait duration=5 busted=1 sync=2
+# The words on without the grace period that waits for the sections
+# begun without them.
+must_fail torture_catches_busted_seq_nogp duration=5 busted=3 sync=3
 # The holds alone (no section widened): each must be met. Measured on
 # the debug kernel, 4 vCPUs, multi-threaded TCG, 5 s runs: with widen=0
 # and no hold the busted IPI reader was caught in 5 of 8 (0 to 6

@@ -16,10 +16,13 @@
  *	max_wait_ns=.. writer_min=.. writer_max=.. hotplugs=.. holds=.. sync=..
  *	busted=.. violations=..
  *
- * sync= picks the reader's mode (&enum mstat_sync). busted=1 folds without
- * waiting (no grace period in the RCU modes, no wait in IPI mode), busted=2
- * runs IPI mode without IPIs: busted=1 must end in FAILURE in every mode,
- * or this test proves nothing.
+ * sync= picks the reader's mode (&enum mstat_sync); sync=3 changes it
+ * before every read, rcu and ipi in turn, so that the writers' sequence
+ * words go on and off while they run (mstat_seq_get()). busted=1 folds
+ * without waiting (no grace period in the RCU modes, no wait in IPI
+ * mode), busted=2 runs IPI mode without IPIs, busted=3 turns the words on
+ * for IPI mode without a grace period: busted=1 must end in FAILURE in
+ * every mode, and busted=3 with sync=3, or this test proves nothing.
  *
  * A reader that does not wait loses its race only when it folds a slot
  * under an open section, and a short section is seldom met open (under
@@ -66,7 +69,7 @@ MODULE_PARM_DESC(hotplug_ms, "Offline and online a CPU every this many ms (defau
 
 static int busted;
 module_param(busted, int, 0444);
-MODULE_PARM_DESC(busted, "0: correct core, 1: no wait, 2: no IPI barrier");
+MODULE_PARM_DESC(busted, "0: correct core, 1: no wait, 2: no IPI barrier, 3: sequence words on without a grace period");
 
 static bool widen = true;
 module_param(widen, bool, 0444);
@@ -78,7 +81,7 @@ MODULE_PARM_DESC(hold_ms, "Writer 0 holds a section open up to this long every 2
 
 static uint sync;
 module_param(sync, uint, 0444);
-MODULE_PARM_DESC(sync, "Reader mode: 0 rcu (default), 1 rcu_expedited, 2 ipi");
+MODULE_PARM_DESC(sync, "Reader mode: 0 rcu (default), 1 rcu_expedited, 2 ipi, 3 rcu and ipi in turn");
 
 struct torture_stats {
 	u64 a;
@@ -286,6 +289,10 @@ static void torture_run(void)
 	end = ktime_get_ns() + (u64)duration * NSEC_PER_SEC;
 	while (ktime_get_ns() < end) {
 		/* Finished before the read began; started when it ended. */
+		/* sync=3: rcu, then ipi, the words off, then on. */
+		if (sync == MSTAT_NR_SYNC)
+			mstat_set_sync(&tcore, result_rotations % 2 ?
+				       MSTAT_SYNC_IPI : MSTAT_SYNC_RCU);
 		torture_sum(&da, &dn, &sa, &sn);
 		WRITE_ONCE(reads_begun, reads_begun + 1);
 		mstat_read(&tcore, &snap, &st);
@@ -337,8 +344,8 @@ static int __init torture_init(void)
 	if (nwriters < 0)
 		nwriters = 2 * num_online_cpus();
 	if (nwriters > 1024 || !duration || duration > 86400 ||
-	    busted < MSTAT_BROKEN_NONE || busted > MSTAT_BROKEN_NOSYNC ||
-	    sync >= MSTAT_NR_SYNC || hold_ms > 10000) {
+	    busted < MSTAT_BROKEN_NONE || busted > MSTAT_BROKEN_SEQ_NOGP ||
+	    sync > MSTAT_NR_SYNC || hold_ms > 10000) {
 		pr_err("nwriters=%d duration=%u busted=%d sync=%u hold_ms=%u: out of range\n",
 		       nwriters, duration, busted, sync, hold_ms);
 		return -EINVAL;
@@ -347,7 +354,7 @@ static int __init torture_init(void)
 	if (err)
 		return err;
 	mstat_set_broken(&tcore, busted);
-	err = mstat_set_sync(&tcore, sync);
+	err = mstat_set_sync(&tcore, sync < MSTAT_NR_SYNC ? sync : 0);
 	if (err)
 		goto out;
 	tally = kcalloc(nwriters + nr_cpu_ids, sizeof(*tally), GFP_KERNEL);
@@ -363,7 +370,7 @@ static int __init torture_init(void)
 		atomic64_read(&violations) ? "FAILURE" : "SUCCESS",
 		result_writes, result_irq, result_rotations, result_max_wait,
 		result_wmin, result_wmax, result_hotplugs, result_holds,
-		mstat_sync_name[sync], busted,
+		sync < MSTAT_NR_SYNC ? mstat_sync_name[sync] : "switch", busted,
 		(s64)atomic64_read(&violations));
 	return 0;
 out:

@@ -17,13 +17,17 @@
  *
  * and at the end that the last snapshot equals the sum of every writer's
  * private tally. --sync picks how the reader waits for writers (the RCU
- * modes use the shim's model of RCU). --broken=nowait|nosync builds a
- * broken reader; the test must then fail (exit 1), which
+ * modes use the shim's model of RCU); --sync switch changes the mode
+ * before every read, rcu and ipi in turn, so that the writers' sequence
+ * words go on and off while writers run (mstat_seq_get()).
+ * --broken=nowait|nosync|seq-nogp builds a broken reader (seq-nogp: the
+ * words on for IPI mode without the grace period, which only --sync
+ * switch meets); the test must then fail (exit 1), which
  * `make -C tests/userspace check` asserts.
  *
  * Usage: core_torture [--cpus N] [--offline N] [--rotations N]
- *			[--seconds S] [--sync rcu|rcu_expedited|ipi]
- *			[--broken nowait|nosync] [--quiet]
+ *			[--seconds S] [--sync rcu|rcu_expedited|ipi|switch]
+ *			[--broken nowait|nosync|seq-nogp] [--quiet]
  */
 #include <getopt.h>
 #include <signal.h>
@@ -221,6 +225,8 @@ static int parse_args(int argc, char **argv)
 				broken = MSTAT_BROKEN_NOWAIT;
 			else if (!strcmp(optarg, "nosync"))
 				broken = MSTAT_BROKEN_NOSYNC;
+			else if (!strcmp(optarg, "seq-nogp"))
+				broken = MSTAT_BROKEN_SEQ_NOGP;
 			else
 				return -1;
 			break;
@@ -228,7 +234,8 @@ static int parse_args(int argc, char **argv)
 			for (sync_mode = 0; sync_mode < MSTAT_NR_SYNC; sync_mode++)
 				if (!strcmp(optarg, mstat_sync_name[sync_mode]))
 					break;
-			if (sync_mode == MSTAT_NR_SYNC)
+			/* MSTAT_NR_SYNC: switch. */
+			if (sync_mode == MSTAT_NR_SYNC && strcmp(optarg, "switch"))
 				return -1;
 			break;
 		case 'q':
@@ -257,7 +264,7 @@ int main(int argc, char **argv)
 	long rot = 0;
 
 	if (parse_args(argc, argv)) {
-		fprintf(stderr, "usage: %s [--cpus N] [--offline N] [--rotations N] [--seconds S] [--sync rcu|rcu_expedited|ipi] [--broken nowait|nosync] [--quiet]\n",
+		fprintf(stderr, "usage: %s [--cpus N] [--offline N] [--rotations N] [--seconds S] [--sync rcu|rcu_expedited|ipi|switch] [--broken nowait|nosync|seq-nogp] [--quiet]\n",
 			argv[0]);
 		return 2;
 	}
@@ -267,7 +274,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mstat_set_broken(&core, broken);
-	mstat_set_sync(&core, sync_mode);
+	if (sync_mode < MSTAT_NR_SYNC)
+		mstat_set_sync(&core, sync_mode);
 
 	sigemptyset(&sigact.sa_mask);
 	sigact.sa_flags = SA_RESTART;
@@ -288,6 +296,10 @@ int main(int argc, char **argv)
 	t0 = ktime_get_ns();
 	while (rot < min_rotations &&
 	       ktime_get_ns() - t0 < (u64)(max_seconds * 1e9)) {
+		/* rcu, then ipi: the words off, then on, while writers run. */
+		if (sync_mode == MSTAT_NR_SYNC)
+			mstat_set_sync(&core, rot % 2 ? MSTAT_SYNC_IPI :
+					MSTAT_SYNC_RCU);
 		sum_tallies(&sa, &da, &sn, &dn, &irq);
 		mstat_read(&core, &snap, &st);
 		sum_tallies(&sa2, &da2, &sn2, &dn2, &irq2);
@@ -319,7 +331,9 @@ int main(int argc, char **argv)
 
 	if (!quiet || violations)
 		printf("core_torture: %s sync=%s broken=%d cpus=%d+%d offline rotations=%ld sections=%llu irq_sections=%llu waited_reads=%llu max_wait_ns=%llu violations=%ld time_s=%.2f\n",
-		       violations ? "FAILURE" : "SUCCESS", mstat_sync_name[sync_mode],
+		       violations ? "FAILURE" : "SUCCESS",
+		       sync_mode < MSTAT_NR_SYNC ? mstat_sync_name[sync_mode] :
+						   "switch",
 		       broken, nr_writers,
 		       nr_offline, rot, (unsigned long long)st.n,
 		       (unsigned long long)st.irq,

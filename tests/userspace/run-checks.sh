@@ -23,10 +23,12 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="halt_on_error=1 exitcode=67 ${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1 ${UBSAN_OPTIONS:-}"
 
-# Every sync mode under each build; then the broken readers, which must
-# be caught (exit 1): no grace period (RCU), no wait (IPI).
+# Every sync mode under each build, and the mode switched before every
+# read (the writers' sequence words on and off as they run); then the
+# broken readers, which must be caught (exit 1): no grace period (RCU),
+# no wait (IPI), the words on without a grace period (switch).
 {
-for sync in rcu rcu_expedited ipi; do
+for sync in rcu rcu_expedited ipi switch; do
 	t "torture_$sync" "$out/torture" "${targs[@]}" --sync "$sync"
 done
 t torture_tsan_rcu "$out/torture-tsan" "${targs[@]}" --sync rcu
@@ -35,6 +37,7 @@ t torture_asan_ubsan_rcu "$out/torture-asan" "${targs[@]}" --sync rcu
 t torture_asan_ubsan_ipi "$out/torture-asan" "${targs[@]}" --sync ipi
 t torture_catches_rcu_nowait exits 1 "$out/torture" "${targs[@]}" --sync rcu --broken nowait
 t torture_catches_ipi_nowait exits 1 "$out/torture" "${targs[@]}" --sync ipi --broken nowait
+t torture_catches_switch_seq_nogp exits 1 "$out/torture" "${targs[@]}" --sync switch --broken seq-nogp
 t torture_tsan_catches_rcu_nowait exits 1 "$out/torture-tsan" "${targs[@]}" --sync rcu --broken nowait
 }
 finish

@@ -95,6 +95,12 @@ void on_each_cpu(void (*func)(void *), void *info, int wait)
 	shim_cpu = saved;
 }
 
+void shim_static_key_set(struct static_key_false *k, bool on)
+{
+	WRITE_ONCE(k->enabled, on);
+	shim_membarrier();
+}
+
 /*
  * A grace period: a barrier on every CPU (so that regions which begin
  * after it see what the caller stored before), a wait for every region

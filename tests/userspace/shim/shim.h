@@ -189,6 +189,24 @@ static inline int mutex_lock_interruptible(struct mutex *l)
 	return pthread_mutex_lock(&l->m);
 }
 
+#define DEFINE_MUTEX(name)	struct mutex name = { PTHREAD_MUTEX_INITIALIZER }
+
+/*
+ * Static keys: a flag that every switch makes visible to every CPU
+ * before it returns, with a full barrier on each (the kernel patches the
+ * code and serializes every CPU, text_poke_bp()).
+ */
+struct static_key_false {
+	bool enabled;
+};
+#define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
+#define DECLARE_STATIC_KEY_FALSE(name)	extern struct static_key_false name
+#define static_branch_unlikely(k)	__builtin_expect(READ_ONCE((k)->enabled), 0)
+#define static_key_enabled(k)		READ_ONCE((k)->enabled)
+void shim_static_key_set(struct static_key_false *k, bool on);
+#define static_branch_enable(k)		shim_static_key_set((k), true)
+#define static_branch_disable(k)	shim_static_key_set((k), false)
+
 void shim_init(int nr_cpus);
 void shim_warn(const char *file, int line, const char *cond);
 
