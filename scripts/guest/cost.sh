@@ -32,6 +32,9 @@
 #	mstat-nopage	mstat by default but its page source (enable_page=0)
 #	mstat-noprofile	mstat by default but its profile (profile_rate=0)
 #	mstat-pages	mstat by default and its page samples (profile_pages=1)
+#	mstat-site	mstat by default but each sample's call site alone
+#			(profile_depth=1): against mstat, what unwinding the
+#			samples' stacks costs
 #	base		mstat by default, the baseline build (./mstat_base.ko,
 #			as icount-bench.sh's): a change's cost against its
 #			parent's in the same rounds
@@ -171,6 +174,7 @@ variant() {
 	mstat-noprofile)
 			profiling 0; insmod ./mstat.ko profile_rate=0 || ok=0 ;;
 	mstat-pages)	profiling 0; insmod ./mstat.ko profile_pages=1 || ok=0 ;;
+	mstat-site)	profiling 0; insmod ./mstat.ko profile_depth=1 || ok=0 ;;
 	base)		profiling 0; insmod ./mstat_base.ko || ok=0 ;;
 	empty)		profiling 0; insmod ./mstat-empty.ko || ok=0 ;;
 	bare)		profiling 0
