@@ -10,8 +10,9 @@
  *    has been on, still the look-up below, for objects sampled before).
  *
  *  - A bucket per stack, as mprof's stkbucket: the allocation's kernel
- *    stack as the kernel's unwinder gives it (stack_trace_save()), from
- *    the call site out, at most profile_depth frames. The buckets are
+ *    stack as the kernel's unwinder gives it (from the probe on x86,
+ *    stack_trace_save() elsewhere: mstat_stack()), from the call site
+ *    out, at most profile_depth frames. The buckets are
  *    preallocated (profile_buckets of them), an open-addressing table
  *    filled lock-free with cmpxchg() on a 64-bit hash of the stack; a
  *    sample that finds no free bucket is counted as a drop. mstat keeps
@@ -432,6 +433,8 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
 
 /**
  * __mstat_profile_sample() - sample one allocation
+ * @from: where its stack is to be unwound from (mstat_stack()), or NULL:
+ *	from here
  * @slot: mstat_section_slot() of the event's open write section
  * @rate: mstat_profile_rate as the caller read it, not 0
  * @ptr: the object
@@ -452,7 +455,8 @@ static void mstat_bucket_free(unsigned int slot, struct mstat_bucket *b,
  *
  * Context: inside a write section of mstat_core; any but NMI.
  */
-void __mstat_profile_sample(unsigned int slot, unsigned long rate,
+void __mstat_profile_sample(struct pt_regs *from, unsigned int slot,
+			    unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
 			    enum mstat_source src, enum mstat_sample_kind kind)
 {
@@ -466,7 +470,7 @@ void __mstat_profile_sample(unsigned int slot, unsigned long rate,
 	if (kind == MSTAT_SAMPLE_PAGE)
 		n = mstat_page_stack(entries, site, mstat_depth, &leafless);
 	else
-		n = mstat_stack(entries, site, kind == MSTAT_SAMPLE_API,
+		n = mstat_stack(from, entries, site, kind == MSTAT_SAMPLE_API,
 				mstat_depth, &leafless);
 	if (leafless)
 		atomic64_inc(&mstat_leafless);

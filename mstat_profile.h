@@ -62,7 +62,9 @@ enum mstat_sample_kind {
 	MSTAT_SAMPLE_PAGE,	/* a struct page: its node; a site if bulk */
 };
 
-void __mstat_profile_sample(unsigned int slot, unsigned long rate,
+struct pt_regs;
+void __mstat_profile_sample(struct pt_regs *from, unsigned int slot,
+			    unsigned long rate,
 			    unsigned long ptr, u64 size, unsigned long site,
 			    enum mstat_source src, enum mstat_sample_kind kind);
 void __mstat_profile_free(unsigned int slot, unsigned long ptr);

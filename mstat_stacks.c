@@ -16,6 +16,9 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
+#ifdef CONFIG_UNWINDER_ORC
+#include <asm/unwind.h>
+#endif
 
 #include "mstat_compat.h"
 #include "mstat_mutant.h"
@@ -23,8 +26,39 @@
 #include "mstat_text.h"
 
 /*
+ * The stack from @from (mstat_count.c's mstat_sample_from(): its first
+ * entry, then its callers, by the ORC unwinder), or where there is none,
+ * from here (stack_trace_save()), into @entries.
+ */
+static unsigned int mstat_stack_save(struct pt_regs *from,
+				     unsigned long *entries)
+{
+#ifdef CONFIG_UNWINDER_ORC
+	struct unwind_state state;
+	unsigned int n = 0;
+	unsigned long addr;
+
+	if (!from)
+		return stack_trace_save(entries, MSTAT_STACK_CAPTURE, 0);
+	/* As arch_stack_walk() with regs: @from's address, then the rest. */
+	entries[n++] = from->ip;
+	for (unwind_start(&state, current, from, NULL);
+	     !unwind_done(&state) && n < MSTAT_STACK_CAPTURE;
+	     unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		entries[n++] = addr;
+	}
+	return n;
+#else
+	return stack_trace_save(entries, MSTAT_STACK_CAPTURE, 0);
+#endif
+}
+
+/*
  * The stack of a sampled allocation, into @entries: from its call site
- * out, at most @depth frames.
+ * out, at most @depth frames, unwound from @from (mstat_stack_save()).
  *
  * The call site of an event is a return address the unwound stack holds.
  * A report through mstat's API (@api) may give another address, the
@@ -35,14 +69,15 @@
  *
  * Return: the frames.
  */
-unsigned int mstat_stack(unsigned long *entries, unsigned long site, bool api,
-			 unsigned int depth, bool *leafless)
+unsigned int mstat_stack(struct pt_regs *from, unsigned long *entries,
+			 unsigned long site, bool api, unsigned int depth,
+			 bool *leafless)
 {
 	unsigned int n, i = 0;
 
 	if (depth == 1)
 		goto alone;
-	n = stack_trace_save(entries, MSTAT_STACK_CAPTURE, 0);
+	n = mstat_stack_save(from, entries);
 	while (i < n && entries[i] != site)
 		i++;
 	if (i == n && api) {

@@ -16,8 +16,10 @@
  * *@leafless set when the stack is not what was asked (see each).
  * Context: any but NMI.
  */
-unsigned int mstat_stack(unsigned long *entries, unsigned long site, bool api,
-			 unsigned int depth, bool *leafless);
+struct pt_regs;
+unsigned int mstat_stack(struct pt_regs *from, unsigned long *entries,
+			 unsigned long site, bool api, unsigned int depth,
+			 bool *leafless);
 unsigned int mstat_page_stack(unsigned long *entries, unsigned long site,
 			      unsigned int depth, bool *leafless);
 /* Find the page allocator's functions, once. Context: process; sleeps. */

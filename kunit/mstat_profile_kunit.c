@@ -276,8 +276,8 @@ static noinline void profile_sample_key(unsigned long key,
 
 	mstat_write_begin(&mstat_core, &s);
 	/* The call site: the return address into profile_site_keys(). */
-	__mstat_profile_sample(mstat_section_slot(&mstat_core, &s), 1, key, 64,
-			       _RET_IP_, src, MSTAT_SAMPLE_KEY);
+	__mstat_profile_sample(NULL, mstat_section_slot(&mstat_core, &s), 1,
+			       key, 64, _RET_IP_, src, MSTAT_SAMPLE_KEY);
 	mstat_write_end(&mstat_core, &s);
 }
 
