@@ -406,6 +406,24 @@ static void mstat_set_sync_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mstat_get_sync(core), MSTAT_SYNC_IPI);
 }
 
+/* One section on this CPU: how much it moved the CPU's sequence word. */
+static unsigned long one_section_seq(struct mstat_core *core)
+{
+	struct mstat_section s;
+	unsigned long before, after;
+	int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	before = mstat_cpu_seq(core, cpu);
+	mstat_write_begin(core, &s);
+	TADD(&s, n, 1);
+	mstat_write_end(core, &s);
+	after = mstat_cpu_seq(core, cpu);
+	preempt_enable();
+	return after - before;
+}
+
 /*
  * The sequence words follow IPI mode: off in the RCU modes (a section
  * leaves its word alone), on in IPI mode, off again after it with every
@@ -414,34 +432,16 @@ static void mstat_set_sync_bad(struct kunit *test)
 static void mstat_seq_words_follow_ipi(struct kunit *test)
 {
 	struct mstat_core *core = test->priv;
-	unsigned long before, after_rcu, after_ipi;
-	struct mstat_section s;
 	struct test_stats st;
 	struct mstat_snapshot snap;
-	int cpu, c;
+	int c;
 
 	KUNIT_ASSERT_FALSE(test, static_key_enabled(&mstat_seq_key));
-	preempt_disable();
-	cpu = smp_processor_id();
-	before = mstat_cpu_seq(core, cpu);
-	mstat_write_begin(core, &s);
-	TADD(&s, n, 1);
-	mstat_write_end(core, &s);
-	after_rcu = mstat_cpu_seq(core, cpu);
-	preempt_enable();
-	KUNIT_EXPECT_EQ(test, after_rcu, before);
+	KUNIT_EXPECT_EQ(test, one_section_seq(core), 0UL);
 
 	KUNIT_ASSERT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_IPI), 0);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&mstat_seq_key));
-	preempt_disable();
-	cpu = smp_processor_id();
-	before = mstat_cpu_seq(core, cpu);
-	mstat_write_begin(core, &s);
-	TADD(&s, n, 1);
-	mstat_write_end(core, &s);
-	after_ipi = mstat_cpu_seq(core, cpu);
-	preempt_enable();
-	KUNIT_EXPECT_EQ(test, after_ipi - before, MSTAT_SEQ_COUNT_ONE);
+	KUNIT_EXPECT_EQ(test, one_section_seq(core), MSTAT_SEQ_COUNT_ONE);
 
 	KUNIT_ASSERT_EQ(test, mstat_set_sync(core, MSTAT_SYNC_RCU), 0);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&mstat_seq_key));

@@ -10,7 +10,8 @@
 # sync_mode write into or out of ipi switches the writers' sequence words
 # (mstat_core.c's mstat_seq_get(): two static keys patched and a grace
 # period): soak's 275,000 inputs took 423 s of TCG before them (80 s of
-# CPU), and passed 600 s beside other guests after (2026-12-07).
+# CPU), and after them 702 s (153 s of CPU) beside a make check, in
+# make soak at 2e6ce3c (2026-12-07).
 # Run: check guest-6.12-fuzz --append=FUZZ_WRITES=2000
 # Run: soak soak-6.12-fuzz build=soak-6.12 --timeout=1200
 set -u
