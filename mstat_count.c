@@ -172,21 +172,24 @@ void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 /**
  * mstat_count_cache_alloc_first() - count an allocation from a cache
  *	that had no row when its probe looked
- * @cache: the cache
  * @size: its object size
- * @gfp: the allocation's flags
- * @ptr: the object
  * @site: the call site
+ * @ptr: the object
+ * @cache: the cache
+ * @gfp: the allocation's flags
  *
  * Out of line, in a section of its own, nested in the probe's (sections
  * nest as an interrupt's do): the row is claimed here
  * (mstat_cache_row_of()), or found if another CPU claimed it meanwhile.
+ * The site, the object and the cache come second to fourth, where the
+ * kmem_cache events' probes receive them (x86-64's rsi, rdx, rcx): the
+ * probe's call moves none of them.
  *
  * Context: inside the probe's write section; any but NMI.
  */
-noinline void mstat_count_cache_alloc_first(const void *cache, size_t size,
-					    gfp_t gfp, unsigned long ptr,
-					    unsigned long site)
+noinline void mstat_count_cache_alloc_first(size_t size, unsigned long site,
+					    unsigned long ptr,
+					    const void *cache, gfp_t gfp)
 {
 	struct mstat_section s;
 
@@ -199,18 +202,18 @@ noinline void mstat_count_cache_alloc_first(const void *cache, size_t size,
 /**
  * mstat_count_cache_free_first() - count a free to a cache that had no
  *	row when its probe looked
- * @cache: the cache
  * @size: its object size
- * @ptr: the object
  * @site: the call site
+ * @ptr: the object
+ * @cache: the cache
  *
  * As mstat_count_cache_alloc_first().
  *
  * Context: inside the probe's write section; any but NMI.
  */
-noinline void mstat_count_cache_free_first(const void *cache, size_t size,
+noinline void mstat_count_cache_free_first(size_t size, unsigned long site,
 					   unsigned long ptr,
-					   unsigned long site)
+					   const void *cache)
 {
 	struct mstat_section s;
 

@@ -37,10 +37,11 @@ void mstat_count_alloc(enum mstat_source src, size_t req, size_t alloc,
 		       gfp_t gfp, unsigned int order, unsigned long site);
 void mstat_count_free(enum mstat_source src, size_t size, unsigned int order,
 		      unsigned long site);
-void mstat_count_cache_alloc_first(const void *cache, size_t size, gfp_t gfp,
-				   unsigned long ptr, unsigned long site);
-void mstat_count_cache_free_first(const void *cache, size_t size,
-				  unsigned long ptr, unsigned long site);
+void mstat_count_cache_alloc_first(size_t size, unsigned long site,
+				   unsigned long ptr, const void *cache,
+				   gfp_t gfp);
+void mstat_count_cache_free_first(size_t size, unsigned long site,
+				  unsigned long ptr, const void *cache);
 
 /* The context a preempt count @pc says: an NMI counts as a hard irq. */
 static __always_inline enum mstat_ctx mstat_context_of(unsigned long pc)
@@ -238,8 +239,8 @@ static __always_inline void __mstat_hot_alloc(enum mstat_source src,
 	if (src == MSTAT_SRC_CACHE) {
 		r = mstat_cache_find_of(cache);
 		if (unlikely(r == MSTAT_CACHE_MISS)) {
-			mstat_count_cache_alloc_first(cache, alloc, gfp, ptr,
-						      site);
+			mstat_count_cache_alloc_first(alloc, site, ptr, cache,
+						      gfp);
 			mstat_write_end_cold(&mstat_core);
 			return;
 		}
@@ -323,7 +324,7 @@ static __always_inline void __mstat_hot_free(enum mstat_source src,
 	if (src == MSTAT_SRC_CACHE) {
 		r = mstat_cache_find_of(cache);
 		if (unlikely(r == MSTAT_CACHE_MISS)) {
-			mstat_count_cache_free_first(cache, size, ptr, site);
+			mstat_count_cache_free_first(size, site, ptr, cache);
 			mstat_write_end_cold(&mstat_core);
 			return;
 		}

@@ -522,7 +522,34 @@ static __always_inline void mstat_bare_cache(const void *cache, bool alloc)
 	mstat_write_end(&mstat_core, &sec);
 }
 
-static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
+/*
+ * Every kmem_cache_alloc event but the common one (an object of a cache
+ * the slab layout says is not kmalloc's): out of line, with the probe's
+ * own arguments in the registers they came in (x86-64's first five;
+ * __noclone: no clone without the unused @data, whose arguments would
+ * each move down a register), so that the probe moves none of them and
+ * saves no register for these paths' calls.
+ */
+static noinline __noclone void mstat_cache_alloc_rare(void *data,
+						     unsigned long call_site,
+						     const void *ptr,
+						     struct kmem_cache *s,
+						     gfp_t gfp_flags,
+						     size_t bytes_alloc)
+{
+	if (!ptr)
+		mstat_count_cache_failure(s);
+	else if (!s)
+		mstat_hot_cache_alloc(NULL, bytes_alloc, gfp_flags,
+				      (unsigned long)ptr, call_site);
+	else if (!static_branch_likely(&mstat_slab_known))
+		mstat_cache_alloc_unknown(s, ptr, gfp_flags, call_site);
+	else
+		mstat_count_cache_alloc(s, ptr, gfp_flags, call_site);
+}
+
+static __always_inline void __mstat_probe_cache_alloc(void *data,
+						      unsigned long call_site,
 						      const void *ptr,
 						      struct kmem_cache *s,
 						      size_t bytes_alloc,
@@ -533,21 +560,10 @@ static __always_inline void __mstat_probe_cache_alloc(unsigned long call_site,
 			mstat_bare_cache(s, true);
 		return;
 	}
-	if (unlikely(!ptr)) {
-		mstat_count_cache_failure(s);
-		return;
-	}
-	if (unlikely(!s)) {
-		mstat_hot_cache_alloc(NULL, bytes_alloc, gfp_flags,
-				      (unsigned long)ptr, call_site);
-		return;
-	}
-	if (!static_branch_likely(&mstat_slab_known)) {
-		mstat_cache_alloc_unknown(s, ptr, gfp_flags, call_site);
-		return;
-	}
-	if (unlikely(mstat_slab_is_kmalloc(s))) {
-		mstat_count_cache_alloc(s, ptr, gfp_flags, call_site);
+	if (unlikely(!ptr || !s) || !static_branch_likely(&mstat_slab_known) ||
+	    unlikely(mstat_slab_is_kmalloc(s))) {
+		mstat_cache_alloc_rare(data, call_site, ptr, s, gfp_flags,
+				       bytes_alloc);
 		return;
 	}
 	mstat_hot_cache_alloc(s, mstat_slab_size(s), gfp_flags,
@@ -566,7 +582,28 @@ static noinline size_t mstat_cache_free_size(const void *ptr)
 	return mstat_head_test_slab(mstat_virt_to_head(ptr)) ? ksize(ptr) : 0;
 }
 
-static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
+/*
+ * Every kmem_cache_free event of an object but the common one, as
+ * mstat_cache_alloc_rare() for the allocations.
+ */
+static noinline __noclone void mstat_cache_free_rare(void *data,
+						    unsigned long call_site,
+						    const void *ptr,
+						    struct kmem_cache *s)
+{
+	if (!s)
+		mstat_hot_cache_free(NULL, mstat_cache_free_size(ptr),
+				     (unsigned long)ptr, call_site);
+	else if (s == mstat_caches.kmem_cache)
+		mstat_cache_free_kmem_cache(s, ptr, call_site);
+	else if (!static_branch_likely(&mstat_slab_known))
+		mstat_cache_free_unknown(s, ptr, call_site);
+	else
+		mstat_count_cache_free(s, ptr, call_site);
+}
+
+static __always_inline void __mstat_probe_cache_free(void *data,
+						     unsigned long call_site,
 						     const void *ptr,
 						     const struct kmem_cache *s)
 {
@@ -579,21 +616,10 @@ static __always_inline void __mstat_probe_cache_free(unsigned long call_site,
 	}
 	if (!ptr)
 		return;
-	if (unlikely(!s)) {
-		mstat_hot_cache_free(NULL, mstat_cache_free_size(ptr),
-				     (unsigned long)ptr, call_site);
-		return;
-	}
-	if (unlikely(s == mstat_caches.kmem_cache)) {
-		mstat_cache_free_kmem_cache(c, ptr, call_site);
-		return;
-	}
-	if (!static_branch_likely(&mstat_slab_known)) {
-		mstat_cache_free_unknown(c, ptr, call_site);
-		return;
-	}
-	if (unlikely(mstat_slab_is_kmalloc(c))) {
-		mstat_count_cache_free(c, ptr, call_site);
+	if (unlikely(!s || s == mstat_caches.kmem_cache) ||
+	    !static_branch_likely(&mstat_slab_known) ||
+	    unlikely(mstat_slab_is_kmalloc(c))) {
+		mstat_cache_free_rare(data, call_site, ptr, c);
 		return;
 	}
 	mstat_hot_cache_free(c, mstat_slab_size(c), (unsigned long)ptr,
@@ -614,7 +640,7 @@ mstat_probe_cache_alloc(void *data, unsigned long call_site,
 {
 	if (mstat_probe_empty())
 		return;
-	__mstat_probe_cache_alloc(call_site, ptr, s, 0, gfp_flags);
+	__mstat_probe_cache_alloc(data, call_site, ptr, s, 0, gfp_flags);
 }
 
 #define mstat_probe_cache_alloc_node	NULL
@@ -626,7 +652,7 @@ mstat_probe_cache_alloc(void *data, unsigned long call_site,
 {
 	if (mstat_probe_empty())
 		return;
-	__mstat_probe_cache_alloc(call_site, ptr, mstat_cache_of_obj(ptr),
+	__mstat_probe_cache_alloc(data, call_site, ptr, mstat_cache_of_obj(ptr),
 				  bytes_alloc, gfp_flags);
 }
 
@@ -638,7 +664,7 @@ mstat_probe_cache_alloc_node(void *data, unsigned long call_site,
 {
 	if (mstat_probe_empty())
 		return;
-	__mstat_probe_cache_alloc(call_site, ptr, mstat_cache_of_obj(ptr),
+	__mstat_probe_cache_alloc(data, call_site, ptr, mstat_cache_of_obj(ptr),
 				  bytes_alloc, gfp_flags);
 }
 #endif
@@ -651,7 +677,7 @@ mstat_probe_cache_free(void *data, unsigned long call_site,
 {
 	if (mstat_probe_empty())
 		return;
-	__mstat_probe_cache_free(call_site, ptr, s);
+	__mstat_probe_cache_free(data, call_site, ptr, s);
 }
 #else
 /*
@@ -669,7 +695,7 @@ bool mstat_cache_free_at_entry;
  */
 void mstat_count_cache_free_entry(struct kmem_cache *s, const void *ptr)
 {
-	__mstat_probe_cache_free(0, ptr, s);
+	__mstat_probe_cache_free(NULL, 0, ptr, s);
 }
 
 #if defined(MSTAT_HAVE_TP_CACHE_FREE_NAME)
@@ -680,7 +706,7 @@ mstat_probe_cache_free(void *data, unsigned long call_site,
 	if (mstat_probe_empty())
 		return;
 	if (!READ_ONCE(mstat_cache_free_at_entry))
-		__mstat_probe_cache_free(call_site, ptr,
+		__mstat_probe_cache_free(data, call_site, ptr,
 					 mstat_cache_of_obj(ptr));
 }
 #else
@@ -691,7 +717,7 @@ mstat_probe_cache_free(void *data, unsigned long call_site,
 	if (mstat_probe_empty())
 		return;
 	if (!READ_ONCE(mstat_cache_free_at_entry))
-		__mstat_probe_cache_free(call_site, ptr,
+		__mstat_probe_cache_free(data, call_site, ptr,
 					 mstat_cache_of_obj(ptr));
 }
 #endif
