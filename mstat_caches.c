@@ -25,7 +25,7 @@
 struct mstat_caches mstat_caches __read_mostly = { .name_off = -1 };
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches);
 u16 mstat_cache_index[MSTAT_CACHE_INDEX];
-unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];
+unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX + 1];
 DEFINE_STATIC_KEY_FALSE(mstat_caches_key);
 EXPORT_SYMBOL_IF_KUNIT(mstat_caches_key);
 
@@ -67,17 +67,18 @@ static int mstat_cache_index_entry(const void *cache, u32 *seen, int *row)
 	*row = -1;
 	for (i = 0; i < MSTAT_CACHE_PROBES; i++, h = (h + 1) % MSTAT_CACHE_INDEX) {
 		e = READ_ONCE(mstat_cache_index[h]);
-		key = e ? READ_ONCE(mstat_cache_key[e - 1]) : 0;
-		if (e && key == (unsigned long)cache) {
-			*row = e - 1;
+		key = READ_ONCE(mstat_cache_key[e]);
+		if (key == (unsigned long)cache) {
+			*row = e;
 			return -1;
 		}
-		if (at < 0 && (!e || (key & MSTAT_CACHE_GONE))) {
+		if (at < 0 && (e == MSTAT_CACHE_EMPTY ||
+			       (key & MSTAT_CACHE_GONE))) {
 			at = h;
 			*seen = e;
 		}
 		/* Past an empty entry no claim has put @cache. */
-		if (!e)
+		if (e == MSTAT_CACHE_EMPTY)
 			break;
 	}
 	return at;
@@ -120,7 +121,7 @@ noinline int mstat_cache_claim(const void *cache)
 
 	for (;;) {
 		/* Fully ordered: the row's fields and key before the entry. */
-		e = cmpxchg(&mstat_cache_index[at], (u16)seen, (u16)(r + 1));
+		e = cmpxchg(&mstat_cache_index[at], (u16)seen, (u16)r);
 		if (e == seen)
 			return r;
 		at = mstat_cache_index_entry(cache, &seen, &found);
@@ -149,10 +150,10 @@ void mstat_cache_gone(const void *cache)
 
 	for (i = 0; i < MSTAT_CACHE_PROBES; i++, h = (h + 1) % MSTAT_CACHE_INDEX) {
 		e = READ_ONCE(mstat_cache_index[h]);
-		if (!e)
+		if (e == MSTAT_CACHE_EMPTY)
 			return;
-		if (READ_ONCE(mstat_cache_key[e - 1]) == (unsigned long)cache) {
-			WRITE_ONCE(mstat_cache_key[e - 1],
+		if (READ_ONCE(mstat_cache_key[e]) == (unsigned long)cache) {
+			WRITE_ONCE(mstat_cache_key[e],
 				   (unsigned long)cache | MSTAT_CACHE_GONE);
 			return;
 		}
@@ -489,10 +490,14 @@ static void mstat_base_free(void)
  */
 int mstat_caches_init(unsigned int rows, bool enabled)
 {
-	/* An index entry, a row + 1, is 16 bits. */
-	BUILD_BUG_ON(MSTAT_CACHE_ROWS_MAX >= U16_MAX);
+	unsigned int i;
+
+	/* An index entry, a row or %MSTAT_CACHE_EMPTY, is 16 bits. */
+	BUILD_BUG_ON(MSTAT_CACHE_EMPTY > U16_MAX);
 	if (rows > MSTAT_CACHE_ROWS_MAX)
 		return -EINVAL;
+	for (i = 0; i < MSTAT_CACHE_INDEX; i++)
+		mstat_cache_index[i] = MSTAT_CACHE_EMPTY;
 	mstat_caches.nr_rows = rows;
 	atomic_set(&mstat_caches.used, 0);
 	if (!rows)

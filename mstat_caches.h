@@ -151,13 +151,18 @@ DECLARE_STATIC_KEY_FALSE(mstat_caches_key);
 /*
  * The index and the keys, arrays of fixed size (not behind a pointer) so
  * that a lookup finds them at constant addresses: mstat_cache_index[]
- * holds a row's index + 1, or 0 (empty), in 16 bits, so that the row a
- * lookup finds is known to be no index below 0; mstat_cache_key[row] is its
- * cache's address, | %MSTAT_CACHE_GONE once the cache was destroyed, 0
- * for a row whose claim lost a race (it never counts anything).
+ * holds a row's index, or %MSTAT_CACHE_EMPTY, in 16 bits, so that the
+ * row a lookup finds is known to be no index below 0; mstat_cache_key[row]
+ * is its cache's address, | %MSTAT_CACHE_GONE once the cache was
+ * destroyed, 0 for a row whose claim lost a race (it never counts
+ * anything). An empty entry names the key past the last row's, always 0,
+ * which no cache matches: a lookup compares the key its entry names with
+ * no test of the entry first (caches-publish.litmus: the empty entry's
+ * key is its z).
  */
+#define MSTAT_CACHE_EMPTY	MSTAT_CACHE_ROWS_MAX
 extern u16 mstat_cache_index[MSTAT_CACHE_INDEX];
-extern unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX];
+extern unsigned long mstat_cache_key[MSTAT_CACHE_ROWS_MAX + 1];
 
 static __always_inline unsigned int mstat_cache_hash(const void *cache)
 {
@@ -172,12 +177,12 @@ void mstat_cache_gone(const void *cache);
 
 /*
  * One entry of @cache's probe window, @h: its row, or %MSTAT_CACHE_MISS
- * for an entry that is not its, empty or another's.
+ * for an entry that is not its, empty or another's. @cache is not NULL.
  */
 static __always_inline long mstat_cache_probe(const void *cache,
 					      unsigned long h)
 {
-	/* A long: the row, e - 1, then indexes with the 1 in its offset. */
+	/* A long, 0 to U16_MAX: the row, whose offset then needs no test. */
 	long e = READ_ONCE(mstat_cache_index[h % MSTAT_CACHE_INDEX]);
 
 	/*
@@ -188,8 +193,8 @@ static __always_inline long mstat_cache_probe(const void *cache,
 	 * only with a gone mark (data_race()), after which either value
 	 * read names no cache that can still have events.
 	 */
-	if (e && data_race(mstat_cache_key[e - 1]) == (unsigned long)cache)
-		return e - 1;
+	if (data_race(mstat_cache_key[e]) == (unsigned long)cache)
+		return e;
 	return MSTAT_CACHE_MISS;
 }
 

@@ -124,10 +124,10 @@ static void mstat_internals_index(struct seq_file *m, unsigned int w)
 	u32 e = READ_ONCE(mstat_cache_index[w]);
 	unsigned long key;
 
-	if (!e)
+	if (e == MSTAT_CACHE_EMPTY)
 		return;
-	key = READ_ONCE(mstat_cache_key[e - 1]);
-	seq_printf(m, "cache_index %u row %u hash %u gone %lu\n", w, e,
+	key = READ_ONCE(mstat_cache_key[e]);
+	seq_printf(m, "cache_index %u row %u hash %u gone %lu\n", w, e + 1,
 		   mstat_cache_hash((void *)(key & ~MSTAT_CACHE_GONE)),
 		   key & MSTAT_CACHE_GONE);
 }
