@@ -55,7 +55,7 @@
 #	allocinfo	/proc/allocinfo's accounting on (vm.mem_profiling=1)
 #
 # A warm-up round first (run=0), discarded, then COST_RUNS (default 3) rounds,
-# the variants interleaved. Prints, per round and variant,
+# the variants interleaved, each round's order rotated one place. Prints, per round and variant,
 #	cost: boot=B run=N variant=V pair=X hackbench=NS iperf3=PER_MIB filetree=NS
 # B the boot's label (COST_BOOT, default "-"); on a kernel with kmemleak
 # on, its scan thread stopped first, and after the rounds one forced
@@ -205,9 +205,20 @@ variant() {
 for v in $variants; do
 	variant "$v" 0
 done
+# Round N runs the variants rotated by N - 1 places, so that no variant
+# always follows the same one (its unload, the dentries and pages it left
+# behind): with as many rounds as variants, each takes every place once.
 run=1
 while [ "$run" -le "$runs" ]; do
-	for v in $variants; do
+	set -- $variants
+	i=1
+	while [ "$i" -lt "$run" ] && [ $# -gt 1 ]; do
+		first=$1
+		shift
+		set -- "$@" "$first"
+		i=$((i + 1))
+	done
+	for v in "$@"; do
 		variant "$v" "$run"
 	done
 	run=$((run + 1))
