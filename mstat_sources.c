@@ -378,6 +378,28 @@ mstat_probe_kfree(void *data, unsigned long call_site,
 	__mstat_count_kfree(ptr, call_site);
 }
 
+/*
+ * A kmem_cache event of one of kmalloc's caches, whose object size is
+ * @size: counted in the kmalloc source (a cache merged into one is, where
+ * the kernel merges caches into kmalloc's: without hardened usercopy).
+ */
+static __always_inline void mstat_kmalloc_cache_alloc(size_t size,
+						      const void *ptr,
+						      gfp_t gfp,
+						      unsigned long site)
+{
+	mstat_hot_alloc(MSTAT_SRC_KMALLOC, mstat_size_class(size), size, size,
+			gfp, (unsigned long)ptr, site);
+}
+
+static __always_inline void mstat_kmalloc_cache_free(size_t size,
+						     const void *ptr,
+						     unsigned long site)
+{
+	mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
+		       (unsigned long)ptr, site);
+}
+
 /* The cache's object size; its source: kmalloc for kmalloc's caches. */
 static __always_inline size_t mstat_cache_size(struct kmem_cache *s,
 					       bool *kmalloc)
@@ -407,8 +429,7 @@ void mstat_count_cache_free(struct kmem_cache *s, const void *ptr,
 	size_t size = mstat_cache_size(s, &km);
 
 	if (unlikely(km))
-		mstat_hot_free(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
-			       (unsigned long)ptr, site);
+		mstat_kmalloc_cache_free(size, ptr, site);
 	else
 		mstat_hot_cache_free(s, size, (unsigned long)ptr, site);
 }
@@ -431,8 +452,7 @@ void mstat_count_cache_alloc(struct kmem_cache *s, const void *ptr,
 	size_t size = mstat_cache_size(s, &km);
 
 	if (unlikely(km))
-		mstat_hot_alloc(MSTAT_SRC_KMALLOC, mstat_size_class(size), size,
-				size, gfp, (unsigned long)ptr, site);
+		mstat_kmalloc_cache_alloc(size, ptr, gfp, site);
 	else
 		mstat_hot_cache_alloc(s, size, gfp, (unsigned long)ptr, site);
 }
@@ -544,8 +564,9 @@ static noinline __noclone void mstat_cache_alloc_rare(void *data,
 				      (unsigned long)ptr, call_site);
 	else if (!static_branch_likely(&mstat_slab_known))
 		mstat_cache_alloc_unknown(s, ptr, gfp_flags, call_site);
-	else
-		mstat_count_cache_alloc(s, ptr, gfp_flags, call_site);
+	else	/* one of kmalloc's caches, which the probe tested */
+		mstat_kmalloc_cache_alloc(mstat_slab_size(s), ptr, gfp_flags,
+					  call_site);
 }
 
 static __always_inline void __mstat_probe_cache_alloc(void *data,
@@ -598,8 +619,8 @@ static noinline __noclone void mstat_cache_free_rare(void *data,
 		mstat_cache_free_kmem_cache(s, ptr, call_site);
 	else if (!static_branch_likely(&mstat_slab_known))
 		mstat_cache_free_unknown(s, ptr, call_site);
-	else
-		mstat_count_cache_free(s, ptr, call_site);
+	else	/* one of kmalloc's caches, which the probe tested */
+		mstat_kmalloc_cache_free(mstat_slab_size(s), ptr, call_site);
 }
 
 static __always_inline void __mstat_probe_cache_free(void *data,
