@@ -551,11 +551,11 @@ static __always_inline void mstat_bare_cache(const void *cache, bool alloc)
  * saves no register for these paths' calls.
  */
 static noinline __noclone void mstat_cache_alloc_rare(void *data,
-						     unsigned long call_site,
-						     const void *ptr,
-						     struct kmem_cache *s,
-						     gfp_t gfp_flags,
-						     size_t bytes_alloc)
+						      unsigned long call_site,
+						      const void *ptr,
+						      struct kmem_cache *s,
+						      gfp_t gfp_flags,
+						      size_t bytes_alloc)
 {
 	if (!ptr)
 		mstat_count_cache_failure(s);
@@ -608,9 +608,9 @@ static noinline size_t mstat_cache_free_size(const void *ptr)
  * mstat_cache_alloc_rare() for the allocations.
  */
 static noinline __noclone void mstat_cache_free_rare(void *data,
-						    unsigned long call_site,
-						    const void *ptr,
-						    struct kmem_cache *s)
+						     unsigned long call_site,
+						     const void *ptr,
+						     struct kmem_cache *s)
 {
 	if (!s)
 		mstat_hot_cache_free(NULL, mstat_cache_free_size(ptr),

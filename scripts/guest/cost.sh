@@ -210,6 +210,7 @@ done
 # behind): with as many rounds as variants, each takes every place once.
 run=1
 while [ "$run" -le "$runs" ]; do
+	# shellcheck disable=SC2086 # the variants, split
 	set -- $variants
 	i=1
 	while [ "$i" -lt "$run" ] && [ $# -gt 1 ]; do
