@@ -21,8 +21,8 @@
  * unwinder then skips the frames mstat_stack() would cut
  * (arch_stack_walk(), stack_trace_save(), mstat_stack(),
  * __mstat_profile_sample(), mstat_extras() itself), about half of a
- * short syscall's stack: 5,716 instructions a sampled pair against
- * 9,442 (docs/RESULTS.md). Elsewhere NULL: stack_trace_save().
+ * short syscall's stack: 5,731 instructions a sampled pair against
+ * 9,441 (docs/RESULTS.md). Elsewhere NULL: stack_trace_save().
  */
 #ifdef CONFIG_UNWINDER_ORC
 #define mstat_sample_from(regs) ({					\
